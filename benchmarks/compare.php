@@ -1,0 +1,436 @@
+<?php
+/*
+ * Side-by-side comparison of shardcache and APCu using bench.php.
+ *
+ *   php benchmarks/compare.php [--workloads=a,b] [--procs=1,2,4,8] [--seconds=2]
+ *       [--pairs=3] [--shardcache=PATH.so] [--apcu=apcu.so] [--out=file.md]
+ *       [--php=/usr/bin/php8.2] [--shm-size=128M] [--ini=k=v,k=v] [--raw=file.jsonl]
+ *
+ * For every workload x procs cell it runs bench.php `pairs` times for each
+ * cache, in pairs whose order alternates (shardcache,APCu / APCu,shardcache /
+ * ...) so that slow drift of the machine cancels out, and reports the median
+ * ops/s of each cache and the median of the per-pair ratios shardcache/APCu
+ * as a Markdown table (stdout, and --out if given). Progress goes to stderr.
+ *
+ * Each bench.php run is a fresh `php -n` process that loads exactly one of
+ * the two extensions, so both run with the same INI settings.
+ *
+ * Exit status: 0 = all runs ok, 1 = some run failed or reported errors,
+ * 2 = usage problem or no cache available.
+ */
+
+declare(strict_types=1);
+
+const ALL_WORKLOADS = [
+    'baseline_local_array',
+    'fetch_int_hot16',
+    'fetch_str_1k',
+    'fetch_arr_100',
+    'store_int_own',
+    'mixed_90_10',
+];
+
+function say(string $msg): void
+{
+    fwrite(STDERR, $msg . "\n");
+}
+
+function usage(string $msg = ''): never
+{
+    if ($msg !== '') {
+        say("compare.php: $msg");
+    }
+    say("usage: php compare.php [--workloads=a,b] [--procs=1,2,4,8] [--seconds=2] [--pairs=3]\n"
+        . "         [--shardcache=PATH.so] [--apcu=apcu.so] [--out=file.md]\n"
+        . "         [--php=BINARY] [--shm-size=128M] [--ini=k=v,k=v] [--raw=file.jsonl]\n"
+        . "workloads: " . implode(', ', ALL_WORKLOADS));
+    exit(2);
+}
+
+function csv_list(string $s): array
+{
+    return array_values(array_filter(array_map('trim', explode(',', $s)), fn($x) => $x !== ''));
+}
+
+/** The bench.php process currently running, for the signal handler. */
+$current = null;
+
+/** Run a command (argv array, no shell); returns [exit code, stdout, stderr]. */
+function run_cmd(array $argv): array
+{
+    global $current;
+    $p = proc_open($argv, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+    if (!is_resource($p)) {
+        return [-1, '', 'proc_open failed'];
+    }
+    $current = $p;
+    // read stdout and stderr to EOF, whichever has data
+    $out = '';
+    $err = '';
+    $open = [1 => $pipes[1], 2 => $pipes[2]];
+    while ($open) {
+        $r = array_values($open);
+        $w = $e = null;
+        // short timeout so that signal handlers run promptly
+        if (@stream_select($r, $w, $e, 0, 200000) < 1) {
+            continue;
+        }
+        foreach ($r as $s) {
+            $chunk = fread($s, 65536);
+            $fd = array_search($s, $open, true);
+            if ($chunk === '' || $chunk === false) {
+                if (feof($s)) {
+                    fclose($s);
+                    unset($open[$fd]);
+                }
+                continue;
+            }
+            if ($fd === 1) {
+                $out .= $chunk;
+            } else {
+                $err .= $chunk;
+            }
+        }
+    }
+    $current = null;
+    $rc = proc_close($p);
+    return [$rc, $out, $err];
+}
+
+function median(array $xs): ?float
+{
+    if (!$xs) {
+        return null;
+    }
+    sort($xs);
+    $n = count($xs);
+    return $n % 2 ? (float)$xs[intdiv($n, 2)] : ($xs[$n / 2 - 1] + $xs[$n / 2]) / 2;
+}
+
+function fmt_rate(?float $r): string
+{
+    if ($r === null) {
+        return 'n/a';
+    }
+    if ($r >= 1e6) {
+        return sprintf('%.2f M', $r / 1e6);
+    }
+    if ($r >= 1e3) {
+        return sprintf('%.1f k', $r / 1e3);
+    }
+    return sprintf('%.0f', $r);
+}
+
+/* ------------------------------------------------------------------ */
+
+$opt = getopt('', ['workloads:', 'procs:', 'seconds:', 'pairs:', 'shardcache:', 'apcu:',
+    'out:', 'php:', 'shm-size:', 'ini:', 'raw:', 'help']);
+if (isset($opt['help'])) {
+    usage();
+}
+foreach ($opt as $k => $v) {
+    if (is_array($v)) {
+        usage("--$k given more than once");
+    }
+}
+
+$workloads = csv_list($opt['workloads'] ?? implode(',', ALL_WORKLOADS));
+foreach ($workloads as $w) {
+    if (!in_array($w, ALL_WORKLOADS, true)) {
+        usage("unknown workload '$w'");
+    }
+}
+$procsList = [];
+foreach (csv_list($opt['procs'] ?? '1,2,4,8') as $p) {
+    $n = filter_var($p, FILTER_VALIDATE_INT, ['options' => ['min_range' => 1, 'max_range' => 256]]);
+    if ($n === false) {
+        usage("bad --procs value '$p'");
+    }
+    $procsList[] = $n;
+}
+$seconds = filter_var($opt['seconds'] ?? '2', FILTER_VALIDATE_INT, ['options' => ['min_range' => 1, 'max_range' => 600]]);
+$pairs = filter_var($opt['pairs'] ?? '3', FILTER_VALIDATE_INT, ['options' => ['min_range' => 1, 'max_range' => 100]]);
+if ($seconds === false || $pairs === false || !$workloads || !$procsList) {
+    usage('bad --seconds / --pairs / --workloads / --procs');
+}
+$php = $opt['php'] ?? PHP_BINARY;
+$shm = $opt['shm-size'] ?? '128M';
+$extraIni = [];
+foreach (csv_list($opt['ini'] ?? '') as $kv) {
+    if (!preg_match('/^[A-Za-z0-9_.]+=.*$/', $kv)) {
+        usage("bad --ini entry '$kv' (want name=value)");
+    }
+    $extraIni[] = $kv;
+}
+$bench = __DIR__ . '/bench.php';
+$out = $opt['out'] ?? null;
+$rawFile = $opt['raw'] ?? null;
+
+// On SIGINT/SIGTERM/SIGHUP pass SIGTERM on to the running bench.php (which
+// kills its own children) and stop.
+if (function_exists('pcntl_async_signals')) {
+    pcntl_async_signals(true);
+    $onSignal = function (int $sig): void {
+        global $current;
+        if (is_resource($current)) {
+            proc_terminate($current, SIGTERM);
+        }
+        say("compare.php: interrupted (signal $sig)");
+        exit(128 + $sig);
+    };
+    pcntl_signal(SIGINT, $onSignal);
+    pcntl_signal(SIGTERM, $onSignal);
+    pcntl_signal(SIGHUP, $onSignal);
+}
+
+/* ---- locate and probe the two extensions ------------------------- */
+
+[$rc, $extDir] = run_cmd([$php, '-n', '-r', 'echo ini_get("extension_dir");']);
+if ($rc !== 0) {
+    say("compare.php: cannot run '$php'");
+    exit(2);
+}
+$extDir = trim($extDir);
+
+function resolve_ext(string $spec, string $extDir): string
+{
+    // Same rule as PHP: a name containing a slash is a path, otherwise it is
+    // looked up in extension_dir (PHP also tries adding ".so").
+    if (str_contains($spec, '/')) {
+        return realpath($spec) ?: $spec;
+    }
+    $cand = "$extDir/$spec";
+    if (!is_file($cand) && is_file("$cand.so")) {
+        $cand .= '.so';
+    }
+    return $cand;
+}
+
+function base_args(string $php, string $extPath, string $shm, array $extraIni): array
+{
+    $a = [$php, '-n', '-d', "extension=$extPath", '-d', 'apc.enable_cli=1', '-d', "apc.shm_size=$shm"];
+    foreach ($extraIni as $kv) {
+        $a[] = '-d';
+        $a[] = $kv;
+    }
+    return $a;
+}
+
+/** Returns [ok, version-or-reason]. */
+function probe(string $php, string $extPath, string $extName, string $shm, array $extraIni): array
+{
+    if (!is_file($extPath)) {
+        return [false, "$extPath not found"];
+    }
+    $code = 'echo json_encode(["loaded" => extension_loaded("' . $extName . '"), '
+        . '"version" => phpversion("' . $extName . '"), '
+        . '"apcu" => extension_loaded("apcu"), '
+        . '"fn" => function_exists("apcu_fetch"), '
+        . '"enabled" => function_exists("apcu_enabled") && apcu_enabled()]);';
+    [$rc, $o, $e] = run_cmd(array_merge(base_args($php, $extPath, $shm, $extraIni), ['-r', $code]));
+    $j = json_decode(trim($o), true);
+    if ($rc !== 0 || !is_array($j)) {
+        return [false, "$extPath does not load: " . trim($e . ' ' . $o)];
+    }
+    if (!$j['loaded']) {
+        return [false, "$extPath does not provide the '$extName' extension: " . trim($e)];
+    }
+    if ($extName === 'shardcache' && $j['apcu']) {
+        return [false, "APCu got loaded too; apcu_* would not be shardcache's"];
+    }
+    if (!$j['fn'] || !$j['enabled']) {
+        return [false, "$extPath loads but apcu_fetch()/apcu_enabled() are missing or false"];
+    }
+    return [true, (string)$j['version']];
+}
+
+$caches = [];   // name => ['label', 'path', 'version']
+$scSpec = $opt['shardcache'] ?? dirname(__DIR__) . '/modules/shardcache.so';
+$scPath = resolve_ext($scSpec, $extDir);
+[$ok, $info] = probe($php, $scPath, 'shardcache', $shm, $extraIni);
+if ($ok) {
+    $caches['shardcache'] = ['label' => 'shardcache', 'path' => $scPath, 'version' => $info];
+} else {
+    say("compare.php: shardcache unavailable ($info); skipping shardcache runs"
+        . " (build it with phpize && ./configure && make, or pass --shardcache=PATH.so)");
+}
+$apSpec = $opt['apcu'] ?? 'apcu.so';
+$apPath = resolve_ext($apSpec, $extDir);
+[$ok, $info] = probe($php, $apPath, 'apcu', $shm, $extraIni);
+if ($ok) {
+    $caches['apcu'] = ['label' => 'APCu', 'path' => $apPath, 'version' => $info];
+} else {
+    say("compare.php: APCu unavailable ($info); skipping APCu runs"
+        . " (apt-get install -y php8.2-apcu, or pass --apcu=PATH.so)");
+}
+if (!$caches) {
+    say('compare.php: neither shardcache nor APCu can be loaded; nothing to do');
+    exit(2);
+}
+$both = count($caches) === 2;
+
+$runsTotal = count($workloads) * count($procsList) * $pairs * count($caches);
+say(sprintf('compare.php: %d runs of %ds (about %ds); caches: %s',
+    $runsTotal, $seconds, (int)ceil($runsTotal * ($seconds + 0.3)),
+    implode(', ', array_map(fn($c) => "{$c['label']} {$c['version']} ({$c['path']})", $caches))));
+
+$rawFh = null;
+if ($rawFile !== null) {
+    $rawFh = fopen($rawFile, 'w');
+    if ($rawFh === false) {
+        usage("cannot write --raw file $rawFile");
+    }
+}
+
+/* ---- run ------------------------------------------------------------ */
+
+$results = [];   // "$w|$p" => ['shardcache' => [rates by pair], 'apcu' => [...], 'errors' => [...], 'failed' => [...]]
+$anyBad = false;
+$runNo = 0;
+foreach ($workloads as $w) {
+    foreach ($procsList as $p) {
+        $cell = ['rates' => [], 'errors' => [], 'failed' => []];
+        foreach (array_keys($caches) as $c) {
+            $cell['rates'][$c] = array_fill(0, $pairs, null);
+            $cell['errors'][$c] = 0;
+            $cell['failed'][$c] = 0;
+        }
+        for ($pi = 0; $pi < $pairs; $pi++) {
+            // A,B then B,A then A,B ...
+            $order = array_keys($caches);
+            if ($pi % 2 === 1) {
+                $order = array_reverse($order);
+            }
+            foreach ($order as $c) {
+                $runNo++;
+                $argv = array_merge(base_args($php, $caches[$c]['path'], $shm, $extraIni),
+                    [$bench, "--workload=$w", "--procs=$p", "--seconds=$seconds"]);
+                [$rc, $o, $e] = run_cmd($argv);
+                $j = null;
+                foreach (array_reverse(explode("\n", trim($o))) as $line) {
+                    $j = json_decode($line, true);
+                    if (is_array($j)) {
+                        break;
+                    }
+                }
+                $label = $caches[$c]['label'];
+                $prefix = sprintf('[%d/%d] %s procs=%d pair %d/%d %s:', $runNo, $runsTotal, $w, $p, $pi + 1, $pairs, $label);
+                if (!is_array($j) || !isset($j['ops_per_sec']) || ($rc !== 0 && $rc !== 1)) {
+                    $anyBad = true;
+                    $cell['failed'][$c]++;
+                    say("$prefix FAILED (exit $rc) " . trim($e));
+                    continue;
+                }
+                if ($j['cache'] !== $c) {
+                    $anyBad = true;
+                    $cell['failed'][$c]++;
+                    say("$prefix FAILED: bench.php measured '{$j['cache']}', not '$c'");
+                    continue;
+                }
+                if ($rawFh) {
+                    fwrite($rawFh, json_encode(['pair' => $pi + 1, 'exit' => $rc] + $j) . "\n");
+                }
+                $bad = $j['errors'] + $j['failed_children'];
+                $cell['errors'][$c] += $j['errors'];
+                $cell['failed'][$c] += $j['failed_children'] > 0 ? 1 : 0;
+                if ($bad > 0) {
+                    $anyBad = true;
+                }
+                if ($j['failed_children'] === 0) {
+                    $cell['rates'][$c][$pi] = (float)$j['ops_per_sec'];
+                }
+                say(sprintf('%s %s ops/s%s', $prefix, fmt_rate((float)$j['ops_per_sec']),
+                    $bad > 0 ? " ERRORS={$j['errors']} failed_children={$j['failed_children']}" : ''));
+                if ($bad > 0) {
+                    // whatever the processes printed besides the result line
+                    $noise = trim($e . "\n" . implode("\n", array_filter(explode("\n", $o),
+                        fn($l) => trim($l) !== '' && !is_array(json_decode($l, true)))));
+                    if ($noise !== '') {
+                        say('    ' . substr(str_replace("\n", "\n    ", $noise), 0, 600));
+                    }
+                }
+            }
+        }
+        $results["$w|$p"] = $cell;
+    }
+}
+if ($rawFh) {
+    fclose($rawFh);
+}
+
+/* ---- report --------------------------------------------------------- */
+
+$cpu = 'unknown CPU';
+if (is_readable('/proc/cpuinfo') && preg_match('/^model name\s*:\s*(.+)$/m', (string)file_get_contents('/proc/cpuinfo'), $m)) {
+    $cpu = trim($m[1]);
+}
+$ncpu = 0;
+if (is_readable('/proc/cpuinfo')) {
+    $ncpu = preg_match_all('/^processor\s*:/m', (string)file_get_contents('/proc/cpuinfo'));
+}
+[, $phpVer] = run_cmd([$php, '-n', '-r', 'echo PHP_VERSION, " ", PHP_ZTS ? "ZTS" : "NTS";']);
+
+$md = [];
+$md[] = '## shardcache vs APCu';
+$md[] = '';
+$md[] = sprintf('- date: %s; PHP %s; %s, %d CPUs', date('Y-m-d H:i T'), trim($phpVer), $cpu, $ncpu);
+foreach ($caches as $c) {
+    $md[] = sprintf('- %s %s: `%s`', $c['label'], $c['version'], $c['path']);
+}
+$md[] = sprintf('- %d s per run, %d pair(s) per cell (order alternates A,B / B,A), apc.shm_size=%s%s',
+    $seconds, $pairs, $shm, $extraIni ? ', ' . implode(', ', array_map(fn($x) => "`$x`", $extraIni)) : '');
+$md[] = '- ops/s: sum over processes, median over runs; ratio: median of the per-pair ratios shardcache/APCu (> 1: shardcache faster); range: min-max of those ratios';
+$md[] = '';
+$md[] = '| workload | procs | shardcache ops/s | APCu ops/s | shardcache/APCu | ratio range | errors |';
+$md[] = '|---|--:|--:|--:|--:|--:|---|';
+foreach ($workloads as $w) {
+    foreach ($procsList as $p) {
+        $cell = $results["$w|$p"];
+        $med = [];
+        foreach (['shardcache', 'apcu'] as $c) {
+            if (!isset($caches[$c])) {
+                $med[$c] = 'skipped';
+                continue;
+            }
+            $ok = array_filter($cell['rates'][$c], fn($x) => $x !== null);
+            $med[$c] = $ok ? fmt_rate(median($ok)) : 'FAIL';
+        }
+        $ratio = 'n/a';
+        $range = '';
+        if ($both) {
+            $rs = [];
+            for ($pi = 0; $pi < $pairs; $pi++) {
+                $a = $cell['rates']['shardcache'][$pi];
+                $b = $cell['rates']['apcu'][$pi];
+                if ($a !== null && $b !== null && $b > 0) {
+                    $rs[] = $a / $b;
+                }
+            }
+            if ($rs) {
+                $ratio = sprintf('%.2f', median($rs));
+                $range = count($rs) > 1 ? sprintf('%.2f-%.2f', min($rs), max($rs)) : '';
+            } else {
+                $ratio = 'FAIL';
+            }
+        }
+        $errs = [];
+        foreach ($caches as $c => $info) {
+            if ($cell['errors'][$c] > 0 || $cell['failed'][$c] > 0) {
+                $errs[] = sprintf('%s: %d errors, %d failed runs', $info['label'], $cell['errors'][$c], $cell['failed'][$c]);
+            }
+        }
+        $md[] = sprintf('| %s | %d | %s | %s | %s | %s | %s |', $w, $p, $med['shardcache'], $med['apcu'],
+            $ratio, $range, $errs ? '**' . implode('; ', $errs) . '**' : '0');
+    }
+}
+$md[] = '';
+$text = implode("\n", $md);
+echo $text;
+if ($out !== null) {
+    if (file_put_contents($out, $text) === false) {
+        say("compare.php: cannot write $out");
+        exit(1);
+    }
+    say("compare.php: table written to $out");
+}
+exit($anyBad ? 1 : 0);

@@ -1,0 +1,46 @@
+dnl config.m4 for the shardcache extension
+dnl
+dnl Build:  phpize && ./configure --enable-shardcache && make
+
+PHP_ARG_ENABLE([shardcache],
+  [whether to enable shardcache support],
+  [AS_HELP_STRING([--enable-shardcache],
+    [Enable shardcache (sharded shared-memory user cache, APCu compatible)])],
+  [no])
+
+if test "$PHP_SHARDCACHE" != "no"; then
+  dnl ---------------------------------------------------------------------
+  dnl Source files. Edit this list when adding/removing C files.
+  dnl Paths are relative to the extension root.
+  dnl ---------------------------------------------------------------------
+  SHARDCACHE_SOURCES="shardcache.c \
+    src/sc_segment.c \
+    src/sc_lock.c \
+    src/sc_alloc.c \
+    src/sc_table.c \
+    src/sc_value.c \
+    src/sc_evict.c \
+    src/sc_cache.c"
+
+  dnl -std=c11 alone hides POSIX/GNU declarations (mmap flags, pthread
+  dnl robust mutexes, clock_gettime) in files that include system headers
+  dnl before php.h, so _GNU_SOURCE is defined for every translation unit.
+  dnl php_config.h guards its own #define _GNU_SOURCE, so this is warning-free.
+  SHARDCACHE_CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1"
+
+  dnl Process-shared mutexes live in libpthread on older glibc
+  dnl (on glibc >= 2.34 they are in libc and this is a no-op).
+  PHP_CHECK_LIBRARY(pthread, pthread_mutexattr_setpshared,
+  [
+    PHP_ADD_LIBRARY(pthread, 1, SHARDCACHE_SHARED_LIBADD)
+  ], [
+    AC_CHECK_FUNC(pthread_mutexattr_setpshared, [],
+      [AC_MSG_ERROR([shardcache needs pthread_mutexattr_setpshared()])])
+  ])
+  PHP_SUBST(SHARDCACHE_SHARED_LIBADD)
+
+  PHP_NEW_EXTENSION(shardcache, $SHARDCACHE_SOURCES, $ext_shared,, $SHARDCACHE_CFLAGS)
+
+  PHP_ADD_INCLUDE([$ext_srcdir/include])
+  PHP_ADD_BUILD_DIR([$ext_builddir/src])
+fi

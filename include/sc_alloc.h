@@ -1,0 +1,88 @@
+/*
+ * sc_alloc.h - the shared-memory allocator: a page pool and per-shard
+ * size-class slabs. The layout and invariants are described at the top of
+ * src/sc_alloc.c.
+ */
+#ifndef SC_ALLOC_H
+#define SC_ALLOC_H
+
+#include "sc_common.h"
+#include "sc_lock.h"
+
+#define SC_PAGE_SHIFT 12
+#define SC_PAGE_SIZE (UINT32_C(1) << SC_PAGE_SHIFT)
+#define SC_NCLASSES 37              /* 64 B .. 32 KiB, at most 1.25x apart */
+#define SC_MAX_SMALL 32768          /* larger objects are runs of whole pages */
+#define SC_NBINS 32                 /* free-run bins, by floor(log2(pages)) */
+
+/* One descriptor per page of the data area. */
+typedef struct sc_page {
+    uint8_t kind;       /* SC_PAGE_* */
+    uint8_t cls;        /* slab: size class */
+    uint16_t owner;     /* slab/large: owning shard */
+    uint32_t run;       /* head of a run (free, slab, large): pages in the run;
+                           tail of a free run: pages in the run */
+    uint32_t head;      /* inner page of a slab, tail of a free run: head page */
+    uint32_t nused;     /* slab: objects handed out */
+    uint32_t free_obj;  /* slab: byte offset + 1 of the first free object, 0 = none */
+    uint32_t bump;      /* slab: bytes at the start of the slab ever handed out */
+    uint32_t next;      /* list link: free-run bin or shard's partial list */
+    uint32_t prev;
+} sc_page;
+
+enum {
+    SC_PAGE_FREE = 0,   /* head or tail of a free run in the pool */
+    SC_PAGE_SLAB = 1,   /* head of a slab of one size class */
+    SC_PAGE_LARGE = 2,  /* head of a run holding one large object */
+    SC_PAGE_INNER = 3   /* a non-head page of a slab */
+};
+
+/* The pool of free pages (in the segment header). Protected by lock. */
+typedef struct sc_pool {
+    sc_mutex lock;
+    uint32_t bin_head[SC_NBINS];
+    uint32_t bin_mask;          /* bit b set <=> bin b is not empty */
+    uint32_t free_pages;
+    uint32_t total_pages;
+    uint64_t lock_count;        /* acquisitions of lock */
+    uint64_t slab_refills;      /* slabs handed to shards */
+    uint64_t slab_returns;      /* empty slabs given back */
+    uint64_t large_allocs;
+} sc_pool;
+
+/* Allocator state of one shard (inside its sc_shard). Protected by the
+ * shard's write lock. */
+typedef struct sc_shard_alloc {
+    uint32_t partial[SC_NCLASSES];  /* slabs with a free object, by class */
+    uint32_t pages;                 /* pages owned (slabs and large runs) */
+    uint64_t used_bytes;            /* bytes handed out, rounded to class */
+    uint64_t requested_bytes;       /* bytes asked for */
+    uint64_t nobjects;
+} sc_shard_alloc;
+
+struct sc_seg;
+
+/* Called once while the segment is created (single process). */
+void sc_alloc_init_pool(struct sc_seg *seg);
+void sc_alloc_init_shard(sc_shard_alloc *sa);
+
+/* The caller holds shard `owner`'s write lock. Returns an offset of `size`
+ * usable bytes aligned to 8, or 0 when no memory is left. */
+sc_off sc_alloc(struct sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint64_t size);
+/* The caller holds the write lock of the shard that allocated off. */
+void sc_free(struct sc_seg *seg, sc_shard_alloc *sa, sc_off off);
+
+/* Usable bytes behind an allocation of `size` (its class or page run). */
+uint64_t sc_alloc_usable(uint64_t size);
+
+/* Whole-cache reset: the caller holds the global lock and every shard's write
+ * lock; every shard's allocator must be reset with sc_alloc_init_shard. */
+void sc_alloc_reset_pool(struct sc_seg *seg);
+
+/* Largest request that can ever succeed. */
+uint64_t sc_alloc_max_request(const struct sc_seg *seg);
+
+/* Free pages in the pool (approximate unless the pool lock is held). */
+uint32_t sc_alloc_pool_free_pages(const struct sc_seg *seg);
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * sc_cache.h - the cache operations the PHP glue calls. Knows nothing of
+ * zvals or requests: keys are byte strings with PHP's hash, values are a
+ * type tag, a scalar and a byte string produced by sc_value.c.
+ */
+#ifndef SC_CACHE_H
+#define SC_CACHE_H
+
+#include "sc_common.h"
+#include "sc_segment.h"
+
+typedef struct sc_key {
+    const char *str;
+    uint32_t len;
+    uint64_t php_hash;      /* the key's PHP string hash; the core mixes it */
+} sc_key;
+
+typedef struct sc_value_in {
+    uint8_t vtype;
+    int64_t scalar;
+    const char *data;
+    size_t len;
+} sc_value_in;
+
+/*
+ * Where a fetch copies value bytes. The core calls get() - never while it
+ * holds a lock - when buf cannot take a value of len bytes of that type;
+ * get() must set buf, cap and is_string. Strings (is_string) are copied into
+ * their own buffer so the glue can hand it to PHP without another copy.
+ */
+typedef struct sc_sink {
+    char *(*get)(struct sc_sink *sink, uint8_t vtype, size_t len);
+    char *buf;
+    size_t cap;
+    bool is_string;
+} sc_sink;
+
+typedef struct sc_value_out {
+    uint8_t vtype;
+    int64_t scalar;
+    char *data;             /* the sink's buffer, len bytes */
+    size_t len;
+} sc_value_out;
+
+/* Process-local statistics: every forked process has its own copy. */
+typedef struct sc_local_stats {
+    uint64_t hits;
+    uint64_t misses;
+    uint64_t optimistic_retries;
+    uint64_t locked_reads;
+} sc_local_stats;
+
+typedef struct sc_cache {
+    sc_seg seg;
+    uint32_t idle_ttl;      /* apc.ttl: entries idle this long go first */
+    sc_local_stats local;
+} sc_cache;
+
+typedef struct sc_cache_figures {
+    uint64_t entries;
+    uint64_t mem_used;      /* bytes handed out to entries and tables */
+    uint64_t mem_total;     /* bytes of the data area */
+    uint64_t mem_free;      /* bytes in free pages */
+    uint64_t inserts, updates, deletes, expired, evicted, nomem;
+    uint64_t pool_locks, slab_refills, slab_returns;
+    uint64_t expunges, clears;
+    int64_t start_time;
+    uint32_t nshards;
+    uint64_t slots;
+} sc_cache_figures;
+
+int sc_cache_init(sc_cache *c, uint64_t size, uint32_t nshards, uint32_t entries_hint, uint32_t idle_ttl,
+                  char *err, size_t errlen);
+void sc_cache_shutdown(sc_cache *c);
+
+/* Expiry: ttl seconds after now (0 = never). add_only: fail with SC_EXISTS
+ * when a live entry exists. */
+sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *value, uint32_t ttl,
+                         int64_t now, bool add_only);
+sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out);
+sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now);
+sc_status sc_cache_delete(sc_cache *c, const sc_key *key);
+void sc_cache_clear(sc_cache *c);
+void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f);
+
+#endif

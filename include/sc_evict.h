@@ -1,0 +1,35 @@
+/*
+ * sc_evict.h - removing entries to make room: expired ones first, then
+ * others in CLOCK order, within a shard and across the whole cache.
+ */
+#ifndef SC_EVICT_H
+#define SC_EVICT_H
+
+#include "sc_segment.h"
+
+struct sc_cache;
+
+static inline bool sc_entry_expired(const sc_entry *e, int64_t now)
+{
+    return e->ttl && e->ctime + (int64_t)e->ttl < now;
+}
+
+/* Shard write lock held, inside the odd sequence window: removes the entry
+ * in slot and frees it. */
+void sc_shard_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e);
+
+/* Shard write lock held (no window open): removes entries past their TTL
+ * and, when idle_ttl is set, entries unchanged for longer than idle_ttl.
+ * Returns how many were removed. */
+uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t idle_ttl);
+
+/* Shard write lock held (no window open): removes up to max entries in
+ * CLOCK order. Returns how many were removed. */
+uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max);
+
+/* No lock held: takes the global lock and removes entries across shards
+ * until at least need_pages pages are free in the pool or a full sweep
+ * removed everything it could. */
+void sc_evict_global(struct sc_cache *c, uint32_t need_pages, int64_t now);
+
+#endif

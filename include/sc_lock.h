@@ -1,0 +1,76 @@
+/*
+ * sc_lock.h - the locks of the shared segment and the shard sequence counter.
+ *
+ * Three kinds of lock live in shared memory:
+ *  - one process-shared rwlock per shard (sc_rwlock): writers of that shard's
+ *    table, entries and pages hold it exclusively; readers take it shared only
+ *    when the optimistic read below failed several times;
+ *  - the global lock (sc_mutex, robust): whole-cache work (clear, eviction
+ *    across shards);
+ *  - the page-pool lock (sc_mutex, robust): the pool of free pages.
+ * Lock order, always: global -> shard locks in increasing index -> pool.
+ *
+ * The sequence counter (seqlock) lets a fetch read a shard without writing
+ * any shared cache line: a writer holding the shard's write lock makes the
+ * counter odd before changing anything readers can reach and even again
+ * afterwards; a reader samples it before and after copying and retries when
+ * it was odd or changed. Readers may therefore see torn data while copying:
+ * every offset and length they read is bounds-checked, and nothing they copied
+ * is interpreted until the counter confirmed it.
+ */
+#ifndef SC_LOCK_H
+#define SC_LOCK_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include "sc_common.h"
+
+typedef struct sc_rwlock {
+    pthread_rwlock_t rw;
+} sc_rwlock;
+
+typedef struct sc_mutex {
+    pthread_mutex_t mx;
+} sc_mutex;
+
+int sc_rwlock_init(sc_rwlock *lock);
+void sc_rwlock_rdlock(sc_rwlock *lock);
+void sc_rwlock_wrlock(sc_rwlock *lock);
+void sc_rwlock_unlock(sc_rwlock *lock);
+
+int sc_mutex_init(sc_mutex *lock);
+/* Returns true when the previous owner died holding the lock: the caller now
+ * owns it and must repair what it protects before unlocking. */
+bool sc_mutex_lock(sc_mutex *lock);
+void sc_mutex_unlock(sc_mutex *lock);
+
+/* ---- sequence counter ---- */
+
+static inline uint64_t sc_seq_read_begin(const uint64_t *seq)
+{
+    return __atomic_load_n(seq, __ATOMIC_ACQUIRE);
+}
+
+/* True when nothing was written between sc_seq_read_begin (which returned
+ * an even start) and now. */
+static inline bool sc_seq_read_valid(const uint64_t *seq, uint64_t start)
+{
+    atomic_thread_fence(memory_order_acquire);
+    return __atomic_load_n(seq, __ATOMIC_RELAXED) == start;
+}
+
+/* Writer side; the caller holds the shard's write lock. */
+static inline void sc_seq_write_begin(uint64_t *seq)
+{
+    uint64_t s = __atomic_load_n(seq, __ATOMIC_RELAXED);
+    __atomic_store_n(seq, s + 1, __ATOMIC_RELAXED);
+    atomic_thread_fence(memory_order_release);
+}
+
+static inline void sc_seq_write_end(uint64_t *seq)
+{
+    uint64_t s = __atomic_load_n(seq, __ATOMIC_RELAXED);
+    __atomic_store_n(seq, s + 1, __ATOMIC_RELEASE);
+}
+
+#endif

@@ -1,0 +1,95 @@
+/*
+ * sc_segment.h - the layout of the shared segment and the process-local
+ * handle that maps it. See src/sc_segment.c.
+ */
+#ifndef SC_SEGMENT_H
+#define SC_SEGMENT_H
+
+#include "sc_common.h"
+#include "sc_lock.h"
+#include "sc_alloc.h"
+#include "sc_table.h"
+
+#define SC_MAGIC UINT64_C(0x3148435344524853) /* "SHRDSCH1" */
+#define SC_MIN_PAGES_PER_SHARD 8
+
+/* Statistics a shard's writers keep (under the shard's write lock). */
+typedef struct sc_shard_stats {
+    uint64_t inserts;
+    uint64_t updates;
+    uint64_t deletes;
+    uint64_t expired;      /* entries removed because their TTL passed */
+    uint64_t evicted;      /* live entries removed to make room */
+    uint64_t resizes;
+    uint64_t nomem;        /* stores refused for lack of memory */
+} sc_shard_stats;
+
+/* One shard. The write lock sits alone on its cache line so that writers
+ * spinning on it do not disturb optimistic readers of the next line. */
+typedef struct sc_shard {
+    _Alignas(SC_CACHELINE) sc_rwlock lock;
+    /* -- line read by every fetch: written only by this shard's writers -- */
+    _Alignas(SC_CACHELINE) uint64_t seq;
+    sc_table table;
+    uint32_t index;
+    /* -- writer-only state -- */
+    _Alignas(SC_CACHELINE) sc_shard_alloc alloc;
+    sc_shard_stats stats;
+} sc_shard;
+
+/* The segment header at offset 0. */
+typedef struct sc_header {
+    uint64_t magic;
+    uint64_t size;           /* bytes mapped */
+    uint32_t nshards;        /* power of two */
+    uint32_t shard_shift;    /* unused bits: shard = (hash >> 32) & (nshards - 1) */
+    uint32_t npages;
+    uint32_t initial_capacity;  /* first table size of a shard */
+    sc_off shards_off;
+    sc_off pages_off;
+    sc_off data_off;         /* page i starts at data_off + (i << SC_PAGE_SHIFT) */
+    int64_t start_time;      /* Unix time the segment was created */
+    uint64_t clears;         /* apcu_clear_cache calls */
+    uint64_t expunges;       /* whole-cache evictions */
+    uint32_t evict_cursor;   /* next shard the global evictor visits */
+    _Alignas(SC_CACHELINE) sc_mutex global_lock;
+    _Alignas(SC_CACHELINE) sc_pool pool;
+} sc_header;
+
+/* Process-local handle. Every process inherits it, with the mapping, across
+ * fork(); the mapping has the same address in all of them. */
+typedef struct sc_seg {
+    char *base;
+    uint64_t size;
+    sc_header *hdr;
+    sc_shard *shards;
+    sc_page *pages;
+    uint32_t nshards;
+    uint32_t npages;
+} sc_seg;
+
+/* Maps and formats a segment. On failure returns -1 with a message in err. */
+int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries_hint,
+                  char *err, size_t errlen);
+void sc_seg_destroy(sc_seg *seg);
+
+/* Bounds-checked translation of an offset read from shared memory. */
+static inline void *sc_seg_ptr(const sc_seg *seg, sc_off off, uint64_t len)
+{
+    if (SC_UNLIKELY(off == 0 || off > seg->size || len > seg->size - off)) {
+        return NULL;
+    }
+    return seg->base + off;
+}
+
+static inline sc_off sc_seg_off(const sc_seg *seg, const void *p)
+{
+    return (sc_off)((const char *)p - seg->base);
+}
+
+static inline sc_shard *sc_seg_shard_for(const sc_seg *seg, uint64_t hash)
+{
+    return &seg->shards[(hash >> 32) & (seg->nshards - 1)];
+}
+
+#endif

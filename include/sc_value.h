@@ -1,0 +1,43 @@
+/*
+ * shardcache - value encoding (zval <-> bytes stored in shared memory).
+ * See src/sc_value.c for the byte format and its invariants.
+ */
+#ifndef SC_VALUE_H
+#define SC_VALUE_H
+
+#include "php.h"
+#include <stdint.h>
+
+typedef enum sc_vtype {
+    SC_V_NULL = 0, SC_V_FALSE = 1, SC_V_TRUE = 2, SC_V_LONG = 3, SC_V_DOUBLE = 4,
+    SC_V_STRING = 5,      /* data = raw bytes, binary safe */
+    SC_V_ARRAY = 6,       /* data = shardcache's own compact binary array format */
+    SC_V_SERIALIZED = 7   /* data = php serialize() output (objects, enums, arrays holding objects or PHP references) */
+} sc_vtype;
+
+typedef struct sc_encoded {
+    uint8_t vtype;
+    int64_t scalar;        /* SC_V_LONG: the value; SC_V_DOUBLE: the IEEE bits (memcpy) */
+    const char *data;      /* bytes for STRING/ARRAY/SERIALIZED (NULL otherwise) */
+    size_t len;
+    /* private to sc_value.c: what to free in sc_value_encoded_release */
+    zend_string *owned_str;
+    char *owned_buf;
+} sc_encoded;
+
+/* Arrays nested deeper than this are not put in the SC_V_ARRAY format;
+ * they are stored as SC_V_SERIALIZED instead (as APCu does for every array).
+ * SC_V_ARRAY data nested deeper than this is rejected by the decoder. */
+#define SC_VALUE_MAX_DEPTH 512
+
+/* Encodes value. For strings, data points into the zend_string (no copy; caller keeps value alive).
+   On refusal returns FAILURE having raised exactly what APCu 5.1.22 raises for that input
+   (warning, or exception propagated from serialize(): closures, anonymous classes, throwing __sleep/__serialize ...). */
+zend_result sc_value_encode(zval *value, sc_encoded *out);
+void sc_value_encoded_release(sc_encoded *enc);
+
+/* Decodes into *out (a fresh zval owned by the caller). data was produced by sc_value_encode
+   (possibly in another process), but treat it defensively: malformed input -> FAILURE with *out = NULL, never a crash or over-read. */
+zend_result sc_value_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *out);
+
+#endif

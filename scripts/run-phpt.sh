@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Runs the phpt suite in tests/ with PHP's run-tests.php against one extension.
+#
+#   scripts/run-phpt.sh [--valgrind] [extension.so] [-- extra run-tests.php args]
+#
+#   extension.so  path of the extension to load (default: <repo>/modules/shardcache.so).
+#                 A bare name such as "apcu.so" is looked up in PHP's extension_dir,
+#                 which is how the expectations are checked against the real APCu:
+#                     scripts/run-phpt.sh apcu.so
+#   --valgrind    run every test under valgrind memcheck (run-tests -m) with
+#                 USE_ZEND_ALLOC=0 and pcre.jit=0 (PCRE's JIT code confuses
+#                 memcheck); leaks and memory errors count as failures.
+#                 The tests that read what other processes wrote to the shared
+#                 segment (the fork tests) are skipped: memcheck tracks
+#                 definedness per process, so such reads look uninitialised.
+#                 Set SHARDCACHE_VALGRIND_FORK=1 to run them anyway (e.g. once
+#                 the extension marks its segment defined with a valgrind
+#                 client request).
+#
+# Environment: PHP (php binary, default: php in PATH), RUN_TESTS (path of
+# run-tests.php, default: <extension_dir>/build/run-tests.php), JOBS (parallel
+# workers, default 2).
+#
+# PHP always runs with -n (no php.ini: the distribution's APCu ini must not load),
+# the extension given with -d extension=..., and apc.enable_cli=1 comes from each
+# test's --INI-- section.
+#
+# Exit status: 0 only if no test failed, leaked or was malformed (borked) and at
+# least one test passed; the run-tests.php summary is printed in every case.
+set -u
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VALGRIND=0
+EXT=""
+EXTRA=()
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --valgrind) VALGRIND=1 ;;
+        -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --) shift; EXTRA=("$@"); break ;;
+        -*) echo "run-phpt.sh: unknown option $1" >&2; exit 2 ;;
+        *)
+            if [ -n "$EXT" ]; then echo "run-phpt.sh: more than one extension given" >&2; exit 2; fi
+            EXT="$1" ;;
+    esac
+    shift
+done
+
+PHP="${PHP:-$(command -v php || true)}"
+if [ -z "$PHP" ] || [ ! -x "$PHP" ]; then
+    echo "run-phpt.sh: no php binary found (set PHP=...)" >&2
+    exit 2
+fi
+PHP="$(readlink -f "$PHP")"
+
+EXT="${EXT:-$ROOT/modules/shardcache.so}"
+case "$EXT" in
+    */*)
+        if [ ! -f "$EXT" ]; then
+            echo "run-phpt.sh: extension not found: $EXT (build it first)" >&2
+            exit 2
+        fi
+        EXT="$(readlink -f "$EXT")" ;;
+esac
+
+# The extension must really load: otherwise every test would be skipped and
+# run-tests.php would report success.
+if ! load_out="$("$PHP" -n -d "extension=$EXT" -r 'echo function_exists("apcu_store") ? "ok" : "no apcu_store";' 2>&1)" \
+        || [ "$(printf '%s' "$load_out" | tail -n 1)" != "ok" ]; then
+    echo "run-phpt.sh: cannot load $EXT with $PHP -n:" >&2
+    printf '%s\n' "$load_out" >&2
+    exit 2
+fi
+
+RUN_TESTS="${RUN_TESTS:-}"
+if [ -z "$RUN_TESTS" ]; then
+    extdir="$("$PHP" -n -r 'echo PHP_EXTENSION_DIR;')"
+    for cand in "$extdir/build/run-tests.php" \
+                "$(php-config --extension-dir 2>/dev/null)/build/run-tests.php" \
+                "$(php-config --prefix 2>/dev/null)/lib/php/build/run-tests.php" \
+                "$ROOT/run-tests.php"; do
+        if [ -f "$cand" ]; then RUN_TESTS="$cand"; break; fi
+    done
+fi
+if [ -z "$RUN_TESTS" ] || [ ! -f "$RUN_TESTS" ]; then
+    echo "run-phpt.sh: run-tests.php not found (install php-dev, or set RUN_TESTS=...)" >&2
+    exit 2
+fi
+
+JOBS="${JOBS:-2}"
+ARGS=(-n -p "$PHP" -d "extension=$EXT" -q --show-diff)
+if [ "$VALGRIND" = 1 ]; then
+    if ! command -v valgrind >/dev/null 2>&1; then
+        echo "run-phpt.sh: valgrind not installed" >&2
+        exit 2
+    fi
+    export USE_ZEND_ALLOC=0
+    export ZEND_DONT_UNLOAD_MODULES=1
+    export SHARDCACHE_VALGRIND=1
+    ARGS+=(-m -d pcre.jit=0)
+fi
+if [ "$JOBS" -gt 1 ] 2>/dev/null; then
+    ARGS+=("-j$JOBS")
+fi
+
+RESULTS="$(mktemp "${TMPDIR:-/tmp}/run-phpt.XXXXXX")"
+trap 'rm -f "$RESULTS"' EXIT
+
+echo "run-phpt.sh: $PHP, extension=$EXT$([ "$VALGRIND" = 1 ] && echo ', valgrind')"
+export NO_INTERACTION=1
+export REPORT_EXIT_STATUS=1
+"$PHP" -n "$RUN_TESTS" "${ARGS[@]}" -W "$RESULTS" "${EXTRA[@]}" "$ROOT/tests"
+rc=$?
+
+# -W writes one "STATUS path" line per test.
+passed=$(grep -c '^PASS' "$RESULTS" 2>/dev/null || true)
+bad=$(grep -Ec '^(FAIL|BORK|LEAK|WARN)' "$RESULTS" 2>/dev/null || true)
+if [ "$rc" -eq 0 ] && [ "${bad:-0}" -eq 0 ] && [ "${passed:-0}" -eq 0 ]; then
+    echo "run-phpt.sh: no test passed (all skipped?)" >&2
+    rc=1
+fi
+if [ "${bad:-0}" -ne 0 ]; then
+    echo "run-phpt.sh: $bad test(s) not clean (a WARNED test passed only on run-tests' retry: flaky):"
+    grep -E '^(FAIL|BORK|LEAK|WARN)' "$RESULTS" | sed "s|$ROOT/||"
+    rc=1
+fi
+exit "$rc"

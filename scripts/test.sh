@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# Set up, build and run every test of shardcache:
+#   1. scripts/setup.sh          (packages; no-op when present)
+#   2. scripts/build.sh          (clean build, fails on any compiler warning)
+#   3. phpt suite                (scripts/run-phpt.sh)
+#   4. phpt suite under valgrind (scripts/run-phpt.sh --valgrind)
+#   5. extra test commands       (EXTRA_TESTS below)
+# Prints a per-phase summary and, as the very last line, "N passed, N failed"
+# summed over the phases. Exits non-zero on any failure.
+#
+# Options:
+#   --no-valgrind   skip phase 4 (quick local runs; CI always runs it)
+#   --incremental   pass --incremental to scripts/build.sh
+#   -h, --help      this text
+# Environment: SC_PHPT_TIMEOUT (s, default 300), SC_VALGRIND_TIMEOUT
+# (s, default 900), SC_EXTRA_TIMEOUT (s, default 300). The defaults keep a
+# worst-case CI run (every phase hitting its limit, no extra tests) under
+# about 20 minutes.
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+SO="$ROOT/modules/shardcache.so"
+
+# ---------------------------------------------------------------------------
+# EXTRA TEST COMMANDS -- add one entry per command: "name|shell command".
+# Each runs from the project root through `bash -c`, with no stdin and a
+# timeout of SC_EXTRA_TIMEOUT seconds. If it prints a run-tests summary or a
+# line "N passed, N failed" those numbers are counted; otherwise it counts as
+# 1 passed (exit 0) or 1 failed (non-zero exit). $SO is the built module.
+EXTRA_TESTS=(
+    # "bench-smoke|php -n benchmarks/bench.php --workload=fetch_int_hot16 --procs=2 --seconds=1 ..."
+)
+# ---------------------------------------------------------------------------
+
+with_valgrind=1
+build_args=()
+for arg in "$@"; do
+    case "$arg" in
+        --no-valgrind) with_valgrind=0 ;;
+        --incremental) build_args+=(--incremental) ;;
+        -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) echo "test: unknown option $arg" >&2; exit 2 ;;
+    esac
+done
+
+export NO_INTERACTION=1 SO
+PHPT_TIMEOUT="${SC_PHPT_TIMEOUT:-300}"
+VALGRIND_TIMEOUT="${SC_VALGRIND_TIMEOUT:-900}"
+EXTRA_TIMEOUT="${SC_EXTRA_TIMEOUT:-300}"
+
+logdir="$(mktemp -d "${TMPDIR:-/tmp}/shardcache-test.XXXXXX")"
+trap 'rm -rf "$logdir"' EXIT
+
+CHILD=""
+TAILPID=""
+on_signal() {
+    trap - INT TERM
+    echo >&2
+    echo "test: interrupted" >&2
+    [ -n "$CHILD" ] && kill -TERM "$CHILD" 2>/dev/null && wait "$CHILD" 2>/dev/null
+    [ -n "$TAILPID" ] && kill "$TAILPID" 2>/dev/null
+    rm -rf "$logdir"
+    exit 130
+}
+trap on_signal INT TERM
+
+TOTAL_PASS=0
+TOTAL_FAIL=0
+TOTAL_SKIP=0
+SUMMARY=()
+
+finish() {
+    echo
+    echo "================ shardcache test summary ================"
+    local line
+    for line in "${SUMMARY[@]}"; do echo "  $line"; done
+    echo "========================================================="
+    local tail=""
+    [ "$TOTAL_SKIP" -gt 0 ] && tail=", $TOTAL_SKIP skipped"
+    echo "$TOTAL_PASS passed, $TOTAL_FAIL failed$tail"
+    [ "$TOTAL_FAIL" -eq 0 ] && exit 0
+    exit 1
+}
+
+# count_from_log LOG -> prints "passed failed skipped" or nothing.
+# Understands run-tests.php's summary (failed = failed + borked + leaked) and
+# a plain "N passed, N failed[, N skipped]" line; the last one printed wins.
+count_from_log() {
+    local log="$1"
+    num() { # label -> last value of "<label> : N" in the run-tests summary
+        grep -E "^$1 *: *[0-9]+" "$log" | tail -n 1 | sed -E "s/^$1 *: *([0-9]+).*/\1/"
+    }
+    if grep -qE '^Tests passed *: *[0-9]+' "$log"; then
+        local p f b l s
+        p="$(num 'Tests passed')"; f="$(num 'Tests failed')"; b="$(num 'Tests borked')"
+        l="$(num 'Tests leaked')"; s="$(num 'Tests skipped')"
+        echo "${p:-0} $(( ${f:-0} + ${b:-0} + ${l:-0} )) ${s:-0}"
+        return
+    fi
+    local plain
+    plain="$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" | tail -n 1)"
+    if [ -n "$plain" ]; then
+        echo "$plain" | sed -E 's/^([A-Za-z]+: )?([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?$/\2 \3 \5/' \
+            | awk '{ print $1, $2, ($3 == "" ? 0 : $3) }'
+    fi
+}
+
+# run_phase NAME TIMEOUT MODE CMD...   MODE: suite (must report tests) | cmd
+run_phase() {
+    local name="$1" limit="$2" mode="$3"; shift 3
+    local log="$logdir/phase-${#SUMMARY[@]}.log"
+    echo
+    echo "==== [$name] $* (timeout ${limit}s)"
+    # timeout runs the command in its own process group and kills the whole
+    # group at the limit; the output goes to the log and is shown live.
+    timeout -k 30 "$limit" "$@" </dev/null >"$log" 2>&1 &
+    CHILD=$!
+    tail -n +1 -f --pid="$CHILD" "$log" &
+    TAILPID=$!
+    wait "$CHILD"
+    local rc=$?
+    CHILD=""
+    wait "$TAILPID" 2>/dev/null
+    TAILPID=""
+    local counts p=0 f=0 s=0 note=""
+    counts="$(count_from_log "$log")"
+    if [ -n "$counts" ]; then
+        read -r p f s <<<"$counts"
+        if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+            f=1; note=" (exit $rc with no failed test: counted as 1 failure)"
+        fi
+        if [ "$mode" = suite ] && [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+            f=1; note=" (no test passed: counted as 1 failure)"
+        fi
+    elif [ "$mode" = suite ]; then
+        f=1; note=" (no test summary found: counted as 1 failure)"
+    elif [ "$rc" -eq 0 ]; then
+        p=1
+    else
+        f=1
+    fi
+    [ "$rc" -eq 124 ] && note="$note (timed out after ${limit}s)"
+    TOTAL_PASS=$((TOTAL_PASS + p))
+    TOTAL_FAIL=$((TOTAL_FAIL + f))
+    TOTAL_SKIP=$((TOTAL_SKIP + s))
+    SUMMARY+=("$(printf '%-16s exit %-3s %s passed, %s failed, %s skipped%s' "$name" "$rc" "$p" "$f" "$s" "$note")")
+}
+
+# Setup and build are prerequisites, not tests: a failure there is reported
+# as 1 failure and stops the run.
+step() { # NAME CMD...
+    local name="$1"; shift
+    echo
+    echo "==== [$name] $*"
+    if "$@" </dev/null; then
+        SUMMARY+=("$(printf '%-16s ok' "$name")")
+    else
+        local rc=$?
+        SUMMARY+=("$(printf '%-16s FAILED (exit %s)' "$name" "$rc")")
+        TOTAL_FAIL=$((TOTAL_FAIL + 1))
+        finish
+    fi
+}
+
+step setup bash scripts/setup.sh
+step build bash scripts/build.sh "${build_args[@]}"
+
+if [ ! -f scripts/run-phpt.sh ]; then
+    echo "test: scripts/run-phpt.sh is missing" >&2
+    SUMMARY+=("$(printf '%-16s FAILED (scripts/run-phpt.sh missing)' phpt)")
+    TOTAL_FAIL=$((TOTAL_FAIL + 1))
+else
+    run_phase phpt "$PHPT_TIMEOUT" suite bash scripts/run-phpt.sh "$SO"
+    if [ "$with_valgrind" -eq 1 ]; then
+        if command -v valgrind >/dev/null 2>&1; then
+            run_phase phpt-valgrind "$VALGRIND_TIMEOUT" suite bash scripts/run-phpt.sh --valgrind "$SO"
+        else
+            SUMMARY+=("$(printf '%-16s FAILED (valgrind not installed)' phpt-valgrind)")
+            TOTAL_FAIL=$((TOTAL_FAIL + 1))
+        fi
+    else
+        SUMMARY+=("$(printf '%-16s skipped (--no-valgrind)' phpt-valgrind)")
+    fi
+fi
+
+for entry in ${EXTRA_TESTS[@]+"${EXTRA_TESTS[@]}"}; do
+    run_phase "${entry%%|*}" "$EXTRA_TIMEOUT" cmd bash -c "${entry#*|}"
+done
+
+finish

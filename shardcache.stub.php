@@ -1,0 +1,30 @@
+<?php
+
+/**
+ * The functions shardcache always registers. The same functions under the
+ * apcu_* names are in shardcache_apcu.stub.php.
+ *
+ * @generate-function-entries
+ */
+
+function shardcache_clear_cache(): bool {}
+
+function shardcache_enabled(): bool {}
+
+/** @param array|string $key */
+function shardcache_store($key, mixed $value = UNKNOWN, int $ttl = 0): array|bool {}
+
+/** @param array|string $key */
+function shardcache_add($key, mixed $value = UNKNOWN, int $ttl = 0): array|bool {}
+
+/**
+ * @param array|string $key
+ * @param bool $success
+ */
+function shardcache_fetch($key, &$success = null): mixed {}
+
+/** @param array|string $key */
+function shardcache_exists($key): array|bool {}
+
+/** @param array|string $key */
+function shardcache_delete($key): array|bool {}

@@ -1,0 +1,45 @@
+<?php
+
+/**
+ * The APCu names of shardcache's functions, registered only when the APCu
+ * extension itself is not loaded.
+ *
+ * @generate-function-entries
+ */
+
+/** @alias shardcache_clear_cache */
+function apcu_clear_cache(): bool {}
+
+/** @alias shardcache_enabled */
+function apcu_enabled(): bool {}
+
+/**
+ * @param array|string $key
+ * @alias shardcache_store
+ */
+function apcu_store($key, mixed $value = UNKNOWN, int $ttl = 0): array|bool {}
+
+/**
+ * @param array|string $key
+ * @alias shardcache_add
+ */
+function apcu_add($key, mixed $value = UNKNOWN, int $ttl = 0): array|bool {}
+
+/**
+ * @param array|string $key
+ * @param bool $success
+ * @alias shardcache_fetch
+ */
+function apcu_fetch($key, &$success = null): mixed {}
+
+/**
+ * @param array|string $key
+ * @alias shardcache_exists
+ */
+function apcu_exists($key): array|bool {}
+
+/**
+ * @param array|string $key
+ * @alias shardcache_delete
+ */
+function apcu_delete($key): array|bool {}

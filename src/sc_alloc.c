@@ -1,0 +1,446 @@
+/*
+ * sc_alloc.c - the shared-memory allocator.
+ *
+ * Memory is the data area of the segment, cut into pages of SC_PAGE_SIZE.
+ * Every page has a descriptor (sc_page). Pages are grouped in runs that tile
+ * the data area with no gaps:
+ *   - free runs belong to the pool; their head and tail descriptors say
+ *     FREE and carry the run length (the tail also names the head), and the
+ *     head is linked into bin floor(log2(length));
+ *   - slabs: a run of 1..16 pages cut into objects of one size class, owned
+ *     by one shard; the head descriptor says SLAB and carries the class, the
+ *     object free list and bump pointer; every other page says INNER and names
+ *     the head;
+ *   - large runs: one object bigger than SC_MAX_SMALL, owned by one shard;
+ *     the head says LARGE, the tail says INNER.
+ * Because runs tile the area, the page before a run is always the tail of
+ * the previous run and the page after it the head of the next one; that is
+ * all the coalescing of freed runs needs.
+ *
+ * Size classes: 64..128 in steps of 16, then four classes per power of two
+ * up to 32 KiB, so a class is at most 1.25x its predecessor. A slab of a
+ * class has the fewest pages that waste at most 1/16 of the slab.
+ *
+ * Locks: a shard's slabs, partial lists and objects are touched only by the
+ * holder of that shard's write lock, so stores in different shards allocate
+ * with no shared lock. The pool (bins, free runs) is touched only under the
+ * pool lock, taken when a shard needs a new slab or a large run or gives one
+ * back. Free objects hold the offset+1 of the next free object in their
+ * first four bytes.
+ */
+#include <string.h>
+#include "sc_segment.h"
+#include "sc_alloc.h"
+
+static const uint32_t sc_class_size[SC_NCLASSES] = {
+    64, 80, 96, 112, 128,
+    160, 192, 224, 256,
+    320, 384, 448, 512,
+    640, 768, 896, 1024,
+    1280, 1536, 1792, 2048,
+    2560, 3072, 3584, 4096,
+    5120, 6144, 7168, 8192,
+    10240, 12288, 14336, 16384,
+    20480, 24576, 28672, 32768,
+};
+
+static uint8_t sc_slab_pages[SC_NCLASSES];
+
+static inline unsigned sc_class_of(uint64_t size)
+{
+    unsigned b;
+
+    if (size <= 64) {
+        return 0;
+    }
+    if (size <= 128) {
+        return (unsigned)((size - 64 + 15) >> 4);
+    }
+    b = 63 - (unsigned)__builtin_clzll(size - 1);
+    return 5 + (b - 7) * 4 + (unsigned)((size - 1 - (UINT64_C(1) << b)) >> (b - 2));
+}
+
+static inline uint32_t sc_slab_objects(unsigned cls)
+{
+    return ((uint32_t)sc_slab_pages[cls] << SC_PAGE_SHIFT) / sc_class_size[cls];
+}
+
+static inline char *sc_page_addr(sc_seg *seg, uint32_t page)
+{
+    return seg->base + seg->hdr->data_off + ((uint64_t)page << SC_PAGE_SHIFT);
+}
+
+static void sc_compute_slab_pages(void)
+{
+    unsigned cls;
+    uint32_t n;
+
+    for (cls = 0; cls < SC_NCLASSES; cls++) {
+        uint32_t best = 1;
+        uint64_t best_waste_num = UINT64_MAX, best_waste_den = 1;
+        for (n = 1; n <= 16; n++) {
+            uint64_t bytes = (uint64_t)n << SC_PAGE_SHIFT;
+            uint64_t waste = bytes % sc_class_size[cls];
+            if (bytes < sc_class_size[cls]) {
+                continue;
+            }
+            if (waste * 16 <= bytes) {
+                best = n;
+                break;
+            }
+            if (waste * best_waste_den < best_waste_num * bytes) {
+                best = n;
+                best_waste_num = waste;
+                best_waste_den = bytes;
+            }
+        }
+        sc_slab_pages[cls] = (uint8_t)best;
+    }
+}
+
+/* ---- pool (caller holds the pool lock) ---- */
+
+static inline unsigned sc_bin_of(uint32_t pages)
+{
+    return 31 - (unsigned)__builtin_clz(pages);
+}
+
+static void sc_pool_link(sc_seg *seg, uint32_t head, uint32_t run)
+{
+    sc_pool *pool = &seg->hdr->pool;
+    sc_page *h = &seg->pages[head], *t = &seg->pages[head + run - 1];
+    unsigned bin = sc_bin_of(run);
+
+    t->kind = SC_PAGE_FREE;
+    t->run = run;
+    t->head = head;
+    h->kind = SC_PAGE_FREE;
+    h->run = run;
+    h->head = head;
+    h->prev = SC_NONE;
+    h->next = pool->bin_head[bin];
+    if (h->next != SC_NONE) {
+        seg->pages[h->next].prev = head;
+    }
+    pool->bin_head[bin] = head;
+    pool->bin_mask |= UINT32_C(1) << bin;
+    pool->free_pages += run;
+}
+
+static void sc_pool_unlink(sc_seg *seg, uint32_t head)
+{
+    sc_pool *pool = &seg->hdr->pool;
+    sc_page *h = &seg->pages[head];
+    unsigned bin = sc_bin_of(h->run);
+
+    if (h->prev != SC_NONE) {
+        seg->pages[h->prev].next = h->next;
+    } else {
+        pool->bin_head[bin] = h->next;
+        if (h->next == SC_NONE) {
+            pool->bin_mask &= ~(UINT32_C(1) << bin);
+        }
+    }
+    if (h->next != SC_NONE) {
+        seg->pages[h->next].prev = h->prev;
+    }
+    pool->free_pages -= h->run;
+}
+
+/* Takes a run of exactly n pages; SC_NONE when no free run is long enough. */
+static uint32_t sc_pool_take(sc_seg *seg, uint32_t n)
+{
+    sc_pool *pool = &seg->hdr->pool;
+    unsigned bin = sc_bin_of(n);
+    uint32_t head = SC_NONE, p, run;
+    int budget = 16;
+    uint32_t higher;
+
+    /* Runs in n's own bin may be shorter than n: look at a few. */
+    for (p = pool->bin_head[bin]; p != SC_NONE && budget-- > 0; p = seg->pages[p].next) {
+        if (seg->pages[p].run >= n) {
+            head = p;
+            break;
+        }
+    }
+    if (head == SC_NONE) {
+        higher = bin + 1 < SC_NBINS ? pool->bin_mask & ~((UINT32_C(2) << bin) - 1) : 0;
+        if (!higher) {
+            return SC_NONE;
+        }
+        head = pool->bin_head[__builtin_ctz(higher)];
+    }
+    run = seg->pages[head].run;
+    sc_pool_unlink(seg, head);
+    if (run > n) {
+        sc_pool_link(seg, head + n, run - n);
+    }
+    return head;
+}
+
+/* Gives a run back, merging it with free neighbours. */
+static void sc_pool_give(sc_seg *seg, uint32_t head, uint32_t run)
+{
+    uint32_t next = head + run;
+
+    if (head > 0 && seg->pages[head - 1].kind == SC_PAGE_FREE) {
+        uint32_t left = seg->pages[head - 1].head;
+        uint32_t left_run = seg->pages[left].run;
+        sc_pool_unlink(seg, left);
+        head = left;
+        run += left_run;
+    }
+    if (next < seg->npages && seg->pages[next].kind == SC_PAGE_FREE) {
+        uint32_t right_run = seg->pages[next].run;
+        sc_pool_unlink(seg, next);
+        run += right_run;
+    }
+    sc_pool_link(seg, head, run);
+}
+
+static uint32_t sc_pool_take_locked(sc_seg *seg, uint32_t n)
+{
+    sc_pool *pool = &seg->hdr->pool;
+    uint32_t head;
+
+    sc_mutex_lock(&pool->lock);
+    pool->lock_count++;
+    head = sc_pool_take(seg, n);
+    sc_mutex_unlock(&pool->lock);
+    return head;
+}
+
+static void sc_pool_give_locked(sc_seg *seg, uint32_t head, uint32_t run, bool slab)
+{
+    sc_pool *pool = &seg->hdr->pool;
+
+    sc_mutex_lock(&pool->lock);
+    pool->lock_count++;
+    if (slab) {
+        pool->slab_returns++;
+    }
+    sc_pool_give(seg, head, run);
+    sc_mutex_unlock(&pool->lock);
+}
+
+void sc_alloc_init_pool(sc_seg *seg)
+{
+    sc_pool *pool = &seg->hdr->pool;
+    unsigned b;
+
+    sc_compute_slab_pages();
+    for (b = 0; b < SC_NBINS; b++) {
+        pool->bin_head[b] = SC_NONE;
+    }
+    pool->bin_mask = 0;
+    pool->free_pages = 0;
+    pool->total_pages = seg->npages;
+    memset(seg->pages, 0, (size_t)seg->npages * sizeof(sc_page));
+    sc_pool_link(seg, 0, seg->npages);
+}
+
+void sc_alloc_reset_pool(sc_seg *seg)
+{
+    sc_pool *pool = &seg->hdr->pool;
+    unsigned b;
+
+    sc_mutex_lock(&pool->lock);
+    pool->lock_count++;
+    for (b = 0; b < SC_NBINS; b++) {
+        pool->bin_head[b] = SC_NONE;
+    }
+    pool->bin_mask = 0;
+    pool->free_pages = 0;
+    sc_pool_link(seg, 0, seg->npages);
+    sc_mutex_unlock(&pool->lock);
+}
+
+void sc_alloc_init_shard(sc_shard_alloc *sa)
+{
+    unsigned c;
+
+    memset(sa, 0, sizeof(*sa));
+    for (c = 0; c < SC_NCLASSES; c++) {
+        sa->partial[c] = SC_NONE;
+    }
+}
+
+/* ---- shard side (caller holds the shard's write lock) ---- */
+
+static void sc_partial_push(sc_seg *seg, sc_shard_alloc *sa, uint32_t head)
+{
+    sc_page *h = &seg->pages[head];
+    uint32_t *list = &sa->partial[h->cls];
+
+    h->prev = SC_NONE;
+    h->next = *list;
+    if (*list != SC_NONE) {
+        seg->pages[*list].prev = head;
+    }
+    *list = head;
+}
+
+static void sc_partial_remove(sc_seg *seg, sc_shard_alloc *sa, uint32_t head)
+{
+    sc_page *h = &seg->pages[head];
+
+    if (h->prev != SC_NONE) {
+        seg->pages[h->prev].next = h->next;
+    } else {
+        sa->partial[h->cls] = h->next;
+    }
+    if (h->next != SC_NONE) {
+        seg->pages[h->next].prev = h->prev;
+    }
+}
+
+static uint32_t sc_slab_new(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, unsigned cls)
+{
+    uint32_t n = sc_slab_pages[cls], head, i;
+    sc_page *h;
+
+    head = sc_pool_take_locked(seg, n);
+    if (head == SC_NONE) {
+        return SC_NONE;
+    }
+    __atomic_fetch_add(&seg->hdr->pool.slab_refills, 1, __ATOMIC_RELAXED);
+    h = &seg->pages[head];
+    h->kind = SC_PAGE_SLAB;
+    h->cls = (uint8_t)cls;
+    h->owner = owner;
+    h->run = n;
+    h->head = head;
+    h->nused = 0;
+    h->free_obj = 0;
+    h->bump = 0;
+    for (i = 1; i < n; i++) {
+        seg->pages[head + i].kind = SC_PAGE_INNER;
+        seg->pages[head + i].head = head;
+        seg->pages[head + i].owner = owner;
+    }
+    sa->pages += n;
+    sc_partial_push(seg, sa, head);
+    return head;
+}
+
+sc_off sc_alloc(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint64_t size)
+{
+    uint32_t head, obj;
+    sc_page *h;
+    char *slab;
+    unsigned cls;
+
+    if (size == 0) {
+        size = 1;
+    }
+    if (size > SC_MAX_SMALL) {
+        uint64_t n64 = (size + SC_PAGE_SIZE - 1) >> SC_PAGE_SHIFT;
+        uint32_t n;
+        if (n64 > seg->npages) {
+            return 0;
+        }
+        n = (uint32_t)n64;
+        head = sc_pool_take_locked(seg, n);
+        if (head == SC_NONE) {
+            return 0;
+        }
+        __atomic_fetch_add(&seg->hdr->pool.large_allocs, 1, __ATOMIC_RELAXED);
+        h = &seg->pages[head];
+        h->kind = SC_PAGE_LARGE;
+        h->owner = owner;
+        h->run = n;
+        h->head = head;
+        if (n > 1) {
+            seg->pages[head + n - 1].kind = SC_PAGE_INNER;
+            seg->pages[head + n - 1].head = head;
+        }
+        sa->pages += n;
+        sa->used_bytes += (uint64_t)n << SC_PAGE_SHIFT;
+        sa->nobjects++;
+        return sc_seg_off(seg, sc_page_addr(seg, head));
+    }
+
+    cls = sc_class_of(size);
+    head = sa->partial[cls];
+    if (head == SC_NONE) {
+        head = sc_slab_new(seg, sa, owner, cls);
+        if (head == SC_NONE) {
+            return 0;
+        }
+    }
+    h = &seg->pages[head];
+    slab = sc_page_addr(seg, head);
+    if (h->free_obj) {
+        obj = h->free_obj - 1;
+        memcpy(&h->free_obj, slab + obj, sizeof(uint32_t));
+    } else {
+        obj = h->bump;
+        h->bump += sc_class_size[cls];
+    }
+    h->nused++;
+    if (h->nused == sc_slab_objects(cls)) {
+        sc_partial_remove(seg, sa, head);
+    }
+    sa->used_bytes += sc_class_size[cls];
+    sa->nobjects++;
+    return sc_seg_off(seg, slab + obj);
+}
+
+void sc_free(sc_seg *seg, sc_shard_alloc *sa, sc_off off)
+{
+    uint32_t page = (uint32_t)((off - seg->hdr->data_off) >> SC_PAGE_SHIFT);
+    uint32_t obj, cap;
+    sc_page *h = &seg->pages[page];
+    char *slab;
+    bool was_full;
+
+    if (h->kind == SC_PAGE_INNER) {
+        page = h->head;
+        h = &seg->pages[page];
+    }
+    sa->nobjects--;
+    if (h->kind == SC_PAGE_LARGE) {
+        uint32_t run = h->run;
+        sa->pages -= run;
+        sa->used_bytes -= (uint64_t)run << SC_PAGE_SHIFT;
+        sc_pool_give_locked(seg, page, run, false);
+        return;
+    }
+    /* SC_PAGE_SLAB */
+    slab = sc_page_addr(seg, page);
+    obj = (uint32_t)(seg->base + off - slab);
+    memcpy(slab + obj, &h->free_obj, sizeof(uint32_t));
+    h->free_obj = obj + 1;
+    cap = sc_slab_objects(h->cls);
+    was_full = h->nused == cap;
+    h->nused--;
+    sa->used_bytes -= sc_class_size[h->cls];
+    if (h->nused == 0) {
+        uint32_t run = h->run;
+        if (!was_full) {
+            sc_partial_remove(seg, sa, page);
+        }
+        sa->pages -= run;
+        sc_pool_give_locked(seg, page, run, true);
+    } else if (was_full) {
+        sc_partial_push(seg, sa, page);
+    }
+}
+
+uint64_t sc_alloc_usable(uint64_t size)
+{
+    if (size > SC_MAX_SMALL) {
+        return SC_ALIGN_UP(size, SC_PAGE_SIZE);
+    }
+    return sc_class_size[sc_class_of(size ? size : 1)];
+}
+
+uint64_t sc_alloc_max_request(const sc_seg *seg)
+{
+    return (uint64_t)seg->npages << SC_PAGE_SHIFT;
+}
+
+uint32_t sc_alloc_pool_free_pages(const sc_seg *seg)
+{
+    return __atomic_load_n(&seg->hdr->pool.free_pages, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,372 @@
+/*
+ * sc_cache.c - store, fetch, exists, delete and clear.
+ *
+ * A key's mixed hash picks its shard ((hash >> 32) & (nshards - 1)), its
+ * first slot (low bits) and its tag (top 7 bits).
+ *
+ * Writers take the shard's write lock, do everything readers cannot reach
+ * (allocating and filling a new entry, building a bigger table) outside the
+ * odd sequence window, and open the window only to change what readers can
+ * reach: a slot, a tag, the table fields, an entry being updated in place.
+ * A replaced or deleted entry is freed after it was unlinked; a reader still
+ * copying it will fail its sequence check and retry.
+ *
+ * Readers (fetch, exists) write nothing shared: they copy the entry under
+ * the sequence counter a few times and fall back to the shard's read lock.
+ * Value bytes are copied into a process-local sink and decoded by the caller
+ * after every lock is released. Hit and miss counts are process-local.
+ *
+ * Clear takes the global lock, then every shard's write lock in index order,
+ * and resets the tables and the allocator in one go.
+ */
+#include <string.h>
+#include "sc_cache.h"
+#include "sc_evict.h"
+#include "sc_value.h"
+
+#define SC_OPTIMISTIC_TRIES 4
+#define SC_ODD_SPINS 128
+
+enum { SC_READ_DONE = 0, SC_READ_NEEDBUF = 1 };
+
+int sc_cache_init(sc_cache *c, uint64_t size, uint32_t nshards, uint32_t entries_hint, uint32_t idle_ttl,
+                  char *err, size_t errlen)
+{
+    memset(c, 0, sizeof(*c));
+    c->idle_ttl = idle_ttl;
+    return sc_seg_create(&c->seg, size, nshards, entries_hint, err, errlen);
+}
+
+void sc_cache_shutdown(sc_cache *c)
+{
+    sc_seg_destroy(&c->seg);
+}
+
+static inline bool sc_vtype_has_bytes(uint8_t vtype)
+{
+    return vtype == SC_V_STRING || vtype == SC_V_ARRAY || vtype == SC_V_SERIALIZED;
+}
+
+/* ---- store ---- */
+
+static sc_off sc_alloc_entry(sc_cache *c, sc_shard *shard, uint64_t size, int64_t now)
+{
+    sc_seg *seg = &c->seg;
+    sc_off off = sc_alloc(seg, &shard->alloc, (uint16_t)shard->index, size);
+
+    if (off) {
+        return off;
+    }
+    if (sc_evict_expired(seg, shard, now, c->idle_ttl)) {
+        off = sc_alloc(seg, &shard->alloc, (uint16_t)shard->index, size);
+    }
+    if (size <= SC_MAX_SMALL) {
+        /* Entries of this shard free objects of this shard's slabs. */
+        while (!off && shard->table.used) {
+            sc_evict_clock(seg, shard, 1);
+            off = sc_alloc(seg, &shard->alloc, (uint16_t)shard->index, size);
+        }
+    }
+    return off;
+}
+
+sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *value, uint32_t ttl,
+                         int64_t now, bool add_only)
+{
+    sc_seg *seg = &c->seg;
+    uint64_t hash = sc_hash_mix(key->php_hash);
+    sc_shard *shard = sc_seg_shard_for(seg, hash);
+    uint64_t size = sizeof(sc_entry) + (uint64_t)key->len + value->len;
+    const sc_entry *old;
+    sc_entry *e;
+    sc_off off;
+    uint32_t slot = 0;
+    int attempt;
+
+    if (size > sc_alloc_max_request(seg)) {
+        return SC_TOOBIG;
+    }
+    for (attempt = 0;; attempt++) {
+        sc_rwlock_wrlock(&shard->lock);
+        if (add_only) {
+            old = sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
+            if (old && !sc_entry_expired(old, now)) {
+                sc_rwlock_unlock(&shard->lock);
+                return SC_EXISTS;
+            }
+        }
+        off = sc_alloc_entry(c, shard, size, now);
+        if (off) {
+            break;
+        }
+        sc_rwlock_unlock(&shard->lock);
+        if (attempt > 0) {
+            __atomic_fetch_add(&shard->stats.nomem, 1, __ATOMIC_RELAXED);
+            return SC_NOMEM;
+        }
+        sc_evict_global(c, (uint32_t)((size + SC_PAGE_SIZE - 1) >> SC_PAGE_SHIFT), now);
+    }
+
+    e = (sc_entry *)(seg->base + off);
+    e->hash = hash;
+    e->key_len = key->len;
+    e->val_len = (uint32_t)value->len;
+    e->vtype = value->vtype;
+    e->flags = 0;
+    e->reserved = 0;
+    e->ttl = ttl;
+    e->scalar = value->scalar;
+    e->ctime = now;
+    e->mtime = now;
+    e->atime = now;
+    e->nhits = 0;
+    e->mem_size = (uint32_t)(size > UINT32_MAX ? UINT32_MAX : sc_alloc_usable(size));
+    memcpy(SC_ENTRY_KEY(e), key->str, key->len);
+    if (value->len) {
+        memcpy(SC_ENTRY_VAL(e), value->data, value->len);
+    }
+
+    /* Eviction above may have removed the old entry: look again. */
+    old = sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
+    if (old && add_only && !sc_entry_expired(old, now)) {
+        sc_free(seg, &shard->alloc, off);
+        sc_rwlock_unlock(&shard->lock);
+        return SC_EXISTS;
+    }
+    if (!old) {
+        if (!sc_table_reserve(seg, shard)) {
+            sc_free(seg, &shard->alloc, off);
+            shard->stats.nomem++;
+            sc_rwlock_unlock(&shard->lock);
+            return SC_NOMEM;
+        }
+        slot = sc_table_free_slot(seg, &shard->table, hash);
+    }
+
+    sc_seq_write_begin(&shard->seq);
+    sc_table_set(seg, &shard->table, slot, hash, off);
+    sc_seq_write_end(&shard->seq);
+
+    if (old) {
+        sc_free(seg, &shard->alloc, sc_seg_off(seg, old));
+        shard->stats.updates++;
+    } else {
+        shard->stats.inserts++;
+    }
+    sc_rwlock_unlock(&shard->lock);
+    return SC_OK;
+}
+
+/* ---- fetch ---- */
+
+/* Copies key's live entry into out (bytes into the sink). Runs either with
+ * the shard's read lock held or under the sequence counter, in which case
+ * the caller validates before trusting anything. */
+static int sc_read_entry(sc_cache *c, sc_shard *shard, const sc_key *key, uint64_t hash, int64_t now,
+                         sc_sink *sink, sc_value_out *out, sc_status *status)
+{
+    uint32_t slot;
+    const sc_entry *e = sc_table_lookup(&c->seg, &shard->table, key->str, key->len, hash, &slot);
+    uint8_t vtype;
+    uint32_t val_len, ttl;
+    int64_t ctime;
+    const char *src;
+
+    if (!e) {
+        *status = SC_NOTFOUND;
+        return SC_READ_DONE;
+    }
+    vtype = e->vtype;
+    val_len = e->val_len;
+    ttl = e->ttl;
+    ctime = e->ctime;
+    if (ttl && ctime + (int64_t)ttl < now) {
+        *status = SC_NOTFOUND;
+        return SC_READ_DONE;
+    }
+    out->vtype = vtype;
+    out->scalar = e->scalar;
+    out->len = 0;
+    out->data = NULL;
+    if (sc_vtype_has_bytes(vtype)) {
+        bool want_string = vtype == SC_V_STRING;
+        if (!sink->buf || sink->cap < val_len || sink->is_string != want_string) {
+            out->len = val_len;
+            return SC_READ_NEEDBUF;
+        }
+        src = sc_seg_ptr(&c->seg, sc_seg_off(&c->seg, e) + sizeof(sc_entry) + key->len, val_len);
+        if (!src) {
+            *status = SC_NOTFOUND;
+            return SC_READ_DONE;
+        }
+        memcpy(sink->buf, src, val_len);
+        out->data = sink->buf;
+        out->len = val_len;
+    }
+    *status = SC_OK;
+    return SC_READ_DONE;
+}
+
+sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out)
+{
+    uint64_t hash = sc_hash_mix(key->php_hash);
+    sc_shard *shard = sc_seg_shard_for(&c->seg, hash);
+    sc_status status = SC_NOTFOUND;
+    int tries = 0, spins = 0;
+
+    while (tries < SC_OPTIMISTIC_TRIES) {
+        uint64_t start = sc_seq_read_begin(&shard->seq);
+        int r;
+        if (SC_UNLIKELY(start & 1)) {
+            if (++spins < SC_ODD_SPINS) {
+                sc_cpu_relax();
+                continue;
+            }
+            spins = 0;
+            tries++;
+            continue;
+        }
+        r = sc_read_entry(c, shard, key, hash, now, sink, out, &status);
+        if (SC_LIKELY(sc_seq_read_valid(&shard->seq, start))) {
+            if (r == SC_READ_NEEDBUF) {
+                /* The length is consistent: get a buffer outside any lock. */
+                sink->get(sink, out->vtype, out->len);
+                tries++;
+                continue;
+            }
+            goto done;
+        }
+        tries++;
+        c->local.optimistic_retries++;
+    }
+
+    c->local.locked_reads++;
+    for (;;) {
+        int r;
+        sc_rwlock_rdlock(&shard->lock);
+        r = sc_read_entry(c, shard, key, hash, now, sink, out, &status);
+        sc_rwlock_unlock(&shard->lock);
+        if (r != SC_READ_NEEDBUF) {
+            break;
+        }
+        sink->get(sink, out->vtype, out->len);
+    }
+
+done:
+    if (status == SC_OK) {
+        c->local.hits++;
+    } else {
+        c->local.misses++;
+    }
+    return status;
+}
+
+sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
+{
+    uint64_t hash = sc_hash_mix(key->php_hash);
+    sc_shard *shard = sc_seg_shard_for(&c->seg, hash);
+    int tries;
+    bool found;
+
+    for (tries = 0; tries < SC_OPTIMISTIC_TRIES * SC_ODD_SPINS; tries++) {
+        uint64_t start = sc_seq_read_begin(&shard->seq);
+        uint32_t slot;
+        const sc_entry *e;
+        if (start & 1) {
+            sc_cpu_relax();
+            continue;
+        }
+        e = sc_table_lookup(&c->seg, &shard->table, key->str, key->len, hash, &slot);
+        found = e && !sc_entry_expired(e, now);
+        if (sc_seq_read_valid(&shard->seq, start)) {
+            return found ? SC_OK : SC_NOTFOUND;
+        }
+    }
+    sc_rwlock_rdlock(&shard->lock);
+    {
+        uint32_t slot;
+        const sc_entry *e = sc_table_lookup(&c->seg, &shard->table, key->str, key->len, hash, &slot);
+        found = e && !sc_entry_expired(e, now);
+    }
+    sc_rwlock_unlock(&shard->lock);
+    return found ? SC_OK : SC_NOTFOUND;
+}
+
+/* ---- delete, clear ---- */
+
+sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
+{
+    sc_seg *seg = &c->seg;
+    uint64_t hash = sc_hash_mix(key->php_hash);
+    sc_shard *shard = sc_seg_shard_for(seg, hash);
+    uint32_t slot;
+    const sc_entry *e;
+
+    sc_rwlock_wrlock(&shard->lock);
+    e = sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
+    if (!e) {
+        sc_rwlock_unlock(&shard->lock);
+        return SC_NOTFOUND;
+    }
+    sc_seq_write_begin(&shard->seq);
+    sc_table_clear_slot(seg, &shard->table, slot);
+    sc_seq_write_end(&shard->seq);
+    sc_free(seg, &shard->alloc, sc_seg_off(seg, e));
+    shard->stats.deletes++;
+    sc_rwlock_unlock(&shard->lock);
+    return SC_OK;
+}
+
+void sc_cache_clear(sc_cache *c)
+{
+    sc_seg *seg = &c->seg;
+    uint32_t i;
+
+    sc_mutex_lock(&seg->hdr->global_lock);
+    for (i = 0; i < seg->nshards; i++) {
+        sc_shard *shard = &seg->shards[i];
+        sc_rwlock_wrlock(&shard->lock);
+        sc_seq_write_begin(&shard->seq);
+        memset(&shard->table, 0, sizeof(shard->table));
+    }
+    for (i = 0; i < seg->nshards; i++) {
+        sc_alloc_init_shard(&seg->shards[i].alloc);
+    }
+    sc_alloc_reset_pool(seg);
+    seg->hdr->clears++;
+    for (i = seg->nshards; i-- > 0;) {
+        sc_shard *shard = &seg->shards[i];
+        sc_seq_write_end(&shard->seq);
+        sc_rwlock_unlock(&shard->lock);
+    }
+    sc_mutex_unlock(&seg->hdr->global_lock);
+}
+
+void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
+{
+    sc_seg *seg = &c->seg;
+    uint32_t i;
+
+    memset(f, 0, sizeof(*f));
+    for (i = 0; i < seg->nshards; i++) {
+        sc_shard *s = &seg->shards[i];
+        f->entries += __atomic_load_n(&s->table.used, __ATOMIC_RELAXED);
+        f->slots += __atomic_load_n(&s->table.capacity, __ATOMIC_RELAXED);
+        f->mem_used += __atomic_load_n(&s->alloc.used_bytes, __ATOMIC_RELAXED);
+        f->inserts += s->stats.inserts;
+        f->updates += s->stats.updates;
+        f->deletes += s->stats.deletes;
+        f->expired += s->stats.expired;
+        f->evicted += s->stats.evicted;
+        f->nomem += s->stats.nomem;
+    }
+    f->mem_total = (uint64_t)seg->npages << SC_PAGE_SHIFT;
+    f->mem_free = (uint64_t)sc_alloc_pool_free_pages(seg) << SC_PAGE_SHIFT;
+    f->pool_locks = seg->hdr->pool.lock_count;
+    f->slab_refills = seg->hdr->pool.slab_refills;
+    f->slab_returns = seg->hdr->pool.slab_returns;
+    f->expunges = seg->hdr->expunges;
+    f->clears = seg->hdr->clears;
+    f->start_time = seg->hdr->start_time;
+    f->nshards = seg->nshards;
+}

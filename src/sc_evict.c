@@ -1,0 +1,100 @@
+/*
+ * sc_evict.c - making room when a store does not fit.
+ *
+ * Order of preference: entries past their TTL (and, with apc.ttl set,
+ * entries unchanged for longer than apc.ttl), then live entries in CLOCK
+ * order over the shard's slots. The cache is never emptied as a whole
+ * because one store did not fit.
+ *
+ * Locks: per-shard work runs under that shard's write lock, with one odd
+ * sequence window around each batch of removals. Work across shards takes
+ * the global lock first and then one shard lock at a time (lock order:
+ * global -> shard -> pool), so it never runs while the caller still holds a
+ * shard lock.
+ */
+#include "sc_cache.h"
+#include "sc_evict.h"
+
+void sc_shard_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e)
+{
+    sc_table_clear_slot(seg, &shard->table, slot);
+    sc_free(seg, &shard->alloc, sc_seg_off(seg, e));
+}
+
+uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t idle_ttl)
+{
+    sc_table *table = &shard->table;
+    uint32_t slot, removed = 0;
+
+    if (!table->off || !table->used) {
+        return 0;
+    }
+    sc_seq_write_begin(&shard->seq);
+    for (slot = 0; slot < table->capacity; slot++) {
+        sc_entry *e = sc_table_slot_entry(seg, table, slot);
+        if (!e) {
+            continue;
+        }
+        if (sc_entry_expired(e, now) || (idle_ttl && e->mtime + (int64_t)idle_ttl < now)) {
+            sc_shard_drop(seg, shard, slot, e);
+            removed++;
+        }
+    }
+    sc_seq_write_end(&shard->seq);
+    shard->stats.expired += removed;
+    return removed;
+}
+
+uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max)
+{
+    sc_table *table = &shard->table;
+    uint32_t removed = 0, looked = 0;
+
+    if (!table->off || !table->used || !max) {
+        return 0;
+    }
+    sc_seq_write_begin(&shard->seq);
+    while (removed < max && table->used && looked < table->capacity) {
+        uint32_t slot = table->clock_hand;
+        sc_entry *e = sc_table_slot_entry(seg, table, slot);
+        table->clock_hand = (slot + 1) & (table->capacity - 1);
+        looked++;
+        if (e) {
+            sc_shard_drop(seg, shard, slot, e);
+            removed++;
+        }
+    }
+    sc_seq_write_end(&shard->seq);
+    shard->stats.evicted += removed;
+    return removed;
+}
+
+void sc_evict_global(sc_cache *c, uint32_t need_pages, int64_t now)
+{
+    sc_seg *seg = &c->seg;
+    sc_header *hdr = seg->hdr;
+    uint32_t round, k, target = need_pages + seg->npages / 64 + 1;
+
+    if (target > seg->npages) {
+        target = seg->npages;
+    }
+    sc_mutex_lock(&hdr->global_lock);
+    hdr->expunges++;
+    /* Each round takes a growing share of every shard: 1/8, 1/4, 1/2, all. */
+    for (round = 0; round < 4 && sc_alloc_pool_free_pages(seg) < target; round++) {
+        bool any = false;
+        for (k = 0; k < seg->nshards && sc_alloc_pool_free_pages(seg) < target; k++) {
+            sc_shard *shard = &seg->shards[hdr->evict_cursor++ & (seg->nshards - 1)];
+            uint32_t share;
+            sc_rwlock_wrlock(&shard->lock);
+            any |= sc_evict_expired(seg, shard, now, c->idle_ttl) > 0;
+            share = round < 3 ? (shard->table.used >> (3 - round)) + 1 : shard->table.used;
+            any |= sc_evict_clock(seg, shard, share) > 0;
+            sc_rwlock_unlock(&shard->lock);
+        }
+        if (!any) {
+            break;
+        }
+    }
+    sc_mutex_unlock(&hdr->global_lock);
+}

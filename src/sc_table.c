@@ -1,0 +1,201 @@
+/*
+ * sc_table.c - the open-addressing table of one shard.
+ *
+ * Layout (one allocation from the shard's allocator): capacity tag bytes,
+ * padded to 8, then capacity uint32 slots holding entry offsets >> 3.
+ * A tag is EMPTY, TOMB (a deleted slot that probes must pass over) or
+ * FULL | 7 hash bits, so a probe compares one byte per slot and touches the
+ * slot array and the entry only on a likely match. Probing is linear from
+ * hash & (capacity - 1). Capacity is a power of two; used + tombs stays at
+ * or below 3/4 of it (up to 15/16 when memory for a bigger table is short),
+ * so every probe meets an EMPTY slot.
+ *
+ * Locks: the table and the sc_table fields in the shard are written only by
+ * the holder of the shard's write lock, and only inside the shard's odd
+ * sequence window when readers can reach the change. A new table is built
+ * in fresh memory before it is published; the old one is freed after.
+ * Readers may run sc_table_lookup with no lock: it bounds-checks everything.
+ */
+#include <string.h>
+#include "sc_segment.h"
+#include "sc_table.h"
+
+static inline uint8_t *sc_tags(const sc_seg *seg, sc_off off)
+{
+    return (uint8_t *)(seg->base + off);
+}
+
+static inline uint32_t *sc_slots(const sc_seg *seg, sc_off off, uint32_t capacity)
+{
+    return (uint32_t *)(seg->base + off + SC_ALIGN_UP((uint64_t)capacity, 8));
+}
+
+const sc_entry *sc_table_lookup(const sc_seg *seg, const sc_table *table, const char *key,
+                                uint32_t key_len, uint64_t hash, uint32_t *slot_out)
+{
+    sc_off off = __atomic_load_n(&table->off, __ATOMIC_RELAXED);
+    uint32_t capacity = __atomic_load_n(&table->capacity, __ATOMIC_RELAXED);
+    const volatile uint8_t *tags;
+    const volatile uint32_t *slots;
+    uint32_t mask, idx, n;
+    uint8_t want = sc_tag_of(hash);
+
+    if (!off || !sc_is_pow2(capacity) || !sc_seg_ptr(seg, off, sc_table_bytes(capacity))) {
+        return NULL;
+    }
+    tags = sc_tags(seg, off);
+    slots = sc_slots(seg, off, capacity);
+    mask = capacity - 1;
+    idx = (uint32_t)hash & mask;
+    for (n = 0; n < capacity; n++, idx = (idx + 1) & mask) {
+        uint8_t tag = tags[idx];
+        if (tag == SC_TAG_EMPTY) {
+            return NULL;
+        }
+        if (tag == want) {
+            sc_off eoff = (sc_off)slots[idx] << SC_SLOT_SHIFT;
+            const sc_entry *e = sc_seg_ptr(seg, eoff, sizeof(sc_entry) + (uint64_t)key_len);
+            if (e && e->hash == hash && e->key_len == key_len
+                && memcmp(SC_ENTRY_KEY(e), key, key_len) == 0) {
+                *slot_out = idx;
+                return e;
+            }
+        }
+    }
+    return NULL;
+}
+
+sc_entry *sc_table_slot_entry(sc_seg *seg, const sc_table *table, uint32_t slot)
+{
+    if (!table->off || slot >= table->capacity) {
+        return NULL;
+    }
+    if (!(sc_tags(seg, table->off)[slot] & SC_TAG_FULL)) {
+        return NULL;
+    }
+    return (sc_entry *)(seg->base + ((sc_off)sc_slots(seg, table->off, table->capacity)[slot] << SC_SLOT_SHIFT));
+}
+
+uint32_t sc_table_free_slot(const sc_seg *seg, const sc_table *table, uint64_t hash)
+{
+    const uint8_t *tags = sc_tags(seg, table->off);
+    uint32_t mask = table->capacity - 1, idx = (uint32_t)hash & mask;
+
+    while (tags[idx] & SC_TAG_FULL) {
+        idx = (idx + 1) & mask;
+    }
+    return idx;
+}
+
+void sc_table_set(sc_seg *seg, sc_table *table, uint32_t slot, uint64_t hash, sc_off entry)
+{
+    uint8_t *tag = &sc_tags(seg, table->off)[slot];
+
+    sc_slots(seg, table->off, table->capacity)[slot] = (uint32_t)(entry >> SC_SLOT_SHIFT);
+    if (*tag == SC_TAG_TOMB) {
+        table->tombs--;
+    }
+    if (!(*tag & SC_TAG_FULL)) {
+        table->used++;
+    }
+    *tag = sc_tag_of(hash);
+}
+
+void sc_table_clear_slot(sc_seg *seg, sc_table *table, uint32_t slot)
+{
+    uint8_t *tags = sc_tags(seg, table->off);
+    uint32_t mask = table->capacity - 1;
+
+    table->used--;
+    if (tags[(slot + 1) & mask] == SC_TAG_EMPTY) {
+        /* Nothing probes past this slot: it and the tombstones before it
+         * can become empty again. */
+        tags[slot] = SC_TAG_EMPTY;
+        slot = (slot - 1) & mask;
+        while (tags[slot] == SC_TAG_TOMB) {
+            tags[slot] = SC_TAG_EMPTY;
+            table->tombs--;
+            slot = (slot - 1) & mask;
+        }
+    } else {
+        tags[slot] = SC_TAG_TOMB;
+        table->tombs++;
+    }
+}
+
+/* Builds a table of new_capacity holding every entry of the current one and
+ * publishes it. */
+static bool sc_table_rebuild(sc_seg *seg, sc_shard *shard, uint32_t new_capacity)
+{
+    sc_table *table = &shard->table;
+    sc_off new_off, old_off = table->off;
+    uint32_t old_capacity = table->capacity, i, used = 0;
+    uint8_t *new_tags;
+    uint32_t *new_slots;
+
+    new_off = sc_alloc(seg, &shard->alloc, (uint16_t)shard->index, sc_table_bytes(new_capacity));
+    if (!new_off) {
+        return false;
+    }
+    new_tags = sc_tags(seg, new_off);
+    new_slots = sc_slots(seg, new_off, new_capacity);
+    memset(new_tags, SC_TAG_EMPTY, new_capacity);
+    if (old_off) {
+        const uint8_t *old_tags = sc_tags(seg, old_off);
+        const uint32_t *old_slots = sc_slots(seg, old_off, old_capacity);
+        uint32_t mask = new_capacity - 1;
+        for (i = 0; i < old_capacity; i++) {
+            const sc_entry *e;
+            uint32_t idx;
+            if (!(old_tags[i] & SC_TAG_FULL)) {
+                continue;
+            }
+            e = (const sc_entry *)(seg->base + ((sc_off)old_slots[i] << SC_SLOT_SHIFT));
+            idx = (uint32_t)e->hash & mask;
+            while (new_tags[idx] != SC_TAG_EMPTY) {
+                idx = (idx + 1) & mask;
+            }
+            new_tags[idx] = old_tags[i];
+            new_slots[idx] = old_slots[i];
+            used++;
+        }
+    }
+
+    sc_seq_write_begin(&shard->seq);
+    table->off = new_off;
+    table->capacity = new_capacity;
+    table->used = used;
+    table->tombs = 0;
+    table->clock_hand &= new_capacity - 1;
+    sc_seq_write_end(&shard->seq);
+
+    if (old_off) {
+        sc_free(seg, &shard->alloc, old_off);
+    }
+    shard->stats.resizes++;
+    return true;
+}
+
+bool sc_table_reserve(sc_seg *seg, sc_shard *shard)
+{
+    sc_table *table = &shard->table;
+    uint64_t capacity = table->capacity, load;
+
+    if (!table->off) {
+        return sc_table_rebuild(seg, shard, seg->hdr->initial_capacity);
+    }
+    load = (uint64_t)table->used + table->tombs + 1;
+    if (load * 4 <= capacity * 3) {
+        return true;
+    }
+    /* Mostly tombstones: rehash at the same size; otherwise double. */
+    if (((uint64_t)table->used + 1) * 2 <= capacity) {
+        if (sc_table_rebuild(seg, shard, (uint32_t)capacity)) {
+            return true;
+        }
+    } else if (capacity < (UINT64_C(1) << 30) && sc_table_rebuild(seg, shard, (uint32_t)capacity * 2)) {
+        return true;
+    }
+    /* No memory for a new table: tolerate a fuller one. */
+    return load * 16 <= capacity * 15;
+}

@@ -1,0 +1,920 @@
+/*
+ * shardcache - value encoder (zval <-> bytes).
+ *
+ * This is the only core file that knows zvals. It turns a PHP value into a
+ * (vtype, scalar, bytes) triple that the cache copies into shared memory, and
+ * turns such a triple back into a fresh request-local zval. A decoded value
+ * never points into the bytes it came from.
+ *
+ * Top level (sc_vtype):
+ *   NULL/FALSE/TRUE   no data
+ *   LONG              scalar = the value
+ *   DOUBLE            scalar = the IEEE-754 bits (memcpy), so NAN/INF/-0.0 survive
+ *   STRING            data = the raw bytes (encode does not copy them)
+ *   ARRAY             data = one encoded array value (format below), and nothing after it
+ *   SERIALIZED        data = php serialize() output followed by one NUL byte; len counts
+ *                     the NUL. The NUL keeps php_var_unserialize()'s scanner inside the
+ *                     buffer; decode refuses data whose last byte is not NUL.
+ *
+ * SC_V_ARRAY format: all integers little-endian, fixed width, no alignment.
+ *   value   := tag:u8 payload
+ *     0x00 null | 0x01 false | 0x02 true
+ *     0x03 int8 | 0x04 int32 | 0x05 int64     (smallest width that holds the value)
+ *     0x06 double (8 bytes, IEEE bits)
+ *     0x07 str8  len:u8  bytes
+ *     0x08 str32 len:u32 bytes
+ *     0x09 list  count:u32 value*count        keys are exactly 0..count-1 in order
+ *     0x0a hash  count:u32 (key value)*count  keys/order as in the source array
+ *   key     := ktag:u8 payload
+ *     0x10 int32 | 0x11 int64
+ *     0x12 str8  len:u8  hash:u64 bytes
+ *     0x13 str32 len:u32 hash:u64 bytes      hash = zend_string_hash_val(key)
+ *     0x14 slot  n:u8                         same key as key slot n (see SC_KEYSLOTS)
+ *   String keys are never numeric strings (PHP already turned those into int
+ *   keys), so decode can insert them without normalising. The stored hash
+ *   saves rehashing (same build on both sides: one shared segment).
+ *   A top-level empty array is "list, count 0" (5 bytes); empty arrays decode
+ *   to the immutable shared empty array.
+ *   Decode builds packed arrays with ZEND_HASH_FILL_* into a table pre-sized
+ *   from count, hashes into a table pre-sized and initialised mixed.
+ *
+ * What goes where (matches what APCu 5.1.22 with its default apc.serializer=php
+ * returns on fetch):
+ *   - arrays holding only null/bool/int/float/string/arrays -> SC_V_ARRAY;
+ *   - a resource nested in an array is stored as int 0 (that is what serialize()
+ *     writes for it, so APCu fetches int(0) too); a top-level resource is refused
+ *     with E_WARNING "Cannot store resources in apcu cache" (APCu's text);
+ *   - objects/enums, and arrays holding an object, a PHP reference with
+ *     refcount > 1 (identity must survive), an INDIRECT slot, a string longer
+ *     than 4 GiB or nesting deeper than SC_VALUE_MAX_DEPTH -> the whole value is
+ *     serialize()d, exactly like APCu. References with refcount 1 are plain
+ *     values to serialize() too, so they are inlined. Recursive arrays are only
+ *     possible through references/objects, so they always take the serialize
+ *     path, and the depth bound stops the native walk in any case.
+ *   - serialize() failures (Closure, anonymous class, throwing __sleep or
+ *     __serialize ...) leave the exception pending and encode returns FAILURE.
+ *
+ * Depth: arrays nested up to SC_VALUE_MAX_DEPTH (512) levels use SC_V_ARRAY;
+ * deeper ones are serialize()d (store succeeds, like APCu; fetch then obeys
+ * unserialize_max_depth, default 4096, failing exactly like APCu past it).
+ *
+ * Decode is defensive: every count and length is checked against the bytes left
+ * (a list element takes >= 1 byte, a hash element >= 2, so counts can't make it
+ * allocate more than the input justifies), nesting is bounded by
+ * SC_VALUE_MAX_DEPTH, unknown tags, out-of-range ints, duplicate int keys, key
+ * slots never filled and trailing garbage are refused; on any error the partial
+ * value is freed and *out is NULL. Corrupt-but-well-formed input (a wrong
+ * stored hash, a duplicate string key) cannot be detected cheaply; it yields an
+ * odd array, never unsafe memory access. SERIALIZED data goes to php_var_unserialize()
+ * like APCu does (E_NOTICE "Error at offset X of Y bytes" on failure, e.g. past
+ * unserialize_max_depth); it may run user code (autoload, __wakeup,
+ * __unserialize) and if that throws, decode returns FAILURE with the exception
+ * pending. The SC_V_ARRAY decode runs no user code.
+ */
+
+#include "php.h"
+#include "zend_smart_str.h"
+#include "ext/standard/php_var.h"
+#include "ext/standard/basic_functions.h"
+#include "sc_value.h"
+
+#include <string.h>
+
+#if defined(ZTS) && defined(COMPILE_DL_SHARDCACHE)
+ZEND_TSRMLS_CACHE_EXTERN()
+#endif
+
+/* ---- tags ---------------------------------------------------------------- */
+
+enum {
+    SC_T_NULL   = 0x00,
+    SC_T_FALSE  = 0x01,
+    SC_T_TRUE   = 0x02,
+    SC_T_I8     = 0x03,
+    SC_T_I32    = 0x04,
+    SC_T_I64    = 0x05,
+    SC_T_DOUBLE = 0x06,
+    SC_T_STR8   = 0x07,
+    SC_T_STR32  = 0x08,
+    SC_T_LIST   = 0x09,
+    SC_T_HASH   = 0x0a,
+
+    SC_K_I32    = 0x10,
+    SC_K_I64    = 0x11,
+    SC_K_STR8   = 0x12,
+    SC_K_STR32  = 0x13,
+    SC_K_SLOT   = 0x14
+};
+
+/* Key slots: inside nested hashes (depth >= 2) keys repeat a lot (lists of
+ * rows/records). Encoder and decoder both keep a direct-mapped table of the
+ * last string key (length >= 2) seen in each slot, slot = sc_key_slot(hash),
+ * updated identically on every full key written/read at depth >= 2. A key equal
+ * to its slot's current key is written as SC_K_SLOT + slot number: decode then
+ * costs a refcount (no allocation, no compare) and the decoded rows share their
+ * key strings as PHP's own arrays would. The tables hold borrowed pointers:
+ * keys of the arrays being read/built, alive for the whole call (on decode
+ * failure everything is freed and nothing is looked up any more). */
+#define SC_KEYSLOTS 64
+
+static zend_always_inline uint32_t sc_key_slot(zend_ulong h)
+{
+    return (uint32_t) ((h ^ (h >> 16)) & (SC_KEYSLOTS - 1));
+}
+
+/* ---- little-endian helpers ----------------------------------------------- */
+
+static zend_always_inline uint32_t sc_le32(uint32_t v)
+{
+#ifdef WORDS_BIGENDIAN
+    return ((v & 0xffu) << 24) | ((v & 0xff00u) << 8) | ((v >> 8) & 0xff00u) | (v >> 24);
+#else
+    return v;
+#endif
+}
+
+static zend_always_inline uint64_t sc_le64(uint64_t v)
+{
+#ifdef WORDS_BIGENDIAN
+    return ((uint64_t) sc_le32((uint32_t) v) << 32) | sc_le32((uint32_t) (v >> 32));
+#else
+    return v;
+#endif
+}
+
+/* ---- encoder ------------------------------------------------------------- */
+
+typedef struct sc_wbuf {
+    char *buf;
+    size_t len;
+    size_t cap;
+    bool kc_ready;
+    zend_string *kc[SC_KEYSLOTS];
+} sc_wbuf;
+
+/* Result of the native (SC_V_ARRAY) walk: OK, or "give up, serialize it". */
+#define SC_ENC_OK       0
+#define SC_ENC_FALLBACK 1
+
+static void sc_wbuf_grow(sc_wbuf *w, size_t need)
+{
+    size_t cap = w->cap ? w->cap : 64;
+    while (cap - w->len < need) {
+        cap *= 2;
+    }
+    w->buf = erealloc(w->buf, cap);
+    w->cap = cap;
+}
+
+static zend_always_inline char *sc_wbuf_reserve(sc_wbuf *w, size_t need)
+{
+    if (UNEXPECTED(w->cap - w->len < need)) {
+        sc_wbuf_grow(w, need);
+    }
+    return w->buf + w->len;
+}
+
+static zend_always_inline void sc_put_u8(sc_wbuf *w, uint8_t v)
+{
+    *sc_wbuf_reserve(w, 1) = (char) v;
+    w->len += 1;
+}
+
+/* Caller has reserved the room. */
+static zend_always_inline void sc_store_u32(char *p, uint32_t v)
+{
+    v = sc_le32(v);
+    memcpy(p, &v, 4);
+}
+
+static zend_always_inline void sc_store_u64(char *p, uint64_t v)
+{
+    v = sc_le64(v);
+    memcpy(p, &v, 8);
+}
+
+static zend_always_inline void sc_put_long(sc_wbuf *w, zend_long lv, uint8_t t8, uint8_t t32, uint8_t t64)
+{
+    char *p = sc_wbuf_reserve(w, 9);
+    int64_t v = (int64_t) lv;
+    if (t8 && v >= INT8_MIN && v <= INT8_MAX) {
+        p[0] = (char) t8;
+        p[1] = (char) (int8_t) v;
+        w->len += 2;
+    } else if (v >= INT32_MIN && v <= INT32_MAX) {
+        p[0] = (char) t32;
+        sc_store_u32(p + 1, (uint32_t) (int32_t) v);
+        w->len += 5;
+    } else {
+        p[0] = (char) t64;
+        sc_store_u64(p + 1, (uint64_t) v);
+        w->len += 9;
+    }
+}
+
+/* Writes a length-prefixed byte string with tag t8 (u8 length) or t32 (u32 length). */
+static zend_always_inline int sc_put_bytes(sc_wbuf *w, const char *s, size_t n, uint8_t t8, uint8_t t32)
+{
+    char *p;
+    if (n <= UINT8_MAX) {
+        p = sc_wbuf_reserve(w, 2 + n);
+        p[0] = (char) t8;
+        p[1] = (char) (uint8_t) n;
+        memcpy(p + 2, s, n);
+        w->len += 2 + n;
+        return SC_ENC_OK;
+    }
+    if (n > UINT32_MAX) {
+        return SC_ENC_FALLBACK;
+    }
+    p = sc_wbuf_reserve(w, 5 + n);
+    p[0] = (char) t32;
+    sc_store_u32(p + 1, (uint32_t) n);
+    memcpy(p + 5, s, n);
+    w->len += 5 + n;
+    return SC_ENC_OK;
+}
+
+/* String key: tag, length, the zend hash (so decode need not rehash), bytes. */
+static zend_always_inline int sc_put_key(sc_wbuf *w, zend_string *key, uint32_t depth)
+{
+    size_t n = ZSTR_LEN(key);
+    zend_ulong h = zend_string_hash_val(key);
+    char *p;
+    if (depth > 1 && n > 1) {
+        uint32_t slot = sc_key_slot(h);
+        zend_string *k;
+        if (!w->kc_ready) {
+            memset(w->kc, 0, sizeof(w->kc));
+            w->kc_ready = 1;
+        }
+        k = w->kc[slot];
+        if (k && (k == key || zend_string_equal_content(k, key))) {
+            p = sc_wbuf_reserve(w, 2);
+            p[0] = (char) SC_K_SLOT;
+            p[1] = (char) (uint8_t) slot;
+            w->len += 2;
+            return SC_ENC_OK;
+        }
+        w->kc[slot] = key;
+    }
+    if (n <= UINT8_MAX) {
+        p = sc_wbuf_reserve(w, 10 + n);
+        p[0] = (char) SC_K_STR8;
+        p[1] = (char) (uint8_t) n;
+        sc_store_u64(p + 2, (uint64_t) h);
+        memcpy(p + 10, ZSTR_VAL(key), n);
+        w->len += 10 + n;
+        return SC_ENC_OK;
+    }
+    if (n > UINT32_MAX) {
+        return SC_ENC_FALLBACK;
+    }
+    p = sc_wbuf_reserve(w, 13 + n);
+    p[0] = (char) SC_K_STR32;
+    sc_store_u32(p + 1, (uint32_t) n);
+    sc_store_u64(p + 5, (uint64_t) h);
+    memcpy(p + 13, ZSTR_VAL(key), n);
+    w->len += 13 + n;
+    return SC_ENC_OK;
+}
+
+static int sc_enc_array(sc_wbuf *w, HashTable *ht, uint32_t depth);
+
+static int sc_enc_zval(sc_wbuf *w, zval *zv, uint32_t depth)
+{
+again:
+    switch (Z_TYPE_P(zv)) {
+        case IS_NULL:
+            sc_put_u8(w, SC_T_NULL);
+            return SC_ENC_OK;
+        case IS_FALSE:
+            sc_put_u8(w, SC_T_FALSE);
+            return SC_ENC_OK;
+        case IS_TRUE:
+            sc_put_u8(w, SC_T_TRUE);
+            return SC_ENC_OK;
+        case IS_LONG:
+            sc_put_long(w, Z_LVAL_P(zv), SC_T_I8, SC_T_I32, SC_T_I64);
+            return SC_ENC_OK;
+        case IS_DOUBLE: {
+            uint64_t bits;
+            char *p = sc_wbuf_reserve(w, 9);
+            double d = Z_DVAL_P(zv);
+            memcpy(&bits, &d, 8);
+            p[0] = (char) SC_T_DOUBLE;
+            sc_store_u64(p + 1, bits);
+            w->len += 9;
+            return SC_ENC_OK;
+        }
+        case IS_STRING:
+            return sc_put_bytes(w, Z_STRVAL_P(zv), Z_STRLEN_P(zv), SC_T_STR8, SC_T_STR32);
+        case IS_ARRAY:
+            return sc_enc_array(w, Z_ARRVAL_P(zv), depth + 1);
+        case IS_REFERENCE:
+            /* A reference only its holder sees is a plain value to serialize()
+             * too; any other reference may be shared inside the value. */
+            if (Z_REFCOUNT_P(zv) != 1) {
+                return SC_ENC_FALLBACK;
+            }
+            zv = Z_REFVAL_P(zv);
+            goto again;
+        case IS_RESOURCE:
+            /* serialize() writes resources as i:0; APCu fetches int(0). */
+            sc_put_u8(w, SC_T_I8);
+            sc_put_u8(w, 0);
+            return SC_ENC_OK;
+        default: /* IS_OBJECT, IS_INDIRECT, anything unexpected */
+            return SC_ENC_FALLBACK;
+    }
+}
+
+static int sc_enc_array(sc_wbuf *w, HashTable *ht, uint32_t depth)
+{
+    uint32_t n = zend_hash_num_elements(ht);
+    zend_ulong h;
+    zend_string *key;
+    zval *val;
+    char *p;
+
+    if (depth > SC_VALUE_MAX_DEPTH) {
+        return SC_ENC_FALLBACK;
+    }
+
+    p = sc_wbuf_reserve(w, 5);
+    sc_store_u32(p + 1, n);
+    w->len += 5;
+
+    if (n == 0) {
+        p[0] = (char) SC_T_LIST;
+        return SC_ENC_OK;
+    }
+
+    if (zend_array_is_list(ht)) {
+        p[0] = (char) SC_T_LIST;
+        ZEND_HASH_FOREACH_VAL(ht, val) {
+            if (sc_enc_zval(w, val, depth) != SC_ENC_OK) {
+                return SC_ENC_FALLBACK;
+            }
+        } ZEND_HASH_FOREACH_END();
+        return SC_ENC_OK;
+    }
+
+    p[0] = (char) SC_T_HASH;
+    ZEND_HASH_FOREACH_KEY_VAL(ht, h, key, val) {
+        if (key) {
+            if (sc_put_key(w, key, depth) != SC_ENC_OK) {
+                return SC_ENC_FALLBACK;
+            }
+        } else {
+            sc_put_long(w, (zend_long) h, 0, SC_K_I32, SC_K_I64);
+        }
+        if (sc_enc_zval(w, val, depth) != SC_ENC_OK) {
+            return SC_ENC_FALLBACK;
+        }
+    } ZEND_HASH_FOREACH_END();
+    return SC_ENC_OK;
+}
+
+static zend_result sc_value_serialize(zval *value, sc_encoded *out)
+{
+    smart_str buf = {0};
+    php_serialize_data_t var_hash;
+
+    /* Own var_hash even when called from inside __sleep/__serialize. */
+    BG(serialize_lock)++;
+    PHP_VAR_SERIALIZE_INIT(var_hash);
+    php_var_serialize(&buf, value, &var_hash);
+    PHP_VAR_SERIALIZE_DESTROY(var_hash);
+    BG(serialize_lock)--;
+
+    if (EG(exception) || buf.s == NULL) {
+        smart_str_free(&buf);
+        return FAILURE;
+    }
+    smart_str_0(&buf); /* the NUL is part of the stored bytes */
+
+    out->vtype = SC_V_SERIALIZED;
+    out->owned_str = buf.s;
+    out->data = ZSTR_VAL(buf.s);
+    out->len = ZSTR_LEN(buf.s) + 1;
+    return SUCCESS;
+}
+
+zend_result sc_value_encode(zval *value, sc_encoded *out)
+{
+    memset(out, 0, sizeof(*out));
+    ZVAL_DEREF(value);
+
+    switch (Z_TYPE_P(value)) {
+        case IS_UNDEF:
+        case IS_NULL:
+            out->vtype = SC_V_NULL;
+            return SUCCESS;
+        case IS_FALSE:
+            out->vtype = SC_V_FALSE;
+            return SUCCESS;
+        case IS_TRUE:
+            out->vtype = SC_V_TRUE;
+            return SUCCESS;
+        case IS_LONG:
+            out->vtype = SC_V_LONG;
+            out->scalar = (int64_t) Z_LVAL_P(value);
+            return SUCCESS;
+        case IS_DOUBLE: {
+            double d = Z_DVAL_P(value);
+            out->vtype = SC_V_DOUBLE;
+            memcpy(&out->scalar, &d, sizeof(d));
+            return SUCCESS;
+        }
+        case IS_STRING:
+            out->vtype = SC_V_STRING;
+            out->data = Z_STRVAL_P(value);
+            out->len = Z_STRLEN_P(value);
+            return SUCCESS;
+        case IS_RESOURCE:
+            php_error_docref(NULL, E_WARNING, "Cannot store resources in apcu cache");
+            return FAILURE;
+        case IS_ARRAY: {
+            HashTable *ht = Z_ARRVAL_P(value);
+            sc_wbuf w;
+            w.len = 0;
+            w.kc_ready = 0;
+            w.cap = 32 + (size_t) zend_hash_num_elements(ht) * 16;
+            w.buf = emalloc(w.cap);
+            if (sc_enc_array(&w, ht, 1) == SC_ENC_OK) {
+                out->vtype = SC_V_ARRAY;
+                out->owned_buf = w.buf;
+                out->data = w.buf;
+                out->len = w.len;
+                return SUCCESS;
+            }
+            efree(w.buf);
+            return sc_value_serialize(value, out);
+        }
+        default: /* objects (incl. enums, closures: serialize() decides) */
+            return sc_value_serialize(value, out);
+    }
+}
+
+void sc_value_encoded_release(sc_encoded *enc)
+{
+    if (enc->owned_str) {
+        zend_string_release(enc->owned_str);
+        enc->owned_str = NULL;
+    }
+    if (enc->owned_buf) {
+        efree(enc->owned_buf);
+        enc->owned_buf = NULL;
+    }
+    enc->data = NULL;
+    enc->len = 0;
+}
+
+/* ---- decoder ------------------------------------------------------------- */
+
+typedef struct sc_rbuf {
+    const unsigned char *p;
+    const unsigned char *end;
+    bool kc_ready;
+    zend_string *kc[SC_KEYSLOTS]; /* see SC_KEYSLOTS */
+} sc_rbuf;
+
+#define SC_LEFT(r) ((size_t) ((r)->end - (r)->p))
+
+static zend_always_inline uint32_t sc_load_u32(const unsigned char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return sc_le32(v);
+}
+
+static zend_always_inline uint64_t sc_load_u64(const unsigned char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return sc_le64(v);
+}
+
+static zend_always_inline int sc_i64_to_long(int64_t v, zend_long *out)
+{
+#if SIZEOF_ZEND_LONG < 8
+    if (v < ZEND_LONG_MIN || v > ZEND_LONG_MAX) {
+        return 0;
+    }
+#endif
+    *out = (zend_long) v;
+    return 1;
+}
+
+static zend_result sc_dec_list(sc_rbuf *r, zval *out, uint32_t depth);
+static zend_result sc_dec_hash(sc_rbuf *r, zval *out, uint32_t depth);
+
+/* Reads a length (u8 or u32 per tag) and checks the bytes are there. */
+static zend_always_inline int sc_dec_len(sc_rbuf *r, int wide, size_t *len)
+{
+    size_t n;
+    if (wide) {
+        if (SC_LEFT(r) < 4) {
+            return 0;
+        }
+        n = sc_load_u32(r->p);
+        r->p += 4;
+    } else {
+        if (SC_LEFT(r) < 1) {
+            return 0;
+        }
+        n = *r->p++;
+    }
+    if (SC_LEFT(r) < n) {
+        return 0;
+    }
+    *len = n;
+    return 1;
+}
+
+/* Reads a string key (after its tag) into a new reference in *key. */
+static zend_always_inline int sc_dec_key_str(sc_rbuf *r, int wide, uint32_t depth, zend_string **key)
+{
+    size_t n;
+    zend_ulong h;
+    const char *s;
+    zend_string *k, **slot = NULL;
+
+    if (wide) {
+        if (SC_LEFT(r) < 12) {
+            return 0;
+        }
+        n = sc_load_u32(r->p);
+        r->p += 4;
+    } else {
+        if (SC_LEFT(r) < 9) {
+            return 0;
+        }
+        n = *r->p++;
+    }
+    h = (zend_ulong) sc_load_u64(r->p);
+    r->p += 8;
+    if (SC_LEFT(r) < n) {
+        return 0;
+    }
+    s = (const char *) r->p;
+    r->p += n;
+
+    if (n <= 1) {
+        *key = zend_string_init_fast(s, n); /* interned, hash already set */
+        return 1;
+    }
+    if (depth > 1) {
+        if (!r->kc_ready) {
+            memset(r->kc, 0, sizeof(r->kc));
+            r->kc_ready = 1;
+        }
+        slot = &r->kc[sc_key_slot(h)];
+    }
+    k = zend_string_alloc(n, 0);
+    memcpy(ZSTR_VAL(k), s, n);
+    ZSTR_VAL(k)[n] = '\0';
+    /* The stored hash is trusted: a wrong one (corrupt input) can only make
+     * the key unfindable, never unsafe. 0 means "compute it". */
+    ZSTR_H(k) = h;
+    if (slot) {
+        *slot = k;
+    }
+    *key = k;
+    return 1;
+}
+
+static zend_result sc_dec_value(sc_rbuf *r, zval *out, uint32_t depth)
+{
+    unsigned char tag;
+    size_t n;
+
+    if (UNEXPECTED(r->p >= r->end)) {
+        return FAILURE;
+    }
+    tag = *r->p++;
+    switch (tag) {
+        case SC_T_NULL:
+            ZVAL_NULL(out);
+            return SUCCESS;
+        case SC_T_FALSE:
+            ZVAL_FALSE(out);
+            return SUCCESS;
+        case SC_T_TRUE:
+            ZVAL_TRUE(out);
+            return SUCCESS;
+        case SC_T_I8:
+            if (SC_LEFT(r) < 1) {
+                return FAILURE;
+            }
+            ZVAL_LONG(out, (zend_long) (int8_t) *r->p);
+            r->p += 1;
+            return SUCCESS;
+        case SC_T_I32:
+            if (SC_LEFT(r) < 4) {
+                return FAILURE;
+            }
+            ZVAL_LONG(out, (zend_long) (int32_t) sc_load_u32(r->p));
+            r->p += 4;
+            return SUCCESS;
+        case SC_T_I64: {
+            zend_long lv;
+            if (SC_LEFT(r) < 8 || !sc_i64_to_long((int64_t) sc_load_u64(r->p), &lv)) {
+                return FAILURE;
+            }
+            ZVAL_LONG(out, lv);
+            r->p += 8;
+            return SUCCESS;
+        }
+        case SC_T_DOUBLE: {
+            uint64_t bits;
+            double d;
+            if (SC_LEFT(r) < 8) {
+                return FAILURE;
+            }
+            bits = sc_load_u64(r->p);
+            memcpy(&d, &bits, 8);
+            ZVAL_DOUBLE(out, d);
+            r->p += 8;
+            return SUCCESS;
+        }
+        case SC_T_STR8:
+        case SC_T_STR32:
+            if (!sc_dec_len(r, tag == SC_T_STR32, &n)) {
+                return FAILURE;
+            }
+            ZVAL_STR(out, zend_string_init_fast((const char *) r->p, n));
+            r->p += n;
+            return SUCCESS;
+        case SC_T_LIST:
+            return sc_dec_list(r, out, depth + 1);
+        case SC_T_HASH:
+            return sc_dec_hash(r, out, depth + 1);
+        default:
+            return FAILURE;
+    }
+}
+
+/* Reads the u32 element count of a list/hash and bounds it by the input left
+ * (min_elem_size bytes per element) and by what a HashTable can hold. */
+static zend_always_inline int sc_dec_count(sc_rbuf *r, size_t min_elem_size, uint32_t *count)
+{
+    uint32_t n;
+    if (SC_LEFT(r) < 4) {
+        return 0;
+    }
+    n = sc_load_u32(r->p);
+    r->p += 4;
+    if ((size_t) n > SC_LEFT(r) / min_elem_size || n > HT_MAX_SIZE) {
+        return 0;
+    }
+    *count = n;
+    return 1;
+}
+
+static zend_result sc_dec_list(sc_rbuf *r, zval *out, uint32_t depth)
+{
+    uint32_t n, i;
+    HashTable *ht;
+    zend_result rc = SUCCESS;
+
+    if (depth > SC_VALUE_MAX_DEPTH || !sc_dec_count(r, 1, &n)) {
+        return FAILURE;
+    }
+    if (n == 0) {
+        ZVAL_EMPTY_ARRAY(out);
+        return SUCCESS;
+    }
+    array_init_size(out, n);
+    ht = Z_ARRVAL_P(out);
+    zend_hash_real_init_packed(ht);
+    ZEND_HASH_FILL_PACKED(ht) {
+        for (i = 0; i < n; i++) {
+            zval tmp;
+            if (UNEXPECTED(sc_dec_value(r, &tmp, depth) != SUCCESS)) {
+                rc = FAILURE;
+                break;
+            }
+            ZEND_HASH_FILL_ADD(&tmp);
+        }
+    } ZEND_HASH_FILL_END();
+
+    if (rc != SUCCESS) {
+        zval_ptr_dtor(out);
+        ZVAL_NULL(out);
+    }
+    return rc;
+}
+
+
+/* Int keys are checked for duplicates (a corrupt input must not reach the
+ * engine's add_new assertion in debug builds); string keys are appended
+ * unchecked for speed: a duplicate string key in corrupt input gives an odd
+ * but memory-safe array. */
+static zend_always_inline int sc_add_index(HashTable *ht, zend_long h, zval *val)
+{
+    if (UNEXPECTED(zend_hash_index_add(ht, (zend_ulong) h, val) == NULL)) {
+        zval_ptr_dtor(val);
+        return 0;
+    }
+    return 1;
+}
+
+static zend_result sc_dec_hash(sc_rbuf *r, zval *out, uint32_t depth)
+{
+    uint32_t n, i;
+    HashTable *ht;
+
+    if (depth > SC_VALUE_MAX_DEPTH || !sc_dec_count(r, 2, &n)) {
+        return FAILURE;
+    }
+    if (n == 0) {
+        ZVAL_EMPTY_ARRAY(out);
+        return SUCCESS;
+    }
+    array_init_size(out, n);
+    ht = Z_ARRVAL_P(out);
+    zend_hash_real_init_mixed(ht);
+
+    /* Exactly n inserts into a table sized for >= n: no resize ever happens,
+     * which _zend_hash_append relies on. */
+    for (i = 0; i < n; i++) {
+        zval tmp;
+        unsigned char ktag;
+
+        if (SC_LEFT(r) < 1) {
+            goto fail;
+        }
+        ktag = *r->p++;
+        switch (ktag) {
+            case SC_K_I32: {
+                zend_long h;
+                if (SC_LEFT(r) < 4) {
+                    goto fail;
+                }
+                h = (zend_long) (int32_t) sc_load_u32(r->p);
+                r->p += 4;
+                if (sc_dec_value(r, &tmp, depth) != SUCCESS) {
+                    goto fail;
+                }
+                if (!sc_add_index(ht, h, &tmp)) {
+                    goto fail;
+                }
+                break;
+            }
+            case SC_K_I64: {
+                zend_long h;
+                if (SC_LEFT(r) < 8 || !sc_i64_to_long((int64_t) sc_load_u64(r->p), &h)) {
+                    goto fail;
+                }
+                r->p += 8;
+                if (sc_dec_value(r, &tmp, depth) != SUCCESS) {
+                    goto fail;
+                }
+                if (!sc_add_index(ht, h, &tmp)) {
+                    goto fail;
+                }
+                break;
+            }
+            case SC_K_STR8:
+            case SC_K_STR32: {
+                zend_string *key;
+                if (!sc_dec_key_str(r, ktag == SC_K_STR32, depth, &key)) {
+                    goto fail;
+                }
+                if (sc_dec_value(r, &tmp, depth) != SUCCESS) {
+                    zend_string_release(key);
+                    goto fail;
+                }
+                _zend_hash_append(ht, key, &tmp);
+                zend_string_release(key);
+                break;
+            }
+            case SC_K_SLOT: {
+                zend_string *key;
+                if (SC_LEFT(r) < 1 || !r->kc_ready || depth < 2 || *r->p >= SC_KEYSLOTS
+                        || (key = r->kc[*r->p]) == NULL) {
+                    goto fail;
+                }
+                r->p++;
+                if (sc_dec_value(r, &tmp, depth) != SUCCESS) {
+                    goto fail;
+                }
+                _zend_hash_append(ht, key, &tmp); /* takes its own reference */
+                break;
+            }
+            default:
+                goto fail;
+        }
+    }
+    return SUCCESS;
+
+fail:
+    zval_ptr_dtor(out);
+    ZVAL_NULL(out);
+    return FAILURE;
+}
+
+static zend_result sc_dec_serialized(const char *data, size_t len, zval *out)
+{
+    const unsigned char *start = (const unsigned char *) data;
+    const unsigned char *p = start;
+    php_unserialize_data_t var_hash;
+    int ok;
+
+    ZVAL_NULL(out);
+    if (len == 0 || data[len - 1] != '\0') {
+        return FAILURE;
+    }
+    len--; /* the NUL terminator is not part of the serialized text */
+
+    BG(serialize_lock)++;
+    PHP_VAR_UNSERIALIZE_INIT(var_hash);
+    ok = php_var_unserialize(out, &p, start + len, &var_hash);
+    if (!ok) {
+        php_error_docref(NULL, E_NOTICE, "Error at offset %td of %zu bytes", (ptrdiff_t) (p - start), len);
+        zval_ptr_dtor(out);
+        ZVAL_NULL(out);
+    }
+    PHP_VAR_UNSERIALIZE_DESTROY(var_hash); /* runs delayed __wakeup/__unserialize */
+    BG(serialize_lock)--;
+
+    if (!ok) {
+        return FAILURE;
+    }
+    if (EG(exception)) {
+        zval_ptr_dtor(out);
+        ZVAL_NULL(out);
+        return FAILURE;
+    }
+    if (Z_ISREF_P(out)) {
+        zval tmp;
+        ZVAL_COPY(&tmp, Z_REFVAL_P(out));
+        zval_ptr_dtor(out);
+        ZVAL_COPY_VALUE(out, &tmp);
+    }
+    return SUCCESS;
+}
+
+zend_result sc_value_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *out)
+{
+    switch (vtype) {
+        case SC_V_NULL:
+            ZVAL_NULL(out);
+            return SUCCESS;
+        case SC_V_FALSE:
+            ZVAL_FALSE(out);
+            return SUCCESS;
+        case SC_V_TRUE:
+            ZVAL_TRUE(out);
+            return SUCCESS;
+        case SC_V_LONG: {
+            zend_long lv;
+            if (!sc_i64_to_long(scalar, &lv)) {
+                break;
+            }
+            ZVAL_LONG(out, lv);
+            return SUCCESS;
+        }
+        case SC_V_DOUBLE: {
+            double d;
+            memcpy(&d, &scalar, sizeof(d));
+            ZVAL_DOUBLE(out, d);
+            return SUCCESS;
+        }
+        case SC_V_STRING:
+            if (data == NULL && len != 0) {
+                break;
+            }
+            ZVAL_STR(out, len ? zend_string_init_fast(data, len) : ZSTR_EMPTY_ALLOC());
+            return SUCCESS;
+        case SC_V_ARRAY: {
+            sc_rbuf r;
+            if (data == NULL || len < 1) {
+                break;
+            }
+            r.p = (const unsigned char *) data;
+            r.end = r.p + len;
+            r.kc_ready = 0;
+            /* Only an array may sit at the top, and nothing after it. */
+            if ((*r.p != SC_T_LIST && *r.p != SC_T_HASH) || sc_dec_value(&r, out, 0) != SUCCESS) {
+                break;
+            }
+            if (r.p != r.end) {
+                zval_ptr_dtor(out);
+                break;
+            }
+            return SUCCESS;
+        }
+        case SC_V_SERIALIZED:
+            if (data == NULL) {
+                break;
+            }
+            return sc_dec_serialized(data, len, out);
+        default:
+            break;
+    }
+    ZVAL_NULL(out);
+    return FAILURE;
+}
