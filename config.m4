@@ -20,7 +20,10 @@ if test "$PHP_SHARDCACHE" != "no"; then
     src/sc_table.c \
     src/sc_value.c \
     src/sc_evict.c \
-    src/sc_cache.c"
+    src/sc_cache.c \
+    src/sc_update.c \
+    src/sc_reserve.c \
+    src/sc_snapshot.c"
 
   dnl -std=c11 alone hides POSIX/GNU declarations (mmap flags, pthread
   dnl robust mutexes, clock_gettime) in files that include system headers

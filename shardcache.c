@@ -175,21 +175,12 @@ static char *sc_php_sink_get(sc_sink *sink, uint8_t vtype, size_t len)
     return sink->buf;
 }
 
-/* Fetches one key into dst. Returns false on a miss. */
-static bool sc_fetch_one(zend_string *key, zval *dst, int64_t now)
+/* Turns a fetched value into a zval; consumes the sink's string. */
+static bool sc_out_to_zval(sc_php_sink *sink, const sc_value_out *out, zval *dst)
 {
-    sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false}, NULL};
-    sc_value_out out;
-    sc_key k;
     bool ok = true;
 
-    if (!sc_make_key(&k, key) || sc_cache_fetch(&sc_shared_cache, &k, now, &sink.base, &out) != SC_OK) {
-        if (sink.str) {
-            zend_string_efree(sink.str);
-        }
-        return false;
-    }
-    switch (out.vtype) {
+    switch (out->vtype) {
     case SC_V_NULL:
         ZVAL_NULL(dst);
         break;
@@ -200,21 +191,19 @@ static bool sc_fetch_one(zend_string *key, zval *dst, int64_t now)
         ZVAL_TRUE(dst);
         break;
     case SC_V_LONG:
-        ZVAL_LONG(dst, (zend_long)out.scalar);
+        ZVAL_LONG(dst, (zend_long)out->scalar);
         break;
     case SC_V_DOUBLE: {
         double d;
-        memcpy(&d, &out.scalar, sizeof(d));
+        memcpy(&d, &out->scalar, sizeof(d));
         ZVAL_DOUBLE(dst, d);
         break;
     }
     case SC_V_STRING: {
-        zend_string *s = sink.str;
-        sink.str = NULL;
-        if (ZSTR_LEN(s) != out.len) {
-            ZSTR_LEN(s) = out.len;
-        }
-        ZSTR_VAL(s)[out.len] = '\0';
+        zend_string *s = sink->str;
+        sink->str = NULL;
+        ZSTR_LEN(s) = out->len;
+        ZSTR_VAL(s)[out->len] = '\0';
         ZVAL_STR(dst, s);
         break;
     }
@@ -225,7 +214,7 @@ static bool sc_fetch_one(zend_string *key, zval *dst, int64_t now)
         size_t cap = SCG(scratch_cap);
         SCG(scratch) = NULL;
         SCG(scratch_cap) = 0;
-        ok = sc_value_decode(out.vtype, out.scalar, out.data, out.len, dst) == SUCCESS;
+        ok = sc_value_decode(out->vtype, out->scalar, out->data, out->len, dst) == SUCCESS;
         if (SCG(scratch)) {
             pefree(scratch, 1);
         } else {
@@ -235,6 +224,19 @@ static bool sc_fetch_one(zend_string *key, zval *dst, int64_t now)
         break;
     }
     }
+    return ok;
+}
+
+/* Fetches one key into dst. Returns false on a miss. */
+static bool sc_fetch_one(zend_string *key, zval *dst, int64_t now)
+{
+    sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false}, NULL};
+    sc_value_out out;
+    sc_key k;
+    bool ok;
+
+    ok = sc_make_key(&k, key) && sc_cache_fetch(&sc_shared_cache, &k, now, &sink.base, &out) == SC_OK
+         && sc_out_to_zval(&sink, &out, dst);
     if (sink.str) {
         zend_string_efree(sink.str);
     }
@@ -491,6 +493,116 @@ ZEND_FUNCTION(shardcache_enabled)
     RETURN_BOOL(sc_active);
 }
 
+static void sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
+{
+    zend_string *key;
+    zend_long step = 1, ttl = 0;
+    zval *success = NULL;
+    uint8_t vtype;
+    int64_t scalar;
+    sc_key k;
+
+    ZEND_PARSE_PARAMETERS_START(1, 4)
+        Z_PARAM_STR(key)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_LONG(step)
+        Z_PARAM_ZVAL(success)
+        Z_PARAM_LONG(ttl)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (success) {
+        ZEND_TRY_ASSIGN_REF_FALSE(success);
+    }
+    if (!sc_make_key(&k, key) || ttl < 0
+        || sc_cache_update(&sc_shared_cache, &k, op, (int64_t)step, 0, sc_clamp_ttl(ttl), sc_now(), &vtype, &scalar)
+               != SC_OK) {
+        RETURN_FALSE;
+    }
+    if (success) {
+        ZEND_TRY_ASSIGN_REF_TRUE(success);
+    }
+    if (vtype == SC_V_DOUBLE) {
+        double d;
+        memcpy(&d, &scalar, sizeof(d));
+        RETURN_DOUBLE(d);
+    }
+    RETURN_LONG((zend_long)scalar);
+}
+
+ZEND_FUNCTION(shardcache_inc)
+{
+    sc_update_impl(INTERNAL_FUNCTION_PARAM_PASSTHRU, SC_UPDATE_INC);
+}
+
+ZEND_FUNCTION(shardcache_dec)
+{
+    sc_update_impl(INTERNAL_FUNCTION_PARAM_PASSTHRU, SC_UPDATE_DEC);
+}
+
+ZEND_FUNCTION(shardcache_cas)
+{
+    zend_string *key;
+    zend_long old_value, new_value;
+    uint8_t vtype;
+    int64_t scalar;
+    sc_key k;
+
+    ZEND_PARSE_PARAMETERS_START(3, 3)
+        Z_PARAM_STR(key)
+        Z_PARAM_LONG(old_value)
+        Z_PARAM_LONG(new_value)
+    ZEND_PARSE_PARAMETERS_END();
+
+    RETURN_BOOL(sc_make_key(&k, key)
+                && sc_cache_update(&sc_shared_cache, &k, SC_UPDATE_CAS, (int64_t)old_value, (int64_t)new_value, 0,
+                                   sc_now(), &vtype, &scalar) == SC_OK);
+}
+
+ZEND_FUNCTION(shardcache_entry)
+{
+    zend_string *key;
+    zend_fcall_info fci;
+    zend_fcall_info_cache fcc;
+    zend_long ttl = 0;
+    sc_reservation_ticket ticket;
+    sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false}, NULL};
+    sc_value_out out;
+    zval arg;
+    int64_t now;
+    sc_key k;
+
+    ZEND_PARSE_PARAMETERS_START(2, 3)
+        Z_PARAM_STR(key)
+        Z_PARAM_FUNC(fci, fcc)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_LONG(ttl)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!sc_make_key(&k, key)) {
+        RETURN_FALSE;
+    }
+    now = sc_now();
+    if (sc_cache_reserve(&sc_shared_cache, &k, now, &sink.base, &out, &ticket) == SC_OK) {
+        if (!sc_out_to_zval(&sink, &out, return_value)) {
+            RETVAL_FALSE;
+        }
+        return;
+    }
+    /* Nothing cached: compute it, with the key reserved for us. */
+    ZVAL_STR(&arg, key);
+    fci.retval = return_value;
+    fci.params = &arg;
+    fci.param_count = 1;
+    fci.named_params = NULL;
+    if (zend_call_function(&fci, &fcc) == SUCCESS && !EG(exception) && Z_TYPE_P(return_value) != IS_UNDEF) {
+        sc_store_one(key, return_value, ttl, false, now);
+    }
+    sc_cache_release(&sc_shared_cache, &ticket);
+    if (sink.str) {
+        zend_string_efree(sink.str);
+    }
+}
+
 /* ---- module ---- */
 
 /* After every extension has started: take the apcu_* names unless APCu
@@ -625,8 +737,17 @@ static PHP_MINFO_FUNCTION(shardcache)
     DISPLAY_INI_ENTRIES();
 }
 
+/* When APCu is loaded too it starts first, so that its apc.* settings
+ * exist when shardcache reads them. */
+static const zend_module_dep sc_module_deps[] = {
+    ZEND_MOD_OPTIONAL("apcu")
+    ZEND_MOD_END
+};
+
 zend_module_entry shardcache_module_entry = {
-    STANDARD_MODULE_HEADER,
+    STANDARD_MODULE_HEADER_EX,
+    NULL,
+    sc_module_deps,
     "shardcache",
     ext_functions,
     PHP_MINIT(shardcache),

@@ -28,3 +28,17 @@ function shardcache_exists($key): array|bool {}
 
 /** @param array|string $key */
 function shardcache_delete($key): array|bool {}
+
+/**
+ * @param bool $success
+ */
+function shardcache_inc(string $key, int $step = 1, &$success = null, int $ttl = 0): int|false {}
+
+/**
+ * @param bool $success
+ */
+function shardcache_dec(string $key, int $step = 1, &$success = null, int $ttl = 0): int|false {}
+
+function shardcache_cas(string $key, int $old, int $new): bool {}
+
+function shardcache_entry(string $key, callable $callback, int $ttl = 0): mixed {}

@@ -43,3 +43,21 @@ function apcu_exists($key): array|bool {}
  * @alias shardcache_delete
  */
 function apcu_delete($key): array|bool {}
+
+/**
+ * @param bool $success
+ * @alias shardcache_inc
+ */
+function apcu_inc(string $key, int $step = 1, &$success = null, int $ttl = 0): int|false {}
+
+/**
+ * @param bool $success
+ * @alias shardcache_dec
+ */
+function apcu_dec(string $key, int $step = 1, &$success = null, int $ttl = 0): int|false {}
+
+/** @alias shardcache_cas */
+function apcu_cas(string $key, int $old, int $new): bool {}
+
+/** @alias shardcache_entry */
+function apcu_entry(string $key, callable $callback, int $ttl = 0): mixed {}

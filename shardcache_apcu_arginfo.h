@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: b9f9b95d1a247c1c154791cbc62cf2e815c5445f */
+ * Stub hash: fae749220873fe933c5c5224c4cf12e9aebc4178 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_apcu_clear_cache, 0, 0, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
@@ -25,6 +25,27 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_apcu_delete arginfo_apcu_exists
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_apcu_inc, 0, 1, MAY_BE_LONG|MAY_BE_FALSE)
+	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, step, IS_LONG, 0, "1")
+	ZEND_ARG_INFO_WITH_DEFAULT_VALUE(1, success, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_LONG, 0, "0")
+ZEND_END_ARG_INFO()
+
+#define arginfo_apcu_dec arginfo_apcu_inc
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_apcu_cas, 0, 3, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, old, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO(0, new, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_apcu_entry, 0, 2, IS_MIXED, 0)
+	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, callback, IS_CALLABLE, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_LONG, 0, "0")
+ZEND_END_ARG_INFO()
+
 
 ZEND_FUNCTION(shardcache_clear_cache);
 ZEND_FUNCTION(shardcache_enabled);
@@ -33,6 +54,10 @@ ZEND_FUNCTION(shardcache_add);
 ZEND_FUNCTION(shardcache_fetch);
 ZEND_FUNCTION(shardcache_exists);
 ZEND_FUNCTION(shardcache_delete);
+ZEND_FUNCTION(shardcache_inc);
+ZEND_FUNCTION(shardcache_dec);
+ZEND_FUNCTION(shardcache_cas);
+ZEND_FUNCTION(shardcache_entry);
 
 
 static const zend_function_entry ext_functions[] = {
@@ -43,5 +68,9 @@ static const zend_function_entry ext_functions[] = {
 	ZEND_FALIAS(apcu_fetch, shardcache_fetch, arginfo_apcu_fetch)
 	ZEND_FALIAS(apcu_exists, shardcache_exists, arginfo_apcu_exists)
 	ZEND_FALIAS(apcu_delete, shardcache_delete, arginfo_apcu_delete)
+	ZEND_FALIAS(apcu_inc, shardcache_inc, arginfo_apcu_inc)
+	ZEND_FALIAS(apcu_dec, shardcache_dec, arginfo_apcu_dec)
+	ZEND_FALIAS(apcu_cas, shardcache_cas, arginfo_apcu_cas)
+	ZEND_FALIAS(apcu_entry, shardcache_entry, arginfo_apcu_entry)
 	ZEND_FE_END
 };

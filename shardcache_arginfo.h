@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 050a7ead68437cf5feb12c6a167375d53a00c55e */
+ * Stub hash: f92936f59202d2665b5b173bac073520da59a467 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_shardcache_clear_cache, 0, 0, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
@@ -25,6 +25,27 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_shardcache_delete arginfo_shardcache_exists
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_shardcache_inc, 0, 1, MAY_BE_LONG|MAY_BE_FALSE)
+	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, step, IS_LONG, 0, "1")
+	ZEND_ARG_INFO_WITH_DEFAULT_VALUE(1, success, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_LONG, 0, "0")
+ZEND_END_ARG_INFO()
+
+#define arginfo_shardcache_dec arginfo_shardcache_inc
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_shardcache_cas, 0, 3, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, old, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO(0, new, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_shardcache_entry, 0, 2, IS_MIXED, 0)
+	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, callback, IS_CALLABLE, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_LONG, 0, "0")
+ZEND_END_ARG_INFO()
+
 
 ZEND_FUNCTION(shardcache_clear_cache);
 ZEND_FUNCTION(shardcache_enabled);
@@ -33,6 +54,10 @@ ZEND_FUNCTION(shardcache_add);
 ZEND_FUNCTION(shardcache_fetch);
 ZEND_FUNCTION(shardcache_exists);
 ZEND_FUNCTION(shardcache_delete);
+ZEND_FUNCTION(shardcache_inc);
+ZEND_FUNCTION(shardcache_dec);
+ZEND_FUNCTION(shardcache_cas);
+ZEND_FUNCTION(shardcache_entry);
 
 
 static const zend_function_entry ext_functions[] = {
@@ -43,5 +68,9 @@ static const zend_function_entry ext_functions[] = {
 	ZEND_FE(shardcache_fetch, arginfo_shardcache_fetch)
 	ZEND_FE(shardcache_exists, arginfo_shardcache_exists)
 	ZEND_FE(shardcache_delete, arginfo_shardcache_delete)
+	ZEND_FE(shardcache_inc, arginfo_shardcache_inc)
+	ZEND_FE(shardcache_dec, arginfo_shardcache_dec)
+	ZEND_FE(shardcache_cas, arginfo_shardcache_cas)
+	ZEND_FE(shardcache_entry, arginfo_shardcache_entry)
 	ZEND_FE_END
 };

@@ -46,6 +46,7 @@ typedef struct sc_value_out {
 typedef struct sc_local_stats {
     uint64_t hits;
     uint64_t misses;
+    uint32_t reservations_held;    /* apcu_entry nesting in this process */
     uint64_t optimistic_retries;
     uint64_t locked_reads;
 } sc_local_stats;
@@ -69,6 +70,35 @@ typedef struct sc_cache_figures {
     uint64_t slots;
 } sc_cache_figures;
 
+typedef enum sc_update_op {
+    SC_UPDATE_INC,   /* value += a; a missing key starts from 0 */
+    SC_UPDATE_DEC,   /* value -= a; a missing key starts from 0 */
+    SC_UPDATE_CAS    /* value = b if value == a; never inserts */
+} sc_update_op;
+
+/* An entry's figures and bytes, copied out of shared memory. */
+typedef struct sc_entry_meta {
+    const char *key;
+    uint32_t key_len;
+    uint8_t vtype;
+    int64_t scalar;
+    const char *value;      /* NULL unless values were asked for */
+    uint32_t value_len;
+    uint32_t ttl;
+    int64_t ctime, mtime, atime;
+    uint32_t nhits;
+    uint32_t mem_size;
+} sc_entry_meta;
+
+/* A process-local copy of one shard's entries (see sc_snapshot.c). */
+typedef struct sc_snapshot sc_snapshot;
+
+/* What apcu_entry holds while its callback runs. */
+typedef struct sc_reservation_ticket {
+    uint32_t shard;
+    uint32_t slot;          /* SC_NONE: nothing reserved */
+} sc_reservation_ticket;
+
 int sc_cache_init(sc_cache *c, uint64_t size, uint32_t nshards, uint32_t entries_hint, uint32_t idle_ttl,
                   char *err, size_t errlen);
 void sc_cache_shutdown(sc_cache *c);
@@ -82,5 +112,30 @@ sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now);
 sc_status sc_cache_delete(sc_cache *c, const sc_key *key);
 void sc_cache_clear(sc_cache *c);
 void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f);
+
+/* inc/dec/cas in place, atomic for the key (sc_update.c). On SC_OK the new
+ * value is in *vtype / *scalar (an int, or a float after inc/dec overflow);
+ * SC_BADTYPE when the entry is not an int; SC_NOTFOUND for cas on a missing
+ * key, or when cas compared unequal. */
+sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64_t a, int64_t b, uint32_t ttl,
+                          int64_t now, uint8_t *vtype, int64_t *scalar);
+
+/* apcu_entry (sc_reserve.c): fetches key; on a miss reserves it so that
+ * other processes asking for the same key wait until sc_cache_release().
+ * Returns SC_OK with the value in out (nothing reserved), or SC_NOTFOUND
+ * with *ticket set: the caller computes the value, stores it, and releases
+ * the ticket (even when the computation failed). ticket->slot == SC_NONE
+ * means the caller computes without a reservation (nested or contended). */
+sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out,
+                           sc_reservation_ticket *ticket);
+void sc_cache_release(sc_cache *c, sc_reservation_ticket *ticket);
+
+/* Snapshots (sc_snapshot.c): copies of the entries of one shard, or of one
+ * key, taken under the shard lock and read after it is released. */
+uint32_t sc_cache_nshards(const sc_cache *c);
+sc_snapshot *sc_snapshot_shard(sc_cache *c, uint32_t shard, int64_t now, bool with_values);
+sc_snapshot *sc_snapshot_key(sc_cache *c, const sc_key *key, int64_t now, bool with_values);
+bool sc_snapshot_next(sc_snapshot *snap, sc_entry_meta *meta);
+void sc_snapshot_free(sc_snapshot *snap);
 
 #endif

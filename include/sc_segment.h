@@ -22,7 +22,19 @@ typedef struct sc_shard_stats {
     uint64_t evicted;      /* live entries removed to make room */
     uint64_t resizes;
     uint64_t nomem;        /* stores refused for lack of memory */
+    uint64_t hits;         /* sampled: SC_HIT_SAMPLE per recorded hit */
+    uint64_t misses;       /* sampled: SC_MISS_SAMPLE per recorded miss */
 } sc_shard_stats;
+
+/* A key whose value apcu_entry() is computing (hash 0 = free). Claimed and
+ * released under the shard's write lock; waiters sleep on wake. */
+typedef struct sc_reservation {
+    uint64_t hash;
+    uint32_t pid;
+    uint32_t wake;
+} sc_reservation;
+
+#define SC_RESERVATIONS 8
 
 /* One shard. The write lock sits alone on its cache line so that writers
  * spinning on it do not disturb optimistic readers of the next line. */
@@ -35,6 +47,7 @@ typedef struct sc_shard {
     /* -- writer-only state -- */
     _Alignas(SC_CACHELINE) sc_shard_alloc alloc;
     sc_shard_stats stats;
+    sc_reservation reservations[SC_RESERVATIONS];
 } sc_shard;
 
 /* The segment header at offset 0. */

@@ -25,7 +25,7 @@ typedef struct sc_entry {
     uint32_t key_len;
     uint32_t val_len;
     uint8_t vtype;        /* sc_vtype of the value */
-    uint8_t flags;
+    uint8_t flags;        /* SC_ENTRY_* */
     uint16_t reserved;
     uint32_t ttl;         /* seconds after ctime the entry expires; 0 = never */
     int64_t scalar;       /* int value or double bits for scalar vtypes */
@@ -36,6 +36,9 @@ typedef struct sc_entry {
     uint32_t mem_size;    /* bytes allocated for the entry */
     /* key bytes, then value bytes */
 } sc_entry;
+
+/* Set when a sampled hit was recorded; cleared by the CLOCK hand. */
+#define SC_ENTRY_REFERENCED 0x01
 
 #define SC_ENTRY_KEY(e) ((char *)(e) + sizeof(sc_entry))
 #define SC_ENTRY_VAL(e) ((char *)(e) + sizeof(sc_entry) + (e)->key_len)

@@ -175,6 +175,15 @@ static uint32_t sc_pool_take(sc_seg *seg, uint32_t n)
     if (run > n) {
         sc_pool_link(seg, head + n, run - n);
     }
+    /* Before the pool lock is released, the run's first and last pages
+     * must stop saying FREE, or a neighbour given back meanwhile would
+     * merge with them. The caller fills in the real descriptors. */
+    seg->pages[head].kind = SC_PAGE_LARGE;
+    seg->pages[head].run = n;
+    if (n > 1) {
+        seg->pages[head + n - 1].kind = SC_PAGE_INNER;
+        seg->pages[head + n - 1].head = head;
+    }
     return head;
 }
 

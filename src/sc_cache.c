@@ -14,7 +14,9 @@
  * Readers (fetch, exists) write nothing shared: they copy the entry under
  * the sequence counter a few times and fall back to the shard's read lock.
  * Value bytes are copied into a process-local sink and decoded by the caller
- * after every lock is released. Hit and miss counts are process-local.
+ * after every lock is released. Hit and miss counts are process-local;
+ * one hit in SC_HIT_SAMPLE is recorded in the entry under the shard lock
+ * (sc_record_hit), one miss in SC_MISS_SAMPLE in the shard's figures.
  *
  * Clear takes the global lock, then every shard's write lock in index order,
  * and resets the tables and the allocator in one go.
@@ -25,6 +27,8 @@
 #include "sc_value.h"
 
 #define SC_OPTIMISTIC_TRIES 4
+#define SC_HIT_SAMPLE 32     /* power of two */
+#define SC_MISS_SAMPLE 32    /* power of two */
 #define SC_ODD_SPINS 128
 
 enum { SC_READ_DONE = 0, SC_READ_NEEDBUF = 1 };
@@ -207,6 +211,28 @@ static int sc_read_entry(sc_cache *c, sc_shard *shard, const sc_key *key, uint64
     return SC_READ_DONE;
 }
 
+/* Every SC_HIT_SAMPLE-th hit of a process is recorded in shared memory,
+ * under the shard's write lock (no sequence window: readers do not look at
+ * these fields): the entry's hit count and access time, its CLOCK reference
+ * bit, and the shard's hit total. */
+static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint64_t hash, int64_t now)
+{
+    uint32_t slot;
+    sc_entry *e;
+
+    sc_rwlock_wrlock(&shard->lock);
+    e = (sc_entry *)sc_table_lookup(&c->seg, &shard->table, key->str, key->len, hash, &slot);
+    if (e) {
+        if (e->nhits <= UINT32_MAX - SC_HIT_SAMPLE) {
+            e->nhits += SC_HIT_SAMPLE;
+        }
+        e->atime = now;
+        e->flags |= SC_ENTRY_REFERENCED;
+    }
+    shard->stats.hits += SC_HIT_SAMPLE;
+    sc_rwlock_unlock(&shard->lock);
+}
+
 sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out)
 {
     uint64_t hash = sc_hash_mix(key->php_hash);
@@ -254,9 +280,11 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
 
 done:
     if (status == SC_OK) {
-        c->local.hits++;
-    } else {
-        c->local.misses++;
+        if (SC_UNLIKELY((++c->local.hits & (SC_HIT_SAMPLE - 1)) == 0)) {
+            sc_record_hit(c, shard, key, hash, now);
+        }
+    } else if (SC_UNLIKELY((++c->local.misses & (SC_MISS_SAMPLE - 1)) == 0)) {
+        __atomic_fetch_add(&shard->stats.misses, SC_MISS_SAMPLE, __ATOMIC_RELAXED);
     }
     return status;
 }

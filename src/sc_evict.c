@@ -3,7 +3,9 @@
  *
  * Order of preference: entries past their TTL (and, with apc.ttl set,
  * entries unchanged for longer than apc.ttl), then live entries in CLOCK
- * order over the shard's slots. The cache is never emptied as a whole
+ * order over the shard's slots: an entry whose reference bit is set (a
+ * sampled hit, recorded under the shard lock by sc_cache.c) loses the bit
+ * and is passed over once. The cache is never emptied as a whole
  * because one store did not fit.
  *
  * Locks: per-shard work runs under that shard's write lock, with one odd
@@ -54,15 +56,21 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max)
         return 0;
     }
     sc_seq_write_begin(&shard->seq);
-    while (removed < max && table->used && looked < table->capacity) {
+    /* Two turns of the hand: the first may only clear reference bits. */
+    while (removed < max && table->used && looked < 2 * table->capacity) {
         uint32_t slot = table->clock_hand;
         sc_entry *e = sc_table_slot_entry(seg, table, slot);
         table->clock_hand = (slot + 1) & (table->capacity - 1);
         looked++;
-        if (e) {
-            sc_shard_drop(seg, shard, slot, e);
-            removed++;
+        if (!e) {
+            continue;
         }
+        if (e->flags & SC_ENTRY_REFERENCED) {
+            e->flags &= (uint8_t)~SC_ENTRY_REFERENCED;
+            continue;
+        }
+        sc_shard_drop(seg, shard, slot, e);
+        removed++;
     }
     sc_seq_write_end(&shard->seq);
     shard->stats.evicted += removed;

@@ -1,0 +1,154 @@
+/*
+ * sc_reserve.c - apcu_entry: one computation per missing key, without
+ * blocking anybody else.
+ *
+ * Each shard has SC_RESERVATIONS slots naming a key (by its 64-bit mixed
+ * hash) whose value a process is computing, with that process's pid and a
+ * wake word. Slots are claimed and released under the shard's write lock,
+ * which is held only for those few instructions, never while the user's
+ * callback runs: stores and fetches of every other key go on.
+ *
+ * A caller that finds its key reserved by another process sleeps on the
+ * slot's wake word (a futex on Linux, in the shared mapping, so it works
+ * across processes) for at most SC_WAIT_SLICE_MS at a time, and then looks
+ * again: the value is there, or the slot was released, or its owner died
+ * (kill(pid, 0) fails with ESRCH), in which case the slot is taken over.
+ * Signals are never blocked while waiting.
+ *
+ * Deadlock avoidance: a process that already holds a reservation (nested
+ * apcu_entry) never waits for another process's reservation; it computes
+ * the value itself without reserving. The same happens when every slot of
+ * the shard is taken. Both cases run the callback more than once for one
+ * key only when apcu_entry calls nest across processes or more than
+ * SC_RESERVATIONS keys of one shard are being computed at once.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+# include <linux/futex.h>
+# include <sys/syscall.h>
+#endif
+#include "sc_cache.h"
+#include "sc_evict.h"
+
+#define SC_WAIT_SLICE_MS 50
+
+static void sc_wait_on(uint32_t *word, uint32_t seen)
+{
+#ifdef __linux__
+    struct timespec ts = {0, SC_WAIT_SLICE_MS * 1000000L};
+    syscall(SYS_futex, word, FUTEX_WAIT, seen, &ts, NULL, 0);
+#else
+    struct timespec ts = {0, 1000000L};
+    (void)word;
+    (void)seen;
+    nanosleep(&ts, NULL);
+#endif
+}
+
+static void sc_wake_all(uint32_t *word)
+{
+#ifdef __linux__
+    syscall(SYS_futex, word, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
+#else
+    (void)word;
+#endif
+}
+
+static bool sc_pid_dead(uint32_t pid)
+{
+    return pid != 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out,
+                           sc_reservation_ticket *ticket)
+{
+    sc_seg *seg = &c->seg;
+    uint64_t hash = sc_hash_mix(key->php_hash);
+    sc_shard *shard = sc_seg_shard_for(seg, hash);
+    uint32_t self = (uint32_t)getpid();
+
+    ticket->shard = shard->index;
+    ticket->slot = SC_NONE;
+    for (;;) {
+        uint32_t i, slot, free_slot = SC_NONE, busy = SC_NONE, seen = 0, owner = 0;
+        const sc_entry *e;
+
+        if (sc_cache_fetch(c, key, now, sink, out) == SC_OK) {
+            return SC_OK;
+        }
+        sc_rwlock_wrlock(&shard->lock);
+        e = sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
+        if (e && !sc_entry_expired(e, now)) {
+            /* Stored since the fetch above: fetch it again. */
+            sc_rwlock_unlock(&shard->lock);
+            continue;
+        }
+        for (i = 0; i < SC_RESERVATIONS; i++) {
+            sc_reservation *r = &shard->reservations[i];
+            if (r->hash == hash && r->pid) {
+                busy = i;
+                owner = r->pid;
+                seen = __atomic_load_n(&r->wake, __ATOMIC_RELAXED);
+                break;
+            }
+            if (!r->pid && free_slot == SC_NONE) {
+                free_slot = i;
+            }
+        }
+        if (busy == SC_NONE) {
+            if (free_slot != SC_NONE) {
+                sc_reservation *r = &shard->reservations[free_slot];
+                r->hash = hash;
+                r->pid = self;
+                ticket->slot = free_slot;
+                c->local.reservations_held++;
+            }
+            sc_rwlock_unlock(&shard->lock);
+            return SC_NOTFOUND;
+        }
+        if (owner == self || c->local.reservations_held > 0) {
+            /* Nested: compute without waiting (see the top of this file). */
+            sc_rwlock_unlock(&shard->lock);
+            return SC_NOTFOUND;
+        }
+        if (sc_pid_dead(owner)) {
+            sc_reservation *r = &shard->reservations[busy];
+            r->pid = 0;
+            r->hash = 0;
+            __atomic_fetch_add(&r->wake, 1, __ATOMIC_RELEASE);
+            sc_rwlock_unlock(&shard->lock);
+            sc_wake_all(&r->wake);
+            continue;
+        }
+        sc_rwlock_unlock(&shard->lock);
+        sc_wait_on(&shard->reservations[busy].wake, seen);
+    }
+}
+
+void sc_cache_release(sc_cache *c, sc_reservation_ticket *ticket)
+{
+    sc_shard *shard;
+    sc_reservation *r;
+
+    if (ticket->slot == SC_NONE || ticket->shard >= c->seg.nshards) {
+        return;
+    }
+    shard = &c->seg.shards[ticket->shard];
+    r = &shard->reservations[ticket->slot];
+    sc_rwlock_wrlock(&shard->lock);
+    if (r->pid == (uint32_t)getpid()) {
+        r->pid = 0;
+        r->hash = 0;
+        __atomic_fetch_add(&r->wake, 1, __ATOMIC_RELEASE);
+    }
+    sc_rwlock_unlock(&shard->lock);
+    sc_wake_all(&r->wake);
+    ticket->slot = SC_NONE;
+    if (c->local.reservations_held > 0) {
+        c->local.reservations_held--;
+    }
+}

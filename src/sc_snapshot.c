@@ -1,0 +1,180 @@
+/*
+ * sc_snapshot.c - copies of entries for the info functions and APCUIterator.
+ *
+ * A snapshot is one malloc'd buffer holding, for each entry of a shard (or
+ * for one key), its figures, its key and optionally its value bytes. It is
+ * filled while the shard's read lock is held - nothing in there can fail by
+ * jumping out (malloc reports failure by returning NULL) - and read after
+ * the lock is released, so no PHP code ever runs under a cache lock.
+ *
+ * Buffer: a sequence of records, each an sc_snap_rec header, the key bytes
+ * and the value bytes, padded to 8.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "sc_cache.h"
+#include "sc_evict.h"
+
+typedef struct sc_snap_rec {
+    uint32_t key_len;
+    uint32_t value_len;     /* bytes copied (0 when values were not asked for) */
+    uint8_t vtype;
+    uint8_t has_value;
+    int64_t scalar;
+    uint32_t ttl;
+    uint32_t nhits;
+    uint32_t mem_size;
+    int64_t ctime, mtime, atime;
+} sc_snap_rec;
+
+struct sc_snapshot {
+    char *buf;
+    size_t len;
+    size_t cap;
+    size_t pos;
+    bool failed;
+};
+
+static size_t sc_rec_size(const sc_entry *e, bool with_values)
+{
+    return SC_ALIGN_UP(sizeof(sc_snap_rec) + (size_t)e->key_len + (with_values ? e->val_len : 0), 8);
+}
+
+static void sc_snap_add(sc_snapshot *snap, const sc_entry *e, bool with_values)
+{
+    size_t need = sc_rec_size(e, with_values);
+    sc_snap_rec *rec;
+    char *p;
+
+    if (snap->failed) {
+        return;
+    }
+    if (snap->len + need > snap->cap) {
+        size_t cap = snap->cap ? snap->cap * 2 : 4096;
+        char *nb;
+        while (cap < snap->len + need) {
+            cap *= 2;
+        }
+        nb = realloc(snap->buf, cap);
+        if (!nb) {
+            snap->failed = true;
+            return;
+        }
+        snap->buf = nb;
+        snap->cap = cap;
+    }
+    rec = (sc_snap_rec *)(snap->buf + snap->len);
+    memset(rec, 0, sizeof(*rec));
+    rec->key_len = e->key_len;
+    rec->vtype = e->vtype;
+    rec->scalar = e->scalar;
+    rec->ttl = e->ttl;
+    rec->nhits = e->nhits;
+    rec->mem_size = e->mem_size;
+    rec->ctime = e->ctime;
+    rec->mtime = e->mtime;
+    rec->atime = e->atime;
+    p = (char *)(rec + 1);
+    memcpy(p, SC_ENTRY_KEY(e), e->key_len);
+    if (with_values) {
+        rec->has_value = 1;
+        rec->value_len = e->val_len;
+        memcpy(p + e->key_len, SC_ENTRY_VAL(e), e->val_len);
+    }
+    snap->len += need;
+}
+
+static sc_snapshot *sc_snap_new(void)
+{
+    return calloc(1, sizeof(sc_snapshot));
+}
+
+uint32_t sc_cache_nshards(const sc_cache *c)
+{
+    return c->seg.nshards;
+}
+
+sc_snapshot *sc_snapshot_shard(sc_cache *c, uint32_t index, int64_t now, bool with_values)
+{
+    sc_seg *seg = &c->seg;
+    sc_shard *shard;
+    sc_snapshot *snap;
+    uint32_t slot;
+
+    if (index >= seg->nshards || !(snap = sc_snap_new())) {
+        return NULL;
+    }
+    shard = &seg->shards[index];
+    sc_rwlock_rdlock(&shard->lock);
+    for (slot = 0; slot < shard->table.capacity; slot++) {
+        const sc_entry *e = sc_table_slot_entry(seg, &shard->table, slot);
+        if (e && !sc_entry_expired(e, now)) {
+            sc_snap_add(snap, e, with_values);
+        }
+    }
+    sc_rwlock_unlock(&shard->lock);
+    if (snap->failed) {
+        sc_snapshot_free(snap);
+        return NULL;
+    }
+    return snap;
+}
+
+sc_snapshot *sc_snapshot_key(sc_cache *c, const sc_key *key, int64_t now, bool with_values)
+{
+    sc_seg *seg = &c->seg;
+    uint64_t hash = sc_hash_mix(key->php_hash);
+    sc_shard *shard = sc_seg_shard_for(seg, hash);
+    sc_snapshot *snap = sc_snap_new();
+    const sc_entry *e;
+    uint32_t slot;
+
+    if (!snap) {
+        return NULL;
+    }
+    sc_rwlock_rdlock(&shard->lock);
+    e = sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
+    if (e && !sc_entry_expired(e, now)) {
+        sc_snap_add(snap, e, with_values);
+    }
+    sc_rwlock_unlock(&shard->lock);
+    if (snap->failed) {
+        sc_snapshot_free(snap);
+        return NULL;
+    }
+    return snap;
+}
+
+bool sc_snapshot_next(sc_snapshot *snap, sc_entry_meta *meta)
+{
+    const sc_snap_rec *rec;
+    const char *p;
+
+    if (!snap || snap->pos >= snap->len) {
+        return false;
+    }
+    rec = (const sc_snap_rec *)(snap->buf + snap->pos);
+    p = (const char *)(rec + 1);
+    meta->key = p;
+    meta->key_len = rec->key_len;
+    meta->vtype = rec->vtype;
+    meta->scalar = rec->scalar;
+    meta->value = rec->has_value ? p + rec->key_len : NULL;
+    meta->value_len = rec->value_len;
+    meta->ttl = rec->ttl;
+    meta->ctime = rec->ctime;
+    meta->mtime = rec->mtime;
+    meta->atime = rec->atime;
+    meta->nhits = rec->nhits;
+    meta->mem_size = rec->mem_size;
+    snap->pos += SC_ALIGN_UP(sizeof(sc_snap_rec) + rec->key_len + rec->value_len, 8);
+    return true;
+}
+
+void sc_snapshot_free(sc_snapshot *snap)
+{
+    if (snap) {
+        free(snap->buf);
+        free(snap);
+    }
+}
