@@ -14,6 +14,8 @@ if test "$PHP_SHARDCACHE" != "no"; then
   dnl Paths are relative to the extension root.
   dnl ---------------------------------------------------------------------
   SHARDCACHE_SOURCES="shardcache.c \
+    shardcache_iterator.c \
+    shardcache_info.c \
     src/sc_segment.c \
     src/sc_lock.c \
     src/sc_alloc.c \

@@ -1,9 +1,11 @@
 /*
- * php_shardcache.h - the PHP module: module entry, version and the
- * per-thread globals of the glue in shardcache.c.
+ * php_shardcache.h - the PHP module: module entry, version, the per-thread
+ * globals of the glue, and what the glue files (shardcache*.c) share.
  */
 #ifndef PHP_SHARDCACHE_H
 #define PHP_SHARDCACHE_H
+
+#include "sc_cache.h"
 
 extern zend_module_entry shardcache_module_entry;
 #define phpext_shardcache_ptr &shardcache_module_entry
@@ -39,5 +41,25 @@ ZEND_EXTERN_MODULE_GLOBALS(shardcache)
 #if defined(ZTS) && defined(COMPILE_DL_SHARDCACHE)
 ZEND_TSRMLS_CACHE_EXTERN()
 #endif
+
+/* ---- shared between the glue files (shardcache*.c) ---- */
+
+extern sc_cache sc_shared_cache;     /* this process's handle on the segment */
+extern bool sc_active;               /* false: every operation finds/stores nothing */
+
+/* Time for TTL checks: the request time with apc.use_request_time, else now. */
+int64_t sc_now(void);
+/* Fills k from a PHP key; false when there is no cache or the key is too long. */
+bool sc_make_key(sc_key *k, zend_string *key);
+/* Decodes a value copied out of the cache (see sc_value.h) into dst. */
+bool sc_php_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *dst);
+
+/* shardcache_iterator.c */
+extern zend_class_entry *sc_php_iterator_ce;
+void sc_php_iterator_minit(int module_number);
+void sc_php_iterator_delete(zval *iterator, zval *return_value);
+
+/* shardcache_info.c */
+void sc_php_info_minit(int module_number);
 
 #endif

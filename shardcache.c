@@ -26,8 +26,8 @@
 ZEND_DECLARE_MODULE_GLOBALS(shardcache)
 
 /* Per process: the mapping, inherited by forked workers. */
-static sc_cache sc_shared_cache;
-static bool sc_active;               /* the cache is mapped and usable */
+sc_cache sc_shared_cache;
+bool sc_active;                      /* the cache is mapped and usable */
 static bool sc_apcu_names;           /* apcu_* functions are ours */
 static bool sc_apc_ini_ours;         /* apc.* INI entries are ours */
 static uint64_t sc_shm_bytes;
@@ -122,7 +122,7 @@ static void sc_read_foreign_apc_ini(void)
 
 /* ---- helpers ---- */
 
-static inline int64_t sc_now(void)
+int64_t sc_now(void)
 {
     if (SCG(use_request_time)) {
         return (int64_t)sapi_get_request_time();
@@ -132,7 +132,7 @@ static inline int64_t sc_now(void)
 
 /* Fills k; false when the key cannot be in the cache (or there is no
  * cache: when disabled every operation finds nothing and stores nothing). */
-static inline bool sc_make_key(sc_key *k, zend_string *key)
+bool sc_make_key(sc_key *k, zend_string *key)
 {
     if (UNEXPECTED(!sc_active || ZSTR_LEN(key) > UINT32_MAX - 1)) {
         return false;
@@ -225,6 +225,22 @@ static bool sc_out_to_zval(sc_php_sink *sink, const sc_value_out *out, zval *dst
     }
     }
     return ok;
+}
+
+bool sc_php_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *dst)
+{
+    sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false}, NULL};
+    sc_value_out out;
+
+    out.vtype = vtype;
+    out.scalar = scalar;
+    out.data = (char *)data;
+    out.len = len;
+    if (vtype == SC_V_STRING) {
+        ZVAL_STRINGL(dst, data, len);
+        return true;
+    }
+    return sc_out_to_zval(&sink, &out, dst);
 }
 
 /* Fetches one key into dst. Returns false on a miss. */
@@ -469,6 +485,10 @@ ZEND_FUNCTION(shardcache_delete)
         RETURN_BOOL(sc_make_key(&k, Z_STR_P(key)) && sc_cache_delete(&sc_shared_cache, &k) == SC_OK);
     }
     if (Z_TYPE_P(key) == IS_OBJECT) {
+        if (sc_php_iterator_ce && instanceof_function(Z_OBJCE_P(key), sc_php_iterator_ce)) {
+            sc_php_iterator_delete(key, return_value);
+            return;
+        }
         php_error_docref(NULL, E_ERROR, "apc_delete object argument must be instance of APCUIterator.");
         RETURN_FALSE;
     }
@@ -652,6 +672,9 @@ static PHP_MINIT_FUNCTION(shardcache)
     if (!sc_apc_ini_ours) {
         sc_read_foreign_apc_ini();
     }
+
+    sc_php_iterator_minit(module_number);
+    sc_php_info_minit(module_number);
 
     sc_prev_post_startup = zend_post_startup_cb;
     zend_post_startup_cb = sc_post_startup;
