@@ -23,6 +23,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     src/sc_value.c \
     src/sc_evict.c \
     src/sc_cache.c \
+    src/sc_shard.c \
     src/sc_update.c \
     src/sc_reserve.c \
     src/sc_snapshot.c"

@@ -79,6 +79,10 @@ uint64_t sc_alloc_usable(uint64_t size);
  * lock; every shard's allocator must be reset with sc_alloc_init_shard. */
 void sc_alloc_reset_pool(struct sc_seg *seg);
 
+/* A shard whose writer died gives back every run it owns (its caller holds
+ * the shard lock and then resets the shard's allocator state). */
+void sc_alloc_reclaim_shard(struct sc_seg *seg, uint16_t owner);
+
 /* Largest request that can ever succeed. */
 uint64_t sc_alloc_max_request(const struct sc_seg *seg);
 

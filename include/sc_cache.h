@@ -65,6 +65,8 @@ typedef struct sc_cache_figures {
     uint64_t inserts, updates, deletes, expired, evicted, nomem;
     uint64_t pool_locks, slab_refills, slab_returns;
     uint64_t expunges, clears;
+    uint64_t repairs;       /* shards emptied after a writer died */
+    uint64_t resets;        /* full resets after a crash in the page pool */
     int64_t start_time;
     uint32_t nshards;
     uint64_t slots;
@@ -111,6 +113,8 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
 sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now);
 sc_status sc_cache_delete(sc_cache *c, const sc_key *key);
 void sc_cache_clear(sc_cache *c);
+/* Clear after a crash left the page pool inconsistent (counted in resets). */
+void sc_cache_reset(sc_cache *c);
 void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f);
 
 /* inc/dec/cas in place, atomic for the key (sc_update.c). On SC_OK the new

@@ -1,13 +1,14 @@
 /*
  * sc_lock.h - the locks of the shared segment and the shard sequence counter.
  *
- * Three kinds of lock live in shared memory:
- *  - one process-shared rwlock per shard (sc_rwlock): writers of that shard's
- *    table, entries and pages hold it exclusively; readers take it shared only
- *    when the optimistic read below failed several times;
- *  - the global lock (sc_mutex, robust): whole-cache work (clear, eviction
- *    across shards);
- *  - the page-pool lock (sc_mutex, robust): the pool of free pages.
+ * Every lock in shared memory is a process-shared robust mutex (sc_mutex),
+ * so a process killed while holding one never hangs the others: the next
+ * locker gets the lock with "owner died" and repairs what it protects.
+ *  - one lock per shard (sc_shard.c): writers of that shard's table, entries
+ *    and pages; readers take it only when the optimistic read below failed
+ *    several times;
+ *  - the global lock: whole-cache work (clear, eviction across shards);
+ *  - the page-pool lock: the pool of free pages (sc_alloc.c).
  * Lock order, always: global -> shard locks in increasing index -> pool.
  *
  * The sequence counter (seqlock) lets a fetch read a shard without writing
@@ -25,18 +26,9 @@
 #include <stdatomic.h>
 #include "sc_common.h"
 
-typedef struct sc_rwlock {
-    pthread_rwlock_t rw;
-} sc_rwlock;
-
 typedef struct sc_mutex {
     pthread_mutex_t mx;
 } sc_mutex;
-
-int sc_rwlock_init(sc_rwlock *lock);
-void sc_rwlock_rdlock(sc_rwlock *lock);
-void sc_rwlock_wrlock(sc_rwlock *lock);
-void sc_rwlock_unlock(sc_rwlock *lock);
 
 int sc_mutex_init(sc_mutex *lock);
 /* Returns true when the previous owner died holding the lock: the caller now

@@ -24,6 +24,7 @@ typedef struct sc_shard_stats {
     uint64_t nomem;        /* stores refused for lack of memory */
     uint64_t hits;         /* sampled: SC_HIT_SAMPLE per recorded hit */
     uint64_t misses;       /* sampled: SC_MISS_SAMPLE per recorded miss */
+    uint64_t repairs;      /* times the shard was emptied after a holder died */
 } sc_shard_stats;
 
 /* A key whose value apcu_entry() is computing (hash 0 = free). Claimed and
@@ -36,10 +37,11 @@ typedef struct sc_reservation {
 
 #define SC_RESERVATIONS 8
 
-/* One shard. The write lock sits alone on its cache line so that writers
- * spinning on it do not disturb optimistic readers of the next line. */
+/* One shard. The lock sits alone on its cache line so that writers taking
+ * it do not disturb optimistic readers of the next line. */
 typedef struct sc_shard {
-    _Alignas(SC_CACHELINE) sc_rwlock lock;
+    _Alignas(SC_CACHELINE) sc_mutex lock;
+    uint32_t dirty;        /* a writer holds the lock (see sc_shard.c) */
     /* -- line read by every fetch: written only by this shard's writers -- */
     _Alignas(SC_CACHELINE) uint64_t seq;
     sc_table table;
@@ -65,6 +67,8 @@ typedef struct sc_header {
     uint64_t clears;         /* apcu_clear_cache calls */
     uint64_t expunges;       /* whole-cache evictions */
     uint32_t evict_cursor;   /* next shard the global evictor visits */
+    uint32_t needs_reset;    /* the pool was left inconsistent: clear everything */
+    uint64_t resets;         /* full resets after a crash */
     _Alignas(SC_CACHELINE) sc_mutex global_lock;
     _Alignas(SC_CACHELINE) sc_pool pool;
 } sc_header;

@@ -27,6 +27,13 @@
  * pool lock, taken when a shard needs a new slab or a large run or gives one
  * back. Free objects hold the offset+1 of the next free object in their
  * first four bytes.
+ *
+ * Crashes: a run taken from the pool is marked allocated (with its owner)
+ * before the pool lock is released, so a shard emptied after its writer died
+ * finds every run it owns by walking the runs from page 0
+ * (sc_alloc_reclaim_shard). If the pool lock's holder died, the bins may be
+ * half linked: the pool refuses all work and the segment is flagged for a
+ * full reset (hdr->needs_reset), which sc_alloc_reset_pool performs.
  */
 #include <string.h>
 #include "sc_segment.h"
@@ -147,8 +154,9 @@ static void sc_pool_unlink(sc_seg *seg, uint32_t head)
     pool->free_pages -= h->run;
 }
 
-/* Takes a run of exactly n pages; SC_NONE when no free run is long enough. */
-static uint32_t sc_pool_take(sc_seg *seg, uint32_t n)
+/* Takes a run of exactly n pages for owner; SC_NONE when no free run is
+ * long enough. */
+static uint32_t sc_pool_take(sc_seg *seg, uint32_t n, uint16_t owner)
 {
     sc_pool *pool = &seg->hdr->pool;
     unsigned bin = sc_bin_of(n);
@@ -180,6 +188,7 @@ static uint32_t sc_pool_take(sc_seg *seg, uint32_t n)
      * merge with them. The caller fills in the real descriptors. */
     seg->pages[head].kind = SC_PAGE_LARGE;
     seg->pages[head].run = n;
+    seg->pages[head].owner = owner;
     if (n > 1) {
         seg->pages[head + n - 1].kind = SC_PAGE_INNER;
         seg->pages[head + n - 1].head = head;
@@ -207,15 +216,33 @@ static void sc_pool_give(sc_seg *seg, uint32_t head, uint32_t run)
     sc_pool_link(seg, head, run);
 }
 
-static uint32_t sc_pool_take_locked(sc_seg *seg, uint32_t n)
+/* Takes the pool lock. Returns false when the pool cannot be used: its
+ * previous holder died in the middle of a change, or that happened before
+ * and the segment waits for a full reset (hdr->needs_reset). */
+static bool sc_pool_lock(sc_seg *seg)
 {
     sc_pool *pool = &seg->hdr->pool;
+
+    if (sc_mutex_lock(&pool->lock)) {
+        __atomic_store_n(&seg->hdr->needs_reset, 1, __ATOMIC_RELEASE);
+    }
+    pool->lock_count++;
+    if (__atomic_load_n(&seg->hdr->needs_reset, __ATOMIC_ACQUIRE)) {
+        sc_mutex_unlock(&pool->lock);
+        return false;
+    }
+    return true;
+}
+
+static uint32_t sc_pool_take_locked(sc_seg *seg, uint32_t n, uint16_t owner)
+{
     uint32_t head;
 
-    sc_mutex_lock(&pool->lock);
-    pool->lock_count++;
-    head = sc_pool_take(seg, n);
-    sc_mutex_unlock(&pool->lock);
+    if (!sc_pool_lock(seg)) {
+        return SC_NONE;
+    }
+    head = sc_pool_take(seg, n, owner);
+    sc_mutex_unlock(&seg->hdr->pool.lock);
     return head;
 }
 
@@ -223,13 +250,39 @@ static void sc_pool_give_locked(sc_seg *seg, uint32_t head, uint32_t run, bool s
 {
     sc_pool *pool = &seg->hdr->pool;
 
-    sc_mutex_lock(&pool->lock);
-    pool->lock_count++;
+    if (!sc_pool_lock(seg)) {
+        return; /* the full reset will take it back */
+    }
     if (slab) {
         pool->slab_returns++;
     }
     sc_pool_give(seg, head, run);
     sc_mutex_unlock(&pool->lock);
+}
+
+void sc_alloc_reclaim_shard(sc_seg *seg, uint16_t owner)
+{
+    uint32_t p = 0;
+
+    if (!sc_pool_lock(seg)) {
+        return;
+    }
+    while (p < seg->npages) {
+        sc_page *d = &seg->pages[p];
+        uint32_t run = d->run;
+        if (run == 0 || run > seg->npages - p || d->kind == SC_PAGE_INNER) {
+            /* The runs no longer tile the data area. */
+            __atomic_store_n(&seg->hdr->needs_reset, 1, __ATOMIC_RELEASE);
+            break;
+        }
+        if ((d->kind == SC_PAGE_SLAB || d->kind == SC_PAGE_LARGE) && d->owner == owner) {
+            /* Merging with free neighbours keeps the extents the walk reads
+             * ahead correct. */
+            sc_pool_give(seg, p, run);
+        }
+        p += run;
+    }
+    sc_mutex_unlock(&seg->hdr->pool.lock);
 }
 
 void sc_alloc_init_pool(sc_seg *seg)
@@ -253,7 +306,7 @@ void sc_alloc_reset_pool(sc_seg *seg)
     sc_pool *pool = &seg->hdr->pool;
     unsigned b;
 
-    sc_mutex_lock(&pool->lock);
+    sc_mutex_lock(&pool->lock); /* a dead holder's changes are discarded here */
     pool->lock_count++;
     for (b = 0; b < SC_NBINS; b++) {
         pool->bin_head[b] = SC_NONE;
@@ -261,6 +314,7 @@ void sc_alloc_reset_pool(sc_seg *seg)
     pool->bin_mask = 0;
     pool->free_pages = 0;
     sc_pool_link(seg, 0, seg->npages);
+    __atomic_store_n(&seg->hdr->needs_reset, 0, __ATOMIC_RELEASE);
     sc_mutex_unlock(&pool->lock);
 }
 
@@ -308,7 +362,7 @@ static uint32_t sc_slab_new(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uns
     uint32_t n = sc_slab_pages[cls], head, i;
     sc_page *h;
 
-    head = sc_pool_take_locked(seg, n);
+    head = sc_pool_take_locked(seg, n, owner);
     if (head == SC_NONE) {
         return SC_NONE;
     }
@@ -349,7 +403,7 @@ sc_off sc_alloc(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint64_t size)
             return 0;
         }
         n = (uint32_t)n64;
-        head = sc_pool_take_locked(seg, n);
+        head = sc_pool_take_locked(seg, n, owner);
         if (head == SC_NONE) {
             return 0;
         }

@@ -19,10 +19,13 @@
  * (sc_record_hit), one miss in SC_MISS_SAMPLE in the shard's figures.
  *
  * Clear takes the global lock, then every shard's write lock in index order,
- * and resets the tables and the allocator in one go.
+ * and resets the tables and the allocator in one go. The same full reset
+ * runs when a process died while changing the page pool (sc_alloc.c flags
+ * hdr->needs_reset): the next store performs it before anything else.
  */
 #include <string.h>
 #include "sc_cache.h"
+#include "sc_shard.h"
 #include "sc_evict.h"
 #include "sc_value.h"
 
@@ -87,15 +90,18 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     uint32_t slot = 0;
     int attempt;
 
-    if (size > sc_alloc_max_request(seg)) {
+    if (size > sc_alloc_max_request(seg) || value->len > UINT32_MAX) {
         return SC_TOOBIG;
     }
+    if (SC_UNLIKELY(__atomic_load_n(&seg->hdr->needs_reset, __ATOMIC_ACQUIRE))) {
+        sc_cache_reset(c);
+    }
     for (attempt = 0;; attempt++) {
-        sc_rwlock_wrlock(&shard->lock);
+        sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
         if (add_only) {
             old = sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
             if (old && !sc_entry_expired(old, now)) {
-                sc_rwlock_unlock(&shard->lock);
+                sc_shard_unlock(shard);
                 return SC_EXISTS;
             }
         }
@@ -103,7 +109,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         if (off) {
             break;
         }
-        sc_rwlock_unlock(&shard->lock);
+        sc_shard_unlock(shard);
         if (attempt > 0) {
             __atomic_fetch_add(&shard->stats.nomem, 1, __ATOMIC_RELAXED);
             return SC_NOMEM;
@@ -134,14 +140,14 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     old = sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
     if (old && add_only && !sc_entry_expired(old, now)) {
         sc_free(seg, &shard->alloc, off);
-        sc_rwlock_unlock(&shard->lock);
+        sc_shard_unlock(shard);
         return SC_EXISTS;
     }
     if (!old) {
         if (!sc_table_reserve(seg, shard)) {
             sc_free(seg, &shard->alloc, off);
             shard->stats.nomem++;
-            sc_rwlock_unlock(&shard->lock);
+            sc_shard_unlock(shard);
             return SC_NOMEM;
         }
         slot = sc_table_free_slot(seg, &shard->table, hash);
@@ -157,7 +163,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     } else {
         shard->stats.inserts++;
     }
-    sc_rwlock_unlock(&shard->lock);
+    sc_shard_unlock(shard);
     return SC_OK;
 }
 
@@ -220,7 +226,7 @@ static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint6
     uint32_t slot;
     sc_entry *e;
 
-    sc_rwlock_wrlock(&shard->lock);
+    sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
     e = (sc_entry *)sc_table_lookup(&c->seg, &shard->table, key->str, key->len, hash, &slot);
     if (e) {
         if (e->nhits <= UINT32_MAX - SC_HIT_SAMPLE) {
@@ -230,7 +236,7 @@ static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint6
         e->flags |= SC_ENTRY_REFERENCED;
     }
     shard->stats.hits += SC_HIT_SAMPLE;
-    sc_rwlock_unlock(&shard->lock);
+    sc_shard_unlock(shard);
 }
 
 sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out)
@@ -269,9 +275,9 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
     c->local.locked_reads++;
     for (;;) {
         int r;
-        sc_rwlock_rdlock(&shard->lock);
+        sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
         r = sc_read_entry(c, shard, key, hash, now, sink, out, &status);
-        sc_rwlock_unlock(&shard->lock);
+        sc_shard_unlock(shard);
         if (r != SC_READ_NEEDBUF) {
             break;
         }
@@ -310,13 +316,13 @@ sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
             return found ? SC_OK : SC_NOTFOUND;
         }
     }
-    sc_rwlock_rdlock(&shard->lock);
+    sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
     {
         uint32_t slot;
         const sc_entry *e = sc_table_lookup(&c->seg, &shard->table, key->str, key->len, hash, &slot);
         found = e && !sc_entry_expired(e, now);
     }
-    sc_rwlock_unlock(&shard->lock);
+    sc_shard_unlock(shard);
     return found ? SC_OK : SC_NOTFOUND;
 }
 
@@ -330,10 +336,10 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     uint32_t slot;
     const sc_entry *e;
 
-    sc_rwlock_wrlock(&shard->lock);
+    sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
     e = sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
     if (!e) {
-        sc_rwlock_unlock(&shard->lock);
+        sc_shard_unlock(shard);
         return SC_NOTFOUND;
     }
     sc_seq_write_begin(&shard->seq);
@@ -341,7 +347,7 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     sc_seq_write_end(&shard->seq);
     sc_free(seg, &shard->alloc, sc_seg_off(seg, e));
     shard->stats.deletes++;
-    sc_rwlock_unlock(&shard->lock);
+    sc_shard_unlock(shard);
     return SC_OK;
 }
 
@@ -353,7 +359,7 @@ void sc_cache_clear(sc_cache *c)
     sc_mutex_lock(&seg->hdr->global_lock);
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *shard = &seg->shards[i];
-        sc_rwlock_wrlock(&shard->lock);
+        sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
         sc_seq_write_begin(&shard->seq);
         memset(&shard->table, 0, sizeof(shard->table));
     }
@@ -365,9 +371,15 @@ void sc_cache_clear(sc_cache *c)
     for (i = seg->nshards; i-- > 0;) {
         sc_shard *shard = &seg->shards[i];
         sc_seq_write_end(&shard->seq);
-        sc_rwlock_unlock(&shard->lock);
+        sc_shard_unlock(shard);
     }
     sc_mutex_unlock(&seg->hdr->global_lock);
+}
+
+void sc_cache_reset(sc_cache *c)
+{
+    __atomic_fetch_add(&c->seg.hdr->resets, 1, __ATOMIC_RELAXED);
+    sc_cache_clear(c);
 }
 
 void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
@@ -387,6 +399,7 @@ void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
         f->expired += s->stats.expired;
         f->evicted += s->stats.evicted;
         f->nomem += s->stats.nomem;
+        f->repairs += s->stats.repairs;
     }
     f->mem_total = (uint64_t)seg->npages << SC_PAGE_SHIFT;
     f->mem_free = (uint64_t)sc_alloc_pool_free_pages(seg) << SC_PAGE_SHIFT;
@@ -395,6 +408,7 @@ void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
     f->slab_returns = seg->hdr->pool.slab_returns;
     f->expunges = seg->hdr->expunges;
     f->clears = seg->hdr->clears;
+    f->resets = seg->hdr->resets;
     f->start_time = seg->hdr->start_time;
     f->nshards = seg->nshards;
 }

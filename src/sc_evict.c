@@ -15,6 +15,7 @@
  * shard lock.
  */
 #include "sc_cache.h"
+#include "sc_shard.h"
 #include "sc_evict.h"
 
 void sc_shard_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e)
@@ -94,11 +95,11 @@ void sc_evict_global(sc_cache *c, uint32_t need_pages, int64_t now)
         for (k = 0; k < seg->nshards && sc_alloc_pool_free_pages(seg) < target; k++) {
             sc_shard *shard = &seg->shards[hdr->evict_cursor++ & (seg->nshards - 1)];
             uint32_t share;
-            sc_rwlock_wrlock(&shard->lock);
+            sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
             any |= sc_evict_expired(seg, shard, now, c->idle_ttl) > 0;
             share = round < 3 ? (shard->table.used >> (3 - round)) + 1 : shard->table.used;
             any |= sc_evict_clock(seg, shard, share) > 0;
-            sc_rwlock_unlock(&shard->lock);
+            sc_shard_unlock(shard);
         }
         if (!any) {
             break;

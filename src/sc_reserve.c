@@ -32,6 +32,7 @@
 # include <sys/syscall.h>
 #endif
 #include "sc_cache.h"
+#include "sc_shard.h"
 #include "sc_evict.h"
 
 #define SC_WAIT_SLICE_MS 50
@@ -80,11 +81,11 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
         if (sc_cache_fetch(c, key, now, sink, out) == SC_OK) {
             return SC_OK;
         }
-        sc_rwlock_wrlock(&shard->lock);
+        sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
         e = sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
         if (e && !sc_entry_expired(e, now)) {
             /* Stored since the fetch above: fetch it again. */
-            sc_rwlock_unlock(&shard->lock);
+            sc_shard_unlock(shard);
             continue;
         }
         for (i = 0; i < SC_RESERVATIONS; i++) {
@@ -107,12 +108,12 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
                 ticket->slot = free_slot;
                 c->local.reservations_held++;
             }
-            sc_rwlock_unlock(&shard->lock);
+            sc_shard_unlock(shard);
             return SC_NOTFOUND;
         }
         if (owner == self || c->local.reservations_held > 0) {
             /* Nested: compute without waiting (see the top of this file). */
-            sc_rwlock_unlock(&shard->lock);
+            sc_shard_unlock(shard);
             return SC_NOTFOUND;
         }
         if (sc_pid_dead(owner)) {
@@ -120,11 +121,11 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
             r->pid = 0;
             r->hash = 0;
             __atomic_fetch_add(&r->wake, 1, __ATOMIC_RELEASE);
-            sc_rwlock_unlock(&shard->lock);
+            sc_shard_unlock(shard);
             sc_wake_all(&r->wake);
             continue;
         }
-        sc_rwlock_unlock(&shard->lock);
+        sc_shard_unlock(shard);
         sc_wait_on(&shard->reservations[busy].wake, seen);
     }
 }
@@ -139,13 +140,13 @@ void sc_cache_release(sc_cache *c, sc_reservation_ticket *ticket)
     }
     shard = &c->seg.shards[ticket->shard];
     r = &shard->reservations[ticket->slot];
-    sc_rwlock_wrlock(&shard->lock);
+    sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
     if (r->pid == (uint32_t)getpid()) {
         r->pid = 0;
         r->hash = 0;
         __atomic_fetch_add(&r->wake, 1, __ATOMIC_RELEASE);
     }
-    sc_rwlock_unlock(&shard->lock);
+    sc_shard_unlock(shard);
     sc_wake_all(&r->wake);
     ticket->slot = SC_NONE;
     if (c->local.reservations_held > 0) {

@@ -110,7 +110,7 @@ int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries
     }
     for (i = 0; i < nshards; i++) {
         sc_shard *shard = &seg->shards[i];
-        if (sc_rwlock_init(&shard->lock) != 0) {
+        if (sc_mutex_init(&shard->lock) != 0) {
             goto lock_failed;
         }
         shard->index = i;

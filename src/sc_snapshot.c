@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sc_cache.h"
+#include "sc_shard.h"
 #include "sc_evict.h"
 
 typedef struct sc_snap_rec {
@@ -105,14 +106,14 @@ sc_snapshot *sc_snapshot_shard(sc_cache *c, uint32_t index, int64_t now, bool wi
         return NULL;
     }
     shard = &seg->shards[index];
-    sc_rwlock_rdlock(&shard->lock);
+    sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
     for (slot = 0; slot < shard->table.capacity; slot++) {
         const sc_entry *e = sc_table_slot_entry(seg, &shard->table, slot);
         if (e && !sc_entry_expired(e, now)) {
             sc_snap_add(snap, e, with_values);
         }
     }
-    sc_rwlock_unlock(&shard->lock);
+    sc_shard_unlock(shard);
     if (snap->failed) {
         sc_snapshot_free(snap);
         return NULL;
@@ -132,12 +133,12 @@ sc_snapshot *sc_snapshot_key(sc_cache *c, const sc_key *key, int64_t now, bool w
     if (!snap) {
         return NULL;
     }
-    sc_rwlock_rdlock(&shard->lock);
+    sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
     e = sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
     if (e && !sc_entry_expired(e, now)) {
         sc_snap_add(snap, e, with_values);
     }
-    sc_rwlock_unlock(&shard->lock);
+    sc_shard_unlock(shard);
     if (snap->failed) {
         sc_snapshot_free(snap);
         return NULL;

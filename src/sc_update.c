@@ -11,6 +11,7 @@
  */
 #include <string.h>
 #include "sc_cache.h"
+#include "sc_shard.h"
 #include "sc_evict.h"
 #include "sc_value.h"
 
@@ -65,15 +66,15 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
         sc_status st;
         sc_value_in start;
 
-        sc_rwlock_wrlock(&shard->lock);
+        sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
         e = (sc_entry *)sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
         if (e && !sc_entry_expired(e, now)) {
             if (e->vtype != SC_V_LONG) {
-                sc_rwlock_unlock(&shard->lock);
+                sc_shard_unlock(shard);
                 return SC_BADTYPE;
             }
             if (!sc_apply(op, e->scalar, a, b, vtype, scalar)) {
-                sc_rwlock_unlock(&shard->lock);
+                sc_shard_unlock(shard);
                 return SC_NOTFOUND;
             }
             sc_seq_write_begin(&shard->seq);
@@ -82,10 +83,10 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
             e->mtime = now;
             sc_seq_write_end(&shard->seq);
             shard->stats.updates++;
-            sc_rwlock_unlock(&shard->lock);
+            sc_shard_unlock(shard);
             return SC_OK;
         }
-        sc_rwlock_unlock(&shard->lock);
+        sc_shard_unlock(shard);
         if (op == SC_UPDATE_CAS) {
             return SC_NOTFOUND;
         }

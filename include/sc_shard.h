@@ -1,0 +1,18 @@
+/*
+ * sc_shard.h - taking and releasing a shard's lock, with recovery from a
+ * holder that died. See src/sc_shard.c.
+ */
+#ifndef SC_SHARD_H
+#define SC_SHARD_H
+
+#include "sc_segment.h"
+
+typedef enum sc_lock_mode {
+    SC_LOCK_READ,   /* reads only (fallback fetches, snapshots, hit samples) */
+    SC_LOCK_WRITE   /* changes the table, entries or the shard's pages */
+} sc_lock_mode;
+
+void sc_shard_lock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode);
+void sc_shard_unlock(sc_shard *shard);
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * sc_shard.c - the shard lock and what happens when its holder dies.
+ *
+ * The lock is a robust process-shared mutex. A writer sets shard->dirty
+ * right after taking it and clears it right before releasing it; readers
+ * leave it alone. When a locker is told the previous owner died:
+ *   - if dirty is clear and the sequence counter is even, the dead process
+ *     was only reading: nothing to repair;
+ *   - otherwise the dead process may have left the table, an entry or the
+ *     shard's slab lists half changed. The shard is emptied: its table is
+ *     dropped, every page run it owns goes back to the pool (sc_alloc.c
+ *     walks the runs under the pool lock) and its allocator state starts
+ *     over, all inside an odd sequence window, so no reader ever trusts
+ *     what the dead writer left. If the pool itself cannot be walked, the
+ *     segment is flagged for a full reset (sc_cache.c does it next).
+ * Readers that keep seeing an odd counter (a writer died inside its window)
+ * fall back to this lock after a few tries and so trigger the repair too.
+ * A waiter never blocks signals; with robust mutexes the wait for a dead
+ * holder ends at once.
+ */
+#include "sc_shard.h"
+
+static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
+{
+    uint64_t seq = __atomic_load_n(&shard->seq, __ATOMIC_RELAXED);
+
+    if (!(seq & 1)) {
+        sc_seq_write_begin(&shard->seq);
+    }
+    shard->table.off = 0;
+    shard->table.capacity = 0;
+    shard->table.used = 0;
+    shard->table.tombs = 0;
+    shard->table.clock_hand = 0;
+    sc_alloc_reclaim_shard(seg, (uint16_t)shard->index);
+    sc_alloc_init_shard(&shard->alloc);
+    shard->stats.repairs++;
+    sc_seq_write_end(&shard->seq);
+}
+
+void sc_shard_lock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode)
+{
+    if (sc_mutex_lock(&shard->lock)) {
+        if (shard->dirty || (__atomic_load_n(&shard->seq, __ATOMIC_RELAXED) & 1)) {
+            sc_shard_repair(seg, shard);
+        }
+        shard->dirty = 0;
+    }
+    if (mode == SC_LOCK_WRITE) {
+        shard->dirty = 1;
+    }
+}
+
+void sc_shard_unlock(sc_shard *shard)
+{
+    shard->dirty = 0;
+    sc_mutex_unlock(&shard->lock);
+}
