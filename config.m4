@@ -32,7 +32,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
   dnl robust mutexes, clock_gettime) in files that include system headers
   dnl before php.h, so _GNU_SOURCE is defined for every translation unit.
   dnl php_config.h guards its own #define _GNU_SOURCE, so this is warning-free.
-  SHARDCACHE_CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1"
+  SHARDCACHE_CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -fvisibility=hidden -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1"
 
   dnl Process-shared mutexes live in libpthread on older glibc
   dnl (on glibc >= 2.34 they are in libc and this is a no-op).

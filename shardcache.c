@@ -396,6 +396,15 @@ ZEND_FUNCTION(shardcache_fetch)
         }
         return;
     }
+    if (EXPECTED(Z_TYPE_P(key) == IS_STRING)) {
+        if (!sc_fetch_one(Z_STR_P(key), return_value, now)) {
+            RETURN_FALSE;
+        }
+        if (success) {
+            ZEND_TRY_ASSIGN_REF_TRUE(success);
+        }
+        return;
+    }
     {
         zend_string *skey = zval_try_get_string(key);
         bool hit;

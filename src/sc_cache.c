@@ -172,7 +172,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
 /* Copies key's live entry into out (bytes into the sink). Runs either with
  * the shard's read lock held or under the sequence counter, in which case
  * the caller validates before trusting anything. */
-static int sc_read_entry(sc_cache *c, sc_shard *shard, const sc_key *key, uint64_t hash, int64_t now,
+static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, sc_shard *shard, const sc_key *key, uint64_t hash, int64_t now,
                          sc_sink *sink, sc_value_out *out, sc_status *status)
 {
     uint32_t slot;

@@ -30,6 +30,32 @@ static inline uint32_t *sc_slots(const sc_seg *seg, sc_off off, uint32_t capacit
     return (uint32_t *)(seg->base + off + SC_ALIGN_UP((uint64_t)capacity, 8));
 }
 
+/* Short keys are compared in place, 8 bytes at a time; long ones by memcmp. */
+static inline bool sc_key_equal(const char *a, const char *b, uint32_t len)
+{
+    uint64_t x, y;
+
+    if (len > 64) {
+        return memcmp(a, b, len) == 0;
+    }
+    while (len >= 8) {
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y) {
+            return false;
+        }
+        a += 8;
+        b += 8;
+        len -= 8;
+    }
+    while (len--) {
+        if (*a++ != *b++) {
+            return false;
+        }
+    }
+    return true;
+}
+
 const sc_entry *sc_table_lookup(const sc_seg *seg, const sc_table *table, const char *key,
                                 uint32_t key_len, uint64_t hash, uint32_t *slot_out)
 {
@@ -55,8 +81,7 @@ const sc_entry *sc_table_lookup(const sc_seg *seg, const sc_table *table, const 
         if (tag == want) {
             sc_off eoff = (sc_off)slots[idx] << SC_SLOT_SHIFT;
             const sc_entry *e = sc_seg_ptr(seg, eoff, sizeof(sc_entry) + (uint64_t)key_len);
-            if (e && e->hash == hash && e->key_len == key_len
-                && memcmp(SC_ENTRY_KEY(e), key, key_len) == 0) {
+            if (e && e->hash == hash && e->key_len == key_len && sc_key_equal(SC_ENTRY_KEY(e), key, key_len)) {
                 *slot_out = idx;
                 return e;
             }
