@@ -527,8 +527,7 @@ static void sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
     zend_string *key;
     zend_long step = 1, ttl = 0;
     zval *success = NULL;
-    uint8_t vtype;
-    int64_t scalar;
+    int64_t result;
     sc_key k;
 
     ZEND_PARSE_PARAMETERS_START(1, 4)
@@ -542,20 +541,17 @@ static void sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
     if (success) {
         ZEND_TRY_ASSIGN_REF_FALSE(success);
     }
-    if (!sc_make_key(&k, key) || ttl < 0
-        || sc_cache_update(&sc_shared_cache, &k, op, (int64_t)step, 0, sc_clamp_ttl(ttl), sc_now(), &vtype, &scalar)
+    /* A negative ttl creates an entry that is already expired, as in APCu:
+     * a missing key stays missing and the call fails. */
+    if (!sc_make_key(&k, key)
+        || sc_cache_update(&sc_shared_cache, &k, op, (int64_t)step, 0, sc_clamp_ttl(ttl), ttl >= 0, sc_now(), &result)
                != SC_OK) {
         RETURN_FALSE;
     }
     if (success) {
         ZEND_TRY_ASSIGN_REF_TRUE(success);
     }
-    if (vtype == SC_V_DOUBLE) {
-        double d;
-        memcpy(&d, &scalar, sizeof(d));
-        RETURN_DOUBLE(d);
-    }
-    RETURN_LONG((zend_long)scalar);
+    RETURN_LONG((zend_long)result);
 }
 
 ZEND_FUNCTION(shardcache_inc)
@@ -572,8 +568,7 @@ ZEND_FUNCTION(shardcache_cas)
 {
     zend_string *key;
     zend_long old_value, new_value;
-    uint8_t vtype;
-    int64_t scalar;
+    int64_t result;
     sc_key k;
 
     ZEND_PARSE_PARAMETERS_START(3, 3)
@@ -584,7 +579,7 @@ ZEND_FUNCTION(shardcache_cas)
 
     RETURN_BOOL(sc_make_key(&k, key)
                 && sc_cache_update(&sc_shared_cache, &k, SC_UPDATE_CAS, (int64_t)old_value, (int64_t)new_value, 0,
-                                   sc_now(), &vtype, &scalar) == SC_OK);
+                                   false, sc_now(), &result) == SC_OK);
 }
 
 ZEND_FUNCTION(shardcache_entry)
@@ -608,7 +603,7 @@ ZEND_FUNCTION(shardcache_entry)
     ZEND_PARSE_PARAMETERS_END();
 
     if (!sc_make_key(&k, key)) {
-        RETURN_FALSE;
+        RETURN_NULL(); /* disabled: APCu returns null without calling back */
     }
     now = sc_now();
     if (sc_cache_reserve(&sc_shared_cache, &k, now, &sink.base, &out, &ticket) == SC_OK) {
@@ -623,8 +618,10 @@ ZEND_FUNCTION(shardcache_entry)
     fci.params = &arg;
     fci.param_count = 1;
     fci.named_params = NULL;
+    /* Stored as by apcu_add, as APCu does: a value stored for the key while
+     * the callback ran (by it, or by a nested apcu_entry) stays. */
     if (zend_call_function(&fci, &fcc) == SUCCESS && !EG(exception) && Z_TYPE_P(return_value) != IS_UNDEF) {
-        sc_store_one(key, return_value, ttl, false, now);
+        sc_store_one(key, return_value, ttl, true, now);
     }
     sc_cache_release(&sc_shared_cache, &ticket);
     if (sink.str) {

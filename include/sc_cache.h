@@ -118,11 +118,11 @@ void sc_cache_reset(sc_cache *c);
 void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f);
 
 /* inc/dec/cas in place, atomic for the key (sc_update.c). On SC_OK the new
- * value is in *vtype / *scalar (an int, or a float after inc/dec overflow);
- * SC_BADTYPE when the entry is not an int; SC_NOTFOUND for cas on a missing
- * key, or when cas compared unequal. */
+ * int is in *result; SC_BADTYPE when the entry is not an int; SC_NOTFOUND
+ * for a missing key that may not be created (cas, or !create), or when cas
+ * compared unequal. A created entry expires after ttl seconds (0: never). */
 sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64_t a, int64_t b, uint32_t ttl,
-                          int64_t now, uint8_t *vtype, int64_t *scalar);
+                          bool create, int64_t now, int64_t *result);
 
 /* apcu_entry (sc_reserve.c): fetches key; on a miss reserves it so that
  * other processes asking for the same key wait until sc_cache_release().

@@ -5,6 +5,7 @@
  * Locks: the shard's write lock is held for the whole read-modify-write; the
  * entry's type, value and mtime change inside the shard's odd sequence
  * window, so an optimistic reader sees either the old or the new value.
+ * Ints wrap around on overflow, as in APCu 5.1.22.
  * inc/dec of a missing (or expired) key store 0 +/- step through
  * sc_cache_store's add path and try again, so a racing creator wins once and
  * the other caller updates its value.
@@ -15,45 +16,29 @@
 #include "sc_evict.h"
 #include "sc_value.h"
 
-static bool sc_apply(sc_update_op op, int64_t cur, int64_t a, int64_t b, uint8_t *vtype, int64_t *scalar)
+/* APCu 5.1.22 updates with plain machine arithmetic: an int that passes
+ * PHP_INT_MAX or PHP_INT_MIN wraps around and stays an int. */
+static bool sc_apply(sc_update_op op, int64_t cur, int64_t a, int64_t b, int64_t *result)
 {
-    int64_t r;
-    double d;
-
     switch (op) {
     case SC_UPDATE_INC:
-        if (!__builtin_add_overflow(cur, a, &r)) {
-            *vtype = SC_V_LONG;
-            *scalar = r;
-            return true;
-        }
-        d = (double)cur + (double)a;
-        break;
+        *result = (int64_t)((uint64_t)cur + (uint64_t)a);
+        return true;
     case SC_UPDATE_DEC:
-        if (!__builtin_sub_overflow(cur, a, &r)) {
-            *vtype = SC_V_LONG;
-            *scalar = r;
-            return true;
-        }
-        d = (double)cur - (double)a;
-        break;
+        *result = (int64_t)((uint64_t)cur - (uint64_t)a);
+        return true;
     case SC_UPDATE_CAS:
     default:
         if (cur != a) {
             return false;
         }
-        *vtype = SC_V_LONG;
-        *scalar = b;
+        *result = b;
         return true;
     }
-    /* Overflow: PHP's own arithmetic turns the result into a float. */
-    *vtype = SC_V_DOUBLE;
-    memcpy(scalar, &d, sizeof(d));
-    return true;
 }
 
 sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64_t a, int64_t b, uint32_t ttl,
-                          int64_t now, uint8_t *vtype, int64_t *scalar)
+                          bool create, int64_t now, int64_t *result)
 {
     sc_seg *seg = &c->seg;
     uint64_t hash = sc_hash_mix(key->php_hash);
@@ -73,13 +58,12 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
                 sc_shard_unlock(shard);
                 return SC_BADTYPE;
             }
-            if (!sc_apply(op, e->scalar, a, b, vtype, scalar)) {
+            if (!sc_apply(op, e->scalar, a, b, result)) {
                 sc_shard_unlock(shard);
                 return SC_NOTFOUND;
             }
             sc_seq_write_begin(&shard->seq);
-            e->vtype = *vtype;
-            e->scalar = *scalar;
+            e->scalar = *result;
             e->mtime = now;
             sc_seq_write_end(&shard->seq);
             shard->stats.updates++;
@@ -87,13 +71,13 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
             return SC_OK;
         }
         sc_shard_unlock(shard);
-        if (op == SC_UPDATE_CAS) {
+        if (op == SC_UPDATE_CAS || !create) {
             return SC_NOTFOUND;
         }
         /* Missing: create it from 0. */
-        sc_apply(op, 0, a, b, vtype, scalar);
-        start.vtype = *vtype;
-        start.scalar = *scalar;
+        sc_apply(op, 0, a, b, result);
+        start.vtype = SC_V_LONG;
+        start.scalar = *result;
         start.data = NULL;
         start.len = 0;
         st = sc_cache_store(c, key, &start, ttl, now, true);
