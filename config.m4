@@ -16,6 +16,8 @@ if test "$PHP_SHARDCACHE" != "no"; then
   SHARDCACHE_SOURCES="shardcache.c \
     shardcache_iterator.c \
     shardcache_info.c \
+    shardcache_serializer.c \
+    shardcache_compat.c \
     src/sc_segment.c \
     src/sc_lock.c \
     src/sc_alloc.c \
@@ -24,9 +26,11 @@ if test "$PHP_SHARDCACHE" != "no"; then
     src/sc_evict.c \
     src/sc_cache.c \
     src/sc_shard.c \
+    src/sc_entry.c \
     src/sc_update.c \
     src/sc_reserve.c \
-    src/sc_snapshot.c"
+    src/sc_snapshot.c \
+    src/sc_info.c"
 
   dnl -std=c11 alone hides POSIX/GNU declarations (mmap flags, pthread
   dnl robust mutexes, clock_gettime) in files that include system headers

@@ -69,6 +69,10 @@ void sc_alloc_init_shard(sc_shard_alloc *sa);
 /* The caller holds shard `owner`'s write lock. Returns an offset of `size`
  * usable bytes aligned to 8, or 0 when no memory is left. */
 sc_off sc_alloc(struct sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint64_t size);
+/* Like sc_alloc for a run of whole pages: the longest free run up to
+ * max_pages pages (*got says how many). 0 when the pool is empty. */
+sc_off sc_alloc_run_upto(struct sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32_t max_pages,
+                         uint32_t *got);
 /* The caller holds the write lock of the shard that allocated off. */
 void sc_free(struct sc_seg *seg, sc_shard_alloc *sa, sc_off off);
 

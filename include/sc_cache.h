@@ -66,6 +66,9 @@ typedef struct sc_cache_figures {
     uint64_t pool_locks, slab_refills, slab_returns;
     uint64_t expunges, clears;
     uint64_t repairs;       /* shards emptied after a writer died */
+    uint64_t lock_waits;    /* shard lock requests that found it busy */
+    uint64_t optimistic_retries;
+    uint64_t hits, misses;  /* sampled totals */
     uint64_t resets;        /* full resets after a crash in the page pool */
     int64_t start_time;
     uint32_t nshards;

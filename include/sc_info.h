@@ -47,7 +47,8 @@ typedef struct sc_info_pool {
     uint64_t large_runs;        /* runs holding one large object */
     uint64_t large_pages;
     sc_info_class classes[SC_NCLASSES];
-    sc_info_run *runs;          /* malloc'd (with_runs), free_runs of them, by offset */
+    sc_info_run *runs;          /* malloc'd (with_runs): nruns free runs by offset */
+    uint64_t nruns;
     /* ---- */
     uint64_t total_pages;
     uint64_t free_pages;

@@ -35,6 +35,8 @@ int sc_mutex_init(sc_mutex *lock);
  * owns it and must repair what it protects before unlocking. */
 bool sc_mutex_lock(sc_mutex *lock);
 void sc_mutex_unlock(sc_mutex *lock);
+/* Like sc_mutex_lock; *waited tells whether the lock was busy at first. */
+bool sc_mutex_lock_counted(sc_mutex *lock, bool *waited);
 
 /* ---- sequence counter ---- */
 

@@ -25,6 +25,8 @@ typedef struct sc_shard_stats {
     uint64_t hits;         /* sampled: SC_HIT_SAMPLE per recorded hit */
     uint64_t misses;       /* sampled: SC_MISS_SAMPLE per recorded miss */
     uint64_t repairs;      /* times the shard was emptied after a holder died */
+    uint64_t lock_waits;   /* lock requests that found the lock busy */
+    uint64_t optimistic_retries; /* optimistic reads that had to start over */
 } sc_shard_stats;
 
 /* A key whose value apcu_entry() is computing (hash 0 = free). Claimed and

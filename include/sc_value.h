@@ -12,8 +12,14 @@ typedef enum sc_vtype {
     SC_V_NULL = 0, SC_V_FALSE = 1, SC_V_TRUE = 2, SC_V_LONG = 3, SC_V_DOUBLE = 4,
     SC_V_STRING = 5,      /* data = raw bytes, binary safe */
     SC_V_ARRAY = 6,       /* data = shardcache's own compact binary array format */
-    SC_V_SERIALIZED = 7   /* data = php serialize() output (objects, enums, arrays holding objects or PHP references) */
+    SC_V_SERIALIZED = 7   /* data = php serialize() output (objects, enums, arrays holding objects or PHP references),
+                             or, after a 0x00 byte, the output of the apc.serializer in use (see sc_value.c) */
 } sc_vtype;
+
+/* A third-party serializer, with APCu's calling convention (apc_serializer.h):
+ * both return non-zero on success; serialize hands back an emalloc'd buffer. */
+typedef int (*sc_ext_serialize_fn)(unsigned char **buf, size_t *buf_len, const zval *value, void *config);
+typedef int (*sc_ext_unserialize_fn)(zval *value, unsigned char *buf, size_t buf_len, void *config);
 
 typedef struct sc_encoded {
     uint8_t vtype;
@@ -39,5 +45,18 @@ void sc_value_encoded_release(sc_encoded *enc);
 /* Decodes into *out (a fresh zval owned by the caller). data was produced by sc_value_encode
    (possibly in another process), but treat it defensively: malformed input -> FAILURE with *out = NULL, never a crash or over-read. */
 zend_result sc_value_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *out);
+
+/* Values that must be serialized (objects, ...) go through ser/unser instead of
+ * php serialize() from now on; NULL restores php serialize(). Called once at
+ * module startup, before any value is stored, and never while requests run:
+ * every process sharing the segment then decodes with the serializer that
+ * encoded (the choice is inherited across fork). */
+void sc_value_set_serializer(sc_ext_serialize_fn ser, sc_ext_unserialize_fn unser, void *config);
+
+/* Wraps text that is already php serialize() output (one value, len bytes)
+ * as an SC_V_SERIALIZED value, whatever serializer is in use; it is
+ * unserialized when fetched. Used by apc.preload_path for values that cannot
+ * be built outside a request (objects). */
+zend_result sc_value_wrap_php_serialized(const char *text, size_t len, sc_encoded *out);
 
 #endif

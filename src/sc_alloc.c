@@ -449,6 +449,44 @@ sc_off sc_alloc(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint64_t size)
     return sc_seg_off(seg, slab + obj);
 }
 
+sc_off sc_alloc_run_upto(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32_t max_pages, uint32_t *got)
+{
+    sc_pool *pool = &seg->hdr->pool;
+    uint32_t head, run;
+    sc_page *h;
+
+    *got = 0;
+    if (max_pages == 0 || !sc_pool_lock(seg)) {
+        return 0;
+    }
+    head = sc_pool_take(seg, max_pages, owner);
+    if (head == SC_NONE && pool->bin_mask) {
+        /* Nothing that long: the first run of the highest bin, whole. */
+        head = pool->bin_head[31 - __builtin_clz(pool->bin_mask)];
+        run = seg->pages[head].run;
+        head = sc_pool_take(seg, run < max_pages ? run : max_pages, owner);
+    }
+    sc_mutex_unlock(&pool->lock);
+    if (head == SC_NONE) {
+        return 0;
+    }
+    h = &seg->pages[head];
+    run = h->run;
+    __atomic_fetch_add(&pool->large_allocs, 1, __ATOMIC_RELAXED);
+    h->kind = SC_PAGE_LARGE;
+    h->owner = owner;
+    h->head = head;
+    if (run > 1) {
+        seg->pages[head + run - 1].kind = SC_PAGE_INNER;
+        seg->pages[head + run - 1].head = head;
+    }
+    sa->pages += run;
+    sa->used_bytes += (uint64_t)run << SC_PAGE_SHIFT;
+    sa->nobjects++;
+    *got = run;
+    return sc_seg_off(seg, sc_page_addr(seg, head));
+}
+
 void sc_free(sc_seg *seg, sc_shard_alloc *sa, sc_off off)
 {
     uint32_t page = (uint32_t)((off - seg->hdr->data_off) >> SC_PAGE_SHIFT);

@@ -26,6 +26,7 @@
 #include <string.h>
 #include "sc_cache.h"
 #include "sc_shard.h"
+#include "sc_entry.h"
 #include "sc_evict.h"
 #include "sc_value.h"
 
@@ -56,24 +57,32 @@ static inline bool sc_vtype_has_bytes(uint8_t vtype)
 
 /* ---- store ---- */
 
-static sc_off sc_alloc_entry(sc_cache *c, sc_shard *shard, uint64_t size, int64_t now)
+/* Makes the entry, evicting from this shard when memory is short: expired
+ * entries first, then (for small entries, whose slabs this shard owns)
+ * others in CLOCK order. Shard write lock held. */
+static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const sc_key *key,
+                            const sc_value_in *value, uint32_t ttl, int64_t now)
 {
     sc_seg *seg = &c->seg;
-    sc_off off = sc_alloc(seg, &shard->alloc, (uint16_t)shard->index, size);
+    uint64_t size = sizeof(sc_entry) + (uint64_t)key->len + value->len;
+    sc_off off;
 
+#define SC_MAKE() sc_entry_create(seg, shard, hash, key->str, key->len, value->vtype, value->scalar, \
+                                  value->data, (uint32_t)value->len, ttl, now)
+    off = SC_MAKE();
     if (off) {
         return off;
     }
     if (sc_evict_expired(seg, shard, now, c->idle_ttl)) {
-        off = sc_alloc(seg, &shard->alloc, (uint16_t)shard->index, size);
+        off = SC_MAKE();
     }
     if (size <= SC_MAX_SMALL) {
-        /* Entries of this shard free objects of this shard's slabs. */
         while (!off && shard->table.used) {
             sc_evict_clock(seg, shard, 1);
-            off = sc_alloc(seg, &shard->alloc, (uint16_t)shard->index, size);
+            off = SC_MAKE();
         }
     }
+#undef SC_MAKE
     return off;
 }
 
@@ -85,7 +94,6 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     sc_shard *shard = sc_seg_shard_for(seg, hash);
     uint64_t size = sizeof(sc_entry) + (uint64_t)key->len + value->len;
     const sc_entry *old;
-    sc_entry *e;
     sc_off off;
     uint32_t slot = 0;
     int attempt;
@@ -105,7 +113,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
                 return SC_EXISTS;
             }
         }
-        off = sc_alloc_entry(c, shard, size, now);
+        off = sc_make_entry(c, shard, hash, key, value, ttl, now);
         if (off) {
             break;
         }
@@ -117,38 +125,24 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         sc_evict_global(c, (uint32_t)((size + SC_PAGE_SIZE - 1) >> SC_PAGE_SHIFT), now);
     }
 
-    e = (sc_entry *)(seg->base + off);
-    e->hash = hash;
-    e->key_len = key->len;
-    e->val_len = (uint32_t)value->len;
-    e->vtype = value->vtype;
-    e->flags = 0;
-    e->reserved = 0;
-    e->ttl = ttl;
-    e->scalar = value->scalar;
-    e->ctime = now;
-    e->mtime = now;
-    e->atime = now;
-    e->nhits = 0;
-    e->mem_size = (uint32_t)(size > UINT32_MAX ? UINT32_MAX : sc_alloc_usable(size));
-    memcpy(SC_ENTRY_KEY(e), key->str, key->len);
-    if (value->len) {
-        memcpy(SC_ENTRY_VAL(e), value->data, value->len);
-    }
-
     /* Eviction above may have removed the old entry: look again. */
     old = sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
     if (old && add_only && !sc_entry_expired(old, now)) {
-        sc_free(seg, &shard->alloc, off);
+        sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
         sc_shard_unlock(shard);
         return SC_EXISTS;
     }
     if (!old) {
         if (!sc_table_reserve(seg, shard)) {
-            sc_free(seg, &shard->alloc, off);
-            shard->stats.nomem++;
-            sc_shard_unlock(shard);
-            return SC_NOMEM;
+            /* The table is full of live entries and cannot grow: make room
+             * in it by evicting some of this shard's entries. */
+            sc_evict_clock(seg, shard, (shard->table.capacity >> 4) + 1);
+            if (!sc_table_reserve(seg, shard)) {
+                sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
+                shard->stats.nomem++;
+                sc_shard_unlock(shard);
+                return SC_NOMEM;
+            }
         }
         slot = sc_table_free_slot(seg, &shard->table, hash);
     }
@@ -158,7 +152,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     sc_seq_write_end(&shard->seq);
 
     if (old) {
-        sc_free(seg, &shard->alloc, sc_seg_off(seg, old));
+        sc_entry_free(seg, shard, (sc_entry *)old);
         shard->stats.updates++;
     } else {
         shard->stats.inserts++;
@@ -180,7 +174,6 @@ static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, sc_s
     uint8_t vtype;
     uint32_t val_len, ttl;
     int64_t ctime;
-    const char *src;
 
     if (!e) {
         *status = SC_NOTFOUND;
@@ -204,12 +197,10 @@ static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, sc_s
             out->len = val_len;
             return SC_READ_NEEDBUF;
         }
-        src = sc_seg_ptr(&c->seg, sc_seg_off(&c->seg, e) + sizeof(sc_entry) + key->len, val_len);
-        if (!src) {
+        if (!sc_entry_copy_value(&c->seg, e, key->len, sink->buf, val_len)) {
             *status = SC_NOTFOUND;
             return SC_READ_DONE;
         }
-        memcpy(sink->buf, src, val_len);
         out->data = sink->buf;
         out->len = val_len;
     }
@@ -270,6 +261,7 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
         }
         tries++;
         c->local.optimistic_retries++;
+        __atomic_fetch_add(&shard->stats.optimistic_retries, 1, __ATOMIC_RELAXED);
     }
 
     c->local.locked_reads++;
@@ -345,7 +337,7 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     sc_seq_write_begin(&shard->seq);
     sc_table_clear_slot(seg, &shard->table, slot);
     sc_seq_write_end(&shard->seq);
-    sc_free(seg, &shard->alloc, sc_seg_off(seg, e));
+    sc_entry_free(seg, shard, (sc_entry *)e);
     shard->stats.deletes++;
     sc_shard_unlock(shard);
     return SC_OK;
@@ -400,6 +392,10 @@ void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
         f->evicted += s->stats.evicted;
         f->nomem += s->stats.nomem;
         f->repairs += s->stats.repairs;
+        f->lock_waits += __atomic_load_n(&s->stats.lock_waits, __ATOMIC_RELAXED);
+        f->optimistic_retries += __atomic_load_n(&s->stats.optimistic_retries, __ATOMIC_RELAXED);
+        f->hits += s->stats.hits;
+        f->misses += __atomic_load_n(&s->stats.misses, __ATOMIC_RELAXED);
     }
     f->mem_total = (uint64_t)seg->npages << SC_PAGE_SHIFT;
     f->mem_free = (uint64_t)sc_alloc_pool_free_pages(seg) << SC_PAGE_SHIFT;

@@ -16,12 +16,13 @@
  */
 #include "sc_cache.h"
 #include "sc_shard.h"
+#include "sc_entry.h"
 #include "sc_evict.h"
 
 void sc_shard_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e)
 {
     sc_table_clear_slot(seg, &shard->table, slot);
-    sc_free(seg, &shard->alloc, sc_seg_off(seg, e));
+    sc_entry_free(seg, shard, e);
 }
 
 uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t idle_ttl)

@@ -40,6 +40,22 @@ bool sc_mutex_lock(sc_mutex *lock)
     return false;
 }
 
+bool sc_mutex_lock_counted(sc_mutex *lock, bool *waited)
+{
+    int rc = pthread_mutex_trylock(&lock->mx);
+
+    *waited = false;
+    if (rc == EBUSY) {
+        *waited = true;
+        rc = pthread_mutex_lock(&lock->mx);
+    }
+    if (rc == EOWNERDEAD) {
+        pthread_mutex_consistent(&lock->mx);
+        return true;
+    }
+    return false;
+}
+
 void sc_mutex_unlock(sc_mutex *lock)
 {
     pthread_mutex_unlock(&lock->mx);

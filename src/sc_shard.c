@@ -40,7 +40,15 @@ static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
 
 void sc_shard_lock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode)
 {
-    if (sc_mutex_lock(&shard->lock)) {
+    bool waited;
+    bool owner_died = sc_mutex_lock_counted(&shard->lock, &waited);
+
+    if (waited) {
+        /* Under the lock now, but other lockers may touch the figures of
+         * the same line through the sampled-hit path: keep it atomic. */
+        __atomic_fetch_add(&shard->stats.lock_waits, 1, __ATOMIC_RELAXED);
+    }
+    if (owner_died) {
         if (shard->dirty || (__atomic_load_n(&shard->seq, __ATOMIC_RELAXED) & 1)) {
             sc_shard_repair(seg, shard);
         }

@@ -14,9 +14,11 @@
 #include <string.h>
 #include "sc_cache.h"
 #include "sc_shard.h"
+#include "sc_entry.h"
 #include "sc_evict.h"
 
 typedef struct sc_snap_rec {
+    uint32_t rec_size;      /* bytes of this record, padded */
     uint32_t key_len;
     uint32_t value_len;     /* bytes copied (0 when values were not asked for) */
     uint8_t vtype;
@@ -29,6 +31,7 @@ typedef struct sc_snap_rec {
 } sc_snap_rec;
 
 struct sc_snapshot {
+    const sc_seg *seg;
     char *buf;
     size_t len;
     size_t cap;
@@ -66,6 +69,7 @@ static void sc_snap_add(sc_snapshot *snap, const sc_entry *e, bool with_values)
     }
     rec = (sc_snap_rec *)(snap->buf + snap->len);
     memset(rec, 0, sizeof(*rec));
+    rec->rec_size = (uint32_t)need;
     rec->key_len = e->key_len;
     rec->vtype = e->vtype;
     rec->scalar = e->scalar;
@@ -80,14 +84,22 @@ static void sc_snap_add(sc_snapshot *snap, const sc_entry *e, bool with_values)
     if (with_values) {
         rec->has_value = 1;
         rec->value_len = e->val_len;
-        memcpy(p + e->key_len, SC_ENTRY_VAL(e), e->val_len);
+        if (!sc_entry_copy_value(snap->seg, e, e->key_len, p + e->key_len, e->val_len)) {
+            rec->value_len = 0;
+            rec->has_value = 0;
+        }
     }
     snap->len += need;
 }
 
-static sc_snapshot *sc_snap_new(void)
+static sc_snapshot *sc_snap_new(const sc_seg *seg)
 {
-    return calloc(1, sizeof(sc_snapshot));
+    sc_snapshot *snap = calloc(1, sizeof(sc_snapshot));
+
+    if (snap) {
+        snap->seg = seg;
+    }
+    return snap;
 }
 
 uint32_t sc_cache_nshards(const sc_cache *c)
@@ -102,7 +114,7 @@ sc_snapshot *sc_snapshot_shard(sc_cache *c, uint32_t index, int64_t now, bool wi
     sc_snapshot *snap;
     uint32_t slot;
 
-    if (index >= seg->nshards || !(snap = sc_snap_new())) {
+    if (index >= seg->nshards || !(snap = sc_snap_new(seg))) {
         return NULL;
     }
     shard = &seg->shards[index];
@@ -126,7 +138,7 @@ sc_snapshot *sc_snapshot_key(sc_cache *c, const sc_key *key, int64_t now, bool w
     sc_seg *seg = &c->seg;
     uint64_t hash = sc_hash_mix(key->php_hash);
     sc_shard *shard = sc_seg_shard_for(seg, hash);
-    sc_snapshot *snap = sc_snap_new();
+    sc_snapshot *snap = sc_snap_new(seg);
     const sc_entry *e;
     uint32_t slot;
 
@@ -168,7 +180,7 @@ bool sc_snapshot_next(sc_snapshot *snap, sc_entry_meta *meta)
     meta->atime = rec->atime;
     meta->nhits = rec->nhits;
     meta->mem_size = rec->mem_size;
-    snap->pos += SC_ALIGN_UP(sizeof(sc_snap_rec) + rec->key_len + rec->value_len, 8);
+    snap->pos += rec->rec_size;
     return true;
 }
 

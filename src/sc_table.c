@@ -16,6 +16,7 @@
  * in fresh memory before it is published; the old one is freed after.
  * Readers may run sc_table_lookup with no lock: it bounds-checks everything.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "sc_segment.h"
 #include "sc_table.h"
@@ -201,6 +202,47 @@ static bool sc_table_rebuild(sc_seg *seg, sc_shard *shard, uint32_t new_capacity
     return true;
 }
 
+/* Drops the tombstones without new shared memory: the full slots are
+ * copied to process memory and put back into the emptied table, inside one
+ * odd sequence window. */
+static bool sc_table_rehash_in_place(sc_seg *seg, sc_shard *shard)
+{
+    sc_table *table = &shard->table;
+    uint32_t capacity = table->capacity, mask = capacity - 1, i, n = 0;
+    uint8_t *tags = sc_tags(seg, table->off);
+    uint32_t *slots = sc_slots(seg, table->off, capacity);
+    uint32_t *saved = malloc((size_t)table->used * sizeof(uint32_t) + 1);
+    uint8_t *saved_tags = malloc((size_t)table->used + 1);
+
+    if (!saved || !saved_tags) {
+        free(saved);
+        free(saved_tags);
+        return false;
+    }
+    for (i = 0; i < capacity; i++) {
+        if (tags[i] & SC_TAG_FULL) {
+            saved[n] = slots[i];
+            saved_tags[n++] = tags[i];
+        }
+    }
+    sc_seq_write_begin(&shard->seq);
+    memset(tags, SC_TAG_EMPTY, capacity);
+    for (i = 0; i < n; i++) {
+        const sc_entry *e = (const sc_entry *)(seg->base + ((sc_off)saved[i] << SC_SLOT_SHIFT));
+        uint32_t idx = (uint32_t)e->hash & mask;
+        while (tags[idx] != SC_TAG_EMPTY) {
+            idx = (idx + 1) & mask;
+        }
+        tags[idx] = saved_tags[i];
+        slots[idx] = saved[i];
+    }
+    table->tombs = 0;
+    sc_seq_write_end(&shard->seq);
+    free(saved);
+    free(saved_tags);
+    return true;
+}
+
 bool sc_table_reserve(sc_seg *seg, sc_shard *shard)
 {
     sc_table *table = &shard->table;
@@ -215,12 +257,16 @@ bool sc_table_reserve(sc_seg *seg, sc_shard *shard)
     }
     /* Mostly tombstones: rehash at the same size; otherwise double. */
     if (((uint64_t)table->used + 1) * 2 <= capacity) {
-        if (sc_table_rebuild(seg, shard, (uint32_t)capacity)) {
+        if (sc_table_rebuild(seg, shard, (uint32_t)capacity) || sc_table_rehash_in_place(seg, shard)) {
             return true;
         }
     } else if (capacity < (UINT64_C(1) << 30) && sc_table_rebuild(seg, shard, (uint32_t)capacity * 2)) {
         return true;
     }
-    /* No memory for a new table: tolerate a fuller one. */
+    /* No memory for a new table: drop tombstones in place, then tolerate a
+     * fuller table. */
+    if (table->tombs && sc_table_rehash_in_place(seg, shard)) {
+        load = (uint64_t)table->used + 1;
+    }
     return load * 16 <= capacity * 15;
 }

@@ -15,6 +15,11 @@
  *   SERIALIZED        data = php serialize() output followed by one NUL byte; len counts
  *                     the NUL. The NUL keeps php_var_unserialize()'s scanner inside the
  *                     buffer; decode refuses data whose last byte is not NUL.
+ *                     Or, when apc.serializer names a third-party serializer (set once at
+ *                     startup with sc_value_set_serializer), one 0x00 byte followed by that
+ *                     serializer's output. php serialize() output never starts with 0x00
+ *                     (it starts with a type letter), so the first byte tells them apart;
+ *                     data of the third-party form is refused when no such serializer is set.
  *
  * SC_V_ARRAY format: all integers little-endian, fixed width, no alignment.
  *   value   := tag:u8 payload
@@ -39,7 +44,8 @@
  *   from count, hashes into a table pre-sized and initialised mixed.
  *
  * What goes where (matches what APCu 5.1.22 with its default apc.serializer=php
- * returns on fetch):
+ * returns on fetch; with another apc.serializer, "serialize()d" below means that
+ * serializer, and plain arrays still take the native format):
  *   - arrays holding only null/bool/int/float/string/arrays -> SC_V_ARRAY;
  *   - a resource nested in an array is stored as int 0 (that is what serialize()
  *     writes for it, so APCu fetches int(0) too); a top-level resource is refused
@@ -376,10 +382,81 @@ static int sc_enc_array(sc_wbuf *w, HashTable *ht, uint32_t depth)
     return SC_ENC_OK;
 }
 
+/* The apc.serializer in use for values that must be serialized; NULL: php
+ * serialize(). Written only at module startup (sc_value_set_serializer). */
+static sc_ext_serialize_fn sc_ext_ser;
+static sc_ext_unserialize_fn sc_ext_unser;
+static void *sc_ext_config;
+
+void sc_value_set_serializer(sc_ext_serialize_fn ser, sc_ext_unserialize_fn unser, void *config)
+{
+    if (ser && unser) {
+        sc_ext_ser = ser;
+        sc_ext_unser = unser;
+        sc_ext_config = config;
+    } else {
+        sc_ext_ser = NULL;
+        sc_ext_unser = NULL;
+        sc_ext_config = NULL;
+    }
+}
+
+/* Third-party serializer: 0x00, then its bytes. It raises what it raises
+ * (igbinary throws for Closure, ...); a failure without an exception is a
+ * silent refusal, as in APCu. */
+static zend_result sc_value_serialize_ext(zval *value, sc_encoded *out)
+{
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    char *data;
+
+    if (!sc_ext_ser(&buf, &len, value, sc_ext_config) || EG(exception) || (buf == NULL && len != 0)) {
+        if (buf) {
+            efree(buf);
+        }
+        return FAILURE;
+    }
+    data = emalloc(len + 1);
+    data[0] = '\0';
+    if (len) {
+        memcpy(data + 1, buf, len);
+    }
+    if (buf) {
+        efree(buf);
+    }
+    out->vtype = SC_V_SERIALIZED;
+    out->owned_buf = data;
+    out->data = data;
+    out->len = len + 1;
+    return SUCCESS;
+}
+
+zend_result sc_value_wrap_php_serialized(const char *text, size_t len, sc_encoded *out)
+{
+    char *data;
+
+    memset(out, 0, sizeof(*out));
+    if (len == 0 || text[0] == '\0') {
+        return FAILURE;
+    }
+    data = emalloc(len + 1);
+    memcpy(data, text, len);
+    data[len] = '\0';
+    out->vtype = SC_V_SERIALIZED;
+    out->owned_buf = data;
+    out->data = data;
+    out->len = len + 1;
+    return SUCCESS;
+}
+
 static zend_result sc_value_serialize(zval *value, sc_encoded *out)
 {
     smart_str buf = {0};
     php_serialize_data_t var_hash;
+
+    if (sc_ext_ser) {
+        return sc_value_serialize_ext(value, out);
+    }
 
     /* Own var_hash even when called from inside __sleep/__serialize. */
     BG(serialize_lock)++;
@@ -816,6 +893,32 @@ fail:
     return FAILURE;
 }
 
+/* Third-party form: 0x00, then the apc.serializer's bytes. */
+static zend_result sc_dec_serialized_ext(const char *data, size_t len, zval *out)
+{
+    ZVAL_NULL(out);
+    if (!sc_ext_unser) {
+        return FAILURE;
+    }
+    if (!sc_ext_unser(out, (unsigned char *) data + 1, len - 1, sc_ext_config)) {
+        /* As in APCu: a failing unserializer has released what it built. */
+        ZVAL_NULL(out);
+        return FAILURE;
+    }
+    if (EG(exception)) {
+        zval_ptr_dtor(out);
+        ZVAL_NULL(out);
+        return FAILURE;
+    }
+    if (Z_ISREF_P(out)) {
+        zval tmp;
+        ZVAL_COPY(&tmp, Z_REFVAL_P(out));
+        zval_ptr_dtor(out);
+        ZVAL_COPY_VALUE(out, &tmp);
+    }
+    return SUCCESS;
+}
+
 static zend_result sc_dec_serialized(const char *data, size_t len, zval *out)
 {
     const unsigned char *start = (const unsigned char *) data;
@@ -824,6 +927,9 @@ static zend_result sc_dec_serialized(const char *data, size_t len, zval *out)
     int ok;
 
     ZVAL_NULL(out);
+    if (len != 0 && data[0] == '\0') {
+        return sc_dec_serialized_ext(data, len, out);
+    }
     if (len == 0 || data[len - 1] != '\0') {
         return FAILURE;
     }

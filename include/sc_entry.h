@@ -1,0 +1,35 @@
+/*
+ * sc_entry.h - making, reading and freeing entries (src/sc_entry.c).
+ */
+#ifndef SC_ENTRY_H
+#define SC_ENTRY_H
+
+#include "sc_segment.h"
+
+/* Set on entries whose value lives in separate page runs (chunks). */
+#define SC_ENTRY_CHAINED 0x02
+/* At most this many chunks per value. */
+#define SC_MAX_CHUNKS 1024
+
+typedef struct sc_chunk {
+    sc_off off;
+    uint64_t len;
+} sc_chunk;
+
+/* Shard write lock held. Allocates and fills a new entry (not yet in any
+ * table). Returns its offset, or 0 when the memory is not there (nothing is
+ * evicted here). */
+sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *key, uint32_t key_len,
+                       uint8_t vtype, int64_t scalar, const char *value, uint32_t value_len, uint32_t ttl,
+                       int64_t now);
+
+/* Shard write lock held: frees an entry that no table refers to any more. */
+void sc_entry_free(sc_seg *seg, sc_shard *shard, sc_entry *e);
+
+/* Copies len value bytes of e into dst. Safe without a lock (every offset is
+ * bounds-checked); the bytes are meaningful only once the shard's sequence
+ * counter (or the lock) confirms them. False when something is out of
+ * bounds or inconsistent. */
+bool sc_entry_copy_value(const sc_seg *seg, const sc_entry *e, uint32_t key_len, char *dst, uint32_t len);
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * sc_entry.c - the bytes of an entry.
+ *
+ * An entry is an sc_entry header, the key, and then either
+ *   - the value bytes (inline), in one allocation, which is the case for
+ *     everything up to SC_MAX_SMALL and for larger values whenever one run
+ *     of pages long enough is free; or
+ *   - (SC_ENTRY_CHAINED) a uint32 chunk count, padding to 8 and that many
+ *     sc_chunk {offset, length} records, the value bytes being spread over
+ *     that many page runs taken wherever the pool has them. A large value
+ *     therefore never fails for want of one contiguous free run while
+ *     enough pages are free.
+ * Every allocation of an entry belongs to the shard the key hashes to and is
+ * made and freed under that shard's write lock. An entry is immutable once
+ * a table refers to it, except for in-place integer updates (sc_update.c)
+ * and the hit figures (sc_cache.c), so an optimistic reader can copy it and
+ * trust the copy once the sequence counter confirms it.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "sc_entry.h"
+
+static inline sc_chunk *sc_chunk_table(sc_entry *e, uint32_t **count)
+{
+    char *p = SC_ENTRY_KEY(e) + e->key_len;
+    *count = (uint32_t *)SC_ALIGN_UP((uintptr_t)p, 4);
+    return (sc_chunk *)SC_ALIGN_UP((uintptr_t)(*count + 1), 8);
+}
+
+static uint64_t sc_chained_head_size(uint32_t key_len, uint32_t nchunks)
+{
+    return sizeof(sc_entry) + key_len + 4 + 4 + 8 + (uint64_t)nchunks * sizeof(sc_chunk);
+}
+
+static void sc_entry_fill(sc_entry *e, uint64_t hash, const char *key, uint32_t key_len, uint8_t vtype,
+                          int64_t scalar, uint32_t value_len, uint32_t ttl, int64_t now, uint64_t mem)
+{
+    e->hash = hash;
+    e->key_len = key_len;
+    e->val_len = value_len;
+    e->vtype = vtype;
+    e->flags = 0;
+    e->reserved = 0;
+    e->ttl = ttl;
+    e->scalar = scalar;
+    e->ctime = now;
+    e->mtime = now;
+    e->atime = now;
+    e->nhits = 0;
+    e->mem_size = mem > UINT32_MAX ? UINT32_MAX : (uint32_t)mem;
+    memcpy(SC_ENTRY_KEY(e), key, key_len);
+}
+
+sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *key, uint32_t key_len,
+                       uint8_t vtype, int64_t scalar, const char *value, uint32_t value_len, uint32_t ttl,
+                       int64_t now)
+{
+    uint64_t size = sizeof(sc_entry) + (uint64_t)key_len + value_len;
+    uint16_t owner = (uint16_t)shard->index;
+    uint32_t n, i, *count;
+    uint64_t left = value_len, mem;
+    sc_chunk *table;
+    sc_entry *e;
+    sc_off off;
+
+    off = sc_alloc(seg, &shard->alloc, owner, size);
+    if (off) {
+        e = (sc_entry *)(seg->base + off);
+        sc_entry_fill(e, hash, key, key_len, vtype, scalar, value_len, ttl, now, sc_alloc_usable(size));
+        if (value_len) {
+            memcpy(SC_ENTRY_VAL(e), value, value_len);
+        }
+        return off;
+    }
+    if (size <= SC_MAX_SMALL) {
+        return 0;
+    }
+
+    /* No single run is long enough: spread the value over several. The
+     * head is made first, with room for one chunk per page at worst. */
+    n = (uint32_t)((value_len + SC_PAGE_SIZE - 1) >> SC_PAGE_SHIFT);
+    if (n > SC_MAX_CHUNKS) {
+        n = SC_MAX_CHUNKS;
+    }
+    size = sc_chained_head_size(key_len, n);
+    off = sc_alloc(seg, &shard->alloc, owner, size);
+    if (!off) {
+        return 0;
+    }
+    e = (sc_entry *)(seg->base + off);
+    sc_entry_fill(e, hash, key, key_len, vtype, scalar, value_len, ttl, now, 0);
+    e->flags = SC_ENTRY_CHAINED;
+    table = sc_chunk_table(e, &count);
+    mem = sc_alloc_usable(size);
+    n = 0;
+    while (left > 0) {
+        uint32_t want = (uint32_t)((left + SC_PAGE_SIZE - 1) >> SC_PAGE_SHIFT), got = 0;
+        sc_off c;
+        if (n == SC_MAX_CHUNKS) {
+            goto fail;
+        }
+        c = sc_alloc_run_upto(seg, &shard->alloc, owner, want, &got);
+        if (!c) {
+            goto fail;
+        }
+        table[n].off = c;
+        table[n].len = (uint64_t)got << SC_PAGE_SHIFT;
+        if (table[n].len > left) {
+            table[n].len = left;
+        }
+        memcpy(seg->base + c, value + (value_len - left), table[n].len);
+        left -= table[n].len;
+        mem += (uint64_t)got << SC_PAGE_SHIFT;
+        n++;
+    }
+    e->mem_size = mem > UINT32_MAX ? UINT32_MAX : (uint32_t)mem;
+    *count = n;
+    return off;
+
+fail:
+    for (i = 0; i < n; i++) {
+        sc_free(seg, &shard->alloc, table[i].off);
+    }
+    sc_free(seg, &shard->alloc, off);
+    return 0;
+}
+
+void sc_entry_free(sc_seg *seg, sc_shard *shard, sc_entry *e)
+{
+    if (e->flags & SC_ENTRY_CHAINED) {
+        uint32_t *count, i;
+        sc_chunk *table = sc_chunk_table(e, &count);
+        for (i = 0; i < *count; i++) {
+            sc_free(seg, &shard->alloc, table[i].off);
+        }
+    }
+    sc_free(seg, &shard->alloc, sc_seg_off(seg, e));
+}
+
+bool sc_entry_copy_value(const sc_seg *seg, const sc_entry *e, uint32_t key_len, char *dst, uint32_t len)
+{
+    sc_off base = sc_seg_off(seg, e);
+    const uint32_t *count;
+    const sc_chunk *table;
+    uint32_t n, i;
+    uint64_t done = 0;
+
+    if (!(__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & SC_ENTRY_CHAINED)) {
+        const char *src = sc_seg_ptr(seg, base + sizeof(sc_entry) + key_len, len);
+        if (!src) {
+            return false;
+        }
+        memcpy(dst, src, len);
+        return true;
+    }
+    table = sc_chunk_table((sc_entry *)e, (uint32_t **)&count);
+    if (!sc_seg_ptr(seg, sc_seg_off(seg, count), sizeof(uint32_t))) {
+        return false;
+    }
+    n = *(const volatile uint32_t *)count;
+    if (n > SC_MAX_CHUNKS || !sc_seg_ptr(seg, sc_seg_off(seg, table), (uint64_t)n * sizeof(sc_chunk))) {
+        return false;
+    }
+    for (i = 0; i < n; i++) {
+        sc_off off = table[i].off;
+        uint64_t clen = table[i].len;
+        const char *src;
+        if (clen > len - done || !(src = sc_seg_ptr(seg, off, clen))) {
+            return false;
+        }
+        memcpy(dst + done, src, clen);
+        done += clen;
+    }
+    return done == len;
+}

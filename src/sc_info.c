@@ -1,0 +1,177 @@
+/*
+ * sc_info.c - read-only figures for the info functions.
+ *
+ * Owns nothing in shared memory: it only reads.
+ *  - A shard's table, allocator and statistics fields are copied while the
+ *    shard's lock is held (sc_shard_lock, read mode), so entries, slots and
+ *    bytes agree with each other. The miss and nomem counters, which other
+ *    code bumps atomically without the lock, are read atomically.
+ *  - The page pool is walked while the pool lock is held. Under that lock
+ *    the runs tile the data area (free runs, slabs, large runs; see
+ *    sc_alloc.c), so the walk steps from run head to run head. A slab's
+ *    class and object count are written by its owning shard under the
+ *    shard's lock, not the pool's: they are read with relaxed atomic loads
+ *    and bounds-checked, and may be a moment old - these are statistics.
+ *    If the pool's previous holder died, the pool is flagged for the full
+ *    reset exactly as sc_alloc.c does, and the walk is skipped.
+ * Results go into process memory (malloc for the run list); no lock is held
+ * when the caller gets them, and nothing here can jump out while a lock is
+ * held.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "sc_info.h"
+#include "sc_shard.h"
+
+/* One hit (miss) in this many is recorded in the shard figures: must equal
+ * SC_HIT_SAMPLE and SC_MISS_SAMPLE of sc_cache.c. */
+#define SC_INFO_SAMPLE 32
+
+#define SC_LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+uint32_t sc_info_hit_sample(void)
+{
+    return SC_INFO_SAMPLE;
+}
+
+void sc_info_local_unrecorded(const sc_cache *c, uint64_t *hits, uint64_t *misses)
+{
+    *hits = c->local.hits & (SC_INFO_SAMPLE - 1);
+    *misses = c->local.misses & (SC_INFO_SAMPLE - 1);
+}
+
+void sc_info_shard_get(sc_cache *c, uint32_t index, sc_info_shard *out)
+{
+    sc_seg *seg = &c->seg;
+    sc_shard *shard;
+    uint64_t table_bytes = 0;
+
+    memset(out, 0, sizeof(*out));
+    if (index >= seg->nshards) {
+        return;
+    }
+    shard = &seg->shards[index];
+    sc_shard_lock(seg, shard, SC_LOCK_READ);
+    out->entries = shard->table.used;
+    out->slots = shard->table.capacity;
+    out->tombstones = shard->table.tombs;
+    if (shard->table.off && shard->table.capacity) {
+        table_bytes = sc_alloc_usable(sc_table_bytes(shard->table.capacity));
+    }
+    out->pages = shard->alloc.pages;
+    out->mem_used = shard->alloc.used_bytes;
+    out->objects = shard->alloc.nobjects;
+    out->inserts = shard->stats.inserts;
+    out->updates = shard->stats.updates;
+    out->deletes = shard->stats.deletes;
+    out->expired = shard->stats.expired;
+    out->evicted = shard->stats.evicted;
+    out->repairs = shard->stats.repairs;
+    out->hits = shard->stats.hits;
+    out->nomem = SC_LOAD(shard->stats.nomem);
+    out->misses = SC_LOAD(shard->stats.misses);
+    sc_shard_unlock(shard);
+    out->mem_entries = out->mem_used > table_bytes ? out->mem_used - table_bytes : 0;
+}
+
+/* The pool lock, taken as sc_alloc.c takes it. False: the pool waits for a
+ * full reset and must not be walked (the lock is not held then). */
+static bool sc_info_pool_lock(sc_seg *seg)
+{
+    sc_pool *pool = &seg->hdr->pool;
+
+    if (sc_mutex_lock(&pool->lock)) {
+        __atomic_store_n(&seg->hdr->needs_reset, 1, __ATOMIC_RELEASE);
+    }
+    pool->lock_count++;
+    if (__atomic_load_n(&seg->hdr->needs_reset, __ATOMIC_ACQUIRE)) {
+        sc_mutex_unlock(&pool->lock);
+        return false;
+    }
+    return true;
+}
+
+bool sc_info_pool_get(sc_cache *c, bool with_runs, sc_info_pool *out)
+{
+    sc_seg *seg = &c->seg;
+    sc_pool *pool = &seg->hdr->pool;
+    uint64_t s = 1, max_runs = 0, nruns = 0;
+    sc_info_run *runs = NULL;
+    uint32_t p, i;
+    bool ok = true;
+
+    memset(out, 0, sizeof(*out));
+    for (i = 0; i < SC_NCLASSES; i++) {
+        out->classes[i].size = (uint32_t)sc_alloc_usable(s);
+        s = (uint64_t)out->classes[i].size + 1;
+    }
+    out->total_pages = seg->npages;
+
+    /* Free runs never outnumber half the pages plus one (two free runs are
+     * never adjacent), so one allocation made before locking is enough. */
+    if (with_runs) {
+        max_runs = (uint64_t)seg->npages / 2 + 1;
+        runs = malloc(max_runs * sizeof(*runs));
+        if (!runs) {
+            ok = false;
+            with_runs = false;
+        }
+    }
+
+    if (!sc_info_pool_lock(seg)) {
+        out->free_pages = SC_LOAD(pool->free_pages);
+        free(runs);
+        return ok;
+    }
+    out->free_pages = pool->free_pages;
+    p = 0;
+    while (p < seg->npages) {
+        const sc_page *d = &seg->pages[p];
+        uint8_t kind = SC_LOAD(d->kind);
+        uint32_t run = SC_LOAD(d->run);
+
+        if (run == 0 || run > seg->npages - p || kind == SC_PAGE_INNER) {
+            break; /* the runs do not tile the area: stop, report what was seen */
+        }
+        if (kind == SC_PAGE_FREE) {
+            uint64_t bytes = (uint64_t)run << SC_PAGE_SHIFT;
+            if (bytes > out->largest_free_run) {
+                out->largest_free_run = bytes;
+            }
+            if (with_runs && nruns < max_runs) {
+                runs[nruns].offset = seg->hdr->data_off + ((uint64_t)p << SC_PAGE_SHIFT);
+                runs[nruns].size = bytes;
+                nruns++;
+            }
+            out->free_runs++;
+        } else if (kind == SC_PAGE_SLAB) {
+            uint8_t cls = SC_LOAD(d->cls);
+            if (cls < SC_NCLASSES) {
+                sc_info_class *k = &out->classes[cls];
+                k->slabs++;
+                k->slab_pages += run;
+                k->objects_used += SC_LOAD(d->nused);
+                k->objects_total += ((uint64_t)run << SC_PAGE_SHIFT) / k->size;
+            }
+        } else {
+            out->large_runs++;
+            out->large_pages += run;
+        }
+        p += run;
+    }
+    sc_mutex_unlock(&pool->lock);
+    out->walked = true;
+    if (with_runs) {
+        out->runs = runs;
+        out->nruns = nruns;
+    } else {
+        free(runs);
+    }
+    return ok;
+}
+
+void sc_info_pool_free(sc_info_pool *p)
+{
+    free(p->runs);
+    p->runs = NULL;
+}
