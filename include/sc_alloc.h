@@ -56,7 +56,8 @@ typedef struct sc_shard_alloc {
     uint32_t partial[SC_NCLASSES];  /* slabs with a free object, by class */
     uint32_t pages;                 /* pages owned (slabs and large runs) */
     uint64_t used_bytes;            /* bytes handed out, rounded to class */
-    uint64_t requested_bytes;       /* bytes asked for */
+    uint64_t requested_bytes;       /* bytes entries need (sc_entry.c); tables
+                                       are not counted */
     uint64_t nobjects;
 } sc_shard_alloc;
 

@@ -60,6 +60,7 @@ typedef struct sc_cache {
 typedef struct sc_cache_figures {
     uint64_t entries;
     uint64_t mem_used;      /* bytes handed out to entries and tables */
+    uint64_t mem_requested; /* bytes entries need: mem_used - this = waste */
     uint64_t mem_total;     /* bytes of the data area */
     uint64_t mem_free;      /* bytes in free pages */
     uint64_t inserts, updates, deletes, expired, evicted, nomem;

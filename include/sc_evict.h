@@ -24,8 +24,10 @@ void sc_shard_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e);
 uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t idle_ttl);
 
 /* Shard write lock held (no window open): removes up to max entries in
- * CLOCK order. Returns how many were removed. */
-uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max);
+ * CLOCK order; with mem_size set, only entries of that allocation size
+ * (whose memory a new entry of that size can reuse at once). Returns how
+ * many were removed. */
+uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem_size);
 
 /* No lock held: takes the global lock and removes entries across shards
  * until at least need_pages pages are free in the pool or a full sweep

@@ -77,8 +77,14 @@ static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const s
         off = SC_MAKE();
     }
     if (size <= SC_MAX_SMALL) {
+        /* Entries of the same size class free exactly what is needed;
+         * others only help once a whole slab of theirs empties. */
+        uint32_t usable = (uint32_t)sc_alloc_usable(size);
+        while (!off && shard->table.used && sc_evict_clock(seg, shard, 1, usable)) {
+            off = SC_MAKE();
+        }
         while (!off && shard->table.used) {
-            sc_evict_clock(seg, shard, 1);
+            sc_evict_clock(seg, shard, 1, 0);
             off = SC_MAKE();
         }
     }
@@ -136,7 +142,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         if (!sc_table_reserve(seg, shard)) {
             /* The table is full of live entries and cannot grow: make room
              * in it by evicting some of this shard's entries. */
-            sc_evict_clock(seg, shard, (shard->table.capacity >> 4) + 1);
+            sc_evict_clock(seg, shard, (shard->table.capacity >> 4) + 1, 0);
             if (!sc_table_reserve(seg, shard)) {
                 sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
                 shard->stats.nomem++;
@@ -385,6 +391,7 @@ void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
         f->entries += __atomic_load_n(&s->table.used, __ATOMIC_RELAXED);
         f->slots += __atomic_load_n(&s->table.capacity, __ATOMIC_RELAXED);
         f->mem_used += __atomic_load_n(&s->alloc.used_bytes, __ATOMIC_RELAXED);
+        f->mem_requested += __atomic_load_n(&s->alloc.requested_bytes, __ATOMIC_RELAXED);
         f->inserts += s->stats.inserts;
         f->updates += s->stats.updates;
         f->deletes += s->stats.deletes;

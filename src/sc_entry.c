@@ -51,6 +51,13 @@ static void sc_entry_fill(sc_entry *e, uint64_t hash, const char *key, uint32_t 
     memcpy(SC_ENTRY_KEY(e), key, key_len);
 }
 
+/* Bytes an entry asked the allocator for (what its payload needs); the
+ * difference to what it got is the allocator's internal waste. */
+static uint64_t sc_entry_requested(const sc_entry *e)
+{
+    return sizeof(sc_entry) + (uint64_t)e->key_len + e->val_len;
+}
+
 sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *key, uint32_t key_len,
                        uint8_t vtype, int64_t scalar, const char *value, uint32_t value_len, uint32_t ttl,
                        int64_t now)
@@ -70,6 +77,7 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
         if (value_len) {
             memcpy(SC_ENTRY_VAL(e), value, value_len);
         }
+        shard->alloc.requested_bytes += sc_entry_requested(e);
         return off;
     }
     if (size <= SC_MAX_SMALL) {
@@ -115,6 +123,7 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
     }
     e->mem_size = mem > UINT32_MAX ? UINT32_MAX : (uint32_t)mem;
     *count = n;
+    shard->alloc.requested_bytes += sc_entry_requested(e);
     return off;
 
 fail:
@@ -127,6 +136,7 @@ fail:
 
 void sc_entry_free(sc_seg *seg, sc_shard *shard, sc_entry *e)
 {
+    shard->alloc.requested_bytes -= sc_entry_requested(e);
     if (e->flags & SC_ENTRY_CHAINED) {
         uint32_t *count, i;
         sc_chunk *table = sc_chunk_table(e, &count);

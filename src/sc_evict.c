@@ -49,7 +49,7 @@ uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t id
     return removed;
 }
 
-uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max)
+uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem_size)
 {
     sc_table *table = &shard->table;
     uint32_t removed = 0, looked = 0;
@@ -64,7 +64,7 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max)
         sc_entry *e = sc_table_slot_entry(seg, table, slot);
         table->clock_hand = (slot + 1) & (table->capacity - 1);
         looked++;
-        if (!e) {
+        if (!e || (mem_size && e->mem_size != mem_size)) {
             continue;
         }
         if (e->flags & SC_ENTRY_REFERENCED) {
@@ -99,7 +99,7 @@ void sc_evict_global(sc_cache *c, uint32_t need_pages, int64_t now)
             sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
             any |= sc_evict_expired(seg, shard, now, c->idle_ttl) > 0;
             share = round < 3 ? (shard->table.used >> (3 - round)) + 1 : shard->table.used;
-            any |= sc_evict_clock(seg, shard, share) > 0;
+            any |= sc_evict_clock(seg, shard, share, 0) > 0;
             sc_shard_unlock(shard);
         }
         if (!any) {
