@@ -18,6 +18,7 @@ typedef struct sc_info_shard {
     uint64_t pages;         /* pages owned: slabs and large runs */
     uint64_t mem_used;      /* bytes handed out: entries and the table */
     uint64_t mem_entries;   /* bytes handed out to entries only */
+    uint64_t mem_requested; /* bytes the entries need (mem_entries minus this: waste) */
     uint64_t objects;       /* allocations live: entries and the table */
     uint64_t inserts, updates, deletes, expired, evicted, nomem, repairs;
     uint64_t hits, misses;  /* sampled (see sc_info_hit_sample) */

@@ -19,7 +19,10 @@
  *
  * Size classes: 64..128 in steps of 16, then four classes per power of two
  * up to 32 KiB, so a class is at most 1.25x its predecessor. A slab of a
- * class has the fewest pages that waste at most 1/16 of the slab.
+ * class has the fewest pages that waste at most 1/16 of the slab; classes
+ * up to one page fall back to one-page slabs when no longer run is free.
+ * Entries bigger than a page never depend on contiguous pages: sc_entry.c
+ * spreads them over several runs when one run is not free.
  *
  * Locks: a shard's slabs, partial lists and objects are touched only by the
  * holder of that shard's write lock, so stores in different shards allocate
@@ -67,9 +70,11 @@ static inline unsigned sc_class_of(uint64_t size)
     return 5 + (b - 7) * 4 + (unsigned)((size - 1 - (UINT64_C(1) << b)) >> (b - 2));
 }
 
-static inline uint32_t sc_slab_objects(unsigned cls)
+/* Objects in a slab: from its own length, which is its class's preferred
+ * length or, when no run that long was free, a single page. */
+static inline uint32_t sc_slab_objects(const sc_page *h)
 {
-    return ((uint32_t)sc_slab_pages[cls] << SC_PAGE_SHIFT) / sc_class_size[cls];
+    return (h->run << SC_PAGE_SHIFT) / sc_class_size[h->cls];
 }
 
 static inline char *sc_page_addr(sc_seg *seg, uint32_t page)
@@ -363,6 +368,12 @@ static uint32_t sc_slab_new(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uns
     sc_page *h;
 
     head = sc_pool_take_locked(seg, n, owner);
+    if (head == SC_NONE && n > 1 && sc_class_size[cls] <= SC_PAGE_SIZE) {
+        /* No run that long: a one-page slab wastes more but never fails
+         * for want of contiguous pages. */
+        n = 1;
+        head = sc_pool_take_locked(seg, n, owner);
+    }
     if (head == SC_NONE) {
         return SC_NONE;
     }
@@ -441,7 +452,7 @@ sc_off sc_alloc(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint64_t size)
         h->bump += sc_class_size[cls];
     }
     h->nused++;
-    if (h->nused == sc_slab_objects(cls)) {
+    if (h->nused == sc_slab_objects(h)) {
         sc_partial_remove(seg, sa, head);
     }
     sa->used_bytes += sc_class_size[cls];
@@ -512,7 +523,7 @@ void sc_free(sc_seg *seg, sc_shard_alloc *sa, sc_off off)
     obj = (uint32_t)(seg->base + off - slab);
     memcpy(slab + obj, &h->free_obj, sizeof(uint32_t));
     h->free_obj = obj + 1;
-    cap = sc_slab_objects(h->cls);
+    cap = sc_slab_objects(h);
     was_full = h->nused == cap;
     h->nused--;
     sa->used_bytes -= sc_class_size[h->cls];

@@ -2,9 +2,8 @@
  * sc_entry.c - the bytes of an entry.
  *
  * An entry is an sc_entry header, the key, and then either
- *   - the value bytes (inline), in one allocation, which is the case for
- *     everything up to SC_MAX_SMALL and for larger values whenever one run
- *     of pages long enough is free; or
+ *   - the value bytes (inline), in one allocation, whenever the allocator
+ *     can give one (always for values under half a page); or
  *   - (SC_ENTRY_CHAINED) a uint32 chunk count, padding to 8 and that many
  *     sc_chunk {offset, length} records, the value bytes being spread over
  *     that many page runs taken wherever the pool has them. A large value
@@ -80,7 +79,7 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
         shard->alloc.requested_bytes += sc_entry_requested(e);
         return off;
     }
-    if (size <= SC_MAX_SMALL) {
+    if (value_len < SC_PAGE_SIZE / 2) {
         return 0;
     }
 

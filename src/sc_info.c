@@ -60,6 +60,7 @@ void sc_info_shard_get(sc_cache *c, uint32_t index, sc_info_shard *out)
     }
     out->pages = shard->alloc.pages;
     out->mem_used = shard->alloc.used_bytes;
+    out->mem_requested = shard->alloc.requested_bytes;
     out->objects = shard->alloc.nobjects;
     out->inserts = shard->stats.inserts;
     out->updates = shard->stats.updates;

@@ -100,6 +100,11 @@ int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries
     if (per_shard < 16) {
         per_shard = 16;
     }
+    /* The first tables may take at most 1/8 of the data area. */
+    while (per_shard > 16 && sc_table_bytes((uint32_t)sc_next_pow2(per_shard)) * nshards
+                                 > ((uint64_t)npages << SC_PAGE_SHIFT) / 8) {
+        per_shard >>= 1;
+    }
     if (per_shard > (UINT64_C(1) << 24)) {
         per_shard = UINT64_C(1) << 24;
     }
