@@ -20,14 +20,22 @@ extern zend_module_entry shardcache_module_entry;
 #endif
 
 ZEND_BEGIN_MODULE_GLOBALS(shardcache)
-    /* INI */
+    /* INI: the apc.* settings are shardcache's own entries, or, when APCu is
+     * loaded too, copied from APCu's entries at startup. */
     bool enabled;            /* apc.enabled */
     bool enable_cli;         /* apc.enable_cli */
     bool use_request_time;   /* apc.use_request_time */
+    bool slam_defense;       /* apc.slam_defense (accepted, no effect) */
+    bool coredump_unmap;     /* apc.coredump_unmap (accepted, no effect) */
+    zend_long shm_segments;  /* apc.shm_segments (always 1 segment) */
+    zend_long shm_size;      /* apc.shm_size, bytes (APCu's parsing) */
     zend_long entries_hint;  /* apc.entries_hint */
     zend_long ttl;           /* apc.ttl */
-    zend_long gc_ttl;        /* apc.gc_ttl */
-    char *shm_size;          /* apc.shm_size */
+    zend_long gc_ttl;        /* apc.gc_ttl (accepted, no effect) */
+    zend_long smart;         /* apc.smart (accepted, no effect) */
+    char *mmap_file_mask;    /* apc.mmap_file_mask (accepted: the mapping is always anonymous) */
+    char *preload_path;      /* apc.preload_path */
+    char *serializer_name;   /* apc.serializer */
     zend_long shards;        /* shardcache.shards */
     bool apcu_compat;        /* shardcache.apcu_compat */
     /* Process-local scratch buffer for encoded values being fetched. */
@@ -61,5 +69,27 @@ void sc_php_iterator_delete(zval *iterator, zval *return_value);
 
 /* shardcache_info.c */
 void sc_php_info_minit(int module_number);
+
+/* shardcache_serializer.c: apc.serializer. sc_serializer_minit() empties the
+ * registry and, with publish_hook (APCu not loaded, cache enabled), publishes
+ * APCu's registration hook (the "\0apc_register_serializer-0" constant);
+ * sc_serializer_select() picks the serializer named by apc.serializer once
+ * every extension has started. */
+void sc_serializer_minit(int module_number, bool publish_hook);
+void sc_serializer_select(const char *name);
+/* For phpinfo(): the serializer in use, and the names registered ("php, igbinary"). */
+const char *sc_serializer_describe(void);
+void sc_serializer_names(char *buf, size_t len);
+
+/* shardcache_compat.c: the APCu identity and apc.preload_path. */
+/* Registers a module named "apcu" (version PHP_SHARDCACHE_APCU_VERSION) that
+ * owns the apc.* INI entries of module own_module_number; returns it, or NULL
+ * when the name is taken. Called in post-startup only. */
+zend_module_entry *sc_compat_register_identity(int own_module_number);
+/* Adds the class alias APCUIterator for sc_php_iterator_ce when the name is free. */
+bool sc_compat_alias_iterator(void);
+/* Loads every *.data file of path into the cache as APCu does at startup;
+ * returns how many values were stored. */
+uint64_t sc_compat_preload(const char *path);
 
 #endif

@@ -16,6 +16,7 @@
 #include "php_shardcache.h"
 #include "sc_cache.h"
 #include "sc_value.h"
+#include "sc_info.h"
 
 #include "shardcache_arginfo.h"
 /* The APCu names: their generated table gets a name of its own. */
@@ -30,28 +31,84 @@ sc_cache sc_shared_cache;
 bool sc_active;                      /* the cache is mapped and usable */
 static bool sc_apcu_names;           /* apcu_* functions are ours */
 static bool sc_apc_ini_ours;         /* apc.* INI entries are ours */
+static zend_module_entry *sc_apcu_identity;   /* the "apcu" module we registered, or NULL */
+static int sc_module_number;
 static uint64_t sc_shm_bytes;
+static uint64_t sc_preloaded;        /* values loaded from apc.preload_path */
+static const char *sc_inactive_reason = "not started";
 static zend_result (*sc_prev_post_startup)(void);
 
-#define SC_DEFAULT_SHM_SIZE (UINT64_C(32) << 20)
+#define SC_DEFAULT_SHM_SIZE (INT64_C(32) << 20)
+#define SC_MB INT64_C(1048576)
 
-/* ---- INI ---- */
+/* ---- INI ----
+ * The apc.* entries are APCu 5.1.22's: same names, defaults, change modes
+ * and value checks (compare ini_get_all('apcu') with either extension).
+ * Those without meaning for shardcache are accepted and ignored (README). */
+
+/* APCu's apc.shm_segments check: anything but 1 is ignored with a warning
+ * in mmap mode, which is the only mode shardcache has. */
+static ZEND_INI_MH(sc_on_update_shm_segments)
+{
+    zend_long n = ZEND_STRTOL(ZSTR_VAL(new_value), NULL, 10);
+
+    (void)entry; (void)mh_arg1; (void)mh_arg2; (void)mh_arg3; (void)stage;
+    if (n != 1) {
+        php_error_docref(NULL, E_WARNING, "apc.shm_segments setting ignored in MMAP mode");
+    }
+    SCG(shm_segments) = 1;
+    return SUCCESS;
+}
+
+/* APCu's apc.shm_size parsing: a quantity with an optional K/M/G suffix;
+ * not positive -> the setting is refused (the default stays); below 1M ->
+ * read as megabytes, the old syntax, with APCu's warning. Too large for the
+ * machine or for shardcache is handled at startup (MINIT). */
+static ZEND_INI_MH(sc_on_update_shm_size)
+{
+    zend_long s = zend_ini_parse_quantity_warn(new_value, entry->name);
+
+    (void)mh_arg1; (void)mh_arg2; (void)mh_arg3; (void)stage;
+    if (s <= 0) {
+        return FAILURE;
+    }
+    if (s < SC_MB) {
+        php_error_docref(NULL, E_WARNING, "apc.shm_size now uses M/G suffixes, please update your ini files");
+        s *= SC_MB;
+    }
+    SCG(shm_size) = s;
+    return SUCCESS;
+}
 
 PHP_INI_BEGIN()
     STD_PHP_INI_BOOLEAN("apc.enabled", "1", PHP_INI_SYSTEM, OnUpdateBool, enabled,
                         zend_shardcache_globals, shardcache_globals)
-    STD_PHP_INI_BOOLEAN("apc.enable_cli", "0", PHP_INI_SYSTEM, OnUpdateBool, enable_cli,
-                        zend_shardcache_globals, shardcache_globals)
-    STD_PHP_INI_ENTRY("apc.shm_size", "32M", PHP_INI_SYSTEM, OnUpdateString, shm_size,
+    STD_PHP_INI_ENTRY("apc.shm_segments", "1", PHP_INI_SYSTEM, sc_on_update_shm_segments, shm_segments,
+                      zend_shardcache_globals, shardcache_globals)
+    STD_PHP_INI_ENTRY("apc.shm_size", "32M", PHP_INI_SYSTEM, sc_on_update_shm_size, shm_size,
                       zend_shardcache_globals, shardcache_globals)
     STD_PHP_INI_ENTRY("apc.entries_hint", "4096", PHP_INI_SYSTEM, OnUpdateLong, entries_hint,
                       zend_shardcache_globals, shardcache_globals)
-    STD_PHP_INI_ENTRY("apc.ttl", "0", PHP_INI_SYSTEM, OnUpdateLong, ttl,
-                      zend_shardcache_globals, shardcache_globals)
     STD_PHP_INI_ENTRY("apc.gc_ttl", "3600", PHP_INI_SYSTEM, OnUpdateLong, gc_ttl,
                       zend_shardcache_globals, shardcache_globals)
+    STD_PHP_INI_ENTRY("apc.ttl", "0", PHP_INI_SYSTEM, OnUpdateLong, ttl,
+                      zend_shardcache_globals, shardcache_globals)
+    STD_PHP_INI_ENTRY("apc.smart", "0", PHP_INI_SYSTEM, OnUpdateLong, smart,
+                      zend_shardcache_globals, shardcache_globals)
+    STD_PHP_INI_ENTRY("apc.mmap_file_mask", NULL, PHP_INI_SYSTEM, OnUpdateString, mmap_file_mask,
+                      zend_shardcache_globals, shardcache_globals)
+    STD_PHP_INI_BOOLEAN("apc.enable_cli", "0", PHP_INI_SYSTEM, OnUpdateBool, enable_cli,
+                        zend_shardcache_globals, shardcache_globals)
+    STD_PHP_INI_BOOLEAN("apc.slam_defense", "0", PHP_INI_SYSTEM, OnUpdateBool, slam_defense,
+                        zend_shardcache_globals, shardcache_globals)
+    STD_PHP_INI_ENTRY("apc.preload_path", NULL, PHP_INI_SYSTEM, OnUpdateString, preload_path,
+                      zend_shardcache_globals, shardcache_globals)
+    STD_PHP_INI_BOOLEAN("apc.coredump_unmap", "0", PHP_INI_SYSTEM, OnUpdateBool, coredump_unmap,
+                        zend_shardcache_globals, shardcache_globals)
     STD_PHP_INI_BOOLEAN("apc.use_request_time", "0", PHP_INI_ALL, OnUpdateBool, use_request_time,
                         zend_shardcache_globals, shardcache_globals)
+    STD_PHP_INI_ENTRY("apc.serializer", "php", PHP_INI_SYSTEM, OnUpdateStringUnempty, serializer_name,
+                      zend_shardcache_globals, shardcache_globals)
 PHP_INI_END()
 
 static const zend_ini_entry_def sc_own_ini_entries[] = {
@@ -71,53 +128,43 @@ static void sc_register_ini(const zend_ini_entry_def *entries, int module_number
 #endif
 }
 
-/* Parses "32M", "1G", "65536": digits and an optional K, M or G. */
-static bool sc_parse_size(const char *s, uint64_t *out)
+static bool sc_foreign_bool(const char *name)
 {
-    uint64_t v = 0;
-    const char *p = s;
-
-    if (!s || !*s) {
-        return false;
-    }
-    while (*p == ' ') {
-        p++;
-    }
-    if (*p < '0' || *p > '9') {
-        return false;
-    }
-    while (*p >= '0' && *p <= '9') {
-        if (v > (UINT64_MAX - 9) / 10) {
-            return false;
-        }
-        v = v * 10 + (uint64_t)(*p++ - '0');
-    }
-    switch (*p) {
-    case 'k': case 'K': v <<= 10; p++; break;
-    case 'm': case 'M': v <<= 20; p++; break;
-    case 'g': case 'G': v <<= 30; p++; break;
-    default: break;
-    }
-    while (*p == ' ') {
-        p++;
-    }
-    if (*p) {
-        return false;
-    }
-    *out = v;
-    return true;
+    return zend_ini_long(name, strlen(name), 0) != 0;
 }
 
-/* When APCu is loaded first its apc.* entries win: read the values there. */
+/* When APCu is loaded its apc.* entries win (it starts first): copy their
+ * values. APCu has already warned about bad values. */
 static void sc_read_foreign_apc_ini(void)
 {
-    SCG(enabled) = zend_ini_long((char *)"apc.enabled", sizeof("apc.enabled") - 1, 0) != 0;
-    SCG(enable_cli) = zend_ini_long((char *)"apc.enable_cli", sizeof("apc.enable_cli") - 1, 0) != 0;
-    SCG(shm_size) = zend_ini_string((char *)"apc.shm_size", sizeof("apc.shm_size") - 1, 0);
-    SCG(entries_hint) = zend_ini_long((char *)"apc.entries_hint", sizeof("apc.entries_hint") - 1, 0);
-    SCG(ttl) = zend_ini_long((char *)"apc.ttl", sizeof("apc.ttl") - 1, 0);
-    SCG(gc_ttl) = zend_ini_long((char *)"apc.gc_ttl", sizeof("apc.gc_ttl") - 1, 0);
-    SCG(use_request_time) = zend_ini_long((char *)"apc.use_request_time", sizeof("apc.use_request_time") - 1, 0) != 0;
+    const char *size = zend_ini_string("apc.shm_size", sizeof("apc.shm_size") - 1, 0);
+
+    SCG(enabled) = sc_foreign_bool("apc.enabled");
+    SCG(enable_cli) = sc_foreign_bool("apc.enable_cli");
+    SCG(use_request_time) = sc_foreign_bool("apc.use_request_time");
+    SCG(slam_defense) = sc_foreign_bool("apc.slam_defense");
+    SCG(coredump_unmap) = sc_foreign_bool("apc.coredump_unmap");
+    SCG(shm_segments) = 1;
+    SCG(entries_hint) = zend_ini_long("apc.entries_hint", sizeof("apc.entries_hint") - 1, 0);
+    SCG(ttl) = zend_ini_long("apc.ttl", sizeof("apc.ttl") - 1, 0);
+    SCG(gc_ttl) = zend_ini_long("apc.gc_ttl", sizeof("apc.gc_ttl") - 1, 0);
+    SCG(smart) = zend_ini_long("apc.smart", sizeof("apc.smart") - 1, 0);
+    SCG(mmap_file_mask) = zend_ini_string("apc.mmap_file_mask", sizeof("apc.mmap_file_mask") - 1, 0);
+    SCG(preload_path) = zend_ini_string("apc.preload_path", sizeof("apc.preload_path") - 1, 0);
+    SCG(serializer_name) = zend_ini_string("apc.serializer", sizeof("apc.serializer") - 1, 0);
+    SCG(shm_size) = SC_DEFAULT_SHM_SIZE;
+    if (size && *size) {
+        zend_string *str = zend_string_init(size, strlen(size), 0);
+        zend_string *err = NULL;
+        zend_long s = zend_ini_parse_quantity(str, &err);
+        if (err) {
+            zend_string_release(err);
+        }
+        zend_string_release(str);
+        if (s > 0) {
+            SCG(shm_size) = s < SC_MB ? s * SC_MB : s;
+        }
+    }
 }
 
 /* ---- helpers ---- */
@@ -620,9 +667,19 @@ ZEND_FUNCTION(shardcache_entry)
     fci.named_params = NULL;
     /* Stored as by apcu_add, as APCu does: a value stored for the key while
      * the callback ran (by it, or by a nested apcu_entry) stays. */
-    if (zend_call_function(&fci, &fcc) == SUCCESS && !EG(exception) && Z_TYPE_P(return_value) != IS_UNDEF) {
-        sc_store_one(key, return_value, ttl, true, now);
-    }
+    /* A fatal error in the callback jumps out of here: release the key on
+     * the way so that other processes do not wait for it. */
+    zend_try {
+        if (zend_call_function(&fci, &fcc) == SUCCESS && !EG(exception) && Z_TYPE_P(return_value) != IS_UNDEF) {
+            sc_store_one(key, return_value, ttl, true, now);
+        }
+    } zend_catch {
+        sc_cache_release(&sc_shared_cache, &ticket);
+        if (sink.str) {
+            zend_string_efree(sink.str);
+        }
+        zend_bailout();
+    } zend_end_try();
     sc_cache_release(&sc_shared_cache, &ticket);
     if (sink.str) {
         zend_string_efree(sink.str);
@@ -631,8 +688,9 @@ ZEND_FUNCTION(shardcache_entry)
 
 /* ---- module ---- */
 
-/* After every extension has started: take the apcu_* names unless APCu
- * itself is loaded. */
+/* After every extension has started (every serializer has registered):
+ * unless APCu itself is loaded, take the APCu identity (the "apcu" module,
+ * the apcu_* names, APCUIterator); then choose the serializer and preload. */
 static zend_result sc_post_startup(void)
 {
     if (sc_prev_post_startup && sc_prev_post_startup() != SUCCESS) {
@@ -641,9 +699,18 @@ static zend_result sc_post_startup(void)
     if (SCG(apcu_compat) && !zend_hash_str_exists(&module_registry, "apcu", sizeof("apcu") - 1)) {
         zend_module_entry *self = zend_hash_str_find_ptr(&module_registry, "shardcache", sizeof("shardcache") - 1);
         zend_module_entry *saved = EG(current_module);
-        EG(current_module) = self;
+        sc_apcu_identity = sc_compat_register_identity(sc_module_number);
+        /* The apcu_* functions belong to the "apcu" module, as with APCu. */
+        EG(current_module) = sc_apcu_identity ? sc_apcu_identity : self;
         sc_apcu_names = zend_register_functions(NULL, sc_apcu_functions, NULL, MODULE_PERSISTENT) == SUCCESS;
         EG(current_module) = saved;
+        (void)sc_compat_alias_iterator();
+    }
+    if (sc_active) {
+        sc_serializer_select(SCG(serializer_name));
+        if (SCG(preload_path) && *SCG(preload_path)) {
+            sc_preloaded = sc_compat_preload(SCG(preload_path));
+        }
     }
     return SUCCESS;
 }
@@ -664,12 +731,44 @@ static PHP_GSHUTDOWN_FUNCTION(shardcache)
     }
 }
 
-static PHP_MINIT_FUNCTION(shardcache)
+/* Maps the segment: size from apc.shm_size, falling back to 32M with a
+ * warning when that size is above shardcache's limit or cannot be mapped. */
+static bool sc_start_cache(uint64_t size, uint32_t shards, uint32_t hint, uint32_t ttl)
 {
     char err[256];
-    uint64_t size = SC_DEFAULT_SHM_SIZE;
-    zend_long shards, hint, ttl;
 
+    if (size >= SC_MAX_SEGMENT) {
+        php_error_docref(NULL, E_CORE_WARNING, "shardcache: apc.shm_size must be below %lluG; using 32M",
+                         (unsigned long long)(SC_MAX_SEGMENT >> 30));
+        size = SC_DEFAULT_SHM_SIZE;
+    }
+    if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
+        if (size == SC_DEFAULT_SHM_SIZE) {
+            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
+            sc_inactive_reason = "disabled: the shared memory could not be set up";
+            return false;
+        }
+        php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; using apc.shm_size=32M", err);
+        size = SC_DEFAULT_SHM_SIZE;
+        if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
+            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
+            sc_inactive_reason = "disabled: the shared memory could not be set up";
+            return false;
+        }
+    }
+    sc_shm_bytes = size;
+    return true;
+}
+
+static PHP_MINIT_FUNCTION(shardcache)
+{
+    zend_long shards, hint, ttl;
+    bool start = false;
+
+    sc_module_number = module_number;
+    sc_apcu_names = false;
+    sc_apcu_identity = NULL;
+    sc_preloaded = 0;
     sc_apc_ini_ours = !zend_hash_str_exists(&module_registry, "apcu", sizeof("apcu") - 1);
     if (sc_apc_ini_ours) {
         REGISTER_INI_ENTRIES();
@@ -679,21 +778,27 @@ static PHP_MINIT_FUNCTION(shardcache)
         sc_read_foreign_apc_ini();
     }
 
+    sc_active = false;
+    if (!SCG(enabled)) {
+        sc_inactive_reason = "disabled (apc.enabled=0)";
+    } else if (!SCG(enable_cli) && strcmp(sapi_module.name, "cli") == 0) {
+        sc_inactive_reason = "disabled (apc.enable_cli=0 in the CLI)";
+    } else {
+        start = true;
+    }
+    /* Serializer extensions starting after us register through the hook, as
+     * with APCu (which, when loaded, publishes it itself; like APCu, only
+     * when the cache is enabled). */
+    sc_serializer_minit(module_number, start && sc_apc_ini_ours);
+
     sc_php_iterator_minit(module_number);
     sc_php_info_minit(module_number);
 
     sc_prev_post_startup = zend_post_startup_cb;
     zend_post_startup_cb = sc_post_startup;
 
-    sc_active = false;
-    if (!SCG(enabled) || (!SCG(enable_cli) && strcmp(sapi_module.name, "cli") == 0)) {
+    if (!start) {
         return SUCCESS;
-    }
-    if (SCG(shm_size) && !sc_parse_size(SCG(shm_size), &size)) {
-        php_error_docref(NULL, E_CORE_WARNING,
-                         "shardcache: apc.shm_size '%s' is not a size (use a number with an optional K, M or G); using 32M",
-                         SCG(shm_size));
-        size = SC_DEFAULT_SHM_SIZE;
     }
     shards = SCG(shards);
     if (shards < 1 || shards > 4096 || (shards & (shards - 1)) != 0) {
@@ -709,12 +814,11 @@ static PHP_MINIT_FUNCTION(shardcache)
     if (ttl > (zend_long)UINT32_MAX) {
         ttl = (zend_long)UINT32_MAX;
     }
-    if (sc_cache_init(&sc_shared_cache, size, (uint32_t)shards, (uint32_t)hint, (uint32_t)ttl,
-                      err, sizeof(err)) != 0) {
-        php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
+    if (!sc_start_cache(SCG(shm_size) > 0 ? (uint64_t)SCG(shm_size) : (uint64_t)SC_DEFAULT_SHM_SIZE,
+                        (uint32_t)shards, (uint32_t)hint, (uint32_t)ttl)) {
         return SUCCESS;
     }
-    sc_shm_bytes = size;
+    sc_inactive_reason = NULL;
     sc_active = true;
     return SUCCESS;
 }
@@ -745,22 +849,61 @@ static PHP_RSHUTDOWN_FUNCTION(shardcache)
     return SUCCESS;
 }
 
+static void sc_info_row_u64(const char *name, uint64_t v)
+{
+    char buf[32];
+
+    snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+    php_info_print_table_row(2, name, buf);
+}
+
 static PHP_MINFO_FUNCTION(shardcache)
 {
-    char buf[64];
+    char buf[256];
 
-    (void)zend_module;
     php_info_print_table_start();
-    php_info_print_table_row(2, "shardcache support", sc_active ? "enabled" : "disabled");
+    php_info_print_table_row(2, "shardcache support", sc_active ? "enabled" : sc_inactive_reason);
     php_info_print_table_row(2, "Version", PHP_SHARDCACHE_VERSION);
-    php_info_print_table_row(2, "APCu function names",
-                             sc_apcu_names ? "registered (apcu_*)"
-                                           : "not registered: APCu is loaded or shardcache.apcu_compat=0; use shardcache_*");
+    if (sc_apcu_names) {
+        bool iterator = sc_php_iterator_ce
+                        && zend_hash_str_find_ptr(CG(class_table), "apcuiterator", sizeof("apcuiterator") - 1)
+                               == sc_php_iterator_ce;
+        snprintf(buf, sizeof(buf), "registered: apcu_* functions%s, extension name \"apcu\" %s",
+                 iterator ? ", APCUIterator" : "",
+                 sc_apcu_identity ? "(version " PHP_SHARDCACHE_APCU_VERSION ")" : "not taken");
+        php_info_print_table_row(2, "APCu names", buf);
+    } else if (!SCG(apcu_compat)) {
+        php_info_print_table_row(2, "APCu names", "not registered (shardcache.apcu_compat=0): use shardcache_*");
+    } else {
+        php_info_print_table_row(2, "APCu names", "not registered: the APCu extension is loaded; use shardcache_*");
+    }
+    php_info_print_table_row(2, "apc.* settings",
+                             sc_apc_ini_ours ? (sc_apcu_identity ? "shardcache's (listed under apcu)" : "shardcache's")
+                                             : "read from the APCu extension's entries");
     if (sc_active) {
-        snprintf(buf, sizeof(buf), "%u", sc_shared_cache.seg.nshards);
-        php_info_print_table_row(2, "Shards", buf);
-        snprintf(buf, sizeof(buf), "%llu", (unsigned long long)sc_shm_bytes);
-        php_info_print_table_row(2, "Shared memory bytes", buf);
+        sc_cache_figures f;
+        uint64_t lh, lm;
+
+        /* Hits and misses are recorded one in sc_info_hit_sample() per
+         * process; add this process's not yet recorded ones. */
+        sc_cache_figures_get(&sc_shared_cache, &f);
+        sc_info_local_unrecorded(&sc_shared_cache, &lh, &lm);
+        php_info_print_table_row(2, "Serializer", sc_serializer_describe());
+        if (SCG(preload_path) && *SCG(preload_path)) {
+            snprintf(buf, sizeof(buf), "%llu values from %.200s", (unsigned long long)sc_preloaded,
+                     SCG(preload_path));
+            php_info_print_table_row(2, "Preloaded", buf);
+        }
+        sc_info_row_u64("Shards", f.nshards);
+        sc_info_row_u64("Shared memory bytes", sc_shm_bytes);
+        sc_info_row_u64("Data area bytes", f.mem_total);
+        sc_info_row_u64("Memory used bytes", f.mem_used);
+        sc_info_row_u64("Memory free bytes", f.mem_free);
+        sc_info_row_u64("Entries", f.entries);
+        sc_info_row_u64("Hits", f.hits + lh);
+        sc_info_row_u64("Misses", f.misses + lm);
+        sc_info_row_u64("Inserts", f.inserts);
+        sc_info_row_u64("Evictions", f.evicted);
     }
     php_info_print_table_end();
     DISPLAY_INI_ENTRIES();

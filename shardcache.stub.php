@@ -42,3 +42,12 @@ function shardcache_dec(string $key, int $step = 1, &$success = null, int $ttl =
 function shardcache_cas(string $key, int $old, int $new): bool {}
 
 function shardcache_entry(string $key, callable $callback, int $ttl = 0): mixed {}
+
+function shardcache_cache_info(bool $limited = false): array|false {}
+
+function shardcache_key_info(string $key): ?array {}
+
+function shardcache_sma_info(bool $limited = false): array|false {}
+
+/** shardcache's own figures: shards, memory, allocator, per-process counters. */
+function shardcache_info(): array {}

@@ -61,3 +61,12 @@ function apcu_cas(string $key, int $old, int $new): bool {}
 
 /** @alias shardcache_entry */
 function apcu_entry(string $key, callable $callback, int $ttl = 0): mixed {}
+
+/** @alias shardcache_cache_info */
+function apcu_cache_info(bool $limited = false): array|false {}
+
+/** @alias shardcache_key_info */
+function apcu_key_info(string $key): ?array {}
+
+/** @alias shardcache_sma_info */
+function apcu_sma_info(bool $limited = false): array|false {}

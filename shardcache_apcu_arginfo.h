@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: fae749220873fe933c5c5224c4cf12e9aebc4178 */
+ * Stub hash: e187901cc4c345c2d2ab1502fd1d2910616c13a9 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_apcu_clear_cache, 0, 0, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
@@ -46,6 +46,16 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_apcu_entry, 0, 2, IS_MIXED, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_LONG, 0, "0")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_apcu_cache_info, 0, 0, MAY_BE_ARRAY|MAY_BE_FALSE)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, limited, _IS_BOOL, 0, "false")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_apcu_key_info, 0, 1, IS_ARRAY, 1)
+	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_apcu_sma_info arginfo_apcu_cache_info
+
 
 ZEND_FUNCTION(shardcache_clear_cache);
 ZEND_FUNCTION(shardcache_enabled);
@@ -58,6 +68,9 @@ ZEND_FUNCTION(shardcache_inc);
 ZEND_FUNCTION(shardcache_dec);
 ZEND_FUNCTION(shardcache_cas);
 ZEND_FUNCTION(shardcache_entry);
+ZEND_FUNCTION(shardcache_cache_info);
+ZEND_FUNCTION(shardcache_key_info);
+ZEND_FUNCTION(shardcache_sma_info);
 
 
 static const zend_function_entry ext_functions[] = {
@@ -72,5 +85,8 @@ static const zend_function_entry ext_functions[] = {
 	ZEND_FALIAS(apcu_dec, shardcache_dec, arginfo_apcu_dec)
 	ZEND_FALIAS(apcu_cas, shardcache_cas, arginfo_apcu_cas)
 	ZEND_FALIAS(apcu_entry, shardcache_entry, arginfo_apcu_entry)
+	ZEND_FALIAS(apcu_cache_info, shardcache_cache_info, arginfo_apcu_cache_info)
+	ZEND_FALIAS(apcu_key_info, shardcache_key_info, arginfo_apcu_key_info)
+	ZEND_FALIAS(apcu_sma_info, shardcache_sma_info, arginfo_apcu_sma_info)
 	ZEND_FE_END
 };

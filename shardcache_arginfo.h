@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: f92936f59202d2665b5b173bac073520da59a467 */
+ * Stub hash: 2385e0b392ce3e009ec64f011d4397a259b94330 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_shardcache_clear_cache, 0, 0, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
@@ -46,6 +46,19 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_shardcache_entry, 0, 2, IS_MIXED
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ttl, IS_LONG, 0, "0")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_shardcache_cache_info, 0, 0, MAY_BE_ARRAY|MAY_BE_FALSE)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, limited, _IS_BOOL, 0, "false")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_shardcache_key_info, 0, 1, IS_ARRAY, 1)
+	ZEND_ARG_TYPE_INFO(0, key, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_shardcache_sma_info arginfo_shardcache_cache_info
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_shardcache_info, 0, 0, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
 
 ZEND_FUNCTION(shardcache_clear_cache);
 ZEND_FUNCTION(shardcache_enabled);
@@ -58,6 +71,10 @@ ZEND_FUNCTION(shardcache_inc);
 ZEND_FUNCTION(shardcache_dec);
 ZEND_FUNCTION(shardcache_cas);
 ZEND_FUNCTION(shardcache_entry);
+ZEND_FUNCTION(shardcache_cache_info);
+ZEND_FUNCTION(shardcache_key_info);
+ZEND_FUNCTION(shardcache_sma_info);
+ZEND_FUNCTION(shardcache_info);
 
 
 static const zend_function_entry ext_functions[] = {
@@ -72,5 +89,9 @@ static const zend_function_entry ext_functions[] = {
 	ZEND_FE(shardcache_dec, arginfo_shardcache_dec)
 	ZEND_FE(shardcache_cas, arginfo_shardcache_cas)
 	ZEND_FE(shardcache_entry, arginfo_shardcache_entry)
+	ZEND_FE(shardcache_cache_info, arginfo_shardcache_cache_info)
+	ZEND_FE(shardcache_key_info, arginfo_shardcache_key_info)
+	ZEND_FE(shardcache_sma_info, arginfo_shardcache_sma_info)
+	ZEND_FE(shardcache_info, arginfo_shardcache_info)
 	ZEND_FE_END
 };

@@ -1,12 +1,360 @@
 /*
- * shardcache_info.c - apcu_cache_info, apcu_key_info, apcu_sma_info and
- * shardcache_info (placeholder: filled in by the compatibility work).
+ * shardcache_info.c - apcu_cache_info, apcu_key_info, apcu_sma_info (and
+ * their shardcache_* names) and shardcache_info.
+ *
+ * Everything is read through the core's copy-out interfaces - snapshots
+ * (sc_snapshot.c) for entries, sc_info.c for shard, pool and allocator
+ * figures - so every lock is released before a PHP array is built.
+ *
+ * What the APCu figures mean here:
+ *  - num_hits / num_misses: the totals the shards record, which are sampled
+ *    (each process records every 32nd hit or miss as 32), plus this
+ *    process's hits and misses not recorded yet. Per-entry num_hits (and
+ *    apcu_key_info's hits) are the sampled counts alone: multiples of 32.
+ *  - num_inserts: stores that inserted or replaced an entry; num_entries
+ *    counts entries still in the tables (expired ones not removed yet
+ *    included); expunges: whole-cache evictions; mem_size: bytes held by
+ *    entries. num_slots: table slots of all shards; slot_distribution:
+ *    shard index => live entries in that shard (each table slot holds at
+ *    most one entry, so a shard is what APCu's slot chain is).
+ *  - cache_list and apcu_key_info include entries past their TTL that are
+ *    still in the tables, as APCu's do; APCUIterator skips them.
+ *  - ref_count, deletion_time, refs: always 0; deleted_list: always empty.
+ *  - apcu_sma_info: one segment; seg_size is the page area, avail_mem the
+ *    bytes in free page runs, block_lists[0] those runs by offset (bytes
+ *    from the start of the segment).
+ *  - Times are Unix seconds (APCu 5.1.22 reports a monotonic clock here).
+ * Unlike APCu, apcu_clear_cache does not reset these counters: they count
+ * from the creation of the segment (start_time).
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
 #endif
 #include "php.h"
 #include "php_shardcache.h"
+#include "sc_cache.h"
+#include "sc_info.h"
+
+/* ---- helpers ---- */
+
+/* As in APCu, the cache list and apcu_key_info show entries whose TTL has
+ * passed but which are still in the table (APCUIterator skips them): a
+ * snapshot "at" the earliest time sees every entry as live. */
+#define SC_PHP_ANY_TIME INT64_MIN
+
+/* Bytes handed out to entries beyond what they need (size-class rounding,
+ * page rounding of large values). */
+static uint64_t sc_php_wasted(const sc_info_shard *s)
+{
+    return s->mem_entries > s->mem_requested ? s->mem_entries - s->mem_requested : 0;
+}
+
+typedef struct sc_php_totals {
+    sc_info_shard sum;
+    uint32_t nshards;
+} sc_php_totals;
+
+static void sc_php_sum_shards(sc_php_totals *t, zval *per_shard)
+{
+    uint32_t i;
+    sc_info_shard s;
+
+    memset(t, 0, sizeof(*t));
+    t->nshards = sc_cache_nshards(&sc_shared_cache);
+    for (i = 0; i < t->nshards; i++) {
+        sc_info_shard_get(&sc_shared_cache, i, &s);
+        t->sum.entries += s.entries;
+        t->sum.slots += s.slots;
+        t->sum.tombstones += s.tombstones;
+        t->sum.pages += s.pages;
+        t->sum.mem_used += s.mem_used;
+        t->sum.mem_entries += s.mem_entries;
+        t->sum.mem_requested += s.mem_requested;
+        t->sum.objects += s.objects;
+        t->sum.inserts += s.inserts;
+        t->sum.updates += s.updates;
+        t->sum.deletes += s.deletes;
+        t->sum.expired += s.expired;
+        t->sum.evicted += s.evicted;
+        t->sum.nomem += s.nomem;
+        t->sum.repairs += s.repairs;
+        t->sum.hits += s.hits;
+        t->sum.misses += s.misses;
+        if (per_shard) {
+            zval row;
+            array_init_size(&row, 14);
+            add_assoc_long(&row, "entries", (zend_long)s.entries);
+            add_assoc_long(&row, "slots", (zend_long)s.slots);
+            add_assoc_long(&row, "hits", (zend_long)s.hits);
+            add_assoc_long(&row, "misses", (zend_long)s.misses);
+            add_assoc_long(&row, "inserts", (zend_long)s.inserts);
+            add_assoc_long(&row, "evicted", (zend_long)s.evicted);
+            add_assoc_long(&row, "pages", (zend_long)s.pages);
+            add_assoc_long(&row, "mem_used", (zend_long)s.mem_used);
+            add_assoc_long(&row, "updates", (zend_long)s.updates);
+            add_assoc_long(&row, "deletes", (zend_long)s.deletes);
+            add_assoc_long(&row, "expired", (zend_long)s.expired);
+            add_assoc_long(&row, "nomem", (zend_long)s.nomem);
+            add_assoc_long(&row, "tombstones", (zend_long)s.tombstones);
+            add_assoc_long(&row, "repairs", (zend_long)s.repairs);
+            add_assoc_long(&row, "mem_wasted", (zend_long)sc_php_wasted(&s));
+            add_next_index_zval(per_shard, &row);
+        }
+    }
+}
+
+/* ---- apcu_cache_info ---- */
+
+/* Slots of every shard's table, counting a shard that has no table yet
+ * with the size its first table will have (APCu's figure is fixed). */
+static uint64_t sc_php_nominal_slots(void)
+{
+    uint32_t n = sc_cache_nshards(&sc_shared_cache), i;
+    uint64_t slots = 0, initial = sc_shared_cache.seg.hdr->initial_capacity;
+
+    for (i = 0; i < n; i++) {
+        uint32_t cap = __atomic_load_n(&sc_shared_cache.seg.shards[i].table.capacity, __ATOMIC_RELAXED);
+        slots += cap ? cap : initial;
+    }
+    return slots;
+}
+
+static void sc_php_cache_list(zval *cache_list, zval *slot_distribution)
+{
+    uint32_t n = sc_cache_nshards(&sc_shared_cache), i;
+    sc_entry_meta m;
+
+    for (i = 0; i < n; i++) {
+        sc_snapshot *snap = sc_snapshot_shard(&sc_shared_cache, i, SC_PHP_ANY_TIME, false);
+        zend_long in_shard = 0;
+        while (sc_snapshot_next(snap, &m)) {
+            zval row;
+            array_init_size(&row, 9);
+            add_assoc_stringl(&row, "info", m.key, m.key_len);
+            add_assoc_long(&row, "ttl", (zend_long)m.ttl);
+            add_assoc_double(&row, "num_hits", (double)m.nhits);
+            add_assoc_long(&row, "mtime", (zend_long)m.mtime);
+            add_assoc_long(&row, "creation_time", (zend_long)m.ctime);
+            add_assoc_long(&row, "deletion_time", 0);
+            add_assoc_long(&row, "access_time", (zend_long)m.atime);
+            add_assoc_long(&row, "ref_count", 0);
+            add_assoc_long(&row, "mem_size", (zend_long)m.mem_size);
+            add_next_index_zval(cache_list, &row);
+            in_shard++;
+        }
+        sc_snapshot_free(snap);
+        if (in_shard) {
+            add_index_long(slot_distribution, i, in_shard);
+        }
+    }
+}
+
+ZEND_FUNCTION(shardcache_cache_info)
+{
+    bool limited = false;
+    sc_cache_figures f;
+    sc_php_totals t;
+    uint64_t local_hits, local_misses;
+
+    ZEND_PARSE_PARAMETERS_START(0, 1)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_BOOL(limited)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!sc_active) {
+        php_error_docref(NULL, E_WARNING,
+                         "No APC info available.  Perhaps APC is not enabled? Check apc.enabled in your ini file");
+        RETURN_FALSE;
+    }
+    sc_cache_figures_get(&sc_shared_cache, &f);
+    sc_php_sum_shards(&t, NULL);
+    sc_info_local_unrecorded(&sc_shared_cache, &local_hits, &local_misses);
+
+    array_init(return_value);
+    add_assoc_long(return_value, "num_slots", (zend_long)sc_php_nominal_slots());
+    add_assoc_long(return_value, "ttl", (zend_long)sc_shared_cache.idle_ttl);
+    add_assoc_double(return_value, "num_hits", (double)(t.sum.hits + local_hits));
+    add_assoc_double(return_value, "num_misses", (double)(t.sum.misses + local_misses));
+    add_assoc_double(return_value, "num_inserts", (double)(t.sum.inserts + t.sum.updates));
+    add_assoc_long(return_value, "num_entries", (zend_long)t.sum.entries);
+    add_assoc_double(return_value, "expunges", (double)f.expunges);
+    add_assoc_long(return_value, "start_time", (zend_long)f.start_time);
+    add_assoc_double(return_value, "mem_size", (double)t.sum.mem_entries);
+    add_assoc_string(return_value, "memory_type", "mmap");
+    if (!limited) {
+        zval cache_list, deleted_list, slots;
+        array_init(&cache_list);
+        array_init(&deleted_list);
+        array_init(&slots);
+        sc_php_cache_list(&cache_list, &slots);
+        add_assoc_zval(return_value, "cache_list", &cache_list);
+        add_assoc_zval(return_value, "deleted_list", &deleted_list);
+        add_assoc_zval(return_value, "slot_distribution", &slots);
+    }
+}
+
+/* ---- apcu_key_info ---- */
+
+ZEND_FUNCTION(shardcache_key_info)
+{
+    zend_string *key;
+    sc_snapshot *snap;
+    sc_entry_meta m;
+    sc_key k;
+
+    ZEND_PARSE_PARAMETERS_START(1, 1)
+        Z_PARAM_STR(key)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!sc_make_key(&k, key)) {
+        RETURN_NULL();
+    }
+    snap = sc_snapshot_key(&sc_shared_cache, &k, SC_PHP_ANY_TIME, false);
+    if (!sc_snapshot_next(snap, &m)) {
+        sc_snapshot_free(snap);
+        RETURN_NULL();
+    }
+    array_init_size(return_value, 7);
+    add_assoc_long(return_value, "hits", (zend_long)m.nhits);
+    add_assoc_long(return_value, "access_time", (zend_long)m.atime);
+    add_assoc_long(return_value, "mtime", (zend_long)m.mtime);
+    add_assoc_long(return_value, "creation_time", (zend_long)m.ctime);
+    add_assoc_long(return_value, "deletion_time", 0);
+    add_assoc_long(return_value, "ttl", (zend_long)m.ttl);
+    add_assoc_long(return_value, "refs", 0);
+    sc_snapshot_free(snap);
+}
+
+/* ---- apcu_sma_info ---- */
+
+ZEND_FUNCTION(shardcache_sma_info)
+{
+    bool limited = false;
+    sc_info_pool pool;
+
+    ZEND_PARSE_PARAMETERS_START(0, 1)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_BOOL(limited)
+    ZEND_PARSE_PARAMETERS_END();
+
+    if (!sc_active) {
+        php_error_docref(NULL, E_WARNING, "No APC SMA info available.  Perhaps APC is disabled via apc.enabled?");
+        RETURN_FALSE;
+    }
+    if (!sc_info_pool_get(&sc_shared_cache, !limited, &pool)) {
+        zend_throw_error(NULL, "Out of memory while listing the free blocks");
+        RETURN_THROWS();
+    }
+    array_init(return_value);
+    add_assoc_long(return_value, "num_seg", 1);
+    add_assoc_double(return_value, "seg_size", (double)(pool.total_pages << SC_PAGE_SHIFT));
+    add_assoc_double(return_value, "avail_mem", (double)(pool.free_pages << SC_PAGE_SHIFT));
+    if (!limited) {
+        zval lists, blocks;
+        uint64_t i;
+        array_init(&lists);
+        array_init_size(&blocks, (uint32_t)(pool.nruns < 1024 ? pool.nruns : 1024));
+        for (i = 0; i < pool.nruns; i++) {
+            zval b;
+            array_init_size(&b, 2);
+            add_assoc_long(&b, "size", (zend_long)pool.runs[i].size);
+            add_assoc_long(&b, "offset", (zend_long)pool.runs[i].offset);
+            add_next_index_zval(&blocks, &b);
+        }
+        add_next_index_zval(&lists, &blocks);
+        add_assoc_zval(return_value, "block_lists", &lists);
+    }
+    sc_info_pool_free(&pool);
+}
+
+/* ---- shardcache_info ---- */
+
+static void sc_php_info_local(zval *dst)
+{
+    zval local;
+
+    array_init_size(&local, 4);
+    add_assoc_long(&local, "hits", (zend_long)sc_shared_cache.local.hits);
+    add_assoc_long(&local, "misses", (zend_long)sc_shared_cache.local.misses);
+    add_assoc_long(&local, "optimistic_retries", (zend_long)sc_shared_cache.local.optimistic_retries);
+    add_assoc_long(&local, "locked_reads", (zend_long)sc_shared_cache.local.locked_reads);
+    add_assoc_zval(dst, "local", &local);
+}
+
+ZEND_FUNCTION(shardcache_info)
+{
+    sc_cache_figures f;
+    sc_php_totals t;
+    sc_info_pool pool;
+    zval per_shard, classes, large;
+    uint32_t i;
+
+    ZEND_PARSE_PARAMETERS_NONE();
+
+    memset(&f, 0, sizeof(f));
+    memset(&t, 0, sizeof(t));
+    memset(&pool, 0, sizeof(pool));
+    array_init(&per_shard);
+    array_init(&classes);
+    if (sc_active) {
+        sc_cache_figures_get(&sc_shared_cache, &f);
+        sc_php_sum_shards(&t, &per_shard);
+        sc_info_pool_get(&sc_shared_cache, false, &pool);
+    }
+
+    array_init(return_value);
+    add_assoc_bool(return_value, "enabled", sc_active);
+    add_assoc_long(return_value, "shards", (zend_long)t.nshards);
+    add_assoc_long(return_value, "slots", (zend_long)t.sum.slots);
+    add_assoc_long(return_value, "entries", (zend_long)t.sum.entries);
+    add_assoc_long(return_value, "mem_total", (zend_long)(pool.total_pages << SC_PAGE_SHIFT));
+    add_assoc_long(return_value, "mem_used", (zend_long)t.sum.mem_used);
+    add_assoc_long(return_value, "mem_entries", (zend_long)t.sum.mem_entries);
+    add_assoc_long(return_value, "mem_wasted", (zend_long)sc_php_wasted(&t.sum));
+    add_assoc_long(return_value, "mem_free", (zend_long)(pool.free_pages << SC_PAGE_SHIFT));
+    add_assoc_long(return_value, "largest_free_run", (zend_long)pool.largest_free_run);
+    add_assoc_long(return_value, "free_runs", (zend_long)pool.free_runs);
+    add_assoc_long(return_value, "pool_lock_acquisitions", (zend_long)f.pool_locks);
+    add_assoc_long(return_value, "slab_refills", (zend_long)f.slab_refills);
+    add_assoc_long(return_value, "slab_returns", (zend_long)f.slab_returns);
+    add_assoc_long(return_value, "expunges", (zend_long)f.expunges);
+    add_assoc_long(return_value, "evicted", (zend_long)t.sum.evicted);
+    add_assoc_long(return_value, "expired", (zend_long)t.sum.expired);
+    add_assoc_long(return_value, "nomem", (zend_long)t.sum.nomem);
+    add_assoc_long(return_value, "inserts", (zend_long)t.sum.inserts);
+    add_assoc_long(return_value, "updates", (zend_long)t.sum.updates);
+    add_assoc_long(return_value, "deletes", (zend_long)t.sum.deletes);
+    add_assoc_long(return_value, "hits", (zend_long)t.sum.hits);
+    add_assoc_long(return_value, "misses", (zend_long)t.sum.misses);
+    add_assoc_long(return_value, "hit_sample", (zend_long)sc_info_hit_sample());
+    add_assoc_long(return_value, "clears", (zend_long)f.clears);
+    add_assoc_long(return_value, "repairs", (zend_long)t.sum.repairs);
+    add_assoc_long(return_value, "resets", (zend_long)f.resets);
+    add_assoc_long(return_value, "start_time", (zend_long)f.start_time);
+    sc_php_info_local(return_value);
+    add_assoc_zval(return_value, "per_shard", &per_shard);
+
+    if (sc_active) {
+        for (i = 0; i < SC_NCLASSES; i++) {
+            const sc_info_class *k = &pool.classes[i];
+            zval row;
+            array_init_size(&row, 6);
+            add_assoc_long(&row, "size", (zend_long)k->size);
+            add_assoc_long(&row, "slab_pages", (zend_long)k->slab_pages);
+            add_assoc_long(&row, "objects_used", (zend_long)k->objects_used);
+            add_assoc_long(&row, "bytes_used", (zend_long)(k->objects_used * k->size));
+            add_assoc_long(&row, "slabs", (zend_long)k->slabs);
+            add_assoc_long(&row, "objects_total", (zend_long)k->objects_total);
+            add_next_index_zval(&classes, &row);
+        }
+    }
+    add_assoc_zval(return_value, "classes", &classes);
+    array_init_size(&large, 2);
+    add_assoc_long(&large, "runs", (zend_long)pool.large_runs);
+    add_assoc_long(&large, "pages", (zend_long)pool.large_pages);
+    add_assoc_zval(return_value, "large", &large);
+    sc_info_pool_free(&pool);
+}
 
 void sc_php_info_minit(int module_number)
 {

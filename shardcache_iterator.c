@@ -1,22 +1,605 @@
 /*
- * shardcache_iterator.c - the APCUIterator class (placeholder: filled in by
- * the compatibility work).
+ * shardcache_iterator.c - the APCUIterator class and the APC_ITER_* and
+ * APC_LIST_* constants, registered only when the APCu extension itself is
+ * not loaded (they would clash) and shardcache.apcu_compat is on.
+ *
+ * An iterator walks the shards in index order. For each shard it takes a
+ * snapshot (sc_snapshot.c: a malloc'd copy of the shard's live entries made
+ * under the shard's lock), then turns the snapshot's records into items -
+ * key plus the array current() returns - a chunk at a time, as APCu does: a
+ * fetch collects matching entries while it has collected no more than
+ * chunk_size of them (so a chunk holds chunk_size + 1 items when that many
+ * are left, like APCu's). Values are decoded (sc_php_decode) only when the
+ * format asks for them, and only after every lock is released; nothing here
+ * runs PHP code under a cache lock.
+ *
+ * Like APCu, apcu_delete($iterator) deletes the entries of the chunks the
+ * iterator has not fetched yet (everything, for an iterator not iterated
+ * yet), and the totals (getTotalCount/Hits/Size) are computed once over the
+ * whole cache, whatever the list, and then kept.
+ *
+ * Figures: num_hits are the hits recorded in the entry, which are sampled
+ * (one fetch in 32 of each process records 32 hits, see sc_cache.c), so they
+ * are multiples of 32; ref_count and deletion_time are always 0, and the
+ * deleted list is always empty: shardcache never keeps a deleted entry
+ * around (readers copy under a sequence check instead). Times are Unix
+ * seconds.
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
 #endif
 #include "php.h"
+#include "zend_interfaces.h"
+#include "zend_exceptions.h"
+#include "ext/pcre/php_pcre.h"
 #include "php_shardcache.h"
+#include "sc_cache.h"
+#include "shardcache_iterator_arginfo.h"
+
+/* APCu's values. */
+#define SC_LIST_ACTIVE 1
+#define SC_LIST_DELETED 2
+#define SC_ITER_TYPE (1 << 0)
+#define SC_ITER_KEY (1 << 1)
+#define SC_ITER_VALUE (1 << 2)
+#define SC_ITER_NUM_HITS (1 << 3)
+#define SC_ITER_MTIME (1 << 4)
+#define SC_ITER_CTIME (1 << 5)
+#define SC_ITER_DTIME (1 << 6)
+#define SC_ITER_ATIME (1 << 7)
+#define SC_ITER_REFCOUNT (1 << 8)
+#define SC_ITER_MEM_SIZE (1 << 9)
+#define SC_ITER_TTL (1 << 10)
+#define SC_ITER_NONE 0
+#define SC_ITER_ALL ((zend_long)0xffffffffLL)
+
+#define SC_DEFAULT_CHUNK 100
 
 zend_class_entry *sc_php_iterator_ce = NULL;
+static zend_object_handlers sc_it_handlers;
 
-void sc_php_iterator_minit(int module_number)
+typedef struct sc_it_item {
+    zend_string *key;
+    zval info;              /* what current() returns */
+} sc_it_item;
+
+typedef struct sc_php_iterator {
+    bool initialized;
+    bool totals_done;
+    bool fetching;          /* inside sc_it_fetch, which may run user code */
+    zend_long format;
+    zend_long chunk_size;
+    zend_long list;
+    /* search: a regex or a set of keys (or neither) */
+    zend_string *regex;
+    pcre_cache_entry *pce;
+    pcre2_match_data *match_data;
+    HashTable *search_keys;
+    /* position: the next shard to snapshot, and the snapshot being read */
+    uint32_t next_shard;
+    sc_snapshot *snap;
+    /* the chunk fetched last */
+    sc_it_item *items;
+    uint32_t nitems;
+    uint32_t items_cap;
+    uint32_t idx;
+    /* totals */
+    zend_long total_hits;
+    zend_long total_size;
+    zend_long total_count;
+    zend_object std;
+} sc_php_iterator;
+
+static inline sc_php_iterator *sc_it_from_obj(zend_object *obj)
 {
-    (void)module_number;
+    return (sc_php_iterator *)((char *)obj - XtOffsetOf(sc_php_iterator, std));
 }
+
+#define SC_IT_THIS() sc_it_from_obj(Z_OBJ_P(ZEND_THIS))
+
+#define SC_IT_ENSURE_INITIALIZED(it)                                                   \
+    do {                                                                               \
+        if (!(it)->initialized) {                                                      \
+            zend_throw_error(NULL, "Trying to use uninitialized APCUIterator");       \
+            RETURN_THROWS();                                                           \
+        }                                                                              \
+        SC_IT_ENSURE_IDLE(it);                                                         \
+    } while (0)
+
+/* Decoding a value may run user code (__wakeup, __unserialize), which could
+ * call back into the iterator that is filling its chunk. */
+#define SC_IT_ENSURE_IDLE(it)                                                          \
+    do {                                                                               \
+        if ((it)->fetching) {                                                          \
+            zend_throw_error(NULL, "APCUIterator cannot be used while it reads entries"); \
+            RETURN_THROWS();                                                           \
+        }                                                                              \
+    } while (0)
+
+/* ---- state ---- */
+
+static void sc_it_clear_items(sc_php_iterator *it)
+{
+    uint32_t i;
+
+    for (i = 0; i < it->nitems; i++) {
+        zend_string_release(it->items[i].key);
+        zval_ptr_dtor(&it->items[i].info);
+    }
+    it->nitems = 0;
+    it->idx = 0;
+}
+
+static void sc_it_reset_position(sc_php_iterator *it)
+{
+    sc_it_clear_items(it);
+    sc_snapshot_free(it->snap);
+    it->snap = NULL;
+    it->next_shard = 0;
+}
+
+/* Drops everything the constructor set up. */
+static void sc_it_release(sc_php_iterator *it)
+{
+    sc_it_reset_position(it);
+    if (it->items) {
+        efree(it->items);
+        it->items = NULL;
+    }
+    it->items_cap = 0;
+    it->fetching = false;
+    if (it->match_data) {
+        pcre2_match_data_free(it->match_data);
+        it->match_data = NULL;
+    }
+    if (it->pce) {
+        php_pcre_pce_decref(it->pce);
+        it->pce = NULL;
+    }
+    if (it->regex) {
+        zend_string_release(it->regex);
+        it->regex = NULL;
+    }
+    if (it->search_keys) {
+        zend_hash_destroy(it->search_keys);
+        FREE_HASHTABLE(it->search_keys);
+        it->search_keys = NULL;
+    }
+    it->initialized = false;
+}
+
+static zend_object *sc_it_create(zend_class_entry *ce)
+{
+    sc_php_iterator *it = zend_object_alloc(sizeof(sc_php_iterator), ce);
+
+    memset(it, 0, XtOffsetOf(sc_php_iterator, std));
+    zend_object_std_init(&it->std, ce);
+    object_properties_init(&it->std, ce);
+    it->std.handlers = &sc_it_handlers;
+    return &it->std;
+}
+
+static void sc_it_free(zend_object *obj)
+{
+    sc_it_release(sc_it_from_obj(obj));
+    zend_object_std_dtor(obj);
+}
+
+/* The values held in the current chunk are visible to the cycle collector. */
+static HashTable *sc_it_get_gc(zend_object *obj, zval **table, int *n)
+{
+    sc_php_iterator *it = sc_it_from_obj(obj);
+    zend_get_gc_buffer *buf = zend_get_gc_buffer_create();
+    uint32_t i;
+
+    for (i = 0; i < it->nitems; i++) {
+        zend_get_gc_buffer_add_zval(buf, &it->items[i].info);
+    }
+    zend_get_gc_buffer_use(buf, table, n);
+    return zend_std_get_properties(obj);
+}
+
+/* ---- matching and items ---- */
+
+static bool sc_it_matches(sc_php_iterator *it, const sc_entry_meta *m)
+{
+    if (it->search_keys) {
+        return zend_hash_str_exists(it->search_keys, m->key, m->key_len);
+    }
+    if (it->pce) {
+        return pcre2_match(php_pcre_pce_re(it->pce), (PCRE2_SPTR)m->key, m->key_len, 0, 0, it->match_data,
+                           php_pcre_mctx()) >= 0;
+    }
+    return true;
+}
+
+static bool sc_it_wants_values(const sc_php_iterator *it)
+{
+    return (it->format & SC_ITER_VALUE) != 0;
+}
+
+/* Builds current()'s array for one entry, in APCu's key order. */
+static void sc_it_build_info(sc_php_iterator *it, const sc_entry_meta *m, zend_string *key, zval *info)
+{
+    HashTable *ht;
+    zval zv;
+
+    array_init(info);
+    ht = Z_ARRVAL_P(info);
+    if (it->format & SC_ITER_TYPE) {
+        ZVAL_INTERNED_STR(&zv, ZSTR_KNOWN(ZEND_STR_USER));
+        zend_hash_str_add_new(ht, "type", sizeof("type") - 1, &zv);
+    }
+    if (it->format & SC_ITER_KEY) {
+        ZVAL_STR_COPY(&zv, key);
+        zend_hash_str_add_new(ht, "key", sizeof("key") - 1, &zv);
+    }
+    if (it->format & SC_ITER_VALUE) {
+        ZVAL_UNDEF(&zv);
+        if (!sc_php_decode(m->vtype, m->scalar, m->value, m->value_len, &zv)) {
+            zval_ptr_dtor(&zv);
+            ZVAL_NULL(&zv);
+        }
+        zend_hash_str_add_new(ht, "value", sizeof("value") - 1, &zv);
+    }
+    if (it->format & SC_ITER_NUM_HITS) {
+        add_assoc_long_ex(info, "num_hits", sizeof("num_hits") - 1, (zend_long)m->nhits);
+    }
+    if (it->format & SC_ITER_MTIME) {
+        add_assoc_long_ex(info, "mtime", sizeof("mtime") - 1, (zend_long)m->mtime);
+    }
+    if (it->format & SC_ITER_CTIME) {
+        add_assoc_long_ex(info, "creation_time", sizeof("creation_time") - 1, (zend_long)m->ctime);
+    }
+    if (it->format & SC_ITER_DTIME) {
+        add_assoc_long_ex(info, "deletion_time", sizeof("deletion_time") - 1, 0);
+    }
+    if (it->format & SC_ITER_ATIME) {
+        add_assoc_long_ex(info, "access_time", sizeof("access_time") - 1, (zend_long)m->atime);
+    }
+    if (it->format & SC_ITER_REFCOUNT) {
+        add_assoc_long_ex(info, "ref_count", sizeof("ref_count") - 1, 0);
+    }
+    if (it->format & SC_ITER_MEM_SIZE) {
+        add_assoc_long_ex(info, "mem_size", sizeof("mem_size") - 1, (zend_long)m->mem_size);
+    }
+    if (it->format & SC_ITER_TTL) {
+        add_assoc_long_ex(info, "ttl", sizeof("ttl") - 1, (zend_long)m->ttl);
+    }
+}
+
+/* Reads the next entry that matches the search, taking snapshots of the
+ * following shards as needed. False at the end of the cache. */
+static bool sc_it_next_entry(sc_php_iterator *it, bool with_values, int64_t now, sc_entry_meta *m)
+{
+    for (;;) {
+        if (!it->snap) {
+            if (!sc_active || it->next_shard >= sc_cache_nshards(&sc_shared_cache)) {
+                return false;
+            }
+            /* NULL (out of memory) reads as an empty shard. */
+            it->snap = sc_snapshot_shard(&sc_shared_cache, it->next_shard++, now, with_values);
+            if (!it->snap) {
+                continue;
+            }
+        }
+        if (!sc_snapshot_next(it->snap, m)) {
+            sc_snapshot_free(it->snap);
+            it->snap = NULL;
+            continue;
+        }
+        if (sc_it_matches(it, m)) {
+            return true;
+        }
+    }
+}
+
+/*
+ * Replaces the current chunk with the next one. keys_only: the items get
+ * keys but no arrays (for deleting). Returns the number of items.
+ */
+static uint32_t sc_it_fetch(sc_php_iterator *it, bool keys_only)
+{
+    bool with_values = !keys_only && sc_it_wants_values(it);
+    int64_t now;
+    sc_entry_meta m;
+
+    sc_it_clear_items(it);
+    if (it->list != SC_LIST_ACTIVE) {
+        return 0; /* the deleted list is always empty */
+    }
+    now = sc_now();
+    it->fetching = true;
+    while ((zend_long)it->nitems <= it->chunk_size) {
+        zend_string *key;
+        zval info;
+        if (!sc_it_next_entry(it, with_values, now, &m)) {
+            break;
+        }
+        if (it->nitems == it->items_cap) {
+            uint32_t cap = it->items_cap ? it->items_cap * 2 : 16;
+            it->items = safe_erealloc(it->items, cap, sizeof(sc_it_item), 0);
+            it->items_cap = cap;
+        }
+        key = zend_string_init(m.key, m.key_len, 0);
+        if (keys_only) {
+            ZVAL_NULL(&info);
+        } else {
+            sc_it_build_info(it, &m, key, &info);
+        }
+        /* Only a complete item is counted (and seen by the cycle collector). */
+        it->items[it->nitems].key = key;
+        ZVAL_COPY_VALUE(&it->items[it->nitems].info, &info);
+        it->nitems++;
+        if (EG(exception)) {
+            break; /* decoding ran user code that threw: stop here */
+        }
+    }
+    it->fetching = false;
+    it->idx = 0;
+    return it->nitems;
+}
+
+static void sc_it_totals(sc_php_iterator *it)
+{
+    uint32_t n = sc_active ? sc_cache_nshards(&sc_shared_cache) : 0, i;
+    int64_t now = sc_now();
+    sc_entry_meta m;
+
+    it->total_hits = it->total_size = it->total_count = 0;
+    for (i = 0; i < n; i++) {
+        sc_snapshot *snap = sc_snapshot_shard(&sc_shared_cache, i, now, false);
+        while (sc_snapshot_next(snap, &m)) {
+            if (sc_it_matches(it, &m)) {
+                it->total_hits += (zend_long)m.nhits;
+                it->total_size += (zend_long)m.mem_size;
+                it->total_count++;
+            }
+        }
+        sc_snapshot_free(snap);
+    }
+    it->totals_done = true;
+}
+
+/* ---- methods ---- */
+
+ZEND_METHOD(APCUIterator, __construct)
+{
+    sc_php_iterator *it = SC_IT_THIS();
+    zval *search = NULL;
+    zend_long format = SC_ITER_ALL, chunk_size = 0, list = SC_LIST_ACTIVE;
+
+    ZEND_PARSE_PARAMETERS_START(0, 4)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_ZVAL_OR_NULL(search)
+        Z_PARAM_LONG(format)
+        Z_PARAM_LONG(chunk_size)
+        Z_PARAM_LONG(list)
+    ZEND_PARSE_PARAMETERS_END();
+    SC_IT_ENSURE_IDLE(it);
+
+    /* The checks in APCu 5.1.22's order. */
+    if (chunk_size < 0) {
+        php_error_docref(NULL, E_ERROR, "APCUIterator chunk size must be 0 or greater");
+        return;
+    }
+    if (!sc_active) {
+        zend_throw_error(NULL, "APC must be enabled to use APCUIterator");
+        RETURN_THROWS();
+    }
+    if (format > SC_ITER_ALL) {
+        php_error_docref(NULL, E_ERROR, "APCUIterator format is invalid");
+        return;
+    }
+    if (list != SC_LIST_ACTIVE && list != SC_LIST_DELETED) {
+        php_error_docref(NULL, E_WARNING, "APCUIterator invalid list type");
+        return;
+    }
+
+    /* A second call starts over (a refused one, as in APCu, changes nothing). */
+    sc_it_release(it);
+    it->format = format;
+    it->chunk_size = chunk_size == 0 ? SC_DEFAULT_CHUNK : chunk_size;
+    it->list = list;
+    it->totals_done = false;
+    if (search) {
+        ZVAL_DEREF(search);
+    }
+    if (search && Z_TYPE_P(search) == IS_STRING && Z_STRLEN_P(search)) {
+        pcre_cache_entry *pce = pcre_get_compiled_regex_cache(Z_STR_P(search));
+        if (!pce) {
+            php_error_docref(NULL, E_ERROR, "Could not compile regular expression: %s", Z_STRVAL_P(search));
+            return;
+        }
+        it->match_data = pcre2_match_data_create_from_pattern(php_pcre_pce_re(pce), php_pcre_gctx());
+        if (!it->match_data) {
+            zend_throw_error(NULL, "Could not allocate memory for regular expression matching");
+            RETURN_THROWS();
+        }
+        php_pcre_pce_incref(pce);
+        it->pce = pce;
+        it->regex = zend_string_copy(Z_STR_P(search));
+    } else if (search && Z_TYPE_P(search) == IS_ARRAY) {
+        /* The string values of the array are the keys to look for. */
+        zval *v, t;
+        ALLOC_HASHTABLE(it->search_keys);
+        zend_hash_init(it->search_keys, zend_hash_num_elements(Z_ARRVAL_P(search)), NULL, NULL, 0);
+        ZVAL_TRUE(&t);
+        ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(search), v) {
+            ZVAL_DEREF(v);
+            if (Z_TYPE_P(v) == IS_STRING) {
+                zend_hash_update(it->search_keys, Z_STR_P(v), &t);
+            }
+        } ZEND_HASH_FOREACH_END();
+    }
+    it->initialized = true;
+}
+
+ZEND_METHOD(APCUIterator, rewind)
+{
+    sc_php_iterator *it = SC_IT_THIS();
+
+    ZEND_PARSE_PARAMETERS_NONE();
+    SC_IT_ENSURE_INITIALIZED(it);
+
+    sc_it_reset_position(it);
+    sc_it_fetch(it, false);
+}
+
+ZEND_METHOD(APCUIterator, valid)
+{
+    sc_php_iterator *it = SC_IT_THIS();
+
+    ZEND_PARSE_PARAMETERS_NONE();
+    SC_IT_ENSURE_INITIALIZED(it);
+
+    if (it->idx == it->nitems) {
+        sc_it_fetch(it, false);
+    }
+    RETURN_BOOL(it->nitems != 0);
+}
+
+ZEND_METHOD(APCUIterator, current)
+{
+    sc_php_iterator *it = SC_IT_THIS();
+
+    ZEND_PARSE_PARAMETERS_NONE();
+    SC_IT_ENSURE_INITIALIZED(it);
+
+    if (it->idx == it->nitems && sc_it_fetch(it, false) == 0) {
+        zend_throw_error(NULL, "Cannot call current() on invalid iterator");
+        RETURN_THROWS();
+    }
+    RETURN_COPY(&it->items[it->idx].info);
+}
+
+ZEND_METHOD(APCUIterator, key)
+{
+    sc_php_iterator *it = SC_IT_THIS();
+
+    ZEND_PARSE_PARAMETERS_NONE();
+    SC_IT_ENSURE_INITIALIZED(it);
+
+    if (it->idx == it->nitems && sc_it_fetch(it, false) == 0) {
+        zend_throw_error(NULL, "Cannot call key() on invalid iterator");
+        RETURN_THROWS();
+    }
+    RETURN_STR_COPY(it->items[it->idx].key);
+}
+
+ZEND_METHOD(APCUIterator, next)
+{
+    sc_php_iterator *it = SC_IT_THIS();
+
+    ZEND_PARSE_PARAMETERS_NONE();
+    SC_IT_ENSURE_INITIALIZED(it);
+
+    if (it->nitems != 0 && it->idx < it->nitems) {
+        it->idx++;
+    }
+}
+
+ZEND_METHOD(APCUIterator, getTotalHits)
+{
+    sc_php_iterator *it = SC_IT_THIS();
+
+    ZEND_PARSE_PARAMETERS_NONE();
+    SC_IT_ENSURE_INITIALIZED(it);
+
+    if (!it->totals_done) {
+        sc_it_totals(it);
+    }
+    RETURN_LONG(it->total_hits);
+}
+
+ZEND_METHOD(APCUIterator, getTotalSize)
+{
+    sc_php_iterator *it = SC_IT_THIS();
+
+    ZEND_PARSE_PARAMETERS_NONE();
+    SC_IT_ENSURE_INITIALIZED(it);
+
+    if (!it->totals_done) {
+        sc_it_totals(it);
+    }
+    RETURN_LONG(it->total_size);
+}
+
+ZEND_METHOD(APCUIterator, getTotalCount)
+{
+    sc_php_iterator *it = SC_IT_THIS();
+
+    ZEND_PARSE_PARAMETERS_NONE();
+    SC_IT_ENSURE_INITIALIZED(it);
+
+    if (!it->totals_done) {
+        sc_it_totals(it);
+    }
+    RETURN_LONG(it->total_count);
+}
+
+/* ---- apcu_delete($iterator) ---- */
 
 void sc_php_iterator_delete(zval *iterator, zval *return_value)
 {
-    (void)iterator;
-    RETVAL_FALSE;
+    sc_php_iterator *it = sc_it_from_obj(Z_OBJ_P(iterator));
+    sc_key k;
+    uint32_t i;
+
+    SC_IT_ENSURE_INITIALIZED(it);
+    /* As APCu: every chunk not fetched yet, from where the iterator is. */
+    while (sc_it_fetch(it, true) > 0) {
+        for (i = 0; i < it->nitems; i++) {
+            if (sc_make_key(&k, it->items[i].key)) {
+                sc_cache_delete(&sc_shared_cache, &k);
+            }
+        }
+        it->idx = it->nitems;
+    }
+    RETURN_TRUE;
+}
+
+/* ---- registration ---- */
+
+static bool sc_apcu_names_wanted(void)
+{
+    zend_ini_entry *ini;
+
+    if (zend_hash_str_exists(&module_registry, "apcu", sizeof("apcu") - 1)) {
+        return false;
+    }
+    ini = zend_hash_str_find_ptr(EG(ini_directives), "shardcache.apcu_compat", sizeof("shardcache.apcu_compat") - 1);
+    return !ini || !ini->value || zend_ini_parse_bool(ini->value);
+}
+
+void sc_php_iterator_minit(int module_number)
+{
+    if (!sc_apcu_names_wanted()) {
+        return;
+    }
+
+    REGISTER_LONG_CONSTANT("APC_LIST_ACTIVE", SC_LIST_ACTIVE, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_LIST_DELETED", SC_LIST_DELETED, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_TYPE", SC_ITER_TYPE, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_KEY", SC_ITER_KEY, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_VALUE", SC_ITER_VALUE, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_NUM_HITS", SC_ITER_NUM_HITS, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_MTIME", SC_ITER_MTIME, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_CTIME", SC_ITER_CTIME, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_DTIME", SC_ITER_DTIME, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_ATIME", SC_ITER_ATIME, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_REFCOUNT", SC_ITER_REFCOUNT, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_MEM_SIZE", SC_ITER_MEM_SIZE, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_TTL", SC_ITER_TTL, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_NONE", SC_ITER_NONE, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_ALL", SC_ITER_ALL, CONST_PERSISTENT | CONST_CS);
+
+    sc_php_iterator_ce = register_class_APCUIterator(zend_ce_iterator);
+    sc_php_iterator_ce->create_object = sc_it_create;
+
+    memcpy(&sc_it_handlers, zend_get_std_object_handlers(), sizeof(sc_it_handlers));
+    sc_it_handlers.offset = XtOffsetOf(sc_php_iterator, std);
+    sc_it_handlers.free_obj = sc_it_free;
+    sc_it_handlers.clone_obj = NULL;
+    sc_it_handlers.get_gc = sc_it_get_gc;
 }

@@ -44,16 +44,44 @@ const ARR_KEYS = 4;
 const OWN_KEYS = 1024;         // keys per process in store_int_own
 const MIXED_KEYS = 10000;
 const MIXED_MASK = 16383;      // low bits of a mixed_90_10 value = key index
+const OBJ_KEYS = 4;
+const MISS_KEYS = 16;
+const ZIPF_KEYS = 100000;
+const ZIPF_S = 1.0;
+const ZIPF_MASK = 131071;      // low bits of a mixed_zipf value = key index
+const ENTRY_KEYS = 10000;
+const CHURN_KEYS = 512;        // keys per process in store_delete
+const CHURN_VAL_LEN = 200;     // bytes of the string store_delete stores
+const INC_KEY = 'bench_inc_hot';
 const ALARM_SLACK = 60;        // seconds on top of --seconds before SIGALRM
 
 const WORKLOADS = [
     'baseline_local_array',
+    'baseline_empty_call',
     'fetch_int_hot16',
     'fetch_str_1k',
     'fetch_arr_100',
+    'fetch_obj_small',
+    'fetch_miss',
     'store_int_own',
+    'store_arr_100',
+    'store_delete',
     'mixed_90_10',
+    'mixed_zipf',
+    'inc_hot',
+    'entry_10k',
 ];
+
+/** The small object of fetch_obj_small: three typed properties. */
+final class BenchObj
+{
+    public function __construct(
+        public int $id,
+        public string $name,
+        public float $score,
+    ) {
+    }
+}
 
 // store_int_own's final-state check relies on one block covering every key once
 if (BLOCK !== OWN_KEYS) {
@@ -74,6 +102,31 @@ function fail_env(string $msg): never
 {
     fwrite(STDERR, "bench.php: $msg\n");
     exit(2);
+}
+
+/**
+ * Which cache answers the apcu_* functions: 'apcu', 'shardcache', 'none' (no
+ * apcu_* functions) or 'unknown'. extension_loaded('apcu') cannot tell:
+ * when the real APCu is not loaded, shardcache registers a module named
+ * "apcu" itself. So when shardcache is loaded, a value stored with
+ * shardcache_store() is looked up with apcu_fetch().
+ */
+function apcu_owner(): string
+{
+    if (!function_exists('apcu_fetch')) {
+        return 'none';
+    }
+    if (!extension_loaded('shardcache') || !function_exists('shardcache_store')) {
+        return 'apcu';
+    }
+    $k = '__apcu_owner_probe_' . getmypid() . '_' . hrtime(true);
+    $stored = @shardcache_store($k, 1);
+    $seen = @apcu_fetch($k) === 1;
+    @shardcache_delete($k);
+    if (!$stored) {
+        return 'unknown';            // shardcache is off: nothing to compare with
+    }
+    return $seen ? 'shardcache' : 'apcu';
 }
 
 /* ------------------------------------------------------------------ */
@@ -154,8 +207,112 @@ function mixed_keys(): array
     return $k;
 }
 
+function obj_keys(): array
+{
+    $k = [];
+    for ($i = 0; $i < OBJ_KEYS; $i++) {
+        $k[] = "bench_obj_$i";
+    }
+    return $k;
+}
+
+function obj_vals(): array
+{
+    $v = [];
+    for ($i = 0; $i < OBJ_KEYS; $i++) {
+        $v[] = new BenchObj(7000 + $i, "object number $i", $i + 0.25);
+    }
+    return $v;
+}
+
+function miss_keys(): array
+{
+    $k = [];
+    for ($i = 0; $i < MISS_KEYS; $i++) {
+        $k[] = "bench_miss_$i";   // never stored
+    }
+    return $k;
+}
+
+function zipf_keys(): array
+{
+    $k = [];
+    for ($i = 0; $i < ZIPF_KEYS; $i++) {
+        $k[] = "bench_zipf_$i";
+    }
+    return $k;
+}
+
+/**
+ * $n draws of key ranks 0..ZIPF_KEYS-1 with P(rank r) proportional to
+ * 1/(r+1)^ZIPF_S (rank 0 is the hottest key), by binary search over the
+ * cumulative distribution. Uses mt_rand (seed it first).
+ */
+function zipf_draws(int $n): array
+{
+    $cdf = [];
+    $sum = 0.0;
+    for ($r = 0; $r < ZIPF_KEYS; $r++) {
+        $sum += 1.0 / (($r + 1) ** ZIPF_S);
+        $cdf[] = $sum;
+    }
+    $out = [];
+    $max = mt_getrandmax() + 1.0;
+    for ($j = 0; $j < $n; $j++) {
+        $u = (mt_rand() + mt_rand() / $max) / $max * $sum;   // uniform in [0, sum)
+        $lo = 0;
+        $hi = ZIPF_KEYS - 1;
+        while ($lo < $hi) {               // first r with cdf[r] > u
+            $mid = ($lo + $hi) >> 1;
+            if ($cdf[$mid] > $u) {
+                $hi = $mid;
+            } else {
+                $lo = $mid + 1;
+            }
+        }
+        $out[] = $lo;
+    }
+    return $out;
+}
+
+function entry_keys(): array
+{
+    $k = [];
+    for ($i = 0; $i < ENTRY_KEYS; $i++) {
+        $k[] = "bench_ent_$i";    // the callback parses $i back out of the key
+    }
+    return $k;
+}
+
+/** apcu_entry's callback: the value of key "bench_ent_$i" is $i. */
+function entry_callback(): Closure
+{
+    return static function (string $key): int {
+        return (int)substr($key, 10);
+    };
+}
+
 function preload(string $workload): void
 {
+    if ($workload === 'entry_10k') {
+        // warm-up through apcu_entry itself: every key is computed and
+        // stored once, so the timed run is (almost) all hits
+        $cb = entry_callback();
+        foreach (entry_keys() as $i => $key) {
+            if (apcu_entry($key, $cb) !== $i || apcu_fetch($key) !== $i) {
+                fail_env("preload: apcu_entry($key) does not store/return $i");
+            }
+        }
+        return;
+    }
+    if ($workload === 'fetch_miss') {
+        foreach (miss_keys() as $key) {
+            if (apcu_fetch($key) !== false) {
+                fail_env("preload: $key exists after apcu_clear_cache()");
+            }
+        }
+        return;
+    }
     switch ($workload) {
         case 'fetch_int_hot16':
             $k = hot_keys();
@@ -169,9 +326,21 @@ function preload(string $workload): void
             $k = arr_keys();
             $v = arr_vals();
             break;
+        case 'fetch_obj_small':
+            $k = obj_keys();
+            $v = obj_vals();
+            break;
         case 'mixed_90_10':
             $k = mixed_keys();
             $v = range(0, MIXED_KEYS - 1);   // value & MIXED_MASK == index
+            break;
+        case 'mixed_zipf':
+            $k = zipf_keys();
+            $v = range(0, ZIPF_KEYS - 1);    // value & ZIPF_MASK == index
+            break;
+        case 'inc_hot':
+            $k = [INC_KEY];
+            $v = [0];
             break;
         default:
             return;
@@ -180,7 +349,8 @@ function preload(string $workload): void
         if (!apcu_store($key, $v[$i])) {
             fail_env("preload: apcu_store($key) failed");
         }
-        if (apcu_fetch($key) !== $v[$i]) {
+        $got = apcu_fetch($key);
+        if (is_object($v[$i]) ? $got != $v[$i] || !($got instanceof BenchObj) : $got !== $v[$i]) {
             fail_env("preload: apcu_fetch($key) does not return the stored value");
         }
     }
@@ -412,6 +582,279 @@ function run_mixed_90_10(): Generator
     return [$ops, $err, $now - $t0];
 }
 
+function run_baseline_empty_call(): Generator
+{
+    // Same loop shape as fetch_int_hot16 with a cache-free internal function
+    // call in place of apcu_fetch: abs() of an int returns it unchanged.
+    // (is_int(), strlen() and friends would not do: the compiler turns them
+    // into opcodes, so no function call would be measured.)
+    $vals = hot_vals();
+    $deadline = yield;             // setup done; wait for the start
+    $chk = 0;
+    $ops = 0;
+    $err = 0;
+    $t0 = hrtime(true);
+    do {
+        for ($i = 0; $i < BLOCK; $i++) {
+            $k = $i & 15;
+            if (abs($vals[$k]) !== $vals[$k]) {
+                $err++;
+            }
+        }
+        $ops += BLOCK;
+    } while (($now = hrtime(true)) < $deadline && (++$chk & 63 || parent_alive()));
+    return [$ops, $err, $now - $t0];
+}
+
+function run_fetch_obj_small(): Generator
+{
+    // Per op: the object's $id (distinct per key; false or a wrong key fails
+    // it). Per block: one extra fetch with every property compared. After
+    // the deadline (untimed): every key in full.
+    $keys = obj_keys();
+    $vals = obj_vals();
+    $ids = [];
+    foreach ($vals as $v) {
+        $ids[] = $v->id;
+    }
+    $deadline = yield;             // setup done; wait for the start
+    $chk = 0;
+    $ops = 0;
+    $err = 0;
+    $blk = 0;
+    $t0 = hrtime(true);
+    do {
+        for ($i = 0; $i < BLOCK; $i++) {
+            $k = $i & 3;
+            $v = apcu_fetch($keys[$k]);
+            if (($v->id ?? null) !== $ids[$k]) {
+                $err++;
+            }
+        }
+        $k = $blk++ & 3;
+        $v = apcu_fetch($keys[$k]);
+        if (!($v instanceof BenchObj) || $v->id !== $vals[$k]->id || $v->name !== $vals[$k]->name
+            || $v->score !== $vals[$k]->score) {
+            $err++;
+        }
+        $ops += BLOCK + 1;
+    } while (($now = hrtime(true)) < $deadline && (++$chk & 63 || parent_alive()));
+    $elapsed = $now - $t0;
+    foreach ($keys as $k => $key) {
+        $v = apcu_fetch($key);
+        if (!($v instanceof BenchObj) || $v != $vals[$k]) {
+            $err++;
+        }
+    }
+    return [$ops, $err, $elapsed];
+}
+
+function run_fetch_miss(): Generator
+{
+    // 16 keys that are never stored; every fetch must return false.
+    $keys = miss_keys();
+    $deadline = yield;             // setup done; wait for the start
+    $chk = 0;
+    $ops = 0;
+    $err = 0;
+    $t0 = hrtime(true);
+    do {
+        for ($i = 0; $i < BLOCK; $i++) {
+            if (apcu_fetch($keys[$i & 15]) !== false) {
+                $err++;
+            }
+        }
+        $ops += BLOCK;
+    } while (($now = hrtime(true)) < $deadline && (++$chk & 63 || parent_alive()));
+    return [$ops, $err, $now - $t0];
+}
+
+function run_store_arr_100(): Generator
+{
+    // Like store_int_own, with a 100-element array (80 ints, 20 short
+    // strings) whose element 0 is the running op number. The template is
+    // changed in place (refcount 1, no copy) before each store.
+    $pid = getmypid();
+    $keys = [];
+    for ($i = 0; $i < OWN_KEYS; $i++) {
+        $keys[] = "a{$pid}_$i";
+    }
+    $tpl = arr_vals()[0];
+    $deadline = yield;             // setup done; wait for the start
+    $chk = 0;
+    $ops = 0;
+    $err = 0;
+    $t0 = hrtime(true);
+    do {
+        for ($i = 0; $i < BLOCK; $i++) {
+            $tpl[0] = $ops + $i;
+            if (!apcu_store($keys[$i], $tpl)) {
+                $err++;
+            }
+        }
+        $ops += BLOCK;
+    } while (($now = hrtime(true)) < $deadline && (++$chk & 63 || parent_alive()));
+    $elapsed = $now - $t0;
+
+    // Untimed: key j holds the template with element 0 = its last op number.
+    for ($j = 0; $j < OWN_KEYS; $j++) {
+        $tpl[0] = $ops - BLOCK + $j;
+        if (apcu_fetch($keys[$j]) !== $tpl) {
+            $err++;
+        }
+    }
+    return [$ops, $err, $elapsed];
+}
+
+function run_store_delete(): Generator
+{
+    // Allocation churn: each block stores a 200-byte string under each of
+    // the process's own 512 keys and deletes it right after (one op per
+    // call). Every store and every delete must return true (no other process
+    // touches these keys); afterwards none of the keys may exist.
+    $pid = getmypid();
+    $keys = [];
+    for ($i = 0; $i < CHURN_KEYS; $i++) {
+        $keys[] = "d{$pid}_$i";
+    }
+    $val = str_repeat("churn $pid ", 40);
+    $val = substr($val, 0, CHURN_VAL_LEN);
+    $deadline = yield;             // setup done; wait for the start
+    $chk = 0;
+    $ops = 0;
+    $err = 0;
+    $t0 = hrtime(true);
+    do {
+        for ($i = 0; $i < BLOCK; $i += 2) {
+            $key = $keys[$i >> 1];
+            if (!apcu_store($key, $val)) {
+                $err++;
+            }
+            if (!apcu_delete($key)) {
+                $err++;
+            }
+        }
+        $ops += BLOCK;
+    } while (($now = hrtime(true)) < $deadline && (++$chk & 63 || parent_alive()));
+    $elapsed = $now - $t0;
+    $left = apcu_exists($keys);
+    if (!is_array($left)) {
+        $err++;
+    } else {
+        $err += count($left);
+    }
+    return [$ops, $err, $elapsed];
+}
+
+function run_mixed_zipf(): Generator
+{
+    // As mixed_90_10 over 100,000 preloaded keys, with key ranks drawn from
+    // a Zipf distribution (s = ZIPF_S): a few keys get most of the traffic,
+    // so fetches and stores meet on the same hot keys and shards.
+    $keys = zipf_keys();
+    mt_srand(getmypid() * 7919 + 29);
+    $draws = zipf_draws(SEQ_MASK + 1);
+    $seq = [];
+    foreach ($draws as $idx) {
+        $seq[] = mt_rand(0, 9) === 0 ? ~$idx : $idx;
+    }
+    unset($draws);
+    $p = 0;
+    $deadline = yield;             // setup done; wait for the start
+    $chk = 0;
+    $ops = 0;
+    $err = 0;
+    $t0 = hrtime(true);
+    do {
+        for ($i = 0; $i < BLOCK; $i++) {
+            $r = $seq[$p++ & SEQ_MASK];
+            if ($r >= 0) {
+                $v = apcu_fetch($keys[$r]);
+                if (!is_int($v) || ($v & ZIPF_MASK) !== $r) {
+                    $err++;
+                }
+            } else {
+                $r = ~$r;
+                if (!apcu_store($keys[$r], ($p << 17) | $r)) {
+                    $err++;
+                }
+            }
+        }
+        $ops += BLOCK;
+    } while (($now = hrtime(true)) < $deadline && (++$chk & 63 || parent_alive()));
+    return [$ops, $err, $now - $t0];
+}
+
+function run_inc_hot(): Generator
+{
+    // Every process increments the same key by 1. Each result must be an
+    // int greater than the previous result this process saw (the others
+    // only add to it); the parent checks afterwards that the key holds
+    // exactly the total number of increments of all processes.
+    $deadline = yield;             // setup done; wait for the start
+    $chk = 0;
+    $ops = 0;
+    $err = 0;
+    $last = -1;
+    $t0 = hrtime(true);
+    do {
+        for ($i = 0; $i < BLOCK; $i++) {
+            $v = apcu_inc(INC_KEY);
+            if (!is_int($v) || $v <= $last) {
+                $err++;
+            } else {
+                $last = $v;
+            }
+        }
+        $ops += BLOCK;
+    } while (($now = hrtime(true)) < $deadline && (++$chk & 63 || parent_alive()));
+    return [$ops, $err, $now - $t0];
+}
+
+function run_entry_10k(): Generator
+{
+    // apcu_entry over 10,000 keys, uniformly drawn, after the parent's
+    // warm-up stored them all: (almost) every call is a hit. The callback
+    // derives the value from the key, so a miss still returns the right
+    // value; every result must be the key's index.
+    $keys = entry_keys();
+    $cb = entry_callback();
+    mt_srand(getmypid() * 7919 + 41);
+    $seq = [];
+    for ($j = 0; $j <= SEQ_MASK; $j++) {
+        $seq[] = mt_rand(0, ENTRY_KEYS - 1);
+    }
+    $p = 0;
+    $deadline = yield;             // setup done; wait for the start
+    $chk = 0;
+    $ops = 0;
+    $err = 0;
+    $t0 = hrtime(true);
+    do {
+        for ($i = 0; $i < BLOCK; $i++) {
+            $r = $seq[$p++ & SEQ_MASK];
+            if (apcu_entry($keys[$r], $cb) !== $r) {
+                $err++;
+            }
+        }
+        $ops += BLOCK;
+    } while (($now = hrtime(true)) < $deadline && (++$chk & 63 || parent_alive()));
+    return [$ops, $err, $now - $t0];
+}
+
+/**
+ * Parent, after every child finished: checks of the final shared state that
+ * need the total over all processes. Returns the number of errors.
+ */
+function final_check(string $workload, int $totalOps): int
+{
+    if ($workload === 'inc_hot') {
+        // preloaded with 0, then every op added exactly 1
+        return apcu_fetch(INC_KEY) === $totalOps ? 0 : 1;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* child side                                                          */
 
@@ -423,7 +866,7 @@ function child_main($sock, string $workload, int $seconds): never
 
     // Warm up per-process state (e.g. the cache's per-process attach) before
     // reporting ready; untimed.
-    if ($workload !== 'baseline_local_array') {
+    if (!str_starts_with($workload, 'baseline_')) {
         apcu_fetch('bench_warmup_nonexistent');
     }
     // The run_* generators do their setup (key arrays, random sequences) up
@@ -505,18 +948,12 @@ function main(array $argv): int
         fail_env('pcntl is required');
     }
     // Which cache answers apcu_*: APCu if loaded (shardcache then does not
-    // register the apcu_* names), else shardcache.
-    if (extension_loaded('apcu')) {
-        $cache = 'apcu';
-    } elseif (extension_loaded('shardcache')) {
-        $cache = 'shardcache';
-    } else {
-        $cache = 'none';
-    }
-    if (extension_loaded('apcu') && extension_loaded('shardcache')) {
+    // register the apcu_* names), else shardcache (see apcu_owner()).
+    $cache = apcu_owner();
+    if ($cache === 'apcu' && extension_loaded('shardcache')) {
         fwrite(STDERR, "bench.php: warning: both apcu and shardcache loaded; apcu_* is APCu's\n");
     }
-    if ($workload !== 'baseline_local_array') {
+    if (!str_starts_with($workload, 'baseline_')) {
         if (!function_exists('apcu_fetch')) {
             fail_env('no apcu_* functions: load apcu.so or shardcache.so (php -n -d extension=...)');
         }
@@ -611,11 +1048,14 @@ function main(array $argv): int
     }
     $children = [];
     $failed = count($bad);
+    if ($failed === 0 && !str_starts_with($workload, 'baseline_')) {
+        $errors += final_check($workload, $ops);
+    }
 
     $ok = count($perProc);
     echo json_encode([
         'cache' => $cache,
-        'cache_version' => $cache === 'none' ? null : phpversion($cache),
+        'cache_version' => in_array($cache, ['apcu', 'shardcache'], true) ? phpversion($cache) : null,
         'workload' => $workload,
         'procs' => $procs,
         'seconds' => $seconds,

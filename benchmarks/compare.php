@@ -2,7 +2,7 @@
 /*
  * Side-by-side comparison of shardcache and APCu using bench.php.
  *
- *   php benchmarks/compare.php [--workloads=a,b] [--procs=1,2,4,8] [--seconds=2]
+ *   php benchmarks/compare.php [--workloads=a,b] [--procs=1,2,4,8,16] [--seconds=2]
  *       [--pairs=3] [--shardcache=PATH.so] [--apcu=apcu.so] [--out=file.md]
  *       [--php=/usr/bin/php8.2] [--shm-size=128M] [--ini=k=v,k=v] [--raw=file.jsonl]
  *
@@ -13,7 +13,11 @@
  * as a Markdown table (stdout, and --out if given). Progress goes to stderr.
  *
  * Each bench.php run is a fresh `php -n` process that loads exactly one of
- * the two extensions, so both run with the same INI settings.
+ * the two extensions, so both run with the same INI settings. The shardcache
+ * build is copied to a private temporary file first, so a rebuild of
+ * modules/shardcache.so during the comparison (make rewrites the file in
+ * place: running processes would die of SIGBUS) neither crashes runs nor
+ * mixes two builds in one table.
  *
  * Exit status: 0 = all runs ok, 1 = some run failed or reported errors,
  * 2 = usage problem or no cache available.
@@ -23,12 +27,21 @@ declare(strict_types=1);
 
 const ALL_WORKLOADS = [
     'baseline_local_array',
+    'baseline_empty_call',
     'fetch_int_hot16',
     'fetch_str_1k',
     'fetch_arr_100',
+    'fetch_obj_small',
+    'fetch_miss',
     'store_int_own',
+    'store_arr_100',
+    'store_delete',
     'mixed_90_10',
+    'mixed_zipf',
+    'inc_hot',
+    'entry_10k',
 ];
+const DEFAULT_PROCS = '1,2,4,8,16';
 
 function say(string $msg): void
 {
@@ -40,7 +53,7 @@ function usage(string $msg = ''): never
     if ($msg !== '') {
         say("compare.php: $msg");
     }
-    say("usage: php compare.php [--workloads=a,b] [--procs=1,2,4,8] [--seconds=2] [--pairs=3]\n"
+    say("usage: php compare.php [--workloads=a,b] [--procs=1,2,4,8,16] [--seconds=2] [--pairs=3]\n"
         . "         [--shardcache=PATH.so] [--apcu=apcu.so] [--out=file.md]\n"
         . "         [--php=BINARY] [--shm-size=128M] [--ini=k=v,k=v] [--raw=file.jsonl]\n"
         . "workloads: " . implode(', ', ALL_WORKLOADS));
@@ -141,7 +154,7 @@ foreach ($workloads as $w) {
     }
 }
 $procsList = [];
-foreach (csv_list($opt['procs'] ?? '1,2,4,8') as $p) {
+foreach (csv_list($opt['procs'] ?? DEFAULT_PROCS) as $p) {
     $n = filter_var($p, FILTER_VALIDATE_INT, ['options' => ['min_range' => 1, 'max_range' => 256]]);
     if ($n === false) {
         usage("bad --procs value '$p'");
@@ -216,15 +229,40 @@ function base_args(string $php, string $extPath, string $shm, array $extraIni): 
     return $a;
 }
 
+/**
+ * Source of apcu_owner() (as in bench.php), run in the probe: which cache
+ * answers apcu_*. extension_loaded('apcu') cannot tell, because shardcache
+ * registers a module named "apcu" itself when the real APCu is not loaded.
+ */
+const PROBE_CODE = <<<'PHP'
+function apcu_owner(): string
+{
+    if (!function_exists('apcu_fetch')) {
+        return 'none';
+    }
+    if (!extension_loaded('shardcache') || !function_exists('shardcache_store')) {
+        return 'apcu';
+    }
+    $k = '__apcu_owner_probe_' . getmypid() . '_' . hrtime(true);
+    $stored = @shardcache_store($k, 1);
+    $seen = @apcu_fetch($k) === 1;
+    @shardcache_delete($k);
+    if (!$stored) {
+        return 'unknown';            // shardcache is off: nothing to compare with
+    }
+    return $seen ? 'shardcache' : 'apcu';
+}
+PHP;
+
 /** Returns [ok, version-or-reason]. */
 function probe(string $php, string $extPath, string $extName, string $shm, array $extraIni): array
 {
     if (!is_file($extPath)) {
         return [false, "$extPath not found"];
     }
-    $code = 'echo json_encode(["loaded" => extension_loaded("' . $extName . '"), '
+    $code = PROBE_CODE . 'echo json_encode(["loaded" => extension_loaded("' . $extName . '"), '
         . '"version" => phpversion("' . $extName . '"), '
-        . '"apcu" => extension_loaded("apcu"), '
+        . '"owner" => apcu_owner(), '
         . '"fn" => function_exists("apcu_fetch"), '
         . '"enabled" => function_exists("apcu_enabled") && apcu_enabled()]);';
     [$rc, $o, $e] = run_cmd(array_merge(base_args($php, $extPath, $shm, $extraIni), ['-r', $code]));
@@ -235,21 +273,46 @@ function probe(string $php, string $extPath, string $extName, string $shm, array
     if (!$j['loaded']) {
         return [false, "$extPath does not provide the '$extName' extension: " . trim($e)];
     }
-    if ($extName === 'shardcache' && $j['apcu']) {
-        return [false, "APCu got loaded too; apcu_* would not be shardcache's"];
-    }
     if (!$j['fn'] || !$j['enabled']) {
         return [false, "$extPath loads but apcu_fetch()/apcu_enabled() are missing or false"];
+    }
+    if ($j['owner'] !== $extName) {
+        return [false, "the apcu_* functions are answered by '{$j['owner']}', not $extName"];
     }
     return [true, (string)$j['version']];
 }
 
-$caches = [];   // name => ['label', 'path', 'version']
+/**
+ * Copies an extension to a private temporary file (removed at exit) and
+ * returns its path; returns $path itself when it is not a readable file.
+ */
+function private_copy(string $path): string
+{
+    if (!is_file($path)) {
+        return $path;
+    }
+    $dir = sys_get_temp_dir() . '/shardcache-compare-' . getmypid();
+    if (!is_dir($dir) && !mkdir($dir, 0700)) {
+        return $path;
+    }
+    $copy = $dir . '/' . basename($path);
+    if (!copy($path, $copy)) {
+        return $path;
+    }
+    register_shutdown_function(static function () use ($dir, $copy): void {
+        @unlink($copy);
+        @rmdir($dir);
+    });
+    return $copy;
+}
+
+$caches = [];   // name => ['label', 'path' (reported), 'run' (loaded), 'version']
 $scSpec = $opt['shardcache'] ?? dirname(__DIR__) . '/modules/shardcache.so';
 $scPath = resolve_ext($scSpec, $extDir);
-[$ok, $info] = probe($php, $scPath, 'shardcache', $shm, $extraIni);
+$scRun = private_copy($scPath);
+[$ok, $info] = probe($php, $scRun, 'shardcache', $shm, $extraIni);
 if ($ok) {
-    $caches['shardcache'] = ['label' => 'shardcache', 'path' => $scPath, 'version' => $info];
+    $caches['shardcache'] = ['label' => 'shardcache', 'path' => $scPath, 'run' => $scRun, 'version' => $info];
 } else {
     say("compare.php: shardcache unavailable ($info); skipping shardcache runs"
         . " (build it with phpize && ./configure && make, or pass --shardcache=PATH.so)");
@@ -258,7 +321,7 @@ $apSpec = $opt['apcu'] ?? 'apcu.so';
 $apPath = resolve_ext($apSpec, $extDir);
 [$ok, $info] = probe($php, $apPath, 'apcu', $shm, $extraIni);
 if ($ok) {
-    $caches['apcu'] = ['label' => 'APCu', 'path' => $apPath, 'version' => $info];
+    $caches['apcu'] = ['label' => 'APCu', 'path' => $apPath, 'run' => $apPath, 'version' => $info];
 } else {
     say("compare.php: APCu unavailable ($info); skipping APCu runs"
         . " (apt-get install -y php8.2-apcu, or pass --apcu=PATH.so)");
@@ -303,7 +366,7 @@ foreach ($workloads as $w) {
             }
             foreach ($order as $c) {
                 $runNo++;
-                $argv = array_merge(base_args($php, $caches[$c]['path'], $shm, $extraIni),
+                $argv = array_merge(base_args($php, $caches[$c]['run'], $shm, $extraIni),
                     [$bench, "--workload=$w", "--procs=$p", "--seconds=$seconds"]);
                 [$rc, $o, $e] = run_cmd($argv);
                 $j = null;
@@ -375,7 +438,8 @@ $md[] = '## shardcache vs APCu';
 $md[] = '';
 $md[] = sprintf('- date: %s; PHP %s; %s, %d CPUs', date('Y-m-d H:i T'), trim($phpVer), $cpu, $ncpu);
 foreach ($caches as $c) {
-    $md[] = sprintf('- %s %s: `%s`', $c['label'], $c['version'], $c['path']);
+    $md[] = sprintf('- %s %s: `%s` (md5 %s)', $c['label'], $c['version'], $c['path'],
+        is_file($c['run']) ? substr((string)md5_file($c['run']), 0, 12) : '?');
 }
 $md[] = sprintf('- %d s per run, %d pair(s) per cell (order alternates A,B / B,A), apc.shm_size=%s%s',
     $seconds, $pairs, $shm, $extraIni ? ', ' . implode(', ', array_map(fn($x) => "`$x`", $extraIni)) : '');

@@ -63,6 +63,11 @@ typedef struct sc_shard_alloc {
 
 struct sc_seg;
 
+/* Takes the pool lock (counted). False when the pool must not be used: its
+ * previous holder died mid-change, or the segment waits for a full reset;
+ * the lock is not held then. Release with sc_mutex_unlock(&pool->lock). */
+bool sc_pool_lock(struct sc_seg *seg);
+
 /* Called once while the segment is created (single process). */
 void sc_alloc_init_pool(struct sc_seg *seg);
 void sc_alloc_init_shard(sc_shard_alloc *sa);

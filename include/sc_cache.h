@@ -9,6 +9,11 @@
 #include "sc_common.h"
 #include "sc_segment.h"
 
+/* One hit (miss) in this many per process is recorded in shared memory;
+ * shared hit counts are multiples of it. Powers of two. */
+#define SC_HIT_SAMPLE 32
+#define SC_MISS_SAMPLE 32
+
 typedef struct sc_key {
     const char *str;
     uint32_t len;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up, build, and run the side-by-side benchmark (shardcache vs APCu):
 #   php -n benchmarks/compare.php --shardcache=modules/shardcache.so \
-#       --procs=1,2,4,8 --pairs=3 --seconds=2 --out=benchmarks/results-latest.md
+#       --procs=1,2,4,8,16 --pairs=3 --seconds=2 --out=benchmarks/results-latest.md
 #
 # --procs=, --pairs=, --seconds=, --out= and --shardcache= given here replace
 # the defaults above; other arguments (e.g. --workloads=a,b, --apcu=PATH) are
@@ -15,7 +15,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-procs="1,2,4,8"
+procs="1,2,4,8,16"
 pairs="3"
 seconds="2"
 out="$ROOT/benchmarks/results-latest.md"

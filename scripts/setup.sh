@@ -5,13 +5,14 @@
 #   php8.2-cli   PHP itself (normally preinstalled)
 #   php8.2-dev   phpize, php-config, headers, run-tests.php
 #   php8.2-apcu  real APCu, for the side-by-side benchmark and reference runs
+#   php8.2-igbinary  a third-party apc.serializer (tests 081-083)
 #   valgrind     memory checking phase of scripts/test.sh
 #   make, gcc    compiler toolchain (normally preinstalled)
 set -euo pipefail
 
 export DEBIAN_FRONTEND=noninteractive
 
-want=(php8.2-cli php8.2-dev php8.2-apcu)
+want=(php8.2-cli php8.2-dev php8.2-apcu php8.2-igbinary)
 command -v valgrind >/dev/null 2>&1 || want+=(valgrind)
 command -v make >/dev/null 2>&1 || want+=(make)
 command -v cc >/dev/null 2>&1 || want+=(gcc)

@@ -30,6 +30,10 @@ SO="$ROOT/modules/shardcache.so"
 # 1 passed (exit 0) or 1 failed (non-zero exit). $SO is the built module.
 EXTRA_TESTS=(
     # "bench-smoke|php -n benchmarks/bench.php --workload=fetch_int_hot16 --procs=2 --seconds=1 ..."
+    "symfony|bash tests/symfony/run.sh \"\$SO\""
+    "fpm-abuse|bash scripts/fpm-abuse.sh --seconds=20 --so=\"\$SO\""
+    "kill-test|bash scripts/kill-test.sh --kills=500 --seconds=100 --quiet --so=\"\$SO\""
+    "fuzz|bash fuzz/run.sh 60"
 )
 # ---------------------------------------------------------------------------
 

@@ -224,7 +224,7 @@ static void sc_pool_give(sc_seg *seg, uint32_t head, uint32_t run)
 /* Takes the pool lock. Returns false when the pool cannot be used: its
  * previous holder died in the middle of a change, or that happened before
  * and the segment waits for a full reset (hdr->needs_reset). */
-static bool sc_pool_lock(sc_seg *seg)
+bool sc_pool_lock(sc_seg *seg)
 {
     sc_pool *pool = &seg->hdr->pool;
 

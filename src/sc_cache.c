@@ -31,8 +31,6 @@
 #include "sc_value.h"
 
 #define SC_OPTIMISTIC_TRIES 4
-#define SC_HIT_SAMPLE 32     /* power of two */
-#define SC_MISS_SAMPLE 32    /* power of two */
 #define SC_ODD_SPINS 128
 
 enum { SC_READ_DONE = 0, SC_READ_NEEDBUF = 1 };
@@ -362,7 +360,13 @@ void sc_cache_clear(sc_cache *c)
         memset(&shard->table, 0, sizeof(shard->table));
     }
     for (i = 0; i < seg->nshards; i++) {
-        sc_alloc_init_shard(&seg->shards[i].alloc);
+        sc_shard *shard = &seg->shards[i];
+        uint64_t repairs = shard->stats.repairs;
+        sc_alloc_init_shard(&shard->alloc);
+        /* As in APCu, clearing starts the hit, miss and insert counts over
+         * (repairs are kept: they tell about crashes, not about use). */
+        memset(&shard->stats, 0, sizeof(shard->stats));
+        shard->stats.repairs = repairs;
     }
     sc_alloc_reset_pool(seg);
     seg->hdr->clears++;

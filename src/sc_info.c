@@ -25,19 +25,18 @@
 
 /* One hit (miss) in this many is recorded in the shard figures: must equal
  * SC_HIT_SAMPLE and SC_MISS_SAMPLE of sc_cache.c. */
-#define SC_INFO_SAMPLE 32
 
 #define SC_LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 
 uint32_t sc_info_hit_sample(void)
 {
-    return SC_INFO_SAMPLE;
+    return SC_HIT_SAMPLE;
 }
 
 void sc_info_local_unrecorded(const sc_cache *c, uint64_t *hits, uint64_t *misses)
 {
-    *hits = c->local.hits & (SC_INFO_SAMPLE - 1);
-    *misses = c->local.misses & (SC_INFO_SAMPLE - 1);
+    *hits = c->local.hits & (SC_HIT_SAMPLE - 1);
+    *misses = c->local.misses & (SC_HIT_SAMPLE - 1);
 }
 
 void sc_info_shard_get(sc_cache *c, uint32_t index, sc_info_shard *out)
@@ -75,23 +74,6 @@ void sc_info_shard_get(sc_cache *c, uint32_t index, sc_info_shard *out)
     out->mem_entries = out->mem_used > table_bytes ? out->mem_used - table_bytes : 0;
 }
 
-/* The pool lock, taken as sc_alloc.c takes it. False: the pool waits for a
- * full reset and must not be walked (the lock is not held then). */
-static bool sc_info_pool_lock(sc_seg *seg)
-{
-    sc_pool *pool = &seg->hdr->pool;
-
-    if (sc_mutex_lock(&pool->lock)) {
-        __atomic_store_n(&seg->hdr->needs_reset, 1, __ATOMIC_RELEASE);
-    }
-    pool->lock_count++;
-    if (__atomic_load_n(&seg->hdr->needs_reset, __ATOMIC_ACQUIRE)) {
-        sc_mutex_unlock(&pool->lock);
-        return false;
-    }
-    return true;
-}
-
 bool sc_info_pool_get(sc_cache *c, bool with_runs, sc_info_pool *out)
 {
     sc_seg *seg = &c->seg;
@@ -119,7 +101,7 @@ bool sc_info_pool_get(sc_cache *c, bool with_runs, sc_info_pool *out)
         }
     }
 
-    if (!sc_info_pool_lock(seg)) {
+    if (!sc_pool_lock(seg)) {
         out->free_pages = SC_LOAD(pool->free_pages);
         free(runs);
         return ok;

@@ -4,7 +4,7 @@ With the real APCu loaded too, apcu_* stay APCu's and shardcache_* are shardcach
 <?php
 if (!extension_loaded('shardcache')) die('skip shardcache not loaded');
 // (SKIPIF runs without this test's --INI--, so APCu is not loaded here yet)
-if (extension_loaded('apcu')) die('skip APCu already loaded');
+if (extension_loaded('apcu') && !isset((new ReflectionExtension('apcu'))->getDependencies()['shardcache'])) die('skip APCu already loaded');
 if (!file_exists(ini_get('extension_dir') . '/apcu.so')) die('skip apcu.so not installed');
 ?>
 --INI--

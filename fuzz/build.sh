@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer target fuzz/fuzz_cache.c over the shardcache core
+# (every src/*.c except sc_value.c, which needs PHP) with clang,
+# -fsanitize=fuzzer,address,undefined. Output: fuzz/out/fuzz_cache
+# (fuzz/out/ is build output, not source).
+#
+#   fuzz/build.sh            build (installs clang-14 and libclang-rt-14-dev
+#                            with apt-get when missing; needs root)
+#
+# Environment: CC (default: clang-14, else clang), FUZZ_OUT (default fuzz/out).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="${FUZZ_OUT:-$ROOT/fuzz/out}"
+mkdir -p "$OUT"
+
+find_cc() {
+    if [ -n "${CC:-}" ] && command -v "$CC" >/dev/null 2>&1; then echo "$CC"; return; fi
+    for c in clang-14 clang; do
+        if command -v "$c" >/dev/null 2>&1; then echo "$c"; return; fi
+    done
+}
+
+# clang and its libFuzzer / sanitizer runtimes (Debian bookworm: libclang-rt-14-dev).
+have_fuzzer() {
+    local cc="$1"
+    [ -n "$cc" ] || return 1
+    echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }' \
+        | "$cc" -x c -fsanitize=fuzzer,address,undefined -o "$OUT/.probe" - >/dev/null 2>&1
+}
+CCBIN="$(find_cc || true)"
+if ! have_fuzzer "$CCBIN"; then
+    echo "fuzz/build.sh: installing clang-14 and libclang-rt-14-dev"
+    SUDO=()
+    [ "$(id -u)" -ne 0 ] && SUDO=(sudo -n)
+    export DEBIAN_FRONTEND=noninteractive
+    "${SUDO[@]}" apt-get update -qq </dev/null
+    "${SUDO[@]}" apt-get install -y -qq -o Dpkg::Use-Pty=0 clang-14 libclang-rt-14-dev </dev/null >/dev/null
+    CCBIN="$(find_cc)"
+    have_fuzzer "$CCBIN" || { echo "fuzz/build.sh: $CCBIN cannot link -fsanitize=fuzzer" >&2; exit 1; }
+fi
+rm -f "$OUT/.probe"
+
+# The shim must declare the same value tags as the real header.
+enum_of() { sed -n '/typedef enum sc_vtype/,/} sc_vtype;/p' "$1" | grep -oE 'SC_V_[A-Z]+ = [0-9]+' | tr '\n' ' '; }
+if [ "$(enum_of "$ROOT/include/sc_value.h")" != "$(enum_of "$ROOT/fuzz/shim/sc_value.h")" ]; then
+    echo "fuzz/build.sh: fuzz/shim/sc_value.h and include/sc_value.h disagree on sc_vtype" >&2
+    exit 1
+fi
+
+srcs=()
+for f in "$ROOT"/src/*.c; do
+    [ "$(basename "$f")" = sc_value.c ] && continue
+    srcs+=("$f")
+done
+
+echo "fuzz/build.sh: $CCBIN, ${#srcs[@]} core files -> $OUT/fuzz_cache"
+"$CCBIN" -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Wall -Wextra \
+    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    -I "$ROOT/fuzz/shim" -I "$ROOT/include" \
+    "${srcs[@]}" "$ROOT/fuzz/fuzz_cache.c" -o "$OUT/fuzz_cache"
+echo "fuzz/build.sh: ok"

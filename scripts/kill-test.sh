@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The kill test: worker processes share one cache segment and hammer it
+# (store, fetch, delete, add, inc/dec, cas, entry, array fetches, a rare
+# clear) with self-checking values, while a killer SIGKILLs random workers at
+# random moments (50 us .. 5 ms apart) and forks replacements. It counts
+# kills, hangs (a worker with no progress for 5 s) and wrong values, then
+# checks the whole cache from a fresh process. See tests/kill/kill.php.
+#
+#   scripts/kill-test.sh [--kills=N] [--workers=8] [--seconds=S] [options]
+#
+#   --kills=N      stop after N kills (default 200; with only --seconds: no target)
+#   --workers=N    concurrent workers (default 8)
+#   --seconds=S    time limit of the killing phase (default 100; reaching it
+#                  before N kills is a failure); with no --kills: run S seconds
+#   --hang=S       seconds without progress that make a hang (default 5)
+#   --seed=N       random seed (printed at the start of every run)
+#   --shm=SIZE     apc.shm_size (default 8M: small, so that stores evict)
+#   --shards=N     shardcache.shards (default: the extension's default)
+#   --so=PATH      extension to test (default modules/shardcache.so; a bare
+#                  name such as apcu.so is looked up in PHP's extension_dir)
+#   --quiet        no progress lines every 5 s
+#
+# CI runs `scripts/kill-test.sh --kills=300` (through scripts/test.sh); the
+# long run is `scripts/kill-test.sh --kills=1000 --seconds=600`.
+# Output ends with "kills: N, hangs: N, wrong values: N", "crashes: N" and
+# "N passed, N failed"; exit status 0 only when passed. The whole run is in
+# its own process group under `timeout`; whatever is left of it when it
+# ends (e.g. after the killer itself was killed) is SIGKILLed.
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SO="$ROOT/modules/shardcache.so"
+SHM=8M
+SHARDS=""
+SECONDS_LIMIT=100
+args=()
+for arg in "$@"; do
+    case "$arg" in
+        --kills=*|--workers=*|--hang=*|--seed=*|--quiet) args+=("$arg") ;;
+        --seconds=*) SECONDS_LIMIT="${arg#*=}"; args+=("$arg") ;;
+        --shm=*) SHM="${arg#*=}" ;;
+        --shards=*) SHARDS="${arg#*=}" ;;
+        --so=*) SO="${arg#*=}" ;;
+        -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) echo "kill-test: unknown option $arg" >&2; exit 2 ;;
+    esac
+done
+
+case "$SO" in
+    */*) [ -f "$SO" ] || { echo "kill-test: $SO not found (build it: bash scripts/build.sh)" >&2; echo "0 passed, 1 failed"; exit 2; } ;;
+esac
+
+php_args=(-n -d extension=posix -d "extension=$SO" -d apc.enable_cli=1 -d "apc.shm_size=$SHM"
+          -d memory_limit=512M -d display_errors=stderr)
+[ -n "$SHARDS" ] && php_args+=(-d "shardcache.shards=$SHARDS")
+
+# Upper bound for the whole run: the killing phase, the settle and final
+# checks (a few hang periods) and slack for a slow machine.
+limit=$(( ${SECONDS_LIMIT%.*} + 60 ))
+
+# `timeout` puts the run in a process group of its own (its pid) and signals
+# the whole group when the limit is hit.
+timeout -k 5 "$limit" php "${php_args[@]}" "$ROOT/tests/kill/kill.php" "${args[@]}" &
+tpid=$!
+trap 'kill -TERM "$tpid" 2>/dev/null; wait "$tpid"; kill -KILL -- "-$tpid" 2>/dev/null; echo "kill-test: interrupted"; exit 130' INT TERM
+wait "$tpid"
+rc=$?
+trap - INT TERM
+
+# Nothing of the run may survive it.
+summary=0   # kill.php printed its own summary (exit 0, 1 or 2)
+[ "$rc" -le 2 ] && summary=1
+if leftover="$(pgrep -g "$tpid" 2>/dev/null)" && [ -n "$leftover" ]; then
+    echo "kill-test: processes left behind: $(echo $leftover); killing them"
+    kill -KILL -- "-$tpid" 2>/dev/null
+    rc=1
+    summary=0
+fi
+if [ "$rc" -eq 124 ]; then
+    echo "kill-test: the run did not finish within ${limit}s and was killed"
+elif [ "$summary" -eq 0 ] && [ "$rc" -gt 2 ]; then
+    echo "kill-test: the killer ended abnormally (exit $rc)"
+fi
+if [ "$summary" -eq 0 ]; then
+    echo "0 passed, 1 failed"
+    [ "$rc" -eq 0 ] && rc=1
+fi
+exit "$rc"

@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# The web benchmark, shardcache vs APCu, through a real server: a private
+# php-fpm (pm = static, 8 and 16 workers, opcache on, exactly one cache
+# extension) behind a private nginx on 127.0.0.1, loaded by wrk.
+#
+#   scripts/web-bench.sh [options]
+#
+# Pages (benchmarks/web/pages/, every value read is checked; a wrong or
+# missing value makes the page answer 500, and any non-2xx response or
+# socket error fails the run):
+#   fetch_scalar  100 apcu_fetch of integers
+#   fetch_array   100 apcu_fetch of 100-element arrays (compared in full)
+#   store         10 apcu_store of small arrays (rolling set of keys per
+#                 worker) + 1 fetch back
+# For every worker count and pair, php-fpm is started once with shardcache
+# and once with APCu (the order alternates between pairs); for each page:
+# init.php, a warm-up wrk run, then the measured wrk run. Reported per run:
+# requests/s, p50/p99 latency (wrk), and fpm worker CPU time per request
+# (utime + stime of the workers from /proc/PID/stat before and after the
+# run, divided by the requests wrk counted). The Markdown table gives the
+# medians over the pairs and the ratios shardcache / APCu.
+#
+# Options:
+#   --seconds=N       measured run per page (default 10)
+#   --warmup=N        warm-up run per page (default 2)
+#   --pairs=N         shardcache/APCu pairs (default 3)
+#   --workers=8,16    fpm worker counts
+#   --pages=a,b       pages (default fetch_scalar,fetch_array,store)
+#   --connections=N   wrk connections (default 32); --threads=N (default 2)
+#   --shm=SIZE        apc.shm_size for both caches (default 128M)
+#   --shardcache=PATH shardcache build (default modules/shardcache.so)
+#   --apcu=PATH       APCu (default apcu.so from PHP's extension_dir)
+#   --out=FILE        also write the table (and the raw runs) to FILE
+#   --no-build        use the existing modules/shardcache.so (default: run
+#                     scripts/setup.sh and scripts/build.sh first)
+#   --incremental     pass --incremental to scripts/build.sh
+#   --no-install      do not apt-get anything
+#   --keep            keep the temp directory (configs, logs, wrk outputs)
+# Needs php8.2-fpm, nginx, wrk, php8.2-apcu (apt-get, after `apt-get update`,
+# when missing). Exit status 0 only when every run had 0 errors.
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WEB_NAME=web-bench
+# shellcheck source=../benchmarks/web/lib.sh
+. "$ROOT/benchmarks/web/lib.sh"
+
+SECS=10
+WARMUP=2
+PAIRS=3
+WORKER_LIST=8,16
+PAGE_LIST=fetch_scalar,fetch_array,store
+CONNS=32
+THREADS=2
+SHM=128M
+SC_SO="$ROOT/modules/shardcache.so"
+APCU_SO=apcu.so
+OUT=""
+BUILD=1
+INSTALL=1
+build_args=()
+for arg in "$@"; do
+    case "$arg" in
+        --seconds=*) SECS="${arg#*=}" ;;
+        --warmup=*) WARMUP="${arg#*=}" ;;
+        --pairs=*) PAIRS="${arg#*=}" ;;
+        --workers=*) WORKER_LIST="${arg#*=}" ;;
+        --pages=*) PAGE_LIST="${arg#*=}" ;;
+        --connections=*) CONNS="${arg#*=}" ;;
+        --threads=*) THREADS="${arg#*=}" ;;
+        --shm=*) SHM="${arg#*=}" ;;
+        --shardcache=*) SC_SO="${arg#*=}" ;;
+        --apcu=*) APCU_SO="${arg#*=}" ;;
+        --out=*) OUT="${arg#*=}" ;;
+        --no-build) BUILD=0 ;;
+        --incremental) build_args+=(--incremental) ;;
+        --no-install) INSTALL=0 ;;
+        --keep) WEB_KEEP=1 ;;
+        -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) echo "web-bench: unknown option $arg" >&2; exit 2 ;;
+    esac
+done
+
+if [ "$INSTALL" -eq 1 ]; then
+    web_install php8.2-fpm nginx wrk php8.2-apcu || exit 1
+fi
+if [ "$BUILD" -eq 1 ]; then
+    bash "$ROOT/scripts/setup.sh" </dev/null || exit 1
+    bash "$ROOT/scripts/build.sh" ${build_args[@]+"${build_args[@]}"} </dev/null || exit 1
+fi
+for tool in "$FPM_BIN" nginx wrk php; do
+    command -v "$tool" >/dev/null 2>&1 || { web_err "$tool not found (run without --no-install)"; exit 1; }
+done
+SC_SO="$(web_resolve_so "$SC_SO")"
+APCU_SO="$(web_resolve_so "$APCU_SO")"
+for so in "$SC_SO" "$APCU_SO"; do
+    [ -f "$so" ] || { web_err "$so not found"; exit 1; }
+done
+IFS=, read -r -a WORKERS_A <<<"$WORKER_LIST"
+IFS=, read -r -a PAGES_A <<<"$PAGE_LIST"
+for p in "${PAGES_A[@]}"; do
+    [ -f "$WEB_PAGES/$p.php" ] || { web_err "no page $p"; exit 2; }
+done
+
+web_tmp_init
+trap 'web_cleanup' EXIT
+trap 'exit 130' INT TERM
+RAW="$WEB_TMP/raw.tsv"
+: >"$RAW"
+
+nginx_start off || exit 1
+BASE="http://127.0.0.1:$WEB_PORT"
+nruns=$(( ${#WORKERS_A[@]} * PAIRS * 2 * ${#PAGES_A[@]} ))
+echo "web-bench: nginx on 127.0.0.1:$WEB_PORT; $nruns runs of ${SECS}s (+${WARMUP}s warm-up)," \
+     "wrk -t$THREADS -c$CONNS, apc.shm_size=$SHM, $(nproc) cores"
+echo "web-bench: shardcache $SC_SO"
+echo "web-bench: APCu       $APCU_SO"
+
+ERRORS=0
+run_no=0
+for W in "${WORKERS_A[@]}"; do
+    for ((pair = 1; pair <= PAIRS; pair++)); do
+        if [ $((pair % 2)) -eq 1 ]; then order=(shardcache apcu); else order=(apcu shardcache); fi
+        for cache in "${order[@]}"; do
+            so="$SC_SO"; [ "$cache" = apcu ] && so="$APCU_SO"
+            if ! fpm_start "$so" "$W" 0 "$SHM"; then
+                ERRORS=$((ERRORS + 1)); continue
+            fi
+            who="$(web_http "$BASE/whoami.php" 5)"
+            if [ "$(echo "$who" | head -n 1)" != 200 ] || ! echo "$who" | sed -n 2p | grep -q "^$cache .*enabled=1"; then
+                web_err "php-fpm does not answer with $cache enabled: $(echo "$who" | tr '\n' ' ')"
+                ERRORS=$((ERRORS + 1)); fpm_stop; continue
+            fi
+            for page in "${PAGES_A[@]}"; do
+                run_no=$((run_no + 1))
+                tag="$W-$page-$cache-$pair"
+                init="$(web_http "$BASE/init.php" 10)"
+                if [ "$(echo "$init" | head -n 1)" != 200 ]; then
+                    web_err "init.php failed for $tag: $(echo "$init" | tr '\n' ' ')"
+                    ERRORS=$((ERRORS + 1)); continue
+                fi
+                url="$BASE/$page.php"
+                web_wrk "$WEB_TMP/warm-$tag.out" -t"$THREADS" -c"$CONNS" -d"${WARMUP}s" "$url"
+                # CPU time of the workers before and after the measured run.
+                declare -A before=()
+                while read -r p t; do before[$p]=$t; done < <(web_cpu_ticks $(fpm_workers))
+                web_wrk "$WEB_TMP/wrk-$tag.out" -t"$THREADS" -c"$CONNS" -d"${SECS}s" --latency "$url"
+                wrk_rc=$?
+                ticks=0; vanished=0
+                declare -A seen=()
+                while read -r p t; do
+                    ticks=$((ticks + t - ${before[$p]:-0})); seen[$p]=1
+                done < <(web_cpu_ticks $(fpm_workers))
+                for p in "${!before[@]}"; do [ -n "${seen[$p]:-}" ] || vanished=$((vanished + 1)); done
+                unset before seen
+                f="$WEB_TMP/wrk-$tag.out"
+                req="$(web_wrk_field "$f" requests)"
+                if [ "$wrk_rc" -ne 0 ] || [ -z "$req" ]; then
+                    web_err "wrk failed for $tag (exit $wrk_rc):"; cat "$f" >&2
+                    ERRORS=$((ERRORS + 1)); continue
+                fi
+                dur="$(web_wrk_field "$f" duration_us)"
+                errs=$(( $(web_wrk_field "$f" status_errors) + $(web_wrk_field "$f" connect) + $(web_wrk_field "$f" read) \
+                         + $(web_wrk_field "$f" write) + $(web_wrk_field "$f" timeout) ))
+                warm_errs="$(web_wrk_field "$WEB_TMP/warm-$tag.out" status_errors)"
+                errs=$((errs + ${warm_errs:-1}))
+                if [ "$vanished" -gt 0 ]; then
+                    web_err "$tag: $vanished fpm workers ended during the run (CPU time lost)"
+                    errs=$((errs + vanished))
+                fi
+                read -r rps cpu <<<"$(awk -v r="$req" -v d="$dur" -v t="$ticks" -v hz="$(getconf CLK_TCK)" \
+                    'BEGIN { printf "%.1f %.2f", r / (d / 1e6), (r > 0 ? t * 1e6 / hz / r : 0) }')"
+                printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$W" "$page" "$cache" "$pair" "$req" \
+                    "$(awk -v d="$dur" 'BEGIN { printf "%.2f", d / 1e6 }')" "$rps" \
+                    "$(web_wrk_field "$f" p50_us)" "$(web_wrk_field "$f" p99_us)" "$cpu" "$errs" >>"$RAW"
+                printf 'web-bench: [%d/%d] %2d workers %-12s %-10s pair %d: %8.0f req/s  p99 %6.2f ms  %7.1f us CPU/req  errors %d\n' \
+                    "$run_no" "$nruns" "$W" "$page" "$cache" "$pair" "$rps" \
+                    "$(awk -v x="$(web_wrk_field "$f" p99_us)" 'BEGIN { printf "%.2f", x / 1000 }')" "$cpu" "$errs"
+                if [ "$errs" -gt 0 ]; then
+                    ERRORS=$((ERRORS + errs))
+                    grep -E 'Non-2xx|Socket errors' "$f" "$WEB_TMP/warm-$tag.out" >&2
+                fi
+            done
+            if [ -s "$PHP_ERRLOG" ]; then
+                web_err "PHP logged errors with $cache:"; head -n 5 "$PHP_ERRLOG" >&2
+                ERRORS=$((ERRORS + 1))
+            fi
+            fpm_stop
+        done
+    done
+done
+
+table="$(php -n "$WEB_DIR/table.php" "$RAW")"
+{
+    echo "## Web benchmark: php-fpm + nginx, shardcache vs APCu"
+    echo
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(php -n -r 'echo PHP_VERSION;'), nginx $(nginx -v 2>&1 | sed 's|.*/||'), wrk -t$THREADS -c$CONNS, ${SECS} s per run (+${WARMUP} s warm-up), $PAIRS pairs, apc.shm_size=$SHM, pm = static, opcache on."
+    echo "Medians over the pairs; ratio = shardcache / APCu (req/s: higher is better; p99 and CPU: lower is better)."
+    echo "CPU = utime + stime of the fpm workers during the run / requests served."
+    echo
+    echo "$table"
+} >"$WEB_TMP/table.md"
+echo
+cat "$WEB_TMP/table.md"
+if [ -n "$OUT" ]; then
+    cp "$WEB_TMP/table.md" "$OUT" && echo "web-bench: written to $OUT"
+fi
+if [ "$ERRORS" -gt 0 ]; then
+    echo "web-bench: FAILED: $ERRORS errors (non-2xx responses, socket errors, failed runs)"
+    exit 1
+fi
+echo "web-bench: ok, 0 errors"

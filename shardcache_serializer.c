@@ -1,0 +1,213 @@
+/*
+ * shardcache_serializer.c - apc.serializer.
+ *
+ * APCu lets serializer extensions (igbinary, msgpack ...) register
+ * themselves: it publishes the address of its registration function in the
+ * persistent constant "\0apc_register_serializer-0", and such an extension
+ * (apc_serializer.h, compiled into it) looks the constant up in its MINIT and
+ * calls the function with a name and two functions. When APCu itself is not
+ * loaded shardcache publishes the same constant, pointing at its own
+ * registry, so the same extensions plug into shardcache unchanged.
+ *
+ * Which serializer is used is decided once, in post-startup (after every
+ * MINIT, so after every registration, and before any value is stored or a
+ * worker forks), and handed to sc_value.c:
+ *   "php"      php serialize() (APCu's default)
+ *   "default"  APCu's own format: plain arrays natively, objects through
+ *              php serialize(); shardcache behaves the same as for "php",
+ *              since it stores plain arrays in its own format either way
+ *   a registered name          that serializer, for what must be serialized
+ *   anything else              as "default", silently, as in APCu
+ * Two fallbacks for load orders where the registration cannot reach us:
+ *   - APCu loaded too: serializers registered with APCu, found through its
+ *     exported apc_find_serializer();
+ *   - igbinary started before shardcache (its MINIT found no constant): its
+ *     exported C API (igbinary_serialize / igbinary_unserialize).
+ *
+ * Invariants: the registry is written only during module startup (MINITs run
+ * one at a time) and read afterwards; the choice never changes after
+ * post-startup, so every process of the server decodes with the serializer
+ * that encoded.
+ */
+#ifdef HAVE_CONFIG_H
+# include "config.h"
+#endif
+#include "php.h"
+#include "php_shardcache.h"
+#include "sc_value.h"
+
+/* APCu's ABI (apc_serializer.h, ABI "0"). */
+#define SC_APC_SERIALIZER_CONSTANT "\000apc_register_serializer-0"
+#define SC_MAX_SERIALIZERS 16
+
+typedef struct sc_apc_serializer {   /* APCu's apc_serializer_t */
+    const char *name;
+    sc_ext_serialize_fn serialize;
+    sc_ext_unserialize_fn unserialize;
+    void *config;
+} sc_apc_serializer;
+
+static sc_apc_serializer sc_serializers[SC_MAX_SERIALIZERS];
+static int sc_nserializers;
+
+/* What is in use, for phpinfo(). */
+static char sc_serializer_desc[160] = "php";
+
+/* The function the constant points at: APCu's _apc_register_serializer()
+ * signature and return value (1: registered, 0: refused). */
+static int sc_register_serializer(const char *name, sc_ext_serialize_fn serialize, sc_ext_unserialize_fn unserialize,
+                                  void *config)
+{
+    int i;
+
+    if (!name || !*name || !serialize || !unserialize) {
+        return 0;
+    }
+    for (i = 0; i < sc_nserializers; i++) {
+        if (strcmp(sc_serializers[i].name, name) == 0) {
+            return 1; /* the first registration of a name stays, as in APCu */
+        }
+    }
+    if (sc_nserializers >= SC_MAX_SERIALIZERS) {
+        return 0;
+    }
+    sc_serializers[sc_nserializers].name = name;
+    sc_serializers[sc_nserializers].serialize = serialize;
+    sc_serializers[sc_nserializers].unserialize = unserialize;
+    sc_serializers[sc_nserializers].config = config;
+    sc_nserializers++;
+    return 1;
+}
+
+void sc_serializer_minit(int module_number, bool publish_hook)
+{
+    /* A restart without unloading the module must not keep the previous
+     * run's registrations (they point into extensions that may have moved). */
+    memset(sc_serializers, 0, sizeof(sc_serializers));
+    sc_nserializers = 0;
+    sc_value_set_serializer(NULL, NULL, NULL);
+    snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "php");
+    if (!publish_hook) {
+        return;
+    }
+    zend_register_long_constant(SC_APC_SERIALIZER_CONSTANT, sizeof(SC_APC_SERIALIZER_CONSTANT) - 1,
+                                (zend_long)(uintptr_t)&sc_register_serializer, CONST_PERSISTENT, module_number);
+}
+
+/* ---- fallbacks ---- */
+
+static void *sc_module_symbol(const char *module, const char *symbol)
+{
+#ifdef DL_FETCH_SYMBOL
+    zend_module_entry *m = zend_hash_str_find_ptr(&module_registry, module, strlen(module));
+    if (!m) {
+        return NULL;
+    }
+    /* A statically built extension has no handle: its symbols are global. */
+    return (void *)DL_FETCH_SYMBOL(m->handle, symbol);
+#else
+    (void)module;
+    (void)symbol;
+    return NULL;
+#endif
+}
+
+/* igbinary's C API (igbinary.h): 0 on success. */
+static int (*sc_igb_serialize)(uint8_t **ret, size_t *ret_len, zval *z);
+static int (*sc_igb_unserialize)(const uint8_t *buf, size_t buf_len, zval *z);
+
+static int sc_igbinary_serialize(unsigned char **buf, size_t *buf_len, const zval *value, void *config)
+{
+    (void)config;
+    return sc_igb_serialize(buf, buf_len, (zval *)value) == 0;
+}
+
+static int sc_igbinary_unserialize(zval *value, unsigned char *buf, size_t buf_len, void *config)
+{
+    (void)config;
+    if (sc_igb_unserialize(buf, buf_len, value) == 0) {
+        return 1;
+    }
+    zval_ptr_dtor(value);
+    ZVAL_NULL(value);
+    return 0;
+}
+
+/* ---- the choice ---- */
+
+void sc_serializer_select(const char *name)
+{
+    const sc_apc_serializer *found = NULL;
+    sc_apc_serializer from_apcu;
+    int i;
+
+    sc_value_set_serializer(NULL, NULL, NULL);
+    if (!name || !*name || strcmp(name, "php") == 0) {
+        snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "php");
+        return;
+    }
+    if (strcmp(name, "default") == 0) {
+        snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "default");
+        return;
+    }
+    for (i = 0; i < sc_nserializers; i++) {
+        if (strcmp(sc_serializers[i].name, name) == 0) {
+            found = &sc_serializers[i];
+            snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "%s", name);
+            break;
+        }
+    }
+    if (!found) {
+        /* APCu loaded too: serializers registered with it. */
+        sc_apc_serializer *(*find)(const char *) =
+            (sc_apc_serializer * (*)(const char *)) sc_module_symbol("apcu", "apc_find_serializer");
+        sc_apc_serializer *s = find ? find(name) : NULL;
+        if (s && s->serialize && s->unserialize) {
+            from_apcu = *s;
+            found = &from_apcu;
+            snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "%s (registered with APCu)", name);
+        }
+    }
+    if (!found && strcmp(name, "igbinary") == 0) {
+        /* igbinary started first and found nothing to register with. */
+        sc_igb_serialize = (int (*)(uint8_t **, size_t *, zval *))sc_module_symbol("igbinary", "igbinary_serialize");
+        sc_igb_unserialize =
+            (int (*)(const uint8_t *, size_t, zval *))sc_module_symbol("igbinary", "igbinary_unserialize");
+        if (sc_igb_serialize && sc_igb_unserialize) {
+            from_apcu.name = "igbinary";
+            from_apcu.serialize = sc_igbinary_serialize;
+            from_apcu.unserialize = sc_igbinary_unserialize;
+            from_apcu.config = NULL;
+            found = &from_apcu;
+            snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "igbinary (through its C API)");
+        }
+    }
+    if (!found) {
+        snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "default (apc.serializer '%.100s' is not registered)",
+                 name);
+        return;
+    }
+    sc_value_set_serializer(found->serialize, found->unserialize, found->config);
+}
+
+const char *sc_serializer_describe(void)
+{
+    return sc_serializer_desc;
+}
+
+void sc_serializer_names(char *buf, size_t len)
+{
+    size_t used;
+    int i;
+
+    if (len == 0) {
+        return;
+    }
+    snprintf(buf, len, "php");
+    for (i = 0; i < sc_nserializers; i++) {
+        used = strlen(buf);
+        if (strcmp(sc_serializers[i].name, "php") != 0 && used < len) {
+            snprintf(buf + used, len - used, ", %s", sc_serializers[i].name);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+--TEST--
+apc.* INI settings: the same names, defaults and change modes as APCu 5.1.22 (ini_get_all, ini_get, ini_get_all('apcu'))
+--SKIPIF--
+<?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
+--INI--
+apc.enable_cli=1
+--FILE--
+<?php
+$apc = array_filter(ini_get_all(), fn($k) => strncmp($k, 'apc.', 4) === 0, ARRAY_FILTER_USE_KEY);
+var_export($apc);
+echo "\n";
+foreach (array_keys($apc) as $name) {
+    echo $name, ' = ', var_export(ini_get($name), true), "\n";
+}
+// the same entries, listed under the extension name "apcu"
+var_dump(ini_get_all('apcu', false) === array_map(fn($e) => $e['local_value'], $apc));
+?>
+--EXPECT--
+array (
+  'apc.coredump_unmap' => 
+  array (
+    'global_value' => '0',
+    'local_value' => '0',
+    'access' => 4,
+  ),
+  'apc.enable_cli' => 
+  array (
+    'global_value' => '1',
+    'local_value' => '1',
+    'access' => 4,
+  ),
+  'apc.enabled' => 
+  array (
+    'global_value' => '1',
+    'local_value' => '1',
+    'access' => 4,
+  ),
+  'apc.entries_hint' => 
+  array (
+    'global_value' => '4096',
+    'local_value' => '4096',
+    'access' => 4,
+  ),
+  'apc.gc_ttl' => 
+  array (
+    'global_value' => '3600',
+    'local_value' => '3600',
+    'access' => 4,
+  ),
+  'apc.mmap_file_mask' => 
+  array (
+    'global_value' => NULL,
+    'local_value' => NULL,
+    'access' => 4,
+  ),
+  'apc.preload_path' => 
+  array (
+    'global_value' => NULL,
+    'local_value' => NULL,
+    'access' => 4,
+  ),
+  'apc.serializer' => 
+  array (
+    'global_value' => 'php',
+    'local_value' => 'php',
+    'access' => 4,
+  ),
+  'apc.shm_segments' => 
+  array (
+    'global_value' => '1',
+    'local_value' => '1',
+    'access' => 4,
+  ),
+  'apc.shm_size' => 
+  array (
+    'global_value' => '32M',
+    'local_value' => '32M',
+    'access' => 4,
+  ),
+  'apc.slam_defense' => 
+  array (
+    'global_value' => '0',
+    'local_value' => '0',
+    'access' => 4,
+  ),
+  'apc.smart' => 
+  array (
+    'global_value' => '0',
+    'local_value' => '0',
+    'access' => 4,
+  ),
+  'apc.ttl' => 
+  array (
+    'global_value' => '0',
+    'local_value' => '0',
+    'access' => 4,
+  ),
+  'apc.use_request_time' => 
+  array (
+    'global_value' => '0',
+    'local_value' => '0',
+    'access' => 7,
+  ),
+)
+apc.coredump_unmap = '0'
+apc.enable_cli = '1'
+apc.enabled = '1'
+apc.entries_hint = '4096'
+apc.gc_ttl = '3600'
+apc.mmap_file_mask = ''
+apc.preload_path = ''
+apc.serializer = 'php'
+apc.shm_segments = '1'
+apc.shm_size = '32M'
+apc.slam_defense = '0'
+apc.smart = '0'
+apc.ttl = '0'
+apc.use_request_time = '0'
+bool(true)
