@@ -31,6 +31,7 @@
 #include "sc_value.h"
 
 #define SC_OPTIMISTIC_TRIES 4
+#define SC_STORE_ROUNDS 3       /* cross-shard evictions a store may ask for */
 #define SC_ODD_SPINS 128
 
 enum { SC_READ_DONE = 0, SC_READ_NEEDBUF = 1 };
@@ -122,7 +123,9 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
             break;
         }
         sc_shard_unlock(shard);
-        if (attempt > 0) {
+        /* Pages freed by one round may be taken by other processes before
+         * this one gets back to them: a few rounds, then give up. */
+        if (attempt == SC_STORE_ROUNDS) {
             __atomic_fetch_add(&shard->stats.nomem, 1, __ATOMIC_RELAXED);
             return SC_NOMEM;
         }

@@ -4,9 +4,12 @@
  *
  * Each shard has SC_RESERVATIONS slots naming a key (by its 64-bit mixed
  * hash) whose value a process is computing, with that process's pid and a
- * wake word. Slots are claimed and released under the shard's write lock,
- * which is held only for those few instructions, never while the user's
- * callback runs: stores and fetches of every other key go on.
+ * wake word. Slots are claimed and released under the shard's lock, which
+ * is held only for those few instructions, never while the user's callback
+ * runs: stores and fetches of every other key go on. The lock is taken in
+ * read mode (sc_shard.c): a process killed while changing a slot leaves at
+ * worst a slot with a dead pid, which the next caller takes over, so the
+ * shard's entries need no repair.
  *
  * A caller that finds its key reserved by another process sleeps on the
  * slot's wake word (a futex on Linux, in the shared mapping, so it works
@@ -81,7 +84,7 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
         if (sc_cache_fetch(c, key, now, sink, out) == SC_OK) {
             return SC_OK;
         }
-        sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
+        sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
         e = sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
         if (e && !sc_entry_expired(e, now)) {
             /* Stored since the fetch above: fetch it again. */
@@ -98,6 +101,15 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
             }
             if (!r->pid && free_slot == SC_NONE) {
                 free_slot = i;
+            }
+        }
+        if (busy == SC_NONE && free_slot == SC_NONE) {
+            /* All taken: slots whose owner died are free. */
+            for (i = 0; i < SC_RESERVATIONS && free_slot == SC_NONE; i++) {
+                if (sc_pid_dead(shard->reservations[i].pid)) {
+                    shard->reservations[i].pid = 0;
+                    free_slot = i;
+                }
             }
         }
         if (busy == SC_NONE) {
@@ -140,7 +152,7 @@ void sc_cache_release(sc_cache *c, sc_reservation_ticket *ticket)
     }
     shard = &c->seg.shards[ticket->shard];
     r = &shard->reservations[ticket->slot];
-    sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
+    sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
     if (r->pid == (uint32_t)getpid()) {
         r->pid = 0;
         r->hash = 0;
