@@ -78,6 +78,8 @@ static void sc_php_sum_shards(sc_php_totals *t, zval *per_shard)
         t->sum.evicted += s.evicted;
         t->sum.nomem += s.nomem;
         t->sum.repairs += s.repairs;
+        t->sum.lock_waits += s.lock_waits;
+        t->sum.optimistic_retries += s.optimistic_retries;
         t->sum.hits += s.hits;
         t->sum.misses += s.misses;
         if (per_shard) {
@@ -97,6 +99,8 @@ static void sc_php_sum_shards(sc_php_totals *t, zval *per_shard)
             add_assoc_long(&row, "nomem", (zend_long)s.nomem);
             add_assoc_long(&row, "tombstones", (zend_long)s.tombstones);
             add_assoc_long(&row, "repairs", (zend_long)s.repairs);
+            add_assoc_long(&row, "lock_waits", (zend_long)s.lock_waits);
+            add_assoc_long(&row, "optimistic_retries", (zend_long)s.optimistic_retries);
             add_assoc_long(&row, "mem_wasted", (zend_long)sc_php_wasted(&s));
             add_next_index_zval(per_shard, &row);
         }
@@ -329,6 +333,8 @@ ZEND_FUNCTION(shardcache_info)
     add_assoc_long(return_value, "hit_sample", (zend_long)sc_info_hit_sample());
     add_assoc_long(return_value, "clears", (zend_long)f.clears);
     add_assoc_long(return_value, "repairs", (zend_long)t.sum.repairs);
+    add_assoc_long(return_value, "lock_waits", (zend_long)t.sum.lock_waits);
+    add_assoc_long(return_value, "optimistic_retries", (zend_long)t.sum.optimistic_retries);
     add_assoc_long(return_value, "resets", (zend_long)f.resets);
     add_assoc_long(return_value, "start_time", (zend_long)f.start_time);
     sc_php_info_local(return_value);

@@ -22,6 +22,8 @@ typedef struct sc_info_shard {
     uint64_t objects;       /* allocations live: entries and the table */
     uint64_t inserts, updates, deletes, expired, evicted, nomem, repairs;
     uint64_t hits, misses;  /* sampled (see sc_info_hit_sample) */
+    uint64_t lock_waits;    /* lock requests that found the lock busy */
+    uint64_t optimistic_retries; /* lock-free reads that had to start over */
 } sc_info_shard;
 
 /* One size class, summed over every shard's slabs. */

@@ -8,9 +8,9 @@
 # fresh `php -n -d extension=...` processes, alternating which cache goes
 # first. See benchmarks/README.md.
 #
-# Runtime on a 2-core machine: about 10 minutes; with --quick about 2-3
-# minutes (fewer operations and targets). No single run takes more than a
-# few minutes, and each is killed after --timeout seconds (default 600).
+# Runtime on a 2-core machine: 5-12 minutes (idle to busy); with --quick
+# about 1 minute (fewer operations and targets). No single run takes more
+# than a few minutes, and each is killed after --timeout seconds (default 600).
 #
 # Options of this script:
 #   --quick           shorter runs (passes --quick to both benchmarks)

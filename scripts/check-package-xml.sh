@@ -13,8 +13,9 @@
 #   3. the release version equals PHP_SHARDCACHE_VERSION (php_shardcache.h);
 #   4. `pecl package` accepts package.xml and builds the .tgz, from a copy
 #      holding only the listed files;
-#   5. that .tgz alone builds (phpize, configure, make) into a module that
-#      loads and stores/fetches a value (skipped with --no-build);
+#   5. that .tgz alone builds (phpize, configure, make, make install into a
+#      scratch INSTALL_ROOT) into a module that loads and stores/fetches a
+#      value (skipped with --no-build);
 #   6. composer.json passes `composer validate` and declares the PIE
 #      php-ext section (type php-ext, extension-name shardcache, ...).
 #
@@ -22,7 +23,7 @@
 # (keeping the rest of the file) instead of failing check 1; run it after
 # adding or removing a file, and review the diff.
 #
-# Installs php-pear (for pecl) with apt-get when it is missing.
+# Installs php-pear (for pecl) and composer with apt-get when they are missing.
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -210,6 +211,8 @@ else
         else
             ok "pecl package builds $(basename "$tgz") ($(wc -l <"$work/listed") files)"
         fi
+    elif [ "$copied" -eq 0 ]; then
+        bad "pecl package: not run, package.xml lists files that do not exist"
     else
         bad "pecl package failed:"; sed 's/^/      /' "$work/pecl.log" 2>/dev/null
         tgz=""
@@ -224,13 +227,14 @@ if [ "$build" -eq 1 ]; then
         mkdir -p "$work/build"
         tar -xzf "$tgz" -C "$work/build"
         srcdir="$(ls -d "$work"/build/shardcache-*/ | head -n 1)"
-        if (cd "$srcdir" && phpize && ./configure --enable-shardcache && make -j"${MAKE_JOBS:-2}") \
-                >"$work/build.log" 2>&1 \
+        if (cd "$srcdir" && phpize && ./configure --enable-shardcache && make -j"${MAKE_JOBS:-2}" \
+                && make install INSTALL_ROOT="$work/root") >"$work/build.log" 2>&1 \
+           && [ -f "$work/root$(php-config --extension-dir)/shardcache.so" ] \
            && out="$(php -n -d extension="$srcdir/modules/shardcache.so" -d apc.enable_cli=1 -r '
                   shardcache_store("k", [1, "two"]);
                   echo json_encode(shardcache_fetch("k")), " ", phpversion("shardcache");' 2>&1)" \
            && [ "$out" = "[1,\"two\"] $(sed -n 's/.*PHP_SHARDCACHE_VERSION "\([^"]*\)".*/\1/p' php_shardcache.h)" ]; then
-            ok "$(basename "$tgz") builds with phpize/configure/make and the module works ($out)"
+            ok "$(basename "$tgz") builds with phpize/configure/make/make install and the module works ($out)"
         else
             bad "building $(basename "$tgz") failed (output: ${out:-none}); last lines of the build log:"
             tail -n 25 "$work/build.log" | sed 's/^/      /'
@@ -239,6 +243,11 @@ if [ "$build" -eq 1 ]; then
 fi
 
 # ---- 6. composer.json ------------------------------------------------------
+if ! command -v composer >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+    echo "check-package-xml: installing composer"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq </dev/null >/dev/null 2>&1
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o Dpkg::Use-Pty=0 composer </dev/null >/dev/null 2>&1
+fi
 if ! command -v composer >/dev/null 2>&1; then
     bad "composer.json: composer not installed"
 else

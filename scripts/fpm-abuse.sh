@@ -98,6 +98,9 @@ SO="$(web_resolve_so "$SO")"
 web_tmp_init
 trap 'web_cleanup' EXIT
 trap 'exit 130' INT TERM
+# A private copy of the extension: a rebuild in the tree cannot change it mid-run.
+cp "$SO" "$WEB_TMP/$(basename "$SO")" || abort "cannot copy $SO"
+SO="$WEB_TMP/$(basename "$SO")"
 
 echo "fpm-abuse: $(basename "$SO"), $WORKERS workers, pm.max_requests=$MAXREQ, apc.shm_size=$SHM," \
      "load ${SECS}s (wrk -t$THREADS -c$CONNS), kills <= $MAX_KILLS, ${MIN_US}us..${MAX_US}us apart, seed $SEED"
@@ -268,10 +271,12 @@ PHP_ERRS=0
 [ -f "$PHP_ERRLOG" ] && PHP_ERRS="$(grep -c 'PHP \(Fatal\|Warning\|Notice\|Deprecated\|Parse\)' "$PHP_ERRLOG")"
 
 # nginx's reasons for the 502s (upstream errors in its error log).
-# "while reading response header": the worker died before answering (502);
+# "while sending request" / "while reading response header": the worker died
+# before answering (502);
 # "while reading upstream": it died after sending the header (the client got
 # a truncated response, logged with the status already sent).
 NG_HEADER="$(grep -c 'while reading response header from upstream' "$WEB_TMP/nginx-error.log" 2>/dev/null)"
+NG_SEND="$(grep -c 'while sending request to upstream' "$WEB_TMP/nginx-error.log" 2>/dev/null)"
 NG_TRUNC="$(grep -c 'while reading upstream' "$WEB_TMP/nginx-error.log" 2>/dev/null)"
 NG_CONNECT="$(grep -c 'connect() to unix' "$WEB_TMP/nginx-error.log" 2>/dev/null)"
 NG_TIMEOUT="$(grep -c 'timed out' "$WEB_TMP/nginx-error.log" 2>/dev/null)"
@@ -311,7 +316,7 @@ echo "fpm-abuse: results"
 echo "  requests (wrk)              : $REQS in ${SECS}s ($(awk -v r="$REQS" -v s="$SECS" 'BEGIN { printf "%.0f", r / s }') req/s), p99 $(( $(web_wrk_field "$wrk_out" p99_us || echo 0) / 1000 )) ms"
 echo "  non-2xx (wrk)               : $W_STATUS; socket errors: connect $W_CONNECT, read $W_READ, write $W_WRITE, timeout $W_TIMEOUT"
 echo "  nginx log (abuse.php)       : $LOGGED logged: 2xx $OK2XX, 502 $S502, other $SOTHER$( for c in "${!ST[@]}"; do case "$c" in 2??|502|499) ;; *) printf ' [%s x%s]' "$c" "${ST[$c]}" ;; esac; done ), 499 (cut at wrk's end) $S499"
-echo "  nginx upstream errors       : before the response header $NG_HEADER, after it (truncated) $NG_TRUNC, connect failed $NG_CONNECT, timed out $NG_TIMEOUT"
+echo "  nginx upstream errors       : while sending the request $NG_SEND, before the response header $NG_HEADER, after it (truncated) $NG_TRUNC, connect failed $NG_CONNECT, timed out $NG_TIMEOUT"
 echo "  kills                       : $KILLS (workers $(kfield busy) busy, $(kfield idle) idle in accept(), $(kfield gone) already exiting); fpm logged $SIG9 SIGKILLed workers, $RECYCLED recycled (pm.max_requests)"
 echo "  failures lined up with kills: $ALIGNED (502 $S502 + truncated $NG_TRUNC + wrk read errors $W_READ) <= $KILLS kills"
 echo "  other failures              : $HARD_FAIL"

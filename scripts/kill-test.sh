@@ -14,7 +14,8 @@
 #                  before N kills is a failure); with no --kills: run S seconds
 #   --hang=S       seconds without progress that make a hang (default 5)
 #   --seed=N       random seed (printed at the start of every run)
-#   --shm=SIZE     apc.shm_size (default 8M: small, so that stores evict)
+#   --shm=SIZE     apc.shm_size (default 2M: small, so that stores evict and
+#                  kills land inside evictions and page-pool work too)
 #   --shards=N     shardcache.shards (default: the extension's default)
 #   --so=PATH      extension to test (default modules/shardcache.so; a bare
 #                  name such as apcu.so is looked up in PHP's extension_dir)
@@ -30,7 +31,7 @@ set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SO="$ROOT/modules/shardcache.so"
-SHM=8M
+SHM=2M
 SHARDS=""
 SECONDS_LIMIT=100
 args=()

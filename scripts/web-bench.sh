@@ -105,6 +105,11 @@ done
 web_tmp_init
 trap 'web_cleanup' EXIT
 trap 'exit 130' INT TERM
+# Every run uses a private copy of the build: a rebuild in the tree while the
+# benchmark runs cannot change or remove it.
+cp "$SC_SO" "$WEB_TMP/shardcache.so" || exit 1
+echo "web-bench: shardcache $SC_SO ($(stat -c '%y' "$SC_SO" | cut -d. -f1), copied)"
+SC_SO="$WEB_TMP/shardcache.so"
 RAW="$WEB_TMP/raw.tsv"
 : >"$RAW"
 
@@ -113,10 +118,11 @@ BASE="http://127.0.0.1:$WEB_PORT"
 nruns=$(( ${#WORKERS_A[@]} * PAIRS * 2 * ${#PAGES_A[@]} ))
 echo "web-bench: nginx on 127.0.0.1:$WEB_PORT; $nruns runs of ${SECS}s (+${WARMUP}s warm-up)," \
      "wrk -t$THREADS -c$CONNS, apc.shm_size=$SHM, $(nproc) cores"
-echo "web-bench: shardcache $SC_SO"
 echo "web-bench: APCu       $APCU_SO"
 
 ERRORS=0
+ERROR_NOTES=()
+note_error() { ERROR_NOTES+=("$*"); web_err "$*"; }
 run_no=0
 for W in "${WORKERS_A[@]}"; do
     for ((pair = 1; pair <= PAIRS; pair++)); do
@@ -124,11 +130,12 @@ for W in "${WORKERS_A[@]}"; do
         for cache in "${order[@]}"; do
             so="$SC_SO"; [ "$cache" = apcu ] && so="$APCU_SO"
             if ! fpm_start "$so" "$W" 0 "$SHM"; then
+                note_error "$W workers, $cache, pair $pair: php-fpm did not start"
                 ERRORS=$((ERRORS + 1)); continue
             fi
             who="$(web_http "$BASE/whoami.php" 5)"
             if [ "$(echo "$who" | head -n 1)" != 200 ] || ! echo "$who" | sed -n 2p | grep -q "^$cache .*enabled=1"; then
-                web_err "php-fpm does not answer with $cache enabled: $(echo "$who" | tr '\n' ' ')"
+                note_error "php-fpm does not answer with $cache enabled: $(echo "$who" | tr '\n' ' ')"
                 ERRORS=$((ERRORS + 1)); fpm_stop; continue
             fi
             for page in "${PAGES_A[@]}"; do
@@ -136,7 +143,7 @@ for W in "${WORKERS_A[@]}"; do
                 tag="$W-$page-$cache-$pair"
                 init="$(web_http "$BASE/init.php" 10)"
                 if [ "$(echo "$init" | head -n 1)" != 200 ]; then
-                    web_err "init.php failed for $tag: $(echo "$init" | tr '\n' ' ')"
+                    note_error "init.php failed for $tag: $(echo "$init" | tr '\n' ' ')"
                     ERRORS=$((ERRORS + 1)); continue
                 fi
                 url="$BASE/$page.php"
@@ -156,7 +163,7 @@ for W in "${WORKERS_A[@]}"; do
                 f="$WEB_TMP/wrk-$tag.out"
                 req="$(web_wrk_field "$f" requests)"
                 if [ "$wrk_rc" -ne 0 ] || [ -z "$req" ]; then
-                    web_err "wrk failed for $tag (exit $wrk_rc):"; cat "$f" >&2
+                    note_error "wrk failed for $tag (exit $wrk_rc)"; cat "$f" >&2
                     ERRORS=$((ERRORS + 1)); continue
                 fi
                 dur="$(web_wrk_field "$f" duration_us)"
@@ -165,7 +172,7 @@ for W in "${WORKERS_A[@]}"; do
                 warm_errs="$(web_wrk_field "$WEB_TMP/warm-$tag.out" status_errors)"
                 errs=$((errs + ${warm_errs:-1}))
                 if [ "$vanished" -gt 0 ]; then
-                    web_err "$tag: $vanished fpm workers ended during the run (CPU time lost)"
+                    note_error "$tag: $vanished fpm workers ended during the run (CPU time lost)"
                     errs=$((errs + vanished))
                 fi
                 read -r rps cpu <<<"$(awk -v r="$req" -v d="$dur" -v t="$ticks" -v hz="$(getconf CLK_TCK)" \
@@ -178,11 +185,12 @@ for W in "${WORKERS_A[@]}"; do
                     "$(awk -v x="$(web_wrk_field "$f" p99_us)" 'BEGIN { printf "%.2f", x / 1000 }')" "$cpu" "$errs"
                 if [ "$errs" -gt 0 ]; then
                     ERRORS=$((ERRORS + errs))
+                    note_error "$tag: $errs errors (non-2xx or socket errors)"
                     grep -E 'Non-2xx|Socket errors' "$f" "$WEB_TMP/warm-$tag.out" >&2
                 fi
             done
             if [ -s "$PHP_ERRLOG" ]; then
-                web_err "PHP logged errors with $cache:"; head -n 5 "$PHP_ERRLOG" >&2
+                note_error "PHP logged errors with $cache ($W workers, pair $pair)"; head -n 5 "$PHP_ERRLOG" >&2
                 ERRORS=$((ERRORS + 1))
             fi
             fpm_stop
@@ -206,7 +214,8 @@ if [ -n "$OUT" ]; then
     cp "$WEB_TMP/table.md" "$OUT" && echo "web-bench: written to $OUT"
 fi
 if [ "$ERRORS" -gt 0 ]; then
-    echo "web-bench: FAILED: $ERRORS errors (non-2xx responses, socket errors, failed runs)"
+    echo "web-bench: FAILED: $ERRORS errors (non-2xx responses, socket errors, failed runs):"
+    for n in "${ERROR_NOTES[@]}"; do echo "  $n"; done
     exit 1
 fi
 echo "web-bench: ok, 0 errors"

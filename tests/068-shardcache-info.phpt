@@ -154,6 +154,8 @@ hits: integer
 misses: integer
 hit_sample: integer
 clears: integer
+lock_waits: integer
+optimistic_retries: integer
 repairs: integer
 resets: integer
 start_time: integer
@@ -182,6 +184,8 @@ bool(true)
   expired: integer
   nomem: integer
   tombstones: integer
+  lock_waits: integer
+  optimistic_retries: integer
   repairs: integer
   mem_wasted: integer
 -- classes

@@ -26,8 +26,9 @@
  * script. Keys and values are always escaped.
  *
  * Uses only shardcache_* functions (and APCUIterator when that is
- * shardcache's: the APCu extension is not loaded), so it also works with
- * APCu loaded next to shardcache. No external assets; PHP 8.2.
+ * shardcache's, i.e. the real APCu is not loaded; else the cache list of
+ * shardcache_cache_info()), so it also works with APCu loaded next to
+ * shardcache. No external assets; PHP 8.2.
  */
 
 declare(strict_types=1);
@@ -150,7 +151,8 @@ function scd_derived(array $info): array
     [$total, $used, $free, $run, $hits, $misses] =
         [$n('mem_total'), $n('mem_used'), $n('mem_free'), $n('largest_free_run'), $n('hits'), $n('misses')];
     return [
-        'wasted' => $total !== null && $used !== null && $free !== null ? max(0.0, $total - $used - $free) : null,
+        // Pages shards hold (slabs, runs) minus what they handed out.
+        'unused' => $total !== null && $used !== null && $free !== null ? max(0.0, $total - $used - $free) : null,
         'fragmentation' => $free !== null && $run !== null ? ($free > 0 ? max(0.0, 1 - $run / $free) : 0.0) : null,
         'hit_ratio' => $hits !== null && $misses !== null && $hits + $misses > 0 ? $hits / ($hits + $misses) : null,
         'used_ratio' => $total ? ($used ?? 0) / $total : null,
@@ -330,6 +332,26 @@ if ($scd_action === 'delete' || $scd_action === 'clear') {
 
 /* ---- keys ---- */
 
+/**
+ * Whether APCUIterator is shardcache's. shardcache registers it only when the
+ * real APCu is not loaded, and then lists it under shardcache or under its
+ * "apcu" identity module, which (unlike the real APCu) depends on shardcache.
+ */
+function scd_iterator_is_ours(): bool
+{
+    if (!class_exists('APCUIterator', false) || !defined('APC_ITER_ALL')) {
+        return false;
+    }
+    $ext = (new ReflectionClass('APCUIterator'))->getExtension();
+    return $ext !== null && ($ext->getName() === 'shardcache' || array_key_exists('shardcache', $ext->getDependencies()));
+}
+
+/** Whether the real APCu extension is loaded next to shardcache. */
+function scd_real_apcu_loaded(): bool
+{
+    return extension_loaded('apcu') && !array_key_exists('shardcache', (new ReflectionExtension('apcu'))->getDependencies());
+}
+
 /** A search regex from the user's pattern (no delimiters), or an error. */
 function scd_regex(string $q, bool $ci, ?string &$error): ?string
 {
@@ -364,7 +386,7 @@ function scd_keys(?string $re, int $max_scan, bool &$truncated, string &$source)
 {
     $rows = [];
     $truncated = false;
-    if (!extension_loaded('apcu') && class_exists('APCUIterator') && defined('APC_ITER_KEY')) {
+    if (scd_iterator_is_ours()) {
         $source = 'APCUIterator';
         $fmt = APC_ITER_KEY | APC_ITER_NUM_HITS | APC_ITER_MTIME | APC_ITER_CTIME | APC_ITER_ATIME
             | APC_ITER_MEM_SIZE | APC_ITER_TTL;
@@ -408,7 +430,7 @@ function scd_key_details(string $key): ?array
     $value = null;
     $found = false;
     $size = null;
-    if (!extension_loaded('apcu') && class_exists('APCUIterator') && defined('APC_ITER_ALL')) {
+    if (scd_iterator_is_ours()) {
         // Reading through the iterator does not count as a hit.
         foreach (new APCUIterator([$key], APC_ITER_ALL, 1) as $e) {
             if ((string)$e['key'] === $key) {
@@ -506,18 +528,26 @@ $start = is_int($info['start_time'] ?? null) ? $info['start_time'] : null;
 
 /* ---- charts (inline SVG) ---- */
 
-/** The memory bar: entries, tables, held but unused, free. */
+/** The parts of the memory bar (the page script computes them the same way). */
+function scd_memory_parts(array $info, array $derived): array
+{
+    $f = fn($k) => (float)(is_int($info[$k] ?? null) || is_float($info[$k] ?? null) ? $info[$k] : 0);
+    $entries = isset($info['mem_entries']) ? $f('mem_entries') : $f('mem_used');
+    $rounding = min($entries, $f('mem_wasted'));
+    return [
+        ['entries', 'Entries', $entries - $rounding],
+        ['rounding', 'Rounding waste', $rounding],
+        ['tables', 'Hash tables', isset($info['mem_entries']) ? max(0.0, $f('mem_used') - $f('mem_entries')) : 0.0],
+        ['unused', 'Held by shards, unused', (float)($derived['unused'] ?? 0)],
+        ['free', 'Free pages', $f('mem_free')],
+    ];
+}
+
+/** The memory bar: entries, rounding waste, tables, held but unused, free. */
 function scd_memory_bar(array $info, array $derived): string
 {
     $total = (float)($info['mem_total'] ?? 0);
-    $entries = (float)($info['mem_entries'] ?? $info['mem_used'] ?? 0);
-    $tables = isset($info['mem_entries'], $info['mem_used']) ? max(0.0, (float)$info['mem_used'] - (float)$info['mem_entries']) : 0.0;
-    $parts = [
-        ['entries', 'Entries', $entries, isset($info['mem_entries']) ? 'mem_entries' : 'mem_used'],
-        ['tables', 'Hash tables', $tables, ''],
-        ['wasted', 'Held by shards, unused', (float)($derived['wasted'] ?? 0), ''],
-        ['free', 'Free pages', (float)($info['mem_free'] ?? 0), 'mem_free'],
-    ];
+    $parts = scd_memory_parts($info, $derived);
     $svg = '<svg id="mem-bar" class="bar" viewBox="0 0 1000 36" preserveAspectRatio="none" role="img" aria-label="memory use">';
     $x = 0.0;
     foreach ($parts as [$cls, $label, $v]) {
@@ -601,6 +631,7 @@ section h2 { font-size:1.02rem; margin:0 0 .7rem; }
 table { border-collapse:collapse; width:100%; font-variant-numeric:tabular-nums; }
 th, td { text-align:right; padding:.25rem .5rem; border-bottom:1px solid var(--line); white-space:nowrap; }
 th:first-child, td:first-child, td.key, th.key { text-align:left; }
+table.kv { width:auto; min-width:26rem; } table.kv th { text-align:left; } table.kv td { text-align:left; padding-left:2rem; }
 td.key { white-space:normal; word-break:break-all; max-width:40rem; }
 th { color:var(--muted); font-weight:500; font-size:.82rem; }
 th a { color:inherit; }
@@ -611,8 +642,9 @@ svg.bar { width:100%; height:36px; display:block; border-radius:4px; overflow:hi
 svg.bars { width:100%; height:130px; display:block; }
 svg.bars rect { fill:var(--c1); }
 svg.chart { width:100%; height:170px; display:block; }
-.m-entries { fill:var(--c1); background:var(--c1); } .m-tables { fill:var(--c2); background:var(--c2); }
-.m-wasted { fill:var(--c3); background:var(--c3); } .m-free { fill:var(--c4); background:var(--c4); }
+.m-entries { fill:var(--c1); background:var(--c1); } .m-rounding { fill:#c0392b; background:#c0392b; }
+.m-tables { fill:var(--c2); background:var(--c2); } .m-unused { fill:var(--c3); background:var(--c3); }
+.m-free { fill:var(--c4); background:var(--c4); }
 ul.legend { list-style:none; padding:0; margin:.5rem 0 0; display:flex; flex-wrap:wrap; gap:.3rem 1.2rem; }
 .sw { display:inline-block; width:.8rem; height:.8rem; border-radius:2px; margin-right:.35rem; vertical-align:-1px; }
 .flash { padding:.6rem .9rem; border-radius:6px; margin-bottom:1rem; border:1px solid; }
@@ -641,7 +673,7 @@ details > summary { cursor:pointer; color:var(--accent); margin:.4rem 0; }
   <h1>shardcache</h1>
   <span class="meta">v<?= scd_h((string)phpversion('shardcache')) ?> · <?= scd_h(php_uname('n')) ?> · <?= scd_h(PHP_SAPI) ?>
     · <?= count($shards) ?> shards<?php if ($start) { ?> · up <span id="uptime" data-start="<?= $start ?>"><?= scd_h(scd_duration(max(0, time() - $start))) ?></span><?php } ?></span>
-  <nav><a href="<?= scd_h($url(['refresh' => $_GET['refresh'] ?? null])) ?>#overview">Overview</a><a href="#over-time">Over time</a><a href="#shards">Shards</a><a href="#memory">Memory</a><a href="<?= scd_h($url(['list' => 1, 'refresh' => $_GET['refresh'] ?? null])) ?>#keys">Keys</a></nav>
+  <nav><?php $home = scd_h($url(['refresh' => $_GET['refresh'] ?? null])); ?><a href="<?= $home ?>#overview">Overview</a><a href="<?= $home ?>#over-time">Over time</a><a href="<?= $home ?>#memory">Memory</a><a href="<?= $home ?>#shards">Shards</a><a href="<?= scd_h($url(['list' => 1, 'refresh' => $_GET['refresh'] ?? null])) ?>#keys">Keys</a></nav>
   <span class="right">
     <label class="muted">Sample every
       <select id="refresh">
@@ -704,8 +736,8 @@ details > summary { cursor:pointer; color:var(--accent); margin:.4rem 0; }
       <div class="sub"><?= scd_d($derived, 'used_ratio', 'pct') ?> of <?= scd_v($info, 'mem_total', 'bytes') ?></div></div>
     <div class="card"><div class="label">Free</div><div class="big"><?= scd_v($info, 'mem_free', 'bytes') ?></div>
       <div class="sub">largest run <?= scd_v($info, 'largest_free_run', 'bytes') ?></div></div>
-    <div class="card"><div class="label">Held, unused (wasted)</div><div class="big"><?= scd_d($derived, 'wasted', 'bytes') ?></div>
-      <div class="sub">slab space not handed out</div></div>
+    <div class="card"><div class="label">Wasted</div><div class="big"><?= scd_v($info, 'mem_wasted', 'bytes') ?></div>
+      <div class="sub">handed out beyond need (rounding); <?= scd_d($derived, 'unused', 'bytes') ?> held by shards, unused</div></div>
     <div class="card"><div class="label">Fragmentation</div><div class="big"><?= scd_d($derived, 'fragmentation', 'pct') ?></div>
       <div class="sub">free memory outside the largest run</div></div>
     <div class="card"><div class="label">Inserts</div><div class="big"><?= scd_v($info, 'inserts') ?></div>
@@ -716,6 +748,8 @@ details > summary { cursor:pointer; color:var(--accent); margin:.4rem 0; }
       <div class="sub"><?= scd_v($info, 'clears') ?> clears</div></div>
     <div class="card"><div class="label">Crash recovery</div><div class="big"><?= scd_v($info, 'repairs') ?></div>
       <div class="sub">shard repairs, <?= scd_v($info, 'resets') ?> full resets</div></div>
+    <div class="card"><div class="label">Lock waits</div><div class="big"><?= scd_v($info, 'lock_waits') ?></div>
+      <div class="sub">shard lock found busy; <?= scd_v($info, 'optimistic_retries') ?> optimistic reads retried</div></div>
     <div class="card"><div class="label">Page pool</div><div class="big"><?= scd_v($info, 'pool_lock_acquisitions') ?></div>
       <div class="sub">lock acquisitions; <?= scd_v($info, 'slab_refills') ?> slab refills, <?= scd_v($info, 'slab_returns') ?> returns</div></div>
     <div class="card"><div class="label">This PHP process</div><div class="big"><?= scd_v($info, 'local.hits') ?></div>
@@ -728,16 +762,19 @@ details > summary { cursor:pointer; color:var(--accent); margin:.4rem 0; }
   <h2>Over time</h2>
   <p class="muted" id="samples-note">Rates per second from samples taken by this browser tab (kept in its session storage, at most 240).</p>
   <div class="grid2">
-    <div><h3 class="muted">Hits and misses per second</h3><div class="chart-legend"></div><svg class="chart" id="chart-hits" viewBox="0 0 600 170" preserveAspectRatio="none"></svg></div>
-    <div><h3 class="muted">Writes per second</h3><div class="chart-legend"></div><svg class="chart" id="chart-writes" viewBox="0 0 600 170" preserveAspectRatio="none"></svg></div>
-    <div><h3 class="muted">Evictions, expunges and expiries per second</h3><div class="chart-legend"></div><svg class="chart" id="chart-evictions" viewBox="0 0 600 170" preserveAspectRatio="none"></svg></div>
-    <div><h3 class="muted">Memory used</h3><div class="chart-legend"></div><svg class="chart" id="chart-memory" viewBox="0 0 600 170" preserveAspectRatio="none"></svg></div>
+    <div><h3 class="muted">Hits and misses per second</h3><div class="chart-legend"></div><svg class="chart" id="chart-hits" viewBox="0 0 600 170"></svg></div>
+    <div><h3 class="muted">Writes per second</h3><div class="chart-legend"></div><svg class="chart" id="chart-writes" viewBox="0 0 600 170"></svg></div>
+    <div><h3 class="muted">Evictions, expunges and expiries per second</h3><div class="chart-legend"></div><svg class="chart" id="chart-evictions" viewBox="0 0 600 170"></svg></div>
+    <div><h3 class="muted">Memory used</h3><div class="chart-legend"></div><svg class="chart" id="chart-memory" viewBox="0 0 600 170"></svg></div>
   </div>
 </section>
 
 <section id="memory">
   <h2>Memory</h2>
   <?= scd_memory_bar($info, $derived) ?>
+  <p class="muted">Entries hold <?= scd_v($info, 'mem_entries', 'bytes') ?>, of which <?= scd_v($info, 'mem_wasted', 'bytes') ?> is rounding
+    (size classes at most 1.25&times; apart, whole pages for large values); hash tables and other allocations take the rest of the
+    <?= scd_v($info, 'mem_used', 'bytes') ?> handed out. Pages a shard holds but has not handed out (free objects in its slabs) show as unused.</p>
   <p class="muted">Total <?= scd_v($info, 'mem_total', 'bytes') ?> in 4 KiB pages;
     <?= scd_v($info, 'free_runs') ?> free runs, the largest <?= scd_v($info, 'largest_free_run', 'bytes') ?>.
     Values over 32 KiB need a run of contiguous free pages.
@@ -767,13 +804,13 @@ details > summary { cursor:pointer; color:var(--accent); margin:.4rem 0; }
   <details<?= count($shards) <= 64 ? ' open' : '' ?>>
     <summary>Per-shard table (<?= count($shards) ?> shards)</summary>
     <table id="shard-table">
-      <tr><th>Shard</th><th>Entries</th><th>Slots</th><th>Hits</th><th>Misses</th><th>Inserts</th><th>Evicted</th><th>Pages</th><th>Memory used</th><th>Lock waits</th><th>Optimistic retries</th></tr>
+      <tr><th>Shard</th><th>Entries</th><th>Slots</th><th>Hits</th><th>Misses</th><th>Inserts</th><th>Evicted</th><th>Pages</th><th>Memory used</th><th>Wasted</th><th>Lock waits</th><th>Optimistic retries</th></tr>
       <?php foreach ($shards as $i => $s) { ?>
         <tr data-shard="<?= (int)$i ?>"><td><?= (int)$i ?></td><td><?= scd_v($info, "per_shard.$i.entries") ?></td><td><?= scd_v($info, "per_shard.$i.slots") ?></td>
           <td><?= scd_v($info, "per_shard.$i.hits") ?></td><td><?= scd_v($info, "per_shard.$i.misses") ?></td>
           <td><?= scd_v($info, "per_shard.$i.inserts") ?></td><td><?= scd_v($info, "per_shard.$i.evicted") ?></td>
           <td><?= scd_v($info, "per_shard.$i.pages") ?></td><td><?= scd_v($info, "per_shard.$i.mem_used", 'bytes') ?></td>
-          <td><?= scd_v($info, "per_shard.$i.lock_waits") ?></td><td><?= scd_v($info, "per_shard.$i.optimistic_retries") ?></td></tr>
+          <td><?= scd_v($info, "per_shard.$i.mem_wasted", 'bytes') ?></td><td><?= scd_v($info, "per_shard.$i.lock_waits") ?></td><td><?= scd_v($info, "per_shard.$i.optimistic_retries") ?></td></tr>
       <?php } ?>
     </table>
   </details>
@@ -833,7 +870,7 @@ details > summary { cursor:pointer; color:var(--accent); margin:.4rem 0; }
         $v = ini_get($name); ?>
       <tr><th><?= scd_h($name) ?></th><td><?= $v === false ? '<span class="muted">not set</span>' : scd_h($v) ?></td></tr>
     <?php } ?>
-    <tr><th>APCu loaded too</th><td><?= extension_loaded('apcu') ? 'yes (apcu_* names belong to APCu)' : 'no' ?></td></tr>
+    <tr><th>APCu loaded too</th><td><?= scd_real_apcu_loaded() ? 'yes: the apcu_* names and APCUIterator are APCu\'s' : 'no' ?></td></tr>
   </table>
 </section>
 <?php } ?>
@@ -869,7 +906,7 @@ details > summary { cursor:pointer; color:var(--accent); margin:.4rem 0; }
     const n = k => typeof info[k] === 'number' ? info[k] : null;
     const total = n('mem_total'), used = n('mem_used'), free = n('mem_free'), run = n('largest_free_run'), hits = n('hits'), misses = n('misses');
     return {
-      wasted: total !== null && used !== null && free !== null ? Math.max(0, total - used - free) : null,
+      unused: total !== null && used !== null && free !== null ? Math.max(0, total - used - free) : null,
       fragmentation: free !== null && run !== null ? (free > 0 ? Math.max(0, 1 - run / free) : 0) : null,
       hit_ratio: hits !== null && misses !== null && hits + misses > 0 ? hits / (hits + misses) : null,
       used_ratio: total ? (used || 0) / total : null,
@@ -892,13 +929,16 @@ details > summary { cursor:pointer; color:var(--accent); margin:.4rem 0; }
     });
     // memory bar
     const total = info.mem_total || 0;
+    const num = k => typeof info[k] === 'number' ? info[k] : 0;
+    const ent = typeof info.mem_entries === 'number' ? info.mem_entries : num('mem_used');
+    const rounding = Math.min(ent, num('mem_wasted'));
     const parts = {
-      entries: typeof info.mem_entries === 'number' ? info.mem_entries : (info.mem_used || 0),
-      tables: typeof info.mem_entries === 'number' ? Math.max(0, (info.mem_used || 0) - info.mem_entries) : 0,
-      wasted: d.wasted || 0, free: info.mem_free || 0,
+      entries: ent - rounding, rounding: rounding,
+      tables: typeof info.mem_entries === 'number' ? Math.max(0, num('mem_used') - info.mem_entries) : 0,
+      unused: d.unused || 0, free: num('mem_free'),
     };
     let x = 0;
-    for (const k of ['entries', 'tables', 'wasted', 'free']) {
+    for (const k of ['entries', 'rounding', 'tables', 'unused', 'free']) {
       const r = document.querySelector('#mem-bar rect[data-part="' + k + '"]');
       const w = total > 0 ? 1000 * parts[k] / total : 0;
       if (r) { r.setAttribute('x', x.toFixed(2)); r.setAttribute('width', w.toFixed(2)); }
@@ -959,7 +999,9 @@ details > summary { cursor:pointer; color:var(--accent); margin:.4rem 0; }
     const svg = document.getElementById(id);
     if (!svg) return;
     const legend = svg.previousElementSibling;
-    const W = 600, H = 170, L = 52, R = 8, T = 8, B = 20;
+    // Drawn at the element's own pixel size, so text is never stretched.
+    const W = Math.max(300, Math.round(svg.getBoundingClientRect().width) || 600), H = 170, L = 72, R = 8, T = 8, B = 20;
+    svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
     const all = series.flatMap(s => s.points);
     const NS = 'http://www.w3.org/2000/svg';
     while (svg.firstChild) svg.removeChild(svg.firstChild);
@@ -969,7 +1011,8 @@ details > summary { cursor:pointer; color:var(--accent); margin:.4rem 0; }
       el('text', {x: W / 2, y: H / 2, 'text-anchor': 'middle', class: 'empty'}, samples.length < 2 ? 'collecting samples…' : 'no data');
       return;
     }
-    const t1 = Math.max(...all.map(p => p[0])), t0 = Math.min(t1 - 60, ...all.map(p => p[0]));
+    // The x axis spans the samples (at least 10 s), ending now.
+    const t1 = Math.max(...all.map(p => p[0])), t0 = Math.min(t1 - 10, ...all.map(p => p[0]));
     const ymax = niceMax(Math.max(...all.map(p => p[1])));
     const X = t => L + (W - L - R) * (t - t0) / Math.max(1e-9, t1 - t0), Y = v => T + (H - T - B) * (1 - v / ymax);
     for (let i = 0; i <= 4; i++) {
@@ -1040,6 +1083,9 @@ details > summary { cursor:pointer; color:var(--accent); margin:.4rem 0; }
     const k = f.querySelector('input[name=key]').value;
     if (!confirm('Delete key ' + JSON.stringify(k) + '?')) e.preventDefault();
   }));
+
+  let resizeTimer = null;
+  window.addEventListener('resize', () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(drawCharts, 150); });
 
   // ---- start ----
   try {

@@ -131,6 +131,24 @@ const dialogs = [];
 page.on('dialog', d => { dialogs.push(d.message()); d[dialogAction](); });
 
 const pageText = () => page.evaluate(() => document.body.innerText);
+const readFigures = () => page.evaluate(() => Array.from(document.querySelectorAll('span.v')).map(e => ({
+  k: e.dataset.k || null, d: e.dataset.d || null, f: e.dataset.f, v: e.dataset.v === undefined ? null : Number(e.dataset.v), text: e.textContent,
+})));
+const UNIT = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
+// The text of a figure is its data-v value, formatted (null when it is).
+function textMismatch(f) {
+  if (f.v === null) return null;
+  if (f.f === 'int' && f.text.replace(/,/g, '') !== String(f.v)) return `text "${f.text}" is not ${f.v}`;
+  if (f.f === 'bytes') {
+    const m = f.text.match(/^([\d,]+(?:\.\d)?) (B|KiB|MiB|GiB)$/);
+    if (!m || Math.abs(Number(m[1].replace(/,/g, '')) * UNIT[m[2]] - f.v) > 0.051 * UNIT[m[2]]) return `text "${f.text}" is not ${f.v} bytes`;
+  }
+  if (f.f === 'pct') {
+    const m = f.text.match(/^([\d,]+\.\d)%$/);
+    if (!m || Math.abs(Number(m[1].replace(/,/g, '')) - f.v * 100) > 0.051) return `text "${f.text}" is not ${f.v}`;
+  }
+  return null;
+}
 const noPhpNoise = async what => {
   const t = await pageText();
   check(what + ': no PHP warnings or errors in the page', !/\b(Warning|Notice|Deprecated|Fatal error|Parse error):\s|Uncaught (Error|Exception)/.test(t),
@@ -140,15 +158,12 @@ const noPhpNoise = async what => {
 await step('render and figures', async () => {
   const before = await info();
   const resp = await page.goto(DASH + '?refresh=1');
-  const figures = await page.evaluate(() => Array.from(document.querySelectorAll('span.v')).map(e => ({
-    k: e.dataset.k || null, d: e.dataset.d || null, f: e.dataset.f, v: e.dataset.v === undefined ? null : Number(e.dataset.v), text: e.textContent,
-  })));
+  const figures = await readFigures();
   const after = await info();
   check('dashboard renders (200, title)', resp.status() === 200 && (await page.title()) === 'shardcache dashboard', resp.status());
   await noPhpNoise('overview');
 
   const at = (o, p) => p.split('.').reduce((x, k) => (x === null || x === undefined || typeof x !== 'object') ? null : (k in x ? x[k] : null), o);
-  const unit = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
   const bad = [];
   let compared = 0;
   const seen = new Set();
@@ -161,15 +176,12 @@ await step('render and figures', async () => {
     }
     if (f.v === null) { bad.push(`${f.k}: shardcache_info() has ${a}, page shows "${f.text}"`); continue; }
     if (f.v < Math.min(a, b) || f.v > Math.max(a, b)) bad.push(`${f.k}: page ${f.v}, shardcache_info() ${a} before and ${b} after`);
-    if (f.f === 'int' && f.text.replace(/,/g, '') !== String(f.v)) bad.push(`${f.k}: text "${f.text}" is not ${f.v}`);
-    if (f.f === 'bytes') {
-      const m = f.text.match(/^([\d,]+(?:\.\d)?) (B|KiB|MiB|GiB)$/);
-      if (!m || Math.abs(Number(m[1].replace(/,/g, '')) * unit[m[2]] - f.v) > 0.051 * unit[m[2]]) bad.push(`${f.k}: text "${f.text}" is not ${f.v} bytes`);
-    }
+    const mm = textMismatch(f);
+    if (mm) bad.push(`${f.k}: ${mm}`);
     compared++;
     seen.add(f.k);
   }
-  const required = ['entries', 'slots', 'mem_total', 'mem_used', 'mem_free', 'largest_free_run', 'hits', 'misses', 'inserts', 'updates',
+  const required = ['entries', 'slots', 'mem_total', 'mem_used', 'mem_entries', 'mem_wasted', 'mem_free', 'free_runs', 'largest_free_run', 'hits', 'misses', 'inserts', 'updates',
     'deletes', 'evicted', 'expunges', 'expired', 'nomem', 'repairs', 'resets', 'pool_lock_acquisitions', 'slab_refills', 'slab_returns',
     'local.hits', 'local.misses', 'local.optimistic_retries', 'local.locked_reads'];
   for (let i = 0; i < before.shards; i++) for (const k of ['entries', 'slots', 'hits', 'misses', 'inserts', 'evicted', 'pages', 'mem_used']) required.push(`per_shard.${i}.${k}`);
@@ -187,15 +199,20 @@ await step('render and figures', async () => {
   const hits = pv('hits'), misses = pv('misses');
   check('hit ratio = hits / (hits + misses) of the shown figures', hits + misses > 0 && Math.abs(dv('hit_ratio') - hits / (hits + misses)) < 1e-9,
     `${dv('hit_ratio')} vs ${hits}/${hits + misses}`);
-  check('wasted = total - used - free', dv('wasted') === Math.max(0, pv('mem_total') - pv('mem_used') - pv('mem_free')), dv('wasted'));
+  check('held unused = total - used - free', dv('unused') === Math.max(0, pv('mem_total') - pv('mem_used') - pv('mem_free')), dv('unused'));
   const free = pv('mem_free');
   check('fragmentation = 1 - largest free run / free', Math.abs(dv('fragmentation') - (free > 0 ? Math.max(0, 1 - pv('largest_free_run') / free) : 0)) < 1e-9, dv('fragmentation'));
   check('hits and misses were recorded (sampled) by the setup reads', hits > 0 && misses > 0, `${hits} hits, ${misses} misses`);
 });
 
 await step('charts', async () => {
-  const bar = await page.evaluate(() => Array.from(document.querySelectorAll('#mem-bar rect')).map(r => Number(r.getAttribute('width'))));
-  check('memory bar: 4 parts filling the bar', bar.length === 4 && Math.abs(bar.reduce((a, b) => a + b, 0) - 1000) < 1, JSON.stringify(bar));
+  const bar = await page.evaluate(() => Object.fromEntries(Array.from(document.querySelectorAll('#mem-bar rect')).map(r => [r.dataset.part, Number(r.getAttribute('width'))])));
+  const figs = await page.evaluate(() => Object.fromEntries(Array.from(document.querySelectorAll('span.v[data-k], span.v[data-d]')).map(e => [e.dataset.k || 'd:' + e.dataset.d, Number(e.dataset.v)])));
+  const T = figs.mem_total, wasted = figs.mem_wasted || 0;
+  const want = { entries: figs.mem_entries - wasted, rounding: wasted, tables: figs.mem_used - figs.mem_entries, unused: figs['d:unused'], free: figs.mem_free };
+  check('memory bar: 5 parts in proportion to the figures, filling the bar',
+    Object.keys(bar).join() === 'entries,rounding,tables,unused,free' && Object.keys(want).every(k => Math.abs(bar[k] - 1000 * want[k] / T) < 0.02)
+    && Math.abs(Object.values(bar).reduce((a, b) => a + b, 0) - 1000) < 0.1, JSON.stringify(bar) + ' ' + JSON.stringify(want));
   const i = await info();
   const bars = await page.evaluate(() => Array.from(document.querySelectorAll('#shard-entries rect')).map(r => ({ k: r.dataset.k, h: Number(r.getAttribute('height')) })));
   const maxShard = i.per_shard.reduce((m, s, j) => s.entries > i.per_shard[m].entries ? j : m, 0);
@@ -220,6 +237,10 @@ await step('charts', async () => {
   check('the churn shows as a rate of inserts in the kept samples', writes.n >= 4 && writes.max > 0 && /inserts/.test(legend), JSON.stringify(writes) + ' ' + legend);
   const liveEntries = await page.evaluate(() => document.querySelector('span.v[data-k="inserts"]').dataset.v);
   check('live update: the inserts figure followed the churn without a reload', Number(liveEntries) >= 3000, liveEntries);
+  const live = await readFigures();
+  const liveBad = live.map(f => [f.k || 'derived ' + f.d, textMismatch(f)]).filter(x => x[1]).map(x => x.join(': '));
+  check(`live update: the page script formats every figure as the server does (${live.filter(f => f.v !== null).length})`,
+    liveBad.length === 0 && live.filter(f => f.v !== null).length > 250, liveBad.join('\n'));
   await page.reload();
   const kept = await page.evaluate(() => JSON.parse(sessionStorage.getItem('shardcache.dashboard.samples.v1:' + location.pathname) || '[]').length);
   check('samples survive a reload (session storage)', kept >= writes.n, `${kept} after reload, ${writes.n} before`);
@@ -254,6 +275,7 @@ await step('search', async () => {
 
   await page.goto(DASH + '?list=1&sort=size&order=desc&refresh=0');
   const bySize = await rowKeys();
+  check('keys are read with APCUIterator (shardcache\'s, APCu is not loaded)', /read with APCUIterator/.test(await page.textContent('#match-count')), await page.textContent('#match-count'));
   check('sort by size, descending: blob:big first', bySize[0] === 'blob:big' && bySize.length === 46, JSON.stringify(bySize.slice(0, 3)) + ' of ' + bySize.length);
   await page.goto(DASH + '?list=1&sort=key&order=asc&refresh=0');
   const byKey = await rowKeys();

@@ -344,7 +344,13 @@ if (!$had_hang) {
     $pid = pcntl_fork();
     if ($pid == 0) {
         fclose($pair[0]);
-        fwrite($pair[1], json_encode(kt_final_check()));
+        // the cache's own account of the run first (before the check writes)
+        $info = function_exists('shardcache_info') ? shardcache_info() : null;
+        $figures = [];
+        foreach (['repairs', 'resets', 'expunges', 'evicted', 'nomem', 'clears'] as $f) {
+            if (is_array($info) && isset($info[$f])) $figures[$f] = $info[$f];
+        }
+        fwrite($pair[1], json_encode(['problems' => kt_final_check(), 'figures' => $figures]));
         fclose($pair[1]);
         exit(0);
     }
@@ -371,7 +377,14 @@ if (!$had_hang) {
     pcntl_waitpid($pid, $status);
     fclose($pair[0]);
     if ($done) {
-        $problems = json_decode($out, true);
+        $res = json_decode($out, true);
+        $problems = is_array($res) ? ($res['problems'] ?? null) : null;
+        if (is_array($res) && $res['figures']) {
+            $parts = [];
+            foreach ($res['figures'] as $f => $n) $parts[] = "$f $n";
+            $notes[] = 'cache figures after the run: ' . implode(', ', $parts)
+                     . ' (repairs/resets: kills that landed inside a write and were recovered)';
+        }
         if (!is_array($problems)) {
             $crashes++;
             $notes[] = 'final check: the checker ' . describe_status($status) . ' without a report';
