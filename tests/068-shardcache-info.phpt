@@ -154,9 +154,9 @@ hits: integer
 misses: integer
 hit_sample: integer
 clears: integer
+repairs: integer
 lock_waits: integer
 optimistic_retries: integer
-repairs: integer
 resets: integer
 start_time: integer
 local: array
