@@ -184,9 +184,9 @@ bool(true)
   expired: integer
   nomem: integer
   tombstones: integer
+  repairs: integer
   lock_waits: integer
   optimistic_retries: integer
-  repairs: integer
   mem_wasted: integer
 -- classes
 int(37)
