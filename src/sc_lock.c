@@ -10,6 +10,20 @@
 #include <errno.h>
 #include "sc_lock.h"
 
+#define SC_LOCK_SPINS 200
+
+/* A read of the lock word, so that spinning waiters do not write the lock's
+ * cache line; without glibc's layout every spin simply tries the lock. */
+static inline bool sc_mutex_looks_free(sc_mutex *lock)
+{
+#if defined(__GLIBC__)
+    return __atomic_load_n(&lock->mx.__data.__lock, __ATOMIC_RELAXED) == 0;
+#else
+    (void)lock;
+    return true;
+#endif
+}
+
 int sc_mutex_init(sc_mutex *lock)
 {
     pthread_mutexattr_t attr;
@@ -46,8 +60,20 @@ bool sc_mutex_lock_counted(sc_mutex *lock, bool *waited)
 
     *waited = false;
     if (rc == EBUSY) {
+        /* Critical sections are a few hundred instructions: spin a little
+         * before sleeping in the kernel (a sleep and a wake cost far more
+         * when the holder is running on another core). */
+        int spins;
         *waited = true;
-        rc = pthread_mutex_lock(&lock->mx);
+        for (spins = 0; spins < SC_LOCK_SPINS && rc == EBUSY; spins++) {
+            sc_cpu_relax();
+            if (sc_mutex_looks_free(lock)) {
+                rc = pthread_mutex_trylock(&lock->mx);
+            }
+        }
+        if (rc == EBUSY) {
+            rc = pthread_mutex_lock(&lock->mx);
+        }
     }
     if (rc == EOWNERDEAD) {
         pthread_mutex_consistent(&lock->mx);

@@ -73,7 +73,7 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
     sc_seg *seg = &c->seg;
     uint64_t hash = sc_hash_mix(key->php_hash);
     sc_shard *shard = sc_seg_shard_for(seg, hash);
-    uint32_t self = (uint32_t)getpid();
+    uint32_t self = 0;
 
     ticket->shard = shard->index;
     ticket->slot = SC_NONE;
@@ -83,6 +83,9 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
 
         if (sc_cache_fetch(c, key, now, sink, out) == SC_OK) {
             return SC_OK;
+        }
+        if (!self) {
+            self = (uint32_t)getpid(); /* a system call: only on a miss */
         }
         sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
         e = sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
