@@ -2,7 +2,12 @@
 # Builds shardcache with AddressSanitizer + UndefinedBehaviorSanitizer and runs
 # the phpt suite against that build - one command:
 #
-#   scripts/asan-build.sh [--build-only] [--leaks] [-- extra run-tests.php args]
+#   scripts/asan-build.sh [--build-only] [--leaks] [--kill-test[=N]] [-- extra run-tests.php args]
+#
+#   --build-only   build, check that it loads, stop
+#   --leaks        LeakSanitizer on (expect reports of PHP's own allocations)
+#   --kill-test=N  after the suite, run scripts/kill-test.sh with N kills
+#                  (default 300) against the sanitizer build
 #
 # The build is made OUT OF TREE, in a copy of the sources (config.m4,
 # config.w32, *.c, *.h, src/, include/) at $ASAN_DIR (default
@@ -12,7 +17,10 @@
 # -fsanitize=address,undefined -fno-sanitize-recover=undefined".
 #
 # PHP itself is not instrumented, so every PHP process of the run gets:
-#   LD_PRELOAD=nodeepbind.so <libasan.so>   ASan must be loaded at startup; PHP
+#   LD_PRELOAD=nodeepbind.so <libasan.so>   (set by a php wrapper, $ASAN_DIR/php,
+#                                           for PHP processes only; shell tools are
+#                                           not run under ASan)
+#                                           ASan must be loaded at startup; PHP
 #                                           dlopens extensions with RTLD_DEEPBIND,
 #                                           which ASan refuses, so a 5-line shim
 #                                           (built here) clears that flag first
@@ -39,11 +47,14 @@ ASAN_DIR="${ASAN_DIR:-${TMPDIR:-/tmp}/shardcache-asan}"
 CC="${CC:-cc}"
 build_only=0
 leaks=0
+kill_kills=0
 extra=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --build-only) build_only=1 ;;
         --leaks) leaks=1 ;;
+        --kill-test) kill_kills=300 ;;
+        --kill-test=*) kill_kills="${1#*=}" ;;
         --) shift; extra=("$@"); break ;;
         -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "asan-build: unknown option $1" >&2; exit 2 ;;
@@ -87,7 +98,7 @@ echo "asan-build: building in $ASAN_DIR ($CC, ASan + UBSan)"
 ) >"$log" 2>&1 || { tail -40 "$log" >&2; fail "build failed (log: $log)"; }
 SO="$ASAN_DIR/modules/shardcache.so"
 [ -f "$SO" ] || fail "$SO was not produced (log: $log)"
-grep -E 'warning:' "$log" | grep -vE '^libtool: ' | sed 's/^/asan-build: compiler: /' || true
+grep -E '\.[ch]:[0-9]+(:[0-9]+)?: warning:' "$log" | sed 's/^/asan-build: compiler: /' || true
 
 # PHP dlopens extensions with RTLD_DEEPBIND, which the sanitizer runtime
 # refuses; this shim, preloaded ahead of libasan, clears the flag.
@@ -104,22 +115,29 @@ SHIM
 "$CC" -shared -fPIC -O1 -o "$ASAN_DIR/nodeepbind.so" "$ASAN_DIR/nodeepbind.c" -ldl \
     || fail "cannot build the RTLD_DEEPBIND shim"
 
-export LD_PRELOAD="$ASAN_DIR/nodeepbind.so $libasan"
+PRELOAD="$ASAN_DIR/nodeepbind.so $libasan"
+realphp="$(readlink -f "$(command -v php)")"
+cat >"$ASAN_DIR/php" <<WRAP
+#!/bin/sh
+# php with the sanitizer runtime preloaded (made by scripts/asan-build.sh)
+LD_PRELOAD="$PRELOAD" exec "$realphp" "\$@"
+WRAP
+chmod +x "$ASAN_DIR/php"
 export USE_ZEND_ALLOC=0
 export ZEND_DONT_UNLOAD_MODULES=1
 export ASAN_OPTIONS="detect_leaks=$leaks:verify_asan_link_order=0:abort_on_error=0:halt_on_error=1:log_path=$ASAN_DIR/reports/asan:log_exe_name=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$ASAN_DIR/reports/ubsan"
 
-if ! out="$(php -n -d "extension=$SO" -r 'echo extension_loaded("shardcache") ? "ok" : "not loaded";' 2>&1)" || [ "$out" != "ok" ]; then
+if ! out="$("$ASAN_DIR/php" -n -d "extension=$SO" -r 'echo extension_loaded("shardcache") ? "ok" : "not loaded";' 2>&1)" || [ "$out" != "ok" ]; then
     printf '%s\n' "$out" >&2
     fail "the ASan build does not load into php -n"
 fi
 echo "asan-build: ok, $SO"
-[ "$build_only" -eq 1 ] && { echo "(built only; to use it: LD_PRELOAD=\"$LD_PRELOAD\" USE_ZEND_ALLOC=0 ASAN_OPTIONS=verify_asan_link_order=0 php -n -d extension=$SO ...)"; exit 0; }
+[ "$build_only" -eq 1 ] && { echo "(built only; to use it: USE_ZEND_ALLOC=0 ASAN_OPTIONS=verify_asan_link_order=0 $ASAN_DIR/php -n -d extension=$SO ...)"; exit 0; }
 
 # ---- the phpt suite ----
 results="$ASAN_DIR/phpt.log"
-JOBS="${JOBS:-2}" bash "$ROOT/scripts/run-phpt.sh" "$SO" -- ${extra[@]+"${extra[@]}"} 2>&1 | tee "$results"
+PHP="$ASAN_DIR/php" JOBS="${JOBS:-2}" bash "$ROOT/scripts/run-phpt.sh" "$SO" -- ${extra[@]+"${extra[@]}"} 2>&1 | tee "$results"
 rc=${PIPESTATUS[0]}
 
 passed=$(grep -E '^Tests passed *:' "$results" | tail -1 | sed -E 's/^Tests passed *: *([0-9]+).*/\1/')
@@ -128,6 +146,20 @@ for label in 'Tests failed' 'Tests borked' 'Tests leaked'; do
     n=$(grep -E "^$label *:" "$results" | tail -1 | sed -E "s/^$label *: *([0-9]+).*/\1/")
     failed=$((failed + ${n:-0}))
 done
+
+if [ "$kill_kills" -gt 0 ]; then
+    echo
+    echo "asan-build: kill test ($kill_kills kills) against the sanitizer build"
+    LD_PRELOAD="$PRELOAD" bash "$ROOT/scripts/kill-test.sh" --kills="$kill_kills" --seconds=300 --quiet --so="$SO" \
+        | tee "$ASAN_DIR/kill.log"
+    krc=${PIPESTATUS[0]}
+    if [ "$krc" -ne 0 ]; then
+        failed=$((failed + 1))
+        [ "$rc" -eq 0 ] && rc=1
+    else
+        passed=$((${passed:-0} + 1))
+    fi
+fi
 
 nreports=$(find "$ASAN_DIR/reports" -type f | wc -l)
 if [ "$nreports" -gt 0 ]; then

@@ -21,8 +21,11 @@
 #                  name such as apcu.so is looked up in PHP's extension_dir)
 #   --quiet        no progress lines every 5 s
 #
-# CI runs `scripts/kill-test.sh --kills=300` (through scripts/test.sh); the
+# CI runs `scripts/kill-test.sh --kills=500` (through scripts/test.sh); the
 # long run is `scripts/kill-test.sh --kills=1000 --seconds=600`.
+# LD_PRELOAD, when set, is applied to the PHP processes only (not to this
+# script's own tools): scripts/asan-build.sh --kill-test uses it to run the
+# kill test against the sanitizer build.
 # Output ends with "kills: N, hangs: N, wrong values: N", "crashes: N" and
 # "N passed, N failed"; exit status 0 only when passed. The whole run is in
 # its own process group under `timeout`; whatever is left of it when it
@@ -30,6 +33,8 @@
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PHP_PRELOAD="${LD_PRELOAD:-}"
+unset LD_PRELOAD
 SO="$ROOT/modules/shardcache.so"
 SHM=2M
 SHARDS=""
@@ -61,7 +66,9 @@ limit=$(( ${SECONDS_LIMIT%.*} + 60 ))
 
 # `timeout` puts the run in a process group of its own (its pid) and signals
 # the whole group when the limit is hit.
-timeout -k 5 "$limit" php "${php_args[@]}" "$ROOT/tests/kill/kill.php" "${args[@]}" &
+php_cmd=(php)
+[ -n "$PHP_PRELOAD" ] && php_cmd=(env "LD_PRELOAD=$PHP_PRELOAD" php)
+timeout -k 5 "$limit" "${php_cmd[@]}" "${php_args[@]}" "$ROOT/tests/kill/kill.php" "${args[@]}" &
 tpid=$!
 trap 'kill -TERM "$tpid" 2>/dev/null; wait "$tpid"; kill -KILL -- "-$tpid" 2>/dev/null; echo "kill-test: interrupted"; exit 130' INT TERM
 wait "$tpid"

@@ -383,7 +383,8 @@ if (!$had_hang) {
             $parts = [];
             foreach ($res['figures'] as $f => $n) $parts[] = "$f $n";
             $notes[] = 'cache figures after the run: ' . implode(', ', $parts)
-                     . ' (repairs/resets: kills that landed inside a write and were recovered)';
+                     . ' (repairs/resets: kills that landed inside a write and were recovered;'
+                     . ' evicted and nomem count since the last apcu_clear_cache)';
         }
         if (!is_array($problems)) {
             $crashes++;
