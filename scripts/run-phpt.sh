@@ -10,12 +10,9 @@
 #   --valgrind    run every test under valgrind memcheck (run-tests -m) with
 #                 USE_ZEND_ALLOC=0 and pcre.jit=0 (PCRE's JIT code confuses
 #                 memcheck); leaks and memory errors count as failures.
-#                 The tests that read what other processes wrote to the shared
-#                 segment (the fork tests) are skipped: memcheck tracks
-#                 definedness per process, so such reads look uninitialised.
-#                 Set SHARDCACHE_VALGRIND_FORK=1 to run them anyway (e.g. once
-#                 the extension marks its segment defined with a valgrind
-#                 client request).
+#                 The fork tests run under valgrind too (every child is
+#                 traced); SHARDCACHE_VALGRIND_FORK=0 skips them for a
+#                 quicker run.
 #
 # Environment: PHP (php binary, default: php in PATH), RUN_TESTS (path of
 # run-tests.php, default: <extension_dir>/build/run-tests.php), JOBS (parallel
@@ -98,6 +95,11 @@ if [ "$VALGRIND" = 1 ]; then
     export USE_ZEND_ALLOC=0
     export ZEND_DONT_UNLOAD_MODULES=1
     export SHARDCACHE_VALGRIND=1
+    if [ "${SHARDCACHE_VALGRIND_FORK:-1}" = "0" ]; then
+        unset SHARDCACHE_VALGRIND_FORK
+    else
+        export SHARDCACHE_VALGRIND_FORK=1
+    fi
     ARGS+=(-m -d pcre.jit=0)
 fi
 if [ "$JOBS" -gt 1 ] 2>/dev/null; then
