@@ -102,6 +102,16 @@ static sc_snapshot *sc_snap_new(const sc_seg *seg)
     return snap;
 }
 
+/* The snapshot, or NULL (and freed) when memory ran out while filling it. */
+static sc_snapshot *sc_snap_done(sc_snapshot *snap)
+{
+    if (snap->failed) {
+        sc_snapshot_free(snap);
+        return NULL;
+    }
+    return snap;
+}
+
 uint32_t sc_cache_nshards(const sc_cache *c)
 {
     return c->seg.nshards;
@@ -126,11 +136,7 @@ sc_snapshot *sc_snapshot_shard(sc_cache *c, uint32_t index, int64_t now, bool wi
         }
     }
     sc_shard_unlock(shard);
-    if (snap->failed) {
-        sc_snapshot_free(snap);
-        return NULL;
-    }
-    return snap;
+    return sc_snap_done(snap);
 }
 
 sc_snapshot *sc_snapshot_key(sc_cache *c, const sc_key *key, int64_t now, bool with_values)
@@ -151,11 +157,7 @@ sc_snapshot *sc_snapshot_key(sc_cache *c, const sc_key *key, int64_t now, bool w
         sc_snap_add(snap, e, with_values);
     }
     sc_shard_unlock(shard);
-    if (snap->failed) {
-        sc_snapshot_free(snap);
-        return NULL;
-    }
-    return snap;
+    return sc_snap_done(snap);
 }
 
 bool sc_snapshot_next(sc_snapshot *snap, sc_entry_meta *meta)
