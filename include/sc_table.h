@@ -19,7 +19,7 @@ static inline uint8_t sc_tag_of(uint64_t hash)
 
 /* An entry: header, then the key bytes, then the value bytes. Entries are
  * immutable once published in a table, except for in-place integer updates
- * made inside a shard's odd sequence window. */
+ * (one aligned 8-byte store, see sc_update.c) and the sampled hit figures. */
 typedef struct sc_entry {
     uint64_t hash;        /* mixed hash of the key */
     uint32_t key_len;

@@ -195,7 +195,7 @@ static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, sc_s
         return SC_READ_DONE;
     }
     out->vtype = vtype;
-    out->scalar = e->scalar;
+    out->scalar = __atomic_load_n(&e->scalar, __ATOMIC_RELAXED);
     out->len = 0;
     out->data = NULL;
     if (sc_vtype_has_bytes(vtype)) {

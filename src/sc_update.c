@@ -2,9 +2,12 @@
  * sc_update.c - apcu_inc, apcu_dec and apcu_cas: integer updates made in
  * place, atomic for the key across processes.
  *
- * Locks: the shard's write lock is held for the whole read-modify-write; the
- * entry's type, value and mtime change inside the shard's odd sequence
- * window, so an optimistic reader sees either the old or the new value.
+ * Locks: the shard's lock is held for the whole read-modify-write, which
+ * makes it atomic among writers. The new int is published with one aligned
+ * 8-byte store, which optimistic readers load in one piece, so no sequence
+ * window is opened; the lock is taken in read mode (sc_shard.c) because a
+ * process killed here leaves either the old or the new int, nothing to
+ * repair.
  * Ints wrap around on overflow, as in APCu 5.1.22.
  * inc/dec of a missing (or expired) key store 0 +/- step through
  * sc_cache_store's add path and try again, so a racing creator wins once and
@@ -51,7 +54,7 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
         sc_status st;
         sc_value_in start;
 
-        sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
+        sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
         e = (sc_entry *)sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
         if (e && !sc_entry_expired(e, now)) {
             if (e->vtype != SC_V_LONG) {
@@ -62,10 +65,11 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
                 sc_shard_unlock(shard);
                 return SC_NOTFOUND;
             }
-            sc_seq_write_begin(&shard->seq);
-            e->scalar = *result;
-            e->mtime = now;
-            sc_seq_write_end(&shard->seq);
+            /* One aligned 8-byte store: an optimistic reader sees the old or
+             * the new int, never a mix, so no sequence window is needed and
+             * readers of other keys in the shard are not sent back. */
+            __atomic_store_n(&e->scalar, *result, __ATOMIC_RELEASE);
+            __atomic_store_n(&e->mtime, now, __ATOMIC_RELAXED);
             shard->stats.updates++;
             sc_shard_unlock(shard);
             return SC_OK;
