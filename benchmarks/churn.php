@@ -62,6 +62,9 @@
 
 declare(strict_types=1);
 
+require_once __DIR__ . '/lib.inc';
+require_once __DIR__ . '/driver.inc';
+
 const MIN_SIZE = 16;
 const MAX_SIZE = 1048576;
 const HDR = 12;                  // pack('NNN', id, version, size)
@@ -70,11 +73,6 @@ const SAMPLE_EVERY = 50;         // ops between two sampled fetches
 const SAMPLE_KEYS = 4;
 const AUDIT_EVERY = 1000;        // ops between two full audits
 const WIPE_SHARE = 0.9;          // audit: this share of live keys gone = a wipe
-
-function say(string $msg): void
-{
-    fwrite(STDERR, $msg . "\n");
-}
 
 function usage(string $msg = ''): never
 {
@@ -95,11 +93,6 @@ function fail_env(string $msg): never
     exit(2);
 }
 
-function csv_list(string $s): array
-{
-    return array_values(array_filter(array_map('trim', explode(',', $s)), fn($x) => $x !== ''));
-}
-
 /** "64M" / "65536K" / "1G" / "67108864" -> bytes (as apc.shm_size reads them). */
 function parse_size(string $s): int
 {
@@ -110,50 +103,8 @@ function parse_size(string $s): int
     return (int)$m[1] * $mul;
 }
 
-function median(array $xs): ?float
-{
-    if (!$xs) {
-        return null;
-    }
-    sort($xs);
-    $n = count($xs);
-    return $n % 2 ? (float)$xs[intdiv($n, 2)] : ($xs[$n / 2 - 1] + $xs[$n / 2]) / 2;
-}
-
 /* ================================================================== */
 /* worker: cache statistics, read defensively                          */
-
-/**
- * Which cache answers the apcu_* functions: 'apcu', 'shardcache', 'none' (no
- * apcu_* functions) or 'unknown'. extension_loaded('apcu') cannot tell:
- * when the real APCu is not loaded, shardcache registers a module named
- * "apcu" itself. So when shardcache is loaded, a value stored with
- * shardcache_store() is looked up with apcu_fetch().
- */
-function apcu_owner(): string
-{
-    if (!function_exists('apcu_fetch')) {
-        return 'none';
-    }
-    if (!extension_loaded('shardcache') || !function_exists('shardcache_store')) {
-        return 'apcu';
-    }
-    $k = '__apcu_owner_probe_' . getmypid() . '_' . hrtime(true);
-    $stored = @shardcache_store($k, 1);
-    $seen = @apcu_fetch($k) === 1;
-    @shardcache_delete($k);
-    if (!$stored) {
-        return 'unknown';            // shardcache is off: nothing to compare with
-    }
-    return $seen ? 'shardcache' : 'apcu';
-}
-
-/** apcu_owner(), asked once. */
-function cache_name(): string
-{
-    static $name = null;
-    return $name ??= apcu_owner();
-}
 
 /** First of $names present in $a as a number, else null. */
 function pick(array $a, array $names): ?int
@@ -450,34 +401,6 @@ function churn_child(int $idx, int $ops, int $share, int $segShare, int $seed, $
     return $r;
 }
 
-/** A readable socket after the start means EOF: the parent is gone. */
-function parent_alive($sock): bool
-{
-    $rd = [$sock];
-    $w = $e = null;
-    return @stream_select($rd, $w, $e, 0) === 0;
-}
-
-function wait_readable($s): void
-{
-    do {
-        $rd = [$s];
-        $w = $e = null;
-        $n = @stream_select($rd, $w, $e, 0, 200000);
-    } while ($n !== 1);
-}
-
-function kill_children(array $pids): void
-{
-    foreach ($pids as $pid) {
-        if (function_exists('posix_kill')) {     // posix is not built in: php -n lacks it
-            posix_kill($pid, SIGKILL);
-        } else {
-            @exec('kill -9 ' . (int)$pid . ' 2>/dev/null');
-        }
-    }
-}
-
 /**
  * Forks $procs children running $fn($idx, $sock) after a start barrier;
  * returns [list of result arrays, failed children, elapsed seconds].
@@ -717,18 +640,6 @@ function run_cmd(array $argv, int $timeout = 0): array
     return [$killed ? 124 : $rc, $out, $err];
 }
 
-function resolve_ext(string $spec, string $extDir): string
-{
-    if (str_contains($spec, '/')) {
-        return realpath($spec) ?: $spec;
-    }
-    $cand = "$extDir/$spec";
-    if (!is_file($cand) && is_file("$cand.so")) {
-        $cand .= '.so';
-    }
-    return $cand;
-}
-
 /** A private copy of an extension (a rebuild during the run must not touch it). */
 function private_copy(string $path): string
 {
@@ -770,39 +681,6 @@ function apcu_owner(): string
     return $seen ? 'shardcache' : 'apcu';
 }
 PHP;
-
-function base_args(string $php, string $ext, string $shm, array $ini): array
-{
-    $a = [$php, '-n', '-d', "extension=$ext", '-d', 'apc.enable_cli=1', '-d', "apc.shm_size=$shm",
-        '-d', 'memory_limit=512M'];
-    foreach ($ini as $kv) {
-        $a[] = '-d';
-        $a[] = $kv;
-    }
-    return $a;
-}
-
-/** Returns [ok, version or reason]. */
-function probe(string $php, string $ext, string $name, string $shm, array $ini): array
-{
-    if (!is_file($ext)) {
-        return [false, "$ext not found"];
-    }
-    $code = PROBE_CODE . 'echo json_encode(["loaded" => extension_loaded("' . $name . '"), "version" => phpversion("'
-        . $name . '"), "owner" => apcu_owner(), "ok" => function_exists("apcu_store") && apcu_enabled()]);';
-    [$rc, $o, $e] = run_cmd(array_merge(base_args($php, $ext, $shm, $ini), ['-r', $code]), 60);
-    $j = json_decode(trim($o), true);
-    if ($rc !== 0 || !is_array($j) || !$j['loaded']) {
-        return [false, "$ext does not load: " . trim($e . ' ' . $o)];
-    }
-    if (!$j['ok']) {
-        return [false, "$ext loads but apcu_store()/apcu_enabled() are missing or off"];
-    }
-    if ($j['owner'] !== $name) {
-        return [false, "the apcu_* functions are answered by '{$j['owner']}', not $name"];
-    }
-    return [true, (string)$j['version']];
-}
 
 /** Runs one worker; returns its JSON result (with 'exit') or a failure record. */
 function run_worker(array $cache, string $php, string $shm, array $ini, array $args, int $timeout, $rawFh): array

@@ -25,6 +25,8 @@
 
 declare(strict_types=1);
 
+require_once __DIR__ . '/lib.inc';
+
 const ALL_WORKLOADS = [
     'baseline_local_array',
     'baseline_empty_call',
@@ -43,11 +45,6 @@ const ALL_WORKLOADS = [
 ];
 const DEFAULT_PROCS = '1,2,4,8,16';
 
-function say(string $msg): void
-{
-    fwrite(STDERR, $msg . "\n");
-}
-
 function usage(string $msg = ''): never
 {
     if ($msg !== '') {
@@ -58,11 +55,6 @@ function usage(string $msg = ''): never
         . "         [--php=BINARY] [--shm-size=128M] [--ini=k=v,k=v] [--raw=file.jsonl]\n"
         . "workloads: " . implode(', ', ALL_WORKLOADS));
     exit(2);
-}
-
-function csv_list(string $s): array
-{
-    return array_values(array_filter(array_map('trim', explode(',', $s)), fn($x) => $x !== ''));
 }
 
 /** The bench.php process currently running, for the signal handler. */
@@ -108,16 +100,6 @@ function run_cmd(array $argv): array
     $current = null;
     $rc = proc_close($p);
     return [$rc, $out, $err];
-}
-
-function median(array $xs): ?float
-{
-    if (!$xs) {
-        return null;
-    }
-    sort($xs);
-    $n = count($xs);
-    return $n % 2 ? (float)$xs[intdiv($n, 2)] : ($xs[$n / 2 - 1] + $xs[$n / 2]) / 2;
 }
 
 function fmt_rate(?float $r): string

@@ -47,14 +47,12 @@
 
 declare(strict_types=1);
 
+require_once __DIR__ . '/lib.inc';
+require_once __DIR__ . '/driver.inc';
+
 const HDR = 8;                   // pack('NN', rank, size)
 const BLOB_BYTES = 131072;
 const ENTRY_CHECK_EVERY = 5000;  // child 0: requests between entry-count reads
-
-function say(string $msg): void
-{
-    fwrite(STDERR, $msg . "\n");
-}
 
 function usage(string $msg = ''): never
 {
@@ -76,11 +74,6 @@ function fail_env(string $msg): never
     exit(2);
 }
 
-function csv_list(string $s): array
-{
-    return array_values(array_filter(array_map('trim', explode(',', $s)), fn($x) => $x !== ''));
-}
-
 function parse_size(string $s): int
 {
     if (!preg_match('/^\s*(\d+)\s*([kKmMgG]?)\s*$/', $s, $m)) {
@@ -91,38 +84,6 @@ function parse_size(string $s): int
 
 /* ================================================================== */
 /* worker                                                              */
-
-/**
- * Which cache answers the apcu_* functions: 'apcu', 'shardcache', 'none' (no
- * apcu_* functions) or 'unknown'. extension_loaded('apcu') cannot tell:
- * when the real APCu is not loaded, shardcache registers a module named
- * "apcu" itself. So when shardcache is loaded, a value stored with
- * shardcache_store() is looked up with apcu_fetch().
- */
-function apcu_owner(): string
-{
-    if (!function_exists('apcu_fetch')) {
-        return 'none';
-    }
-    if (!extension_loaded('shardcache') || !function_exists('shardcache_store')) {
-        return 'apcu';
-    }
-    $k = '__apcu_owner_probe_' . getmypid() . '_' . hrtime(true);
-    $stored = @shardcache_store($k, 1);
-    $seen = @apcu_fetch($k) === 1;
-    @shardcache_delete($k);
-    if (!$stored) {
-        return 'unknown';            // shardcache is off: nothing to compare with
-    }
-    return $seen ? 'shardcache' : 'apcu';
-}
-
-/** apcu_owner(), asked once. */
-function cache_name(): string
-{
-    static $name = null;
-    return $name ??= apcu_owner();
-}
 
 /** [entries, expunges] as the loaded cache reports them (null: not reported). */
 function read_stats(): array
@@ -279,33 +240,6 @@ function requests(Workload $w, int $n, bool $watchEntries, $sock): array
     }
     $r['requests'] = $r['hits'] + $r['misses'];
     return $r;
-}
-
-function parent_alive($sock): bool
-{
-    $rd = [$sock];
-    $w = $e = null;
-    return @stream_select($rd, $w, $e, 0) === 0;
-}
-
-function wait_readable($s): void
-{
-    do {
-        $rd = [$s];
-        $w = $e = null;
-        $n = @stream_select($rd, $w, $e, 0, 200000);
-    } while ($n !== 1);
-}
-
-function kill_children(array $pids): void
-{
-    foreach ($pids as $pid) {
-        if (function_exists('posix_kill')) {     // posix is not built in: php -n lacks it
-            posix_kill($pid, SIGKILL);
-        } else {
-            @exec('kill -9 ' . (int)$pid . ' 2>/dev/null');
-        }
-    }
 }
 
 /** Forks $procs children running $fn($idx, $sock) after a start barrier. */
@@ -494,18 +428,6 @@ function run_cmd(array $argv, int $timeout = 0): array
     return [$killed ? 124 : $rc, $out, $err];
 }
 
-function resolve_ext(string $spec, string $extDir): string
-{
-    if (str_contains($spec, '/')) {
-        return realpath($spec) ?: $spec;
-    }
-    $cand = "$extDir/$spec";
-    if (!is_file($cand) && is_file("$cand.so")) {
-        $cand .= '.so';
-    }
-    return $cand;
-}
-
 function private_copy(string $path): string
 {
     if (!is_file($path)) {
@@ -546,38 +468,6 @@ function apcu_owner(): string
     return $seen ? 'shardcache' : 'apcu';
 }
 PHP;
-
-function base_args(string $php, string $ext, string $shm, array $ini): array
-{
-    $a = [$php, '-n', '-d', "extension=$ext", '-d', 'apc.enable_cli=1', '-d', "apc.shm_size=$shm",
-        '-d', 'memory_limit=512M'];
-    foreach ($ini as $kv) {
-        $a[] = '-d';
-        $a[] = $kv;
-    }
-    return $a;
-}
-
-function probe(string $php, string $ext, string $name, string $shm, array $ini): array
-{
-    if (!is_file($ext)) {
-        return [false, "$ext not found"];
-    }
-    $code = PROBE_CODE . 'echo json_encode(["loaded" => extension_loaded("' . $name . '"), "version" => phpversion("'
-        . $name . '"), "owner" => apcu_owner(), "ok" => function_exists("apcu_store") && apcu_enabled()]);';
-    [$rc, $o, $e] = run_cmd(array_merge(base_args($php, $ext, $shm, $ini), ['-r', $code]), 60);
-    $j = json_decode(trim($o), true);
-    if ($rc !== 0 || !is_array($j) || !$j['loaded']) {
-        return [false, "$ext does not load: " . trim($e . ' ' . $o)];
-    }
-    if (!$j['ok']) {
-        return [false, "$ext loads but apcu_store()/apcu_enabled() are missing or off"];
-    }
-    if ($j['owner'] !== $name) {
-        return [false, "the apcu_* functions are answered by '{$j['owner']}', not $name"];
-    }
-    return [true, (string)$j['version']];
-}
 
 function num(mixed $x, string $fmt = '%d'): string
 {
