@@ -60,48 +60,6 @@ function usage(string $msg = ''): never
 /** The bench.php process currently running, for the signal handler. */
 $current = null;
 
-/** Run a command (argv array, no shell); returns [exit code, stdout, stderr]. */
-function run_cmd(array $argv): array
-{
-    global $current;
-    $p = proc_open($argv, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
-    if (!is_resource($p)) {
-        return [-1, '', 'proc_open failed'];
-    }
-    $current = $p;
-    // read stdout and stderr to EOF, whichever has data
-    $out = '';
-    $err = '';
-    $open = [1 => $pipes[1], 2 => $pipes[2]];
-    while ($open) {
-        $r = array_values($open);
-        $w = $e = null;
-        // short timeout so that signal handlers run promptly
-        if (@stream_select($r, $w, $e, 0, 200000) < 1) {
-            continue;
-        }
-        foreach ($r as $s) {
-            $chunk = fread($s, 65536);
-            $fd = array_search($s, $open, true);
-            if ($chunk === '' || $chunk === false) {
-                if (feof($s)) {
-                    fclose($s);
-                    unset($open[$fd]);
-                }
-                continue;
-            }
-            if ($fd === 1) {
-                $out .= $chunk;
-            } else {
-                $err .= $chunk;
-            }
-        }
-    }
-    $current = null;
-    $rc = proc_close($p);
-    return [$rc, $out, $err];
-}
-
 function fmt_rate(?float $r): string
 {
     if ($r === null) {
@@ -264,34 +222,10 @@ function probe(string $php, string $extPath, string $extName, string $shm, array
     return [true, (string)$j['version']];
 }
 
-/**
- * Copies an extension to a private temporary file (removed at exit) and
- * returns its path; returns $path itself when it is not a readable file.
- */
-function private_copy(string $path): string
-{
-    if (!is_file($path)) {
-        return $path;
-    }
-    $dir = sys_get_temp_dir() . '/shardcache-compare-' . getmypid();
-    if (!is_dir($dir) && !mkdir($dir, 0700)) {
-        return $path;
-    }
-    $copy = $dir . '/' . basename($path);
-    if (!copy($path, $copy)) {
-        return $path;
-    }
-    register_shutdown_function(static function () use ($dir, $copy): void {
-        @unlink($copy);
-        @rmdir($dir);
-    });
-    return $copy;
-}
-
 $caches = [];   // name => ['label', 'path' (reported), 'run' (loaded), 'version']
 $scSpec = $opt['shardcache'] ?? dirname(__DIR__) . '/modules/shardcache.so';
 $scPath = resolve_ext($scSpec, $extDir);
-$scRun = private_copy($scPath);
+$scRun = private_copy($scPath, 'compare');
 [$ok, $info] = probe($php, $scRun, 'shardcache', $shm, $extraIni);
 if ($ok) {
     $caches['shardcache'] = ['label' => 'shardcache', 'path' => $scPath, 'run' => $scRun, 'version' => $info];

@@ -383,71 +383,6 @@ function worker(float $s, int $procs, int $requests, int $warmup, float $ws, int
 
 $current = null;
 
-function run_cmd(array $argv, int $timeout = 0): array
-{
-    global $current;
-    $p = proc_open($argv, [0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
-    if (!is_resource($p)) {
-        return [-1, '', 'proc_open failed'];
-    }
-    $current = $p;
-    $out = $err = '';
-    $open = [1 => $pipes[1], 2 => $pipes[2]];
-    $deadline = $timeout > 0 ? hrtime(true) + $timeout * 1000000000 : 0;
-    $killed = false;
-    while ($open) {
-        if ($deadline && !$killed && hrtime(true) > $deadline) {
-            proc_terminate($p, SIGTERM);
-            $killed = true;
-            $err .= "\n[timed out after {$timeout}s]";
-        }
-        $r = array_values($open);
-        $w = $e = null;
-        if (@stream_select($r, $w, $e, 0, 200000) < 1) {
-            continue;
-        }
-        foreach ($r as $s) {
-            $chunk = fread($s, 65536);
-            $fd = array_search($s, $open, true);
-            if ($chunk === '' || $chunk === false) {
-                if (feof($s)) {
-                    fclose($s);
-                    unset($open[$fd]);
-                }
-                continue;
-            }
-            if ($fd === 1) {
-                $out .= $chunk;
-            } else {
-                $err .= $chunk;
-            }
-        }
-    }
-    $current = null;
-    $rc = proc_close($p);
-    return [$killed ? 124 : $rc, $out, $err];
-}
-
-function private_copy(string $path): string
-{
-    if (!is_file($path)) {
-        return $path;
-    }
-    $dir = sys_get_temp_dir() . '/shardcache-hitratio-' . getmypid();
-    if (!is_dir($dir) && !mkdir($dir, 0700)) {
-        return $path;
-    }
-    $copy = $dir . '/' . basename($path);
-    if (!copy($path, $copy)) {
-        return $path;
-    }
-    register_shutdown_function(static function () use ($dir, $copy): void {
-        @unlink($copy);
-        @rmdir($dir);
-    });
-    return $copy;
-}
-
 /** apcu_owner()'s source, for probes run with php -r. */
 const PROBE_CODE = <<<'PHP'
 function apcu_owner(): string
@@ -536,7 +471,7 @@ function driver(array $opt): int
     }
     $caches = [];
     $scPath = resolve_ext($opt['shardcache'] ?? dirname(__DIR__) . '/modules/shardcache.so', trim($extDir));
-    $scRun = private_copy($scPath);
+    $scRun = private_copy($scPath, 'hitratio');
     [$ok, $info] = probe($php, $scRun, 'shardcache', $shm, $ini);
     if ($ok) {
         $caches['shardcache'] = ['label' => 'shardcache', 'path' => $scPath, 'run' => $scRun, 'version' => $info];
