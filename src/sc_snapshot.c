@@ -17,17 +17,12 @@
 #include "sc_entry.h"
 #include "sc_evict.h"
 
+/* The figures are kept as an sc_entry_meta whose pointers are filled in by
+ * sc_snapshot_next (the buffer may move while it grows). */
 typedef struct sc_snap_rec {
     uint32_t rec_size;      /* bytes of this record, padded */
-    uint32_t key_len;
-    uint32_t value_len;     /* bytes copied (0 when values were not asked for) */
-    uint8_t vtype;
     uint8_t has_value;
-    int64_t scalar;
-    uint32_t ttl;
-    uint32_t nhits;
-    uint32_t mem_size;
-    int64_t ctime, mtime, atime;
+    sc_entry_meta meta;     /* value_len: bytes copied (0 without values) */
 } sc_snap_rec;
 
 struct sc_snapshot {
@@ -70,22 +65,22 @@ static void sc_snap_add(sc_snapshot *snap, const sc_entry *e, bool with_values)
     rec = (sc_snap_rec *)(snap->buf + snap->len);
     memset(rec, 0, sizeof(*rec));
     rec->rec_size = (uint32_t)need;
-    rec->key_len = e->key_len;
-    rec->vtype = e->vtype;
-    rec->scalar = e->scalar;
-    rec->ttl = e->ttl;
-    rec->nhits = e->nhits;
-    rec->mem_size = e->mem_size;
-    rec->ctime = e->ctime;
-    rec->mtime = e->mtime;
-    rec->atime = e->atime;
+    rec->meta.key_len = e->key_len;
+    rec->meta.vtype = e->vtype;
+    rec->meta.scalar = e->scalar;
+    rec->meta.ttl = e->ttl;
+    rec->meta.nhits = e->nhits;
+    rec->meta.mem_size = e->mem_size;
+    rec->meta.ctime = e->ctime;
+    rec->meta.mtime = e->mtime;
+    rec->meta.atime = e->atime;
     p = (char *)(rec + 1);
     memcpy(p, SC_ENTRY_KEY(e), e->key_len);
     if (with_values) {
         rec->has_value = 1;
-        rec->value_len = e->val_len;
+        rec->meta.value_len = e->val_len;
         if (!sc_entry_copy_value(snap->seg, e, e->key_len, p + e->key_len, e->val_len)) {
-            rec->value_len = 0;
+            rec->meta.value_len = 0;
             rec->has_value = 0;
         }
     }
@@ -170,18 +165,9 @@ bool sc_snapshot_next(sc_snapshot *snap, sc_entry_meta *meta)
     }
     rec = (const sc_snap_rec *)(snap->buf + snap->pos);
     p = (const char *)(rec + 1);
+    *meta = rec->meta;
     meta->key = p;
-    meta->key_len = rec->key_len;
-    meta->vtype = rec->vtype;
-    meta->scalar = rec->scalar;
-    meta->value = rec->has_value ? p + rec->key_len : NULL;
-    meta->value_len = rec->value_len;
-    meta->ttl = rec->ttl;
-    meta->ctime = rec->ctime;
-    meta->mtime = rec->mtime;
-    meta->atime = rec->atime;
-    meta->nhits = rec->nhits;
-    meta->mem_size = rec->mem_size;
+    meta->value = rec->has_value ? p + rec->meta.key_len : NULL;
     snap->pos += rec->rec_size;
     return true;
 }
