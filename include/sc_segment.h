@@ -39,6 +39,15 @@ typedef struct sc_reservation {
 
 #define SC_RESERVATIONS 8
 
+/* A pin slot (sc_pin.c): the pid of a process changing an int of the shard
+ * in place without its lock, or 0. Each on its own cache line so that pin
+ * holders in different slots do not share a line. */
+typedef struct sc_pin {
+    _Alignas(SC_CACHELINE) uint32_t pid;
+} sc_pin;
+
+#define SC_PINS 8
+
 /* One shard. The lock sits alone on its cache line so that writers taking
  * it do not disturb optimistic readers of the next line. */
 typedef struct sc_shard {
@@ -48,10 +57,12 @@ typedef struct sc_shard {
     _Alignas(SC_CACHELINE) uint64_t seq;
     sc_table table;
     uint32_t index;
+    uint32_t pins_used;    /* set once a pin was taken: writers check pins */
     /* -- writer-only state -- */
     _Alignas(SC_CACHELINE) sc_shard_alloc alloc;
     sc_shard_stats stats;
     sc_reservation reservations[SC_RESERVATIONS];
+    sc_pin pins[SC_PINS];
 } sc_shard;
 
 /* The segment header at offset 0. */

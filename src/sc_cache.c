@@ -29,6 +29,7 @@
 #include "sc_entry.h"
 #include "sc_evict.h"
 #include "sc_value.h"
+#include "sc_pin.h"
 
 #define SC_OPTIMISTIC_TRIES 4
 #define SC_STORE_ROUNDS 3       /* cross-shard evictions a store may ask for */
@@ -154,9 +155,9 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         slot = sc_table_free_slot(seg, &shard->table, hash);
     }
 
-    sc_seq_write_begin(&shard->seq);
+    sc_shard_write_begin(shard);
     sc_table_set(seg, &shard->table, slot, hash, off);
-    sc_seq_write_end(&shard->seq);
+    sc_shard_write_end(shard);
 
     if (old) {
         sc_entry_free(seg, shard, (sc_entry *)old);
@@ -341,9 +342,9 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
         sc_shard_unlock(shard);
         return SC_NOTFOUND;
     }
-    sc_seq_write_begin(&shard->seq);
+    sc_shard_write_begin(shard);
     sc_table_clear_slot(seg, &shard->table, slot);
-    sc_seq_write_end(&shard->seq);
+    sc_shard_write_end(shard);
     sc_entry_free(seg, shard, (sc_entry *)e);
     shard->stats.deletes++;
     sc_shard_unlock(shard);
@@ -359,7 +360,7 @@ void sc_cache_clear(sc_cache *c)
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *shard = &seg->shards[i];
         sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
-        sc_seq_write_begin(&shard->seq);
+        sc_shard_write_begin(shard);
         memset(&shard->table, 0, sizeof(shard->table));
     }
     for (i = 0; i < seg->nshards; i++) {
@@ -375,7 +376,7 @@ void sc_cache_clear(sc_cache *c)
     seg->hdr->clears++;
     for (i = seg->nshards; i-- > 0;) {
         sc_shard *shard = &seg->shards[i];
-        sc_seq_write_end(&shard->seq);
+        sc_shard_write_end(shard);
         sc_shard_unlock(shard);
     }
     sc_mutex_unlock(&seg->hdr->global_lock);

@@ -18,6 +18,7 @@
 #include "sc_shard.h"
 #include "sc_entry.h"
 #include "sc_evict.h"
+#include "sc_pin.h"
 
 void sc_shard_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e)
 {
@@ -33,7 +34,7 @@ uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t id
     if (!table->off || !table->used) {
         return 0;
     }
-    sc_seq_write_begin(&shard->seq);
+    sc_shard_write_begin(shard);
     for (slot = 0; slot < table->capacity; slot++) {
         sc_entry *e = sc_table_slot_entry(seg, table, slot);
         if (!e) {
@@ -44,7 +45,7 @@ uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t id
             removed++;
         }
     }
-    sc_seq_write_end(&shard->seq);
+    sc_shard_write_end(shard);
     shard->stats.expired += removed;
     return removed;
 }
@@ -57,7 +58,7 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem
     if (!table->off || !table->used || !max) {
         return 0;
     }
-    sc_seq_write_begin(&shard->seq);
+    sc_shard_write_begin(shard);
     /* Two turns of the hand: the first may only clear reference bits. */
     while (removed < max && table->used && looked < 2 * table->capacity) {
         uint32_t slot = table->clock_hand;
@@ -74,7 +75,7 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem
         sc_shard_drop(seg, shard, slot, e);
         removed++;
     }
-    sc_seq_write_end(&shard->seq);
+    sc_shard_write_end(shard);
     shard->stats.evicted += removed;
     return removed;
 }

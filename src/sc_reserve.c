@@ -15,7 +15,8 @@
  * slot's wake word (a futex on Linux, in the shared mapping, so it works
  * across processes) for at most SC_WAIT_SLICE_MS at a time, and then looks
  * again: the value is there, or the slot was released, or its owner died
- * (kill(pid, 0) fails with ESRCH), in which case the slot is taken over.
+ * (sc_pid_gone: no such process, or a zombie), in which case the slot is
+ * taken over.
  * Signals are never blocked while waiting.
  *
  * Deadlock avoidance: a process that already holds a reservation (nested
@@ -37,6 +38,7 @@
 #include "sc_cache.h"
 #include "sc_shard.h"
 #include "sc_evict.h"
+#include "sc_pin.h"
 
 #define SC_WAIT_SLICE_MS 50
 
@@ -62,11 +64,6 @@ static void sc_wake_all(uint32_t *word)
 #endif
 }
 
-static bool sc_pid_dead(uint32_t pid)
-{
-    return pid != 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
-}
-
 sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out,
                            sc_reservation_ticket *ticket)
 {
@@ -85,7 +82,7 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
             return SC_OK;
         }
         if (!self) {
-            self = (uint32_t)getpid(); /* a system call: only on a miss */
+            self = sc_self_pid();
         }
         sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
         e = sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
@@ -109,7 +106,7 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
         if (busy == SC_NONE && free_slot == SC_NONE) {
             /* All taken: slots whose owner died are free. */
             for (i = 0; i < SC_RESERVATIONS && free_slot == SC_NONE; i++) {
-                if (sc_pid_dead(shard->reservations[i].pid)) {
+                if (sc_pid_gone(shard->reservations[i].pid)) {
                     shard->reservations[i].pid = 0;
                     free_slot = i;
                 }
@@ -131,7 +128,7 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
             sc_shard_unlock(shard);
             return SC_NOTFOUND;
         }
-        if (sc_pid_dead(owner)) {
+        if (sc_pid_gone(owner)) {
             sc_reservation *r = &shard->reservations[busy];
             r->pid = 0;
             r->hash = 0;
@@ -156,7 +153,7 @@ void sc_cache_release(sc_cache *c, sc_reservation_ticket *ticket)
     shard = &c->seg.shards[ticket->shard];
     r = &shard->reservations[ticket->slot];
     sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
-    if (r->pid == (uint32_t)getpid()) {
+    if (r->pid == sc_self_pid()) {
         r->pid = 0;
         r->hash = 0;
         __atomic_fetch_add(&r->wake, 1, __ATOMIC_RELEASE);

@@ -19,13 +19,17 @@
  * holder ends at once.
  */
 #include "sc_shard.h"
+#include "sc_pin.h"
 
 static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
 {
     uint64_t seq = __atomic_load_n(&shard->seq, __ATOMIC_RELAXED);
 
     if (!(seq & 1)) {
-        sc_seq_write_begin(&shard->seq);
+        sc_shard_write_begin(shard);
+    } else {
+        /* The dead writer may have died before its pins drained. */
+        sc_pin_drain(shard);
     }
     shard->table.off = 0;
     shard->table.capacity = 0;
@@ -35,7 +39,7 @@ static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
     sc_alloc_reclaim_shard(seg, (uint16_t)shard->index);
     sc_alloc_init_shard(&shard->alloc);
     shard->stats.repairs++;
-    sc_seq_write_end(&shard->seq);
+    sc_shard_write_end(shard);
 }
 
 void sc_shard_lock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode)

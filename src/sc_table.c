@@ -20,6 +20,7 @@
 #include <string.h>
 #include "sc_segment.h"
 #include "sc_table.h"
+#include "sc_pin.h"
 
 static inline uint8_t *sc_tags(const sc_seg *seg, sc_off off)
 {
@@ -187,13 +188,13 @@ static bool sc_table_rebuild(sc_seg *seg, sc_shard *shard, uint32_t new_capacity
         }
     }
 
-    sc_seq_write_begin(&shard->seq);
+    sc_shard_write_begin(shard);
     table->off = new_off;
     table->capacity = new_capacity;
     table->used = used;
     table->tombs = 0;
     table->clock_hand &= new_capacity - 1;
-    sc_seq_write_end(&shard->seq);
+    sc_shard_write_end(shard);
 
     if (old_off) {
         sc_free(seg, &shard->alloc, old_off);
@@ -225,7 +226,7 @@ static bool sc_table_rehash_in_place(sc_seg *seg, sc_shard *shard)
             saved_tags[n++] = tags[i];
         }
     }
-    sc_seq_write_begin(&shard->seq);
+    sc_shard_write_begin(shard);
     memset(tags, SC_TAG_EMPTY, capacity);
     for (i = 0; i < n; i++) {
         const sc_entry *e = (const sc_entry *)(seg->base + ((sc_off)saved[i] << SC_SLOT_SHIFT));
@@ -237,7 +238,7 @@ static bool sc_table_rehash_in_place(sc_seg *seg, sc_shard *shard)
         slots[idx] = saved[i];
     }
     table->tombs = 0;
-    sc_seq_write_end(&shard->seq);
+    sc_shard_write_end(shard);
     free(saved);
     free(saved_tags);
     return true;

@@ -2,12 +2,17 @@
  * sc_update.c - apcu_inc, apcu_dec and apcu_cas: integer updates made in
  * place, atomic for the key across processes.
  *
- * Locks: the shard's lock is held for the whole read-modify-write, which
- * makes it atomic among writers. The new int is published with one aligned
- * 8-byte store, which optimistic readers load in one piece, so no sequence
- * window is opened; the lock is taken in read mode (sc_shard.c) because a
- * process killed here leaves either the old or the new int, nothing to
- * repair.
+ * Fast path, no lock: the updater pins the shard (sc_pin.c), finds the
+ * entry under the sequence counter as a fetch does, and changes the int
+ * with one atomic read-modify-write (add, subtract or compare-and-swap) on
+ * the entry's aligned 8-byte scalar. Concurrent updaters of one key never
+ * wait for each other, optimistic readers load the int in one piece (no
+ * sequence window is opened), and the pin keeps every writer from freeing
+ * the entry until the update is done.
+ * Slow path, shard lock in read mode (nothing to repair if the process dies
+ * there): taken when the pin could not be used (every slot busy, a writer
+ * active, the key missing, expired or not an int). It updates with the same
+ * atomic instructions, so it is atomic against pinned updaters too.
  * Ints wrap around on overflow, as in APCu 5.1.22.
  * inc/dec of a missing (or expired) key store 0 +/- step through
  * sc_cache_store's add path and try again, so a racing creator wins once and
@@ -18,26 +23,94 @@
 #include "sc_shard.h"
 #include "sc_evict.h"
 #include "sc_value.h"
+#include "sc_pin.h"
 
-/* APCu 5.1.22 updates with plain machine arithmetic: an int that passes
- * PHP_INT_MAX or PHP_INT_MIN wraps around and stays an int. */
-static bool sc_apply(sc_update_op op, int64_t cur, int64_t a, int64_t b, int64_t *result)
+/* Applies op to the int at *slot with one atomic instruction. APCu 5.1.22
+ * updates with plain machine arithmetic: an int that passes PHP_INT_MAX or
+ * PHP_INT_MIN wraps around and stays an int. Returns false when a CAS finds
+ * another value. */
+static inline bool sc_apply_atomic(sc_update_op op, int64_t *slot, int64_t a, int64_t b, int64_t *result)
 {
+    uint64_t *u = (uint64_t *)slot;
+
     switch (op) {
     case SC_UPDATE_INC:
-        *result = (int64_t)((uint64_t)cur + (uint64_t)a);
+        *result = (int64_t)(__atomic_fetch_add(u, (uint64_t)a, __ATOMIC_ACQ_REL) + (uint64_t)a);
         return true;
     case SC_UPDATE_DEC:
-        *result = (int64_t)((uint64_t)cur - (uint64_t)a);
+        *result = (int64_t)(__atomic_fetch_sub(u, (uint64_t)a, __ATOMIC_ACQ_REL) - (uint64_t)a);
         return true;
     case SC_UPDATE_CAS:
     default:
-        if (cur != a) {
+        if (!__atomic_compare_exchange_n(slot, &a, b, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
             return false;
         }
         *result = b;
         return true;
     }
+}
+
+/* The value a missing key is created with. */
+static int64_t sc_apply_to_zero(sc_update_op op, int64_t a)
+{
+    return op == SC_UPDATE_DEC ? (int64_t)(UINT64_C(0) - (uint64_t)a) : a;
+}
+
+static inline void sc_touch(sc_entry *e, int64_t now)
+{
+    if (__atomic_load_n(&e->mtime, __ATOMIC_RELAXED) != now) {
+        __atomic_store_n(&e->mtime, now, __ATOMIC_RELAXED);
+    }
+}
+
+typedef enum sc_pinned_result {
+    SC_PINNED_DONE,     /* *status says how it went */
+    SC_PINNED_LOCK      /* take the locked path */
+} sc_pinned_result;
+
+static inline sc_pinned_result sc_update_pinned(sc_seg *seg, sc_shard *shard, const sc_key *key, uint64_t hash,
+                                                sc_update_op op, int64_t a, int64_t b, int64_t now,
+                                                int64_t *result, sc_status *status)
+{
+    uint64_t start = sc_seq_read_begin(&shard->seq);
+    uint32_t slot;
+    sc_entry *e;
+    sc_pin *pin;
+    uint8_t vtype;
+    bool expired;
+
+    if (start & 1) {
+        return SC_PINNED_LOCK;
+    }
+    pin = sc_pin_claim(shard, sc_self_pid());
+    if (!pin) {
+        return SC_PINNED_LOCK;
+    }
+    e = (sc_entry *)sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
+    if (e) {
+        vtype = e->vtype;
+        expired = sc_entry_expired(e, now);
+    }
+    if (__atomic_load_n(&shard->seq, __ATOMIC_SEQ_CST) != start || !e || expired) {
+        /* A writer came by, or the key must be created: under the lock. */
+        sc_pin_release(pin);
+        return SC_PINNED_LOCK;
+    }
+    /* From here until the release, no writer frees or reuses e. */
+    if (vtype != SC_V_LONG) {
+        sc_pin_release(pin);
+        *status = SC_BADTYPE;
+        return SC_PINNED_DONE;
+    }
+    if (!sc_apply_atomic(op, &e->scalar, a, b, result)) {
+        sc_pin_release(pin);
+        *status = SC_NOTFOUND;
+        return SC_PINNED_DONE;
+    }
+    sc_touch(e, now);
+    sc_pin_release(pin);
+    *status = SC_OK;
+    return SC_PINNED_DONE;
 }
 
 sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64_t a, int64_t b, uint32_t ttl,
@@ -48,6 +121,12 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
     sc_shard *shard = sc_seg_shard_for(seg, hash);
     int attempt;
 
+    {
+        sc_status st;
+        if (sc_update_pinned(seg, shard, key, hash, op, a, b, now, result, &st) == SC_PINNED_DONE) {
+            return st;
+        }
+    }
     for (attempt = 0; attempt < 8; attempt++) {
         uint32_t slot;
         sc_entry *e;
@@ -61,16 +140,13 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
                 sc_shard_unlock(shard);
                 return SC_BADTYPE;
             }
-            if (!sc_apply(op, e->scalar, a, b, result)) {
+            /* Atomic against pinned updaters; readers see the old or the
+             * new int, never a mix, so no sequence window is opened. */
+            if (!sc_apply_atomic(op, &e->scalar, a, b, result)) {
                 sc_shard_unlock(shard);
                 return SC_NOTFOUND;
             }
-            /* One aligned 8-byte store: an optimistic reader sees the old or
-             * the new int, never a mix, so no sequence window is needed and
-             * readers of other keys in the shard are not sent back. */
-            __atomic_store_n(&e->scalar, *result, __ATOMIC_RELEASE);
-            __atomic_store_n(&e->mtime, now, __ATOMIC_RELAXED);
-            shard->stats.updates++;
+            sc_touch(e, now);
             sc_shard_unlock(shard);
             return SC_OK;
         }
@@ -79,7 +155,7 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
             return SC_NOTFOUND;
         }
         /* Missing: create it from 0. */
-        sc_apply(op, 0, a, b, result);
+        *result = sc_apply_to_zero(op, a);
         start.vtype = SC_V_LONG;
         start.scalar = *result;
         start.data = NULL;

@@ -1,0 +1,42 @@
+/*
+ * sc_pin.h - pins: how apcu_inc/dec/cas change an int in place without the
+ * shard's lock, and how the shard's writers wait for them. See src/sc_pin.c.
+ */
+#ifndef SC_PIN_H
+#define SC_PIN_H
+
+#include "sc_segment.h"
+
+/* The calling process's pid, read once per process (reset across fork). */
+uint32_t sc_self_pid(void);
+
+/* True when no process with this pid can still run: it does not exist or
+ * it is a zombie waiting to be reaped. */
+bool sc_pid_gone(uint32_t pid);
+
+/* Claims one of the shard's pin slots for the caller; returns it, or NULL
+ * when every slot is busy. The caller must then check that the shard's
+ * sequence counter has not moved since it was sampled (even): from there
+ * on, until sc_pin_release, no writer frees or reuses what the caller found
+ * in the table. */
+sc_pin *sc_pin_claim(sc_shard *shard, uint32_t self);
+
+static inline void sc_pin_release(sc_pin *pin)
+{
+    __atomic_store_n(&pin->pid, 0, __ATOMIC_RELEASE);
+}
+
+/* Writer side, shard write lock held: opens the odd sequence window and
+ * waits until no pin taken before it is held. Every change readers or pin
+ * holders can reach goes between this and sc_shard_write_end. */
+void sc_shard_write_begin(sc_shard *shard);
+
+static inline void sc_shard_write_end(sc_shard *shard)
+{
+    sc_seq_write_end(&shard->seq);
+}
+
+/* Waits for the shard's pins with the window already odd (repair). */
+void sc_pin_drain(sc_shard *shard);
+
+#endif

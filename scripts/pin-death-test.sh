@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Pin test: the lock-free apcu_inc path (src/sc_pin.c) holds a pin slot of
+# the shard while it updates an int in place. gdb stops an incrementing
+# child right after sc_pin_claim returned a slot, then:
+#   held    keeps it stopped: a writer of the same shard must wait for the
+#           pin and finish once gdb lets the child go;
+#   zombie  kills it there and leaves it unreaped: the parent's writes to the
+#           shard must go on (the pin's holder is a zombie);
+#   reaped  kills it and reaps it first: likewise.
+# See tests/pin/pin-death.php.
+#
+#   scripts/pin-death-test.sh [--so=PATH]
+#
+# Output ends with "N passed, N failed"; exit status 0 only when all passed.
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SO="$ROOT/modules/shardcache.so"
+for arg in "$@"; do
+    case "$arg" in
+        --so=*) SO="${arg#*=}" ;;
+        -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) echo "pin-death-test: unknown option $arg" >&2; exit 2 ;;
+    esac
+done
+command -v gdb >/dev/null || { echo "pin-death-test: gdb is not installed"; echo "0 passed, 1 failed"; exit 1; }
+
+expected_for() {
+    case "$1" in
+        held) printf '%s\n' "child state: t" "writer waits for the pin: true" "writer: stored" \
+                             "k is a positive int: true" "ok" ;;
+        zombie) printf '%s\n' "child state: Z" "bool(true)" "k is an int: true" "bool(true)" "int(101)" \
+                              "bool(true)" "reaped, killed by signal 9" "ok" ;;
+        reaped) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "bool(true)" "k is an int: true" \
+                              "bool(true)" "int(101)" "bool(true)" "ok" ;;
+    esac
+}
+
+passed=0
+failed=0
+for mode in held zombie reaped; do
+    dir="$(mktemp -d)"
+    mkfifo "$dir/in" "$dir/out" "$dir/ack"
+    timeout 60 php -n -d extension=posix -d "extension=$SO" -d apc.enable_cli=1 -d shardcache.shards=1 \
+        "$ROOT/tests/pin/pin-death.php" "$mode" "$dir/ack" <"$dir/in" >"$dir/out" 2>&1 &
+    parent_pid=$!
+    exec 3>"$dir/in" 4<"$dir/out"
+    read -r -t 30 word child <&4
+    if [ "${word:-}" != child ] || [ -z "${child:-}" ]; then
+        echo "pin-death ($mode): no child pid from the parent"
+        failed=$((failed + 1)); exec 3>&- 4<&-; kill "$parent_pid" 2>/dev/null; wait "$parent_pid" 2>/dev/null
+        rm -rf "$dir"; continue
+    fi
+    if [ "$mode" = held ]; then
+        # While the child is stopped in gdb: tell the parent, wait until it
+        # has looked at its writer, then let the child go.
+        last=(-ex "shell echo held >$dir/in; read line <$dir/ack" -ex detach)
+    else
+        last=(-ex kill)
+    fi
+    timeout 60 gdb -p "$child" -batch -nx -ex 'break sc_pin_claim' -ex 'continue' -ex 'finish' "${last[@]}" \
+        >"$dir/gdb" 2>&1
+    if ! grep -q 'Value returned is .*(sc_pin \*) 0x[0-9a-f]*[1-9a-f]' "$dir/gdb"; then
+        echo "pin-death ($mode): gdb did not stop the child holding a pin:"; sed 's/^/  gdb: /' "$dir/gdb" | tail -8
+        kill -9 "$child" 2>/dev/null
+        [ "$mode" = held ] || echo "no" >&3
+        failed=$((failed + 1)); exec 3>&- 4<&-; wait "$parent_pid" 2>/dev/null; rm -rf "$dir"; continue
+    fi
+    [ "$mode" = held ] || echo "killed" >&3
+    exec 3>&-
+    out="$(cat <&4)"
+    exec 4<&-
+    wait "$parent_pid"; rc=$?
+    if [ $rc -eq 0 ] && [ "$out" = "$(expected_for "$mode")" ]; then
+        echo "pin-death ($mode): ok"
+        passed=$((passed + 1))
+    else
+        echo "pin-death ($mode): FAILED (exit $rc); output:"; printf '%s\n' "$out" | sed 's/^/  /'
+        failed=$((failed + 1))
+    fi
+    rm -rf "$dir"
+done
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

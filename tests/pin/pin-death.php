@@ -1,0 +1,81 @@
+<?php
+// Driven by scripts/pin-death-test.sh, which attaches gdb to this process's
+// child and stops it just after sc_pin_claim returned (it holds a pin slot of
+// the only shard). Modes:
+//  zombie, reaped: gdb kills the child there. This process then writes to
+//    the shard; the writer must see that the pin's holder is gone (a zombie
+//    not yet reaped, or reaped) and go on instead of waiting for the pin for
+//    ever (then the alarm ends this process and the script reports it).
+//  held: the child stays stopped, alive, holding the pin. A writer started
+//    now must wait for the pin (a writer that did not would free memory the
+//    child is about to update): it must not finish while the child is
+//    stopped, and must finish once gdb lets the child go.
+// Commands come one per line on stdin; $argv[2] is a fifo this process
+// writes "checked" to in held mode, once it has looked at the writer.
+$mode = $argv[1] ?? 'zombie';
+$ack = $argv[2] ?? null;
+apcu_store('k', 0);
+$pid = pcntl_fork();
+if ($pid === 0) {
+    for (;;) {
+        apcu_inc('k');
+    }
+}
+echo "child $pid\n";
+$line = trim((string)fgets(STDIN));
+$expect = $mode === 'held' ? 'held' : 'killed';
+if ($line !== $expect) {
+    echo "script said: " . var_export($line, true) . "\n";
+    posix_kill($pid, SIGKILL);
+    pcntl_waitpid($pid, $status);
+    exit(1);
+}
+$stat = @file_get_contents("/proc/$pid/stat");
+$state = $stat === false ? 'gone' : substr($stat, strrpos($stat, ')') + 2, 1);
+echo "child state: $state\n";
+pcntl_alarm(20);   // no handler: a writer stuck on the pin dies of SIGALRM
+
+if ($mode === 'held') {
+    $pair = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
+    $writer = pcntl_fork();
+    if ($writer === 0) {
+        fclose($pair[0]);
+        $ok = apcu_store('other', str_repeat('x', 100));
+        fwrite($pair[1], $ok ? "stored\n" : "failed\n");
+        exit(0);
+    }
+    fclose($pair[1]);
+    // The writer cannot finish while the pin is held: nothing may arrive.
+    // (A bounded look for something that must not happen; no ordering.)
+    $r = [$pair[0]]; $w = $e = null;
+    $n = stream_select($r, $w, $e, 1, 0);
+    echo "writer waits for the pin: ", var_export($n === 0, true), "\n";
+    file_put_contents($ack, "checked\n");
+    // gdb now detaches: the child finishes its increment and releases the pin.
+    echo "writer: ", trim((string)fgets($pair[0])), "\n";
+    pcntl_waitpid($writer, $status);
+    posix_kill($pid, SIGKILL);
+    pcntl_waitpid($pid, $status);
+    pcntl_alarm(0);
+    $v = apcu_fetch('k');
+    echo "k is a positive int: ", var_export(is_int($v) && $v > 0, true), "\n";
+    echo "ok\n";
+    exit(0);
+}
+
+if ($mode === 'reaped') {
+    pcntl_waitpid($pid, $status);
+    echo "reaped, killed by signal ", pcntl_wtermsig($status), "\n";
+}
+var_dump(apcu_store('other', str_repeat('x', 100)));
+$v = apcu_fetch('k');
+echo "k is an int: ", var_export(is_int($v) && $v >= 0, true), "\n";
+var_dump(apcu_store('k', 100));
+var_dump(apcu_inc('k'));
+var_dump(apcu_delete('other'));
+pcntl_alarm(0);
+if ($mode === 'zombie') {
+    pcntl_waitpid($pid, $status);
+    echo "reaped, killed by signal ", pcntl_wtermsig($status), "\n";
+}
+echo "ok\n";
