@@ -18,7 +18,8 @@
 # requests/s, p50/p99 latency (wrk), and fpm worker CPU time per request
 # (utime + stime of the workers from /proc/PID/stat before and after the
 # run, divided by the requests wrk counted). The Markdown table gives the
-# medians over the pairs and the ratios shardcache / APCu.
+# medians over the pairs and the median (and range) of the per-pair ratios
+# shardcache / APCu.
 #
 # Options:
 #   --seconds=N       measured run per page (default 10)
@@ -203,7 +204,7 @@ table="$(php -n "$WEB_DIR/table.php" "$RAW")"
     echo "## Web benchmark: php-fpm + nginx, shardcache vs APCu"
     echo
     echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(php -n -r 'echo PHP_VERSION;'), nginx $(nginx -v 2>&1 | sed 's|.*/||'), wrk -t$THREADS -c$CONNS, ${SECS} s per run (+${WARMUP} s warm-up), $PAIRS pairs, apc.shm_size=$SHM, pm = static, opcache on."
-    echo "Medians over the pairs; ratio = shardcache / APCu (req/s: higher is better; p99 and CPU: lower is better)."
+    echo "Medians over the pairs; ratio = median (range) of the per-pair ratios shardcache / APCu, a pair being two runs back to back (req/s: higher is better; p99 and CPU: lower is better)."
     echo "CPU = utime + stime of the fpm workers during the run / requests served."
     echo
     echo "$table"

@@ -7,9 +7,10 @@
  *
  * RAW.tsv columns: workers page cache pair requests seconds rps p50_us p99_us
  * cpu_us_per_req errors. For every (page, workers) it prints the median over
- * the pairs of each figure for shardcache and APCu and the ratio
- * shardcache / APCu (req/s: higher is better; p99 and CPU per request: lower
- * is better), then the runs themselves.
+ * the pairs of each figure for shardcache and APCu, and the median (with the
+ * range) of the per-pair ratios shardcache / APCu, each pair being the two
+ * runs that ran back to back (req/s: higher is better; p99 and CPU per
+ * request: lower is better), then the runs themselves.
  */
 if ($argc < 2 || !is_readable($argv[1])) {
     fwrite(STDERR, "usage: php -n table.php RAW.tsv\n");
@@ -29,9 +30,17 @@ function fmt(float $x, int $dec = 0): string
     return is_nan($x) ? '-' : number_format($x, $dec, '.', '');
 }
 
-function ratio(float $a, float $b): string
+/* Median and range of the ratios a[pair] / b[pair] over the pairs both have. */
+function pair_ratio(array $a, array $b): string
 {
-    return (is_nan($a) || is_nan($b) || $b == 0) ? '-' : number_format($a / $b, 2) . 'x';
+    $r = [];
+    foreach ($a as $pair => $x) {
+        if (isset($b[$pair]) && $b[$pair] > 0) {
+            $r[] = $x / $b[$pair];
+        }
+    }
+    if (!$r) return '-';
+    return sprintf('%.2fx (%.2f-%.2f)', median($r), min($r), max($r));
 }
 
 $rows = [];
@@ -42,7 +51,7 @@ foreach (file($argv[1], FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES) as $line)
     [$w, $page, $cache, $pair, $req, $sec, $rps, $p50, $p99, $cpu, $err] = $f;
     $k = "$page\t$w";
     foreach (['rps' => $rps, 'p99' => $p99 / 1000, 'cpu' => $cpu] as $m => $x) {
-        $rows[$k][$cache][$m][] = (float) $x;
+        $rows[$k][$cache][$m][(int) $pair] = (float) $x;
     }
     $rows[$k][$cache]['err'][] = (int) $err;
     $runs[] = $f;
@@ -58,7 +67,7 @@ uksort($rows, function ($a, $b) use ($pages) {
     return [$ia === false ? 99 : $ia, $pa, (int) $wa] <=> [$ib === false ? 99 : $ib, $pb, (int) $wb];
 });
 
-echo "| page | fpm workers | shardcache req/s | APCu req/s | ratio | shardcache p99 ms | APCu p99 ms | ratio | shardcache CPU us/req | APCu CPU us/req | ratio | pairs |\n";
+echo "| page | fpm workers | shardcache req/s | APCu req/s | ratio (range) | shardcache p99 ms | APCu p99 ms | ratio (range) | shardcache CPU us/req | APCu CPU us/req | ratio (range) | pairs |\n";
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
 foreach ($rows as $k => $c) {
     [$page, $w] = explode("\t", $k);
@@ -71,9 +80,9 @@ foreach ($rows as $k => $c) {
     }
     $label = isset($pages[$page]) ? "$page ({$pages[$page]})" : $page;
     printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", $label, $w,
-           fmt($m['srps']), fmt($m['arps']), ratio($m['srps'], $m['arps']),
-           fmt($m['sp99'], 2), fmt($m['ap99'], 2), ratio($m['sp99'], $m['ap99']),
-           fmt($m['scpu'], 1), fmt($m['acpu'], 1), ratio($m['scpu'], $m['acpu']),
+           fmt($m['srps']), fmt($m['arps']), pair_ratio($s['rps'] ?? [], $a['rps'] ?? []),
+           fmt($m['sp99'], 2), fmt($m['ap99'], 2), pair_ratio($s['p99'] ?? [], $a['p99'] ?? []),
+           fmt($m['scpu'], 1), fmt($m['acpu'], 1), pair_ratio($s['cpu'] ?? [], $a['cpu'] ?? []),
            min(count($s['rps'] ?? []), count($a['rps'] ?? [])));
 }
 
