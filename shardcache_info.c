@@ -252,7 +252,9 @@ ZEND_FUNCTION(shardcache_sma_info)
     array_init(return_value);
     add_assoc_long(return_value, "num_seg", 1);
     add_assoc_double(return_value, "seg_size", (double)(pool.total_pages << SC_PAGE_SHIFT));
-    add_assoc_double(return_value, "avail_mem", (double)(pool.free_pages << SC_PAGE_SHIFT));
+    /* Free pages and the shards' spare slabs: both take stores without
+     * evicting anything; block_lists lists both. */
+    add_assoc_double(return_value, "avail_mem", (double)((pool.free_pages + pool.spare_pages) << SC_PAGE_SHIFT));
     if (!limited) {
         zval lists, blocks;
         uint64_t i;
@@ -318,9 +320,12 @@ ZEND_FUNCTION(shardcache_info)
     add_assoc_long(return_value, "mem_free", (zend_long)(pool.free_pages << SC_PAGE_SHIFT));
     add_assoc_long(return_value, "largest_free_run", (zend_long)pool.largest_free_run);
     add_assoc_long(return_value, "free_runs", (zend_long)pool.free_runs);
+    add_assoc_long(return_value, "mem_spare", (zend_long)(pool.spare_pages << SC_PAGE_SHIFT));
+    add_assoc_long(return_value, "spare_runs", (zend_long)pool.spare_runs);
     add_assoc_long(return_value, "pool_lock_acquisitions", (zend_long)f.pool_locks);
     add_assoc_long(return_value, "slab_refills", (zend_long)f.slab_refills);
     add_assoc_long(return_value, "slab_returns", (zend_long)f.slab_returns);
+    add_assoc_long(return_value, "spare_reuses", (zend_long)f.spare_reuses);
     add_assoc_long(return_value, "expunges", (zend_long)f.expunges);
     add_assoc_long(return_value, "evicted", (zend_long)t.sum.evicted);
     add_assoc_long(return_value, "expired", (zend_long)t.sum.expired);

@@ -59,6 +59,9 @@ typedef struct sc_shard_alloc {
     uint64_t requested_bytes;       /* bytes entries need (sc_entry.c); tables
                                        are not counted */
     uint64_t nobjects;
+    uint32_t spare_head;            /* empty slabs kept for reuse (any class) */
+    uint32_t spare_pages;           /* pages in them */
+    uint64_t spare_reuses;          /* slabs and runs taken from the spares */
 } sc_shard_alloc;
 
 struct sc_seg;
@@ -81,6 +84,10 @@ sc_off sc_alloc_run_upto(struct sc_seg *seg, sc_shard_alloc *sa, uint16_t owner,
                          uint32_t *got);
 /* The caller holds the write lock of the shard that allocated off. */
 void sc_free(struct sc_seg *seg, sc_shard_alloc *sa, sc_off off);
+
+/* The caller holds shard `owner`'s write lock: gives the shard's spare
+ * slabs back to the pool (before evicting anything). Returns the pages. */
+uint32_t sc_alloc_flush_spares(struct sc_seg *seg, sc_shard_alloc *sa);
 
 /* Usable bytes behind an allocation of `size` (its class or page run). */
 uint64_t sc_alloc_usable(uint64_t size);

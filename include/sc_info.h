@@ -49,8 +49,11 @@ typedef struct sc_info_pool {
     uint64_t largest_free_run;  /* bytes */
     uint64_t large_runs;        /* runs holding one large object */
     uint64_t large_pages;
+    uint64_t spare_pages;       /* empty slabs kept by shards for reuse */
+    uint64_t spare_runs;
     sc_info_class classes[SC_NCLASSES];
-    sc_info_run *runs;          /* malloc'd (with_runs): nruns free runs by offset */
+    sc_info_run *runs;          /* malloc'd (with_runs): nruns free runs and
+                                   spares, by offset */
     uint64_t nruns;
     /* ---- */
     uint64_t total_pages;

@@ -17,6 +17,16 @@
  * the previous run and the page after it the head of the next one; that is
  * all the coalescing of freed runs needs.
  *
+ * Spares: a slab whose last object is freed, or a freed large run, is kept
+ * by its shard as a spare (kind SLAB, no objects in use, linked on the
+ * shard's spare list) while the shard's spares stay within sc_spare_cap
+ * pages (1/32 of the shard's share of the segment, at most 16 pages). A new
+ * slab of any class, or a large run that fits, is cut from a spare before
+ * the pool is asked, so a shard whose few small entries come and go does
+ * not take the pool lock for each of them. Spares go back to the pool
+ * before anything is evicted (sc_alloc_flush_spares). A spare is split in
+ * an order that keeps the runs tiling the area at every store.
+ *
  * Size classes: 64..128 in steps of 16, then four classes per power of two
  * up to 32 KiB, so a class is at most 1.25x its predecessor. A slab of a
  * class has the fewest pages that waste at most 1/16 of the slab; classes
@@ -331,6 +341,7 @@ void sc_alloc_init_shard(sc_shard_alloc *sa)
     for (c = 0; c < SC_NCLASSES; c++) {
         sa->partial[c] = SC_NONE;
     }
+    sa->spare_head = SC_NONE;
 }
 
 /* ---- shard side (caller holds the shard's write lock) ---- */
@@ -362,11 +373,135 @@ static void sc_partial_remove(sc_seg *seg, sc_shard_alloc *sa, uint32_t head)
     }
 }
 
+/* ---- spares (caller holds the shard's write lock) ---- */
+
+static inline uint32_t sc_spare_cap(const sc_seg *seg)
+{
+    uint32_t cap = seg->npages / seg->nshards / 32;
+    return cap > 16 ? 16 : cap;
+}
+
+/* Whether an empty slab of run pages may be kept: within the cap, and only
+ * while the pool has pages to spare (1/8 of all free), so that spares never
+ * stand between a store and memory it needs. */
+static inline bool sc_spare_room(const sc_seg *seg, const sc_shard_alloc *sa, uint32_t run)
+{
+    return sa->spare_pages + run <= sc_spare_cap(seg)
+           && sc_alloc_pool_free_pages(seg) >= seg->npages / 8;
+}
+
+static void sc_spare_push(sc_seg *seg, sc_shard_alloc *sa, uint32_t head)
+{
+    sc_page *h = &seg->pages[head];
+
+    h->prev = SC_NONE;
+    h->next = sa->spare_head;
+    if (sa->spare_head != SC_NONE) {
+        seg->pages[sa->spare_head].prev = head;
+    }
+    sa->spare_head = head;
+    sa->spare_pages += h->run;
+}
+
+static void sc_spare_remove(sc_seg *seg, sc_shard_alloc *sa, uint32_t head)
+{
+    sc_page *h = &seg->pages[head];
+
+    if (h->prev != SC_NONE) {
+        seg->pages[h->prev].next = h->next;
+    } else {
+        sa->spare_head = h->next;
+    }
+    if (h->next != SC_NONE) {
+        seg->pages[h->next].prev = h->prev;
+    }
+    sa->spare_pages -= h->run;
+}
+
+/* Makes pages head..head+run-1 an empty slab run (every page after the head
+ * names it) and keeps it as a spare. */
+static void sc_spare_keep(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32_t head, uint32_t run)
+{
+    sc_page *h = &seg->pages[head];
+    uint32_t i;
+
+    for (i = 1; i < run; i++) {
+        seg->pages[head + i].kind = SC_PAGE_INNER;
+        seg->pages[head + i].head = head;
+        seg->pages[head + i].owner = owner;
+    }
+    h->cls = 0;
+    h->nused = 0;
+    h->free_obj = 0;
+    h->bump = 0;
+    h->owner = owner;
+    h->run = run;
+    h->head = head;
+    h->kind = SC_PAGE_SLAB;
+    sc_spare_push(seg, sa, head);
+}
+
+/* Takes a spare of at least `pages` pages whose length suits `bytes`-sized
+ * objects (bytes 0: a large run of exactly `pages`, split off a longer
+ * spare). Returns its head with the whole run, SC_NONE when none fits. */
+static uint32_t sc_spare_take(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32_t pages, uint32_t bytes)
+{
+    uint32_t p;
+
+    for (p = sa->spare_head; p != SC_NONE; p = seg->pages[p].next) {
+        uint32_t run = seg->pages[p].run;
+        uint64_t len = (uint64_t)run << SC_PAGE_SHIFT;
+        if (run < pages || (bytes && (len < bytes || (len % bytes) * 8 > len))) {
+            continue;
+        }
+        sc_spare_remove(seg, sa, p);
+        if (!bytes && run > pages) {
+            /* The tail first becomes a spare of its own; only then does the
+             * head stop covering it, so the runs always tile the area. */
+            sc_spare_keep(seg, sa, owner, p + pages, run - pages);
+            seg->pages[p].run = pages;
+        }
+        sa->spare_reuses++;
+        return p;
+    }
+    return SC_NONE;
+}
+
+uint32_t sc_alloc_flush_spares(sc_seg *seg, sc_shard_alloc *sa)
+{
+    uint32_t pages = 0;
+
+    if (sa->spare_head == SC_NONE || !sc_pool_lock(seg)) {
+        return 0;
+    }
+    while (sa->spare_head != SC_NONE) {
+        uint32_t head = sa->spare_head;
+        uint32_t run = seg->pages[head].run;
+        sc_spare_remove(seg, sa, head);
+        sa->pages -= run;
+        pages += run;
+        sc_pool_give(seg, head, run);
+    }
+    sc_mutex_unlock(&seg->hdr->pool.lock);
+    return pages;
+}
+
 static uint32_t sc_slab_new(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, unsigned cls)
 {
     uint32_t n = sc_slab_pages[cls], head, i;
     sc_page *h;
 
+    head = sc_spare_take(seg, sa, owner, 1, sc_class_size[cls]);
+    if (head != SC_NONE) {
+        /* A spare's pages already name it and are counted in sa->pages. */
+        h = &seg->pages[head];
+        h->cls = (uint8_t)cls;
+        h->nused = 0;
+        h->free_obj = 0;
+        h->bump = 0;
+        sc_partial_push(seg, sa, head);
+        return head;
+    }
     head = sc_pool_take_locked(seg, n, owner);
     if (head == SC_NONE && n > 1 && sc_class_size[cls] <= SC_PAGE_SIZE) {
         /* No run that long: a one-page slab wastes more but never fails
@@ -414,11 +549,16 @@ sc_off sc_alloc(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint64_t size)
             return 0;
         }
         n = (uint32_t)n64;
-        head = sc_pool_take_locked(seg, n, owner);
-        if (head == SC_NONE) {
-            return 0;
+        head = sc_spare_take(seg, sa, owner, n, 0);
+        if (head != SC_NONE) {
+            sa->pages -= n; /* counted again below */
+        } else {
+            head = sc_pool_take_locked(seg, n, owner);
+            if (head == SC_NONE) {
+                return 0;
+            }
+            __atomic_fetch_add(&seg->hdr->pool.large_allocs, 1, __ATOMIC_RELAXED);
         }
-        __atomic_fetch_add(&seg->hdr->pool.large_allocs, 1, __ATOMIC_RELAXED);
         h = &seg->pages[head];
         h->kind = SC_PAGE_LARGE;
         h->owner = owner;
@@ -513,8 +653,8 @@ void sc_free(sc_seg *seg, sc_shard_alloc *sa, sc_off off)
     sa->nobjects--;
     if (h->kind == SC_PAGE_LARGE) {
         uint32_t run = h->run;
-        sa->pages -= run;
         sa->used_bytes -= (uint64_t)run << SC_PAGE_SHIFT;
+        sa->pages -= run;
         sc_pool_give_locked(seg, page, run, false);
         return;
     }
@@ -531,6 +671,10 @@ void sc_free(sc_seg *seg, sc_shard_alloc *sa, sc_off off)
         uint32_t run = h->run;
         if (!was_full) {
             sc_partial_remove(seg, sa, page);
+        }
+        if (sc_spare_room(seg, sa, run)) {
+            sc_spare_push(seg, sa, page);
+            return;
         }
         sa->pages -= run;
         sc_pool_give_locked(seg, page, run, true);

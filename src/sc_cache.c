@@ -73,6 +73,12 @@ static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const s
     if (off) {
         return off;
     }
+    if (sc_alloc_flush_spares(seg, &shard->alloc)) {
+        off = SC_MAKE();
+        if (off) {
+            return off;
+        }
+    }
     if (sc_evict_expired(seg, shard, now, c->idle_ttl)) {
         off = SC_MAKE();
     }
@@ -400,6 +406,7 @@ void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
         f->slots += __atomic_load_n(&s->table.capacity, __ATOMIC_RELAXED);
         f->mem_used += __atomic_load_n(&s->alloc.used_bytes, __ATOMIC_RELAXED);
         f->mem_requested += __atomic_load_n(&s->alloc.requested_bytes, __ATOMIC_RELAXED);
+        f->spare_reuses += __atomic_load_n(&s->alloc.spare_reuses, __ATOMIC_RELAXED);
         f->inserts += s->stats.inserts;
         f->updates += s->stats.updates;
         f->deletes += s->stats.deletes;

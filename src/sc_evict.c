@@ -1,7 +1,8 @@
 /*
  * sc_evict.c - making room when a store does not fit.
  *
- * Order of preference: entries past their TTL (and, with apc.ttl set,
+ * Order of preference: the shard's spare slabs (sc_alloc.c) go back to the
+ * pool first; then entries past their TTL (and, with apc.ttl set,
  * entries unchanged for longer than apc.ttl), then live entries in CLOCK
  * order over the shard's slots: an entry whose reference bit is set (a
  * sampled hit, recorded under the shard lock by sc_cache.c) loses the bit
@@ -84,10 +85,23 @@ void sc_evict_global(sc_cache *c, uint32_t need_pages, int64_t now)
 {
     sc_seg *seg = &c->seg;
     sc_header *hdr = seg->hdr;
-    uint32_t round, k, target = need_pages + seg->npages / 64 + 1;
+    uint32_t round, k, flushed = 0, target = need_pages + seg->npages / 64 + 1;
 
     if (target > seg->npages) {
         target = seg->npages;
+    }
+    /* The shards' spare slabs first: they hold no entries, and giving them
+     * back needs no global lock. */
+    for (k = 0; k < seg->nshards && sc_alloc_pool_free_pages(seg) < need_pages; k++) {
+        sc_shard *shard = &seg->shards[k];
+        if (__atomic_load_n(&shard->alloc.spare_pages, __ATOMIC_RELAXED)) {
+            sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
+            flushed += sc_alloc_flush_spares(seg, &shard->alloc);
+            sc_shard_unlock(shard);
+        }
+    }
+    if (flushed && sc_alloc_pool_free_pages(seg) >= need_pages) {
+        return; /* the caller tries again; if that fails, the next call evicts */
     }
     sc_mutex_lock(&hdr->global_lock);
     hdr->expunges++;

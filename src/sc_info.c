@@ -129,6 +129,15 @@ bool sc_info_pool_get(sc_cache *c, bool with_runs, sc_info_pool *out)
                 nruns++;
             }
             out->free_runs++;
+        } else if (kind == SC_PAGE_SLAB && SC_LOAD(d->nused) == 0) {
+            /* A spare (sc_alloc.c): free, but only for its shard. */
+            out->spare_pages += run;
+            out->spare_runs++;
+            if (with_runs && nruns < max_runs) {
+                runs[nruns].offset = seg->hdr->data_off + ((uint64_t)p << SC_PAGE_SHIFT);
+                runs[nruns].size = (uint64_t)run << SC_PAGE_SHIFT;
+                nruns++;
+            }
         } else if (kind == SC_PAGE_SLAB) {
             uint8_t cls = SC_LOAD(d->cls);
             if (cls < SC_NCLASSES) {

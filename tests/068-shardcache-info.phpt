@@ -27,15 +27,18 @@ function check(string $label) {
     if ($i['mem_used'] !== $class_bytes + $i['large']['pages'] * 4096) {
         $problems[] = "mem_used {$i['mem_used']} != class bytes $class_bytes + large pages {$i['large']['pages']}";
     }
-    if ($i['mem_free'] + ($slab_pages + $i['large']['pages']) * 4096 !== $i['mem_total']) {
-        $problems[] = "free {$i['mem_free']} + slab pages $slab_pages + large pages {$i['large']['pages']} != total {$i['mem_total']}";
+    if ($i['mem_free'] + $i['mem_spare'] + ($slab_pages + $i['large']['pages']) * 4096 !== $i['mem_total']) {
+        $problems[] = "free {$i['mem_free']} + spare {$i['mem_spare']} + slab pages $slab_pages + large pages {$i['large']['pages']} != total {$i['mem_total']}";
+    }
+    if ($i['mem_spare'] % 4096 || ($i['mem_spare'] > 0) !== ($i['spare_runs'] > 0)) {
+        $problems[] = "spares: {$i['mem_spare']} bytes in {$i['spare_runs']} runs";
     }
     if ($i['mem_wasted'] < 0 || $i['mem_wasted'] > $i['mem_entries'] || $i['mem_entries'] > $i['mem_used']
         || $i['mem_wasted'] !== $sum('per_shard', 'mem_wasted')) {
         $problems[] = "mem_wasted {$i['mem_wasted']}, mem_entries {$i['mem_entries']}, mem_used {$i['mem_used']}";
     }
-    if ($sum('per_shard', 'pages') !== $slab_pages + $i['large']['pages']) {
-        $problems[] = 'pages owned by shards != pages in slabs and large runs';
+    if ($sum('per_shard', 'pages') !== $slab_pages + $i['large']['pages'] + intdiv($i['mem_spare'], 4096)) {
+        $problems[] = 'pages owned by shards != pages in slabs, large runs and spares';
     }
     foreach ($i['classes'] as $c) {
         if ($c['objects_used'] > $c['objects_total'] || $c['bytes_used'] !== $c['objects_used'] * $c['size']
@@ -48,8 +51,10 @@ function check(string $label) {
         $problems[] = "free runs: largest {$i['largest_free_run']}, free {$i['mem_free']}, runs {$i['free_runs']}";
     }
     $sma = shardcache_sma_info();
-    if ($sma['avail_mem'] != $i['mem_free'] || count($sma['block_lists'][0]) !== $i['free_runs']
-        || max(array_column($sma['block_lists'][0], 'size') ?: [0]) !== $i['largest_free_run']) {
+    if ($sma['avail_mem'] != $i['mem_free'] + $i['mem_spare']
+        || count($sma['block_lists'][0]) !== $i['free_runs'] + $i['spare_runs']
+        || array_sum(array_column($sma['block_lists'][0], 'size')) != $sma['avail_mem']
+        || max(array_column($sma['block_lists'][0], 'size') ?: [0]) < $i['largest_free_run']) {
         $problems[] = 'sma_info disagrees';
     }
     echo "$label: entries {$i['entries']}, inserts {$i['inserts']}, updates {$i['updates']}, deletes {$i['deletes']}, ",
@@ -140,9 +145,12 @@ mem_wasted: integer
 mem_free: integer
 largest_free_run: integer
 free_runs: integer
+mem_spare: integer
+spare_runs: integer
 pool_lock_acquisitions: integer
 slab_refills: integer
 slab_returns: integer
+spare_reuses: integer
 expunges: integer
 evicted: integer
 expired: integer

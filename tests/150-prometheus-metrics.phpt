@@ -104,6 +104,8 @@ $names = [
         'mem_entries' => 'shardcache_memory_entries_bytes', 'mem_wasted' => 'shardcache_memory_wasted_bytes',
         'mem_free' => 'shardcache_memory_free_bytes', 'largest_free_run' => 'shardcache_memory_largest_free_run_bytes',
         'free_runs' => 'shardcache_memory_free_runs',
+        'mem_spare' => 'shardcache_memory_spare_bytes', 'spare_runs' => 'shardcache_memory_spare_runs',
+        'spare_reuses' => 'shardcache_spare_reuses_total',
         'pool_lock_acquisitions' => 'shardcache_pool_lock_acquisitions_total',
         'slab_refills' => 'shardcache_slab_refills_total', 'slab_returns' => 'shardcache_slab_returns_total',
         'expunges' => 'shardcache_expunges_total', 'evicted' => 'shardcache_evictions_total',
