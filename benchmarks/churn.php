@@ -9,7 +9,7 @@
  *   php -n benchmarks/churn.php [--targets=0.5,0.7,0.8,0.85,0.9] [--procs=1,4]
  *       [--ops=1000000] [--shm-size=64M] [--entries=100000] [--seed=1]
  *       [--shardcache=PATH.so] [--apcu=apcu.so] [--php=BINARY] [--ini=k=v,k=v]
- *       [--out=file.md] [--raw=file.jsonl] [--timeout=600] [--quick]
+ *       [--out=file.md] [--raw=file.jsonl] [--timeout=600] [--quick] [--max-size=1M]
  *
  * Worker (the cache to measure is loaded; prints ONE JSON line):
  *
@@ -25,7 +25,7 @@
  * own until live + s fits. Each step is, by mt_rand (seeded per process, the
  * same sequence for both caches): 50% a store of a new key, 30% an overwrite
  * of a random live key, 20% a delete of a random live key. Value sizes are
- * log-uniform from 16 B to 1 MiB (half the values are under 4 KiB, but most
+ * log-uniform from 16 B to 1 MiB (--max-size lowers the top; half the values are under 4 KiB, but most
  * bytes are in values over 64 KiB). A value starts with a 12-byte header
  * (key id, version, size) followed by bytes of a random blob at an offset
  * that depends on the id and version.
@@ -67,6 +67,24 @@ require_once __DIR__ . '/driver.inc';
 
 const MIN_SIZE = 16;
 const MAX_SIZE = 1048576;
+
+/* Largest value size of the churn (--max-size, default MAX_SIZE). */
+function churn_max_size(): int
+{
+    return $GLOBALS['churn_max_size'] ?? MAX_SIZE;
+}
+
+function parse_max_size(array $opt): void
+{
+    if (!isset($opt['max-size'])) {
+        return;
+    }
+    $n = parse_size($opt['max-size']);
+    if ($n === null || $n <= MIN_SIZE || $n > MAX_SIZE) {
+        usage('--max-size must be above 16 B and at most 1M');
+    }
+    $GLOBALS['churn_max_size'] = $n;
+}
 const HDR = 12;                  // pack('NNN', id, version, size)
 const BLOB_BYTES = 2097152;      // values are slices of this random blob
 const SAMPLE_EVERY = 50;         // ops between two sampled fetches
@@ -82,6 +100,7 @@ function usage(string $msg = ''): never
     say("usage: php -n churn.php [--targets=0.5,0.7,0.8,0.85,0.9] [--procs=1,4] [--ops=1000000]\n"
         . "         [--shm-size=64M] [--entries=100000] [--seed=1] [--shardcache=PATH.so] [--apcu=apcu.so]\n"
         . "         [--php=BINARY] [--ini=k=v,k=v] [--out=file.md] [--raw=file.jsonl] [--timeout=600] [--quick]\n"
+        . "         [--max-size=1M]\n"
         . "       php -n -d extension=... -d apc.enable_cli=1 churn.php --worker [--mode=churn|entries]\n"
         . "         [--target=0.85] [--procs=1] [--ops=1000000] [--entries=100000] [--seed=1] [--timeout=600]");
     exit(2);
@@ -200,7 +219,7 @@ function churn_child(int $idx, int $ops, int $share, int $segShare, int $seed, $
     mt_srand($seed * 1000003 + $idx * 7919 + 1);
     $randMax = mt_getrandmax() + 1.0;
     $lnMin = log(MIN_SIZE);
-    $lnSpan = log(MAX_SIZE) - $lnMin;
+    $lnSpan = log(churn_max_size()) - $lnMin;
     $prefix = "c{$idx}_";
 
     $live = [];
@@ -748,7 +767,8 @@ function driver(array $opt): int
                 say(sprintf('[%d/%d] churn procs=%d target=%.0f%% %s (%d ops, shm %s)', $cell, $cells, $p,
                     $t * 100, $caches[$c]['label'], $ops, $shm));
                 $j = run_worker($caches[$c], $php, $shm, $ini,
-                    ["--mode=churn", "--target=$t", "--procs=$p", "--ops=$ops", "--seed=$seed"], $timeout, $rawFh);
+                    ["--mode=churn", "--target=$t", "--procs=$p", "--ops=$ops", "--seed=$seed",
+                     '--max-size=' . churn_max_size()], $timeout, $rawFh);
                 if ($j['failed'] || $j['errors'] > 0 || $j['failed_children'] > 0) {
                     $anyBad = true;
                 }
@@ -791,7 +811,7 @@ function driver(array $opt): int
             is_file($c['run']) ? substr((string)md5_file($c['run']), 0, 12) : '?');
     }
     $md[] = sprintf('- apc.shm_size=%s%s; %d ops per run (stores + deletes, shared by the processes), seed %d;'
-        . ' value sizes log-uniform 16 B..1 MiB; 50%% new keys / 30%% overwrites / 20%% deletes, plus deletes'
+        . ' value sizes log-uniform 16 B..' . (churn_max_size() === MAX_SIZE ? '1 MiB' : churn_max_size() . ' B') . '; 50%% new keys / 30%% overwrites / 20%% deletes, plus deletes'
         . ' that hold each process at target/procs of the segment',
         $shm, $ini ? ', ' . implode(', ', array_map(fn($x) => "`$x`", $ini)) : '', $ops, $seed);
     $md[] = '- failed stores: apcu_store() returned false; 1st fail at: live data / segment just before the first one;'
@@ -856,7 +876,7 @@ function driver(array $opt): int
 /* ================================================================== */
 
 $opt = getopt('', ['worker', 'mode:', 'target:', 'targets:', 'procs:', 'ops:', 'entries:', 'seed:', 'timeout:',
-    'shm-size:', 'shardcache:', 'apcu:', 'php:', 'ini:', 'out:', 'raw:', 'quick', 'help']);
+    'shm-size:', 'shardcache:', 'apcu:', 'php:', 'ini:', 'out:', 'raw:', 'quick', 'help', 'max-size:']);
 if (isset($opt['help'])) {
     usage();
 }
@@ -865,6 +885,7 @@ foreach ($opt as $k => $v) {
         usage("--$k given more than once");
     }
 }
+parse_max_size($opt);
 if (!isset($opt['worker'])) {
     exit(driver($opt));
 }
