@@ -63,6 +63,20 @@ static inline void sc_touch(sc_entry *e, int64_t now)
     }
 }
 
+/* The update itself, on a live entry that cannot be freed meanwhile. */
+static inline sc_status sc_update_entry(sc_entry *e, uint8_t vtype, sc_update_op op, int64_t a, int64_t b,
+                                        int64_t now, int64_t *result)
+{
+    if (vtype != SC_V_LONG) {
+        return SC_BADTYPE;
+    }
+    if (!sc_apply_atomic(op, &e->scalar, a, b, result)) {
+        return SC_NOTFOUND;
+    }
+    sc_touch(e, now);
+    return SC_OK;
+}
+
 typedef enum sc_pinned_result {
     SC_PINNED_DONE,     /* *status says how it went */
     SC_PINNED_LOCK      /* take the locked path */
@@ -97,19 +111,8 @@ static inline sc_pinned_result sc_update_pinned(sc_seg *seg, sc_shard *shard, co
         return SC_PINNED_LOCK;
     }
     /* From here until the release, no writer frees or reuses e. */
-    if (vtype != SC_V_LONG) {
-        sc_pin_release(pin);
-        *status = SC_BADTYPE;
-        return SC_PINNED_DONE;
-    }
-    if (!sc_apply_atomic(op, &e->scalar, a, b, result)) {
-        sc_pin_release(pin);
-        *status = SC_NOTFOUND;
-        return SC_PINNED_DONE;
-    }
-    sc_touch(e, now);
+    *status = sc_update_entry(e, vtype, op, a, b, now, result);
     sc_pin_release(pin);
-    *status = SC_OK;
     return SC_PINNED_DONE;
 }
 
@@ -136,19 +139,11 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
         sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
         e = (sc_entry *)sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
         if (e && !sc_entry_expired(e, now)) {
-            if (e->vtype != SC_V_LONG) {
-                sc_shard_unlock(shard);
-                return SC_BADTYPE;
-            }
             /* Atomic against pinned updaters; readers see the old or the
              * new int, never a mix, so no sequence window is opened. */
-            if (!sc_apply_atomic(op, &e->scalar, a, b, result)) {
-                sc_shard_unlock(shard);
-                return SC_NOTFOUND;
-            }
-            sc_touch(e, now);
+            st = sc_update_entry(e, e->vtype, op, a, b, now, result);
             sc_shard_unlock(shard);
-            return SC_OK;
+            return st;
         }
         sc_shard_unlock(shard);
         if (op == SC_UPDATE_CAS || !create) {
