@@ -323,6 +323,7 @@ ZEND_FUNCTION(shardcache_info)
     add_assoc_long(return_value, "mem_spare", (zend_long)(pool.spare_pages << SC_PAGE_SHIFT));
     add_assoc_long(return_value, "spare_runs", (zend_long)pool.spare_runs);
     add_assoc_long(return_value, "pool_lock_acquisitions", (zend_long)f.pool_locks);
+    add_assoc_long(return_value, "global_lock_acquisitions", (zend_long)f.global_locks);
     add_assoc_long(return_value, "slab_refills", (zend_long)f.slab_refills);
     add_assoc_long(return_value, "slab_returns", (zend_long)f.slab_returns);
     add_assoc_long(return_value, "spare_reuses", (zend_long)f.spare_reuses);

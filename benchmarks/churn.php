@@ -819,24 +819,27 @@ function driver(array $opt): int
         . ' its global lock); wipes seen: audits that found >= 90% of a process\'s live keys gone at once;'
         . ' lost: live keys evicted or wiped, and their share of the acknowledged stores; 1st loss at: live data /'
         . ' segment when the first loss was noticed; avg fill: live data / segment, averaged over the run;'
-        . ' pool locks: pool-lock acquisitions per 1000 ops (shardcache_info())';
+        . ' global locks: acquisitions of the whole-cache lock per 1000 ops (shardcache_info(); APCu does not'
+        . ' report it, and takes its one cache lock for every store and delete); pool locks: page-pool lock'
+        . ' acquisitions per 1000 ops (shardcache_info())';
     $md[] = '';
-    $md[] = '| procs | target | cache | ops/s | failed stores | 1st fail at | expunges | wipes seen | lost (% of stores) | 1st loss at | avg fill | pool locks /1k ops | errors |';
-    $md[] = '|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|';
+    $md[] = '| procs | target | cache | ops/s | failed stores | 1st fail at | expunges | wipes seen | lost (% of stores) | 1st loss at | avg fill | global locks /1k ops | pool locks /1k ops | errors |';
+    $md[] = '|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|';
     foreach ($procsList as $p) {
         foreach ($targets as $t) {
             foreach (array_keys($caches) as $c) {
                 $j = $churn["$p|$t|$c"];
                 $label = $caches[$c]['label'];
                 if ($j['failed']) {
-                    $md[] = sprintf('| %d | %.0f%% | %s | **FAILED (exit %d)** | | | | | | | | | |', $p, 100 * $t, $label, $j['exit']);
+                    $md[] = sprintf('| %d | %.0f%% | %s | **FAILED (exit %d)** | | | | | | | | | | |', $p, 100 * $t, $label, $j['exit']);
                     continue;
                 }
-                $md[] = sprintf('| %d | %.0f%% | %s | %s | %d | %s | %s | %d | %d (%s) | %s | %s | %s | %s |',
+                $md[] = sprintf('| %d | %.0f%% | %s | %s | %d | %s | %s | %d | %d (%s) | %s | %s | %s | %s | %s |',
                     $p, 100 * $t, $label, num($j['ops_per_sec']), $j['store_failed'], pct($j['first_fail_fill']),
                     num($j['expunges']), $j['audit_wipes'], $j['lost'],
                     $j['stores'] ? sprintf('%.2f%%', 100 * $j['lost'] / max(1, $j['stores'] - $j['store_failed'])) : '–',
                     pct($j['first_loss_fill']), pct($j['avg_fill']),
+                    $j['global_locks_per_1k'] === null ? 'n/a' : sprintf('%.2f', $j['global_locks_per_1k']),
                     $j['pool_locks_per_1k'] === null ? 'n/a' : sprintf('%.2f', $j['pool_locks_per_1k']),
                     ($j['errors'] || $j['failed_children'])
                         ? sprintf('**%d errors, %d failed children**', $j['errors'], $j['failed_children']) : '0');

@@ -82,6 +82,7 @@ typedef struct sc_header {
     uint32_t evict_cursor;   /* next shard the global evictor visits */
     uint32_t needs_reset;    /* the pool was left inconsistent: clear everything */
     uint64_t resets;         /* full resets after a crash */
+    uint64_t global_lock_count; /* acquisitions of global_lock (under it) */
     _Alignas(SC_CACHELINE) sc_mutex global_lock;
     _Alignas(SC_CACHELINE) sc_pool pool;
 } sc_header;

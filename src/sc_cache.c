@@ -363,6 +363,7 @@ void sc_cache_clear(sc_cache *c)
     uint32_t i;
 
     sc_mutex_lock(&seg->hdr->global_lock);
+    seg->hdr->global_lock_count++;
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *shard = &seg->shards[i];
         sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
@@ -422,6 +423,7 @@ void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
     f->mem_total = (uint64_t)seg->npages << SC_PAGE_SHIFT;
     f->mem_free = (uint64_t)sc_alloc_pool_free_pages(seg) << SC_PAGE_SHIFT;
     f->pool_locks = seg->hdr->pool.lock_count;
+    f->global_locks = seg->hdr->global_lock_count;
     f->slab_refills = seg->hdr->pool.slab_refills;
     f->slab_returns = seg->hdr->pool.slab_returns;
     f->expunges = seg->hdr->expunges;

@@ -104,6 +104,7 @@ void sc_evict_global(sc_cache *c, uint32_t need_pages, int64_t now)
         return; /* the caller tries again; if that fails, the next call evicts */
     }
     sc_mutex_lock(&hdr->global_lock);
+    hdr->global_lock_count++;
     hdr->expunges++;
     /* Each round takes a growing share of every shard: 1/8, 1/4, 1/2, all. */
     for (round = 0; round < 4 && sc_alloc_pool_free_pages(seg) < target; round++) {

@@ -148,6 +148,7 @@ free_runs: integer
 mem_spare: integer
 spare_runs: integer
 pool_lock_acquisitions: integer
+global_lock_acquisitions: integer
 slab_refills: integer
 slab_returns: integer
 spare_reuses: integer

@@ -107,6 +107,7 @@ $names = [
         'mem_spare' => 'shardcache_memory_spare_bytes', 'spare_runs' => 'shardcache_memory_spare_runs',
         'spare_reuses' => 'shardcache_spare_reuses_total',
         'pool_lock_acquisitions' => 'shardcache_pool_lock_acquisitions_total',
+        'global_lock_acquisitions' => 'shardcache_global_lock_acquisitions_total',
         'slab_refills' => 'shardcache_slab_refills_total', 'slab_returns' => 'shardcache_slab_returns_total',
         'expunges' => 'shardcache_expunges_total', 'evicted' => 'shardcache_evictions_total',
         'expired' => 'shardcache_expired_total', 'nomem' => 'shardcache_nomem_total',

@@ -54,6 +54,7 @@ if (!function_exists('shardcache_prometheus')) {
             'mem_spare' => ['shardcache_memory_spare_bytes', 'gauge', 'Bytes in empty slabs kept by shards for reuse (given back before anything is evicted).'],
             'spare_runs' => ['shardcache_memory_spare_runs', 'gauge', 'Empty slabs kept by shards for reuse.'],
             'pool_lock_acquisitions' => ['shardcache_pool_lock_acquisitions_total', 'counter', 'Times the page pool lock was taken.'],
+            'global_lock_acquisitions' => ['shardcache_global_lock_acquisitions_total', 'counter', 'Times the whole-cache lock was taken (clear, cross-shard eviction).'],
             'slab_refills' => ['shardcache_slab_refills_total', 'counter', 'Slabs taken from the page pool by a shard.'],
             'slab_returns' => ['shardcache_slab_returns_total', 'counter', 'Empty slabs given back to the page pool.'],
             'spare_reuses' => ['shardcache_spare_reuses_total', 'counter', 'Slabs and page runs a shard took from its own spares instead of the page pool.'],
