@@ -17,15 +17,17 @@
  * the previous run and the page after it the head of the next one; that is
  * all the coalescing of freed runs needs.
  *
- * Spares: a slab whose last object is freed, or a freed large run, is kept
- * by its shard as a spare (kind SLAB, no objects in use, linked on the
- * shard's spare list) while the shard's spares stay within sc_spare_cap
- * pages (1/32 of the shard's share of the segment, at most 16 pages). A new
- * slab of any class, or a large run that fits, is cut from a spare before
- * the pool is asked, so a shard whose few small entries come and go does
- * not take the pool lock for each of them. Spares go back to the pool
- * before anything is evicted (sc_alloc_flush_spares). A spare is split in
- * an order that keeps the runs tiling the area at every store.
+ * Spares: a slab whose last object is freed is kept by its shard as a
+ * spare (kind SLAB, no objects in use, linked on the shard's spare list)
+ * while the shard's spares stay within sc_spare_cap pages (1/32 of the
+ * shard's share of the segment, at most 16 pages) and the pool has an
+ * eighth of its pages free. A new slab of any class, or a large run that
+ * fits, is cut from a spare before the pool is asked (a longer spare is
+ * split and its tail stays a spare, so such slabs are no bigger than new
+ * ones), so a shard whose few small entries come and go does not take the
+ * pool lock for each of them. Spares go back to the pool before anything
+ * is evicted (sc_alloc_flush_spares). A spare is split in an order that
+ * keeps the runs tiling the area at every store.
  *
  * Size classes: 64..128 in steps of 16, then four classes per power of two
  * up to 32 KiB, so a class is at most 1.25x its predecessor. A slab of a
@@ -441,9 +443,12 @@ static void sc_spare_keep(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint3
     sc_spare_push(seg, sa, head);
 }
 
-/* Takes a spare of at least `pages` pages whose length suits `bytes`-sized
- * objects (bytes 0: a large run of exactly `pages`, split off a longer
- * spare). Returns its head with the whole run, SC_NONE when none fits. */
+/* Takes a spare for a run of `pages` pages: a longer spare is split (its
+ * tail stays a spare), so a slab cut from a spare is no bigger than a new
+ * one would be. For slabs (bytes: the object size) a shorter spare also
+ * does when it wastes at most 1/8 of itself on `bytes`-sized objects, as
+ * the one-page fallback of sc_slab_new does. Returns the head, SC_NONE when
+ * no spare fits. */
 static uint32_t sc_spare_take(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32_t pages, uint32_t bytes)
 {
     uint32_t p;
@@ -451,11 +456,12 @@ static uint32_t sc_spare_take(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, u
     for (p = sa->spare_head; p != SC_NONE; p = seg->pages[p].next) {
         uint32_t run = seg->pages[p].run;
         uint64_t len = (uint64_t)run << SC_PAGE_SHIFT;
-        if (run < pages || (bytes && (len < bytes || (len % bytes) * 8 > len))) {
+        bool shorter_ok = bytes && len >= bytes && (len % bytes) * 8 <= len;
+        if (run < pages && !shorter_ok) {
             continue;
         }
         sc_spare_remove(seg, sa, p);
-        if (!bytes && run > pages) {
+        if (run > pages) {
             /* The tail first becomes a spare of its own; only then does the
              * head stop covering it, so the runs always tile the area. */
             sc_spare_keep(seg, sa, owner, p + pages, run - pages);
@@ -491,7 +497,7 @@ static uint32_t sc_slab_new(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uns
     uint32_t n = sc_slab_pages[cls], head, i;
     sc_page *h;
 
-    head = sc_spare_take(seg, sa, owner, 1, sc_class_size[cls]);
+    head = sc_spare_take(seg, sa, owner, n, sc_class_size[cls]);
     if (head != SC_NONE) {
         /* A spare's pages already name it and are counted in sa->pages. */
         h = &seg->pages[head];

@@ -1,5 +1,5 @@
 --TEST--
-Spare slabs: an emptied slab stays with its shard and serves the next slab of any class without the page pool; spares go back to the pool before a store that needs them would evict (own shard and other shards), and count as available memory
+Spare slabs: an emptied slab stays with its shard and serves the next slab of any class without the page pool (a longer spare is split: the rest stays a spare); spares go back to the pool before a store that needs them would evict (own shard and other shards), and count as available memory
 --SKIPIF--
 <?php if (!function_exists('shardcache_info')) die('skip shardcache_info not available'); ?>
 --INI--
@@ -47,7 +47,8 @@ show('start');
 apcu_store($a, str_repeat('a', 13000));
 apcu_delete($a);
 show('after store+delete');
-// A small value of another class: its slab is cut from the spare. (Each
+// A small value of another class: its one-page slab is cut from the spare,
+// the other 6 pages stay a spare. (Each
 // shardcache_info() call takes the pool lock once, after reading the count.)
 $locks = shardcache_info()['pool_lock_acquisitions'];
 apcu_store($b, str_repeat('b', 100));
@@ -85,16 +86,16 @@ show('cleared');
 start: spare_runs 0, mem_spare 0 pages, spare_reuses 0, evicted 0, expunges 0, avail ok true
 after store+delete: spare_runs 1, mem_spare 7 pages, spare_reuses 0, evicted 0, expunges 0, avail ok true
 pool locks taken by the store: 0
-small store: spare_runs 0, mem_spare 0 pages, spare_reuses 1, evicted 0, expunges 0, avail ok true
-small delete: spare_runs 1, mem_spare 7 pages, spare_reuses 1, evicted 0, expunges 0, avail ok true
-large store+delete: spare_runs 1, mem_spare 7 pages, spare_reuses 1, evicted 0, expunges 0, avail ok true
+small store: spare_runs 1, mem_spare 6 pages, spare_reuses 1, evicted 0, expunges 0, avail ok true
+small delete: spare_runs 2, mem_spare 7 pages, spare_reuses 1, evicted 0, expunges 0, avail ok true
+large store+delete: spare_runs 2, mem_spare 7 pages, spare_reuses 1, evicted 0, expunges 0, avail ok true
 bool(true)
-big in the same shard: spare_runs 0, mem_spare 0 pages, spare_reuses 1, evicted 0, expunges 0, avail ok true
+big in the same shard: spare_runs 0, mem_spare 0 pages, spare_reuses 2, evicted 0, expunges 0, avail ok true
 bool(true)
 string(4) "kept"
-spare again: spare_runs 1, mem_spare 7 pages, spare_reuses 1, evicted 0, expunges 0, avail ok true
+spare again: spare_runs 1, mem_spare 7 pages, spare_reuses 2, evicted 0, expunges 0, avail ok true
 bool(true)
-big in the other shard: spare_runs 0, mem_spare 0 pages, spare_reuses 1, evicted 0, expunges 0, avail ok true
+big in the other shard: spare_runs 0, mem_spare 0 pages, spare_reuses 2, evicted 0, expunges 0, avail ok true
 bool(true)
 string(4) "kept"
 cleared: spare_runs 0, mem_spare 0 pages, spare_reuses 0, evicted 0, expunges 0, avail ok true
