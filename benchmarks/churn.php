@@ -420,83 +420,6 @@ function churn_child(int $idx, int $ops, int $share, int $segShare, int $seed, $
     return $r;
 }
 
-/**
- * Forks $procs children running $fn($idx, $sock) after a start barrier;
- * returns [list of result arrays, failed children, elapsed seconds].
- */
-function fork_run(int $procs, int $timeout, Closure $fn): array
-{
-    $children = [];
-    for ($i = 0; $i < $procs; $i++) {
-        $pair = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
-        $pid = $pair === false ? -1 : pcntl_fork();
-        if ($pid < 0) {
-            kill_children(array_keys($children));
-            fail_env('fork/socketpair failed');
-        }
-        if ($pid === 0) {
-            fclose($pair[0]);
-            foreach ($children as $s) {
-                fclose($s);
-            }
-            pcntl_alarm($timeout + 30);     // backstop: SIGALRM terminates
-            if (@fwrite($pair[1], "R\n") !== 2) {
-                exit(3);
-            }
-            wait_readable($pair[1]);
-            if (fgets($pair[1]) !== "G\n") {
-                exit(0);                    // parent gone before the start
-            }
-            $t0 = hrtime(true);
-            $res = $fn($i, $pair[1]);
-            $res['elapsed_ns'] = hrtime(true) - $t0;
-            @fwrite($pair[1], json_encode($res) . "\n");
-            exit(0);
-        }
-        fclose($pair[1]);
-        $children[$pid] = $pair[0];
-    }
-    pcntl_async_signals(true);
-    $onSignal = function (int $sig) use (&$children): void {
-        kill_children(array_keys($children));
-        say("churn.php: interrupted (signal $sig), children killed");
-        exit(128 + $sig);
-    };
-    pcntl_signal(SIGINT, $onSignal);
-    pcntl_signal(SIGTERM, $onSignal);
-    pcntl_signal(SIGHUP, $onSignal);
-    foreach ($children as $pid => $s) {
-        wait_readable($s);
-        if (fgets($s) !== "R\n") {
-            kill_children(array_keys($children));
-            fail_env("child $pid failed before the start");
-        }
-    }
-    $t0 = hrtime(true);
-    foreach ($children as $s) {
-        @fwrite($s, "G\n");
-    }
-    $results = [];
-    $failed = 0;
-    foreach ($children as $pid => $s) {
-        wait_readable($s);
-        $line = fgets($s);
-        fclose($s);
-        $j = is_string($line) ? json_decode($line, true) : null;
-        if (is_array($j)) {
-            $results[] = $j;
-        }
-        pcntl_waitpid($pid, $st);
-        if (!is_array($j) || !pcntl_wifexited($st) || pcntl_wexitstatus($st) !== 0) {
-            $failed++;
-            say("churn.php: child $pid " . (pcntl_wifsignaled($st) ? 'killed by signal ' . pcntl_wtermsig($st)
-                : 'exited with status ' . pcntl_wexitstatus($st) . (is_array($j) ? '' : ', no result')));
-        }
-    }
-    $children = [];
-    return [$results, $failed, (hrtime(true) - $t0) / 1e9];
-}
-
 function worker_churn(float $target, int $procs, int $ops, int $seed, int $timeout): int
 {
     global $BLOB;
@@ -613,27 +536,6 @@ function worker_entries(int $count): int
 
 $current = null;   // the worker process running now, for the signal handler
 
-/** apcu_owner()'s source, for probes run with php -r. */
-const PROBE_CODE = <<<'PHP'
-function apcu_owner(): string
-{
-    if (!function_exists('apcu_fetch')) {
-        return 'none';
-    }
-    if (!extension_loaded('shardcache') || !function_exists('shardcache_store')) {
-        return 'apcu';
-    }
-    $k = '__apcu_owner_probe_' . getmypid() . '_' . hrtime(true);
-    $stored = @shardcache_store($k, 1);
-    $seen = @apcu_fetch($k) === 1;
-    @shardcache_delete($k);
-    if (!$stored) {
-        return 'unknown';            // shardcache is off: nothing to compare with
-    }
-    return $seen ? 'shardcache' : 'apcu';
-}
-PHP;
-
 /** Runs one worker; returns its JSON result (with 'exit') or a failure record. */
 function run_worker(array $cache, string $php, string $shm, array $ini, array $args, int $timeout, $rawFh): array
 {
@@ -702,52 +604,10 @@ function driver(array $opt): int
     if (parse_size($shm) < 4 * MAX_SIZE) {
         usage('--shm-size must be at least 4M (values go up to 1 MiB)');
     }
-    $ini = [];
-    foreach (csv_list($opt['ini'] ?? '') as $kv) {
-        if (!preg_match('/^[A-Za-z0-9_.]+=.*$/', $kv)) {
-            usage("bad --ini entry '$kv'");
-        }
-        $ini[] = $kv;
-    }
+    $ini = ini_list($opt['ini'] ?? '');
     $php = $opt['php'] ?? PHP_BINARY;
-    if (function_exists('pcntl_async_signals')) {
-        pcntl_async_signals(true);
-        $onSignal = function (int $sig): void {
-            global $current;
-            if (is_resource($current)) {
-                proc_terminate($current, SIGTERM);
-            }
-            say("churn.php: interrupted (signal $sig)");
-            exit(128 + $sig);
-        };
-        pcntl_signal(SIGINT, $onSignal);
-        pcntl_signal(SIGTERM, $onSignal);
-        pcntl_signal(SIGHUP, $onSignal);
-    }
-
-    [$rc, $extDir] = run_cmd([$php, '-n', '-r', 'echo ini_get("extension_dir");'], 60);
-    if ($rc !== 0) {
-        fail_env("cannot run $php");
-    }
-    $caches = [];
-    $scPath = resolve_ext($opt['shardcache'] ?? dirname(__DIR__) . '/modules/shardcache.so', trim($extDir));
-    $scRun = private_copy($scPath, 'churn');
-    [$ok, $info] = probe($php, $scRun, 'shardcache', $shm, $ini);
-    if ($ok) {
-        $caches['shardcache'] = ['label' => 'shardcache', 'path' => $scPath, 'run' => $scRun, 'version' => $info];
-    } else {
-        say("churn.php: shardcache unavailable ($info); skipping it");
-    }
-    $apPath = resolve_ext($opt['apcu'] ?? 'apcu.so', trim($extDir));
-    [$ok, $info] = probe($php, $apPath, 'apcu', $shm, $ini);
-    if ($ok) {
-        $caches['apcu'] = ['label' => 'APCu', 'path' => $apPath, 'run' => $apPath, 'version' => $info];
-    } else {
-        say("churn.php: APCu unavailable ($info); skipping it");
-    }
-    if (!$caches) {
-        fail_env('neither shardcache nor APCu can be loaded');
-    }
+    stop_on_signals();
+    $caches = find_caches($php, $opt, $shm, $ini);
     $rawFh = null;
     if (isset($opt['raw']) && ($rawFh = fopen($opt['raw'], 'w')) === false) {
         usage("cannot write {$opt['raw']}");

@@ -26,6 +26,7 @@
 declare(strict_types=1);
 
 require_once __DIR__ . '/lib.inc';
+require_once __DIR__ . '/driver.inc';
 
 const ALL_WORKLOADS = [
     'baseline_local_array',
@@ -108,144 +109,19 @@ if ($seconds === false || $pairs === false || !$workloads || !$procsList) {
 }
 $php = $opt['php'] ?? PHP_BINARY;
 $shm = $opt['shm-size'] ?? '128M';
-$extraIni = [];
-foreach (csv_list($opt['ini'] ?? '') as $kv) {
-    if (!preg_match('/^[A-Za-z0-9_.]+=.*$/', $kv)) {
-        usage("bad --ini entry '$kv' (want name=value)");
-    }
-    $extraIni[] = $kv;
-}
+$extraIni = ini_list($opt['ini'] ?? '');
 $bench = __DIR__ . '/bench.php';
 $out = $opt['out'] ?? null;
 $rawFile = $opt['raw'] ?? null;
 
 // On SIGINT/SIGTERM/SIGHUP pass SIGTERM on to the running bench.php (which
 // kills its own children) and stop.
-if (function_exists('pcntl_async_signals')) {
-    pcntl_async_signals(true);
-    $onSignal = function (int $sig): void {
-        global $current;
-        if (is_resource($current)) {
-            proc_terminate($current, SIGTERM);
-        }
-        say("compare.php: interrupted (signal $sig)");
-        exit(128 + $sig);
-    };
-    pcntl_signal(SIGINT, $onSignal);
-    pcntl_signal(SIGTERM, $onSignal);
-    pcntl_signal(SIGHUP, $onSignal);
-}
+stop_on_signals();
 
-/* ---- locate and probe the two extensions ------------------------- */
-
-[$rc, $extDir] = run_cmd([$php, '-n', '-r', 'echo ini_get("extension_dir");']);
-if ($rc !== 0) {
-    say("compare.php: cannot run '$php'");
-    exit(2);
-}
-$extDir = trim($extDir);
-
-function resolve_ext(string $spec, string $extDir): string
-{
-    // Same rule as PHP: a name containing a slash is a path, otherwise it is
-    // looked up in extension_dir (PHP also tries adding ".so").
-    if (str_contains($spec, '/')) {
-        return realpath($spec) ?: $spec;
-    }
-    $cand = "$extDir/$spec";
-    if (!is_file($cand) && is_file("$cand.so")) {
-        $cand .= '.so';
-    }
-    return $cand;
-}
-
-function base_args(string $php, string $extPath, string $shm, array $extraIni): array
-{
-    $a = [$php, '-n', '-d', "extension=$extPath", '-d', 'apc.enable_cli=1', '-d', "apc.shm_size=$shm"];
-    foreach ($extraIni as $kv) {
-        $a[] = '-d';
-        $a[] = $kv;
-    }
-    return $a;
-}
-
-/**
- * Source of apcu_owner() (as in bench.php), run in the probe: which cache
- * answers apcu_*. extension_loaded('apcu') cannot tell, because shardcache
- * registers a module named "apcu" itself when the real APCu is not loaded.
- */
-const PROBE_CODE = <<<'PHP'
-function apcu_owner(): string
-{
-    if (!function_exists('apcu_fetch')) {
-        return 'none';
-    }
-    if (!extension_loaded('shardcache') || !function_exists('shardcache_store')) {
-        return 'apcu';
-    }
-    $k = '__apcu_owner_probe_' . getmypid() . '_' . hrtime(true);
-    $stored = @shardcache_store($k, 1);
-    $seen = @apcu_fetch($k) === 1;
-    @shardcache_delete($k);
-    if (!$stored) {
-        return 'unknown';            // shardcache is off: nothing to compare with
-    }
-    return $seen ? 'shardcache' : 'apcu';
-}
-PHP;
-
-/** Returns [ok, version-or-reason]. */
-function probe(string $php, string $extPath, string $extName, string $shm, array $extraIni): array
-{
-    if (!is_file($extPath)) {
-        return [false, "$extPath not found"];
-    }
-    $code = PROBE_CODE . 'echo json_encode(["loaded" => extension_loaded("' . $extName . '"), '
-        . '"version" => phpversion("' . $extName . '"), '
-        . '"owner" => apcu_owner(), '
-        . '"fn" => function_exists("apcu_fetch"), '
-        . '"enabled" => function_exists("apcu_enabled") && apcu_enabled()]);';
-    [$rc, $o, $e] = run_cmd(array_merge(base_args($php, $extPath, $shm, $extraIni), ['-r', $code]));
-    $j = json_decode(trim($o), true);
-    if ($rc !== 0 || !is_array($j)) {
-        return [false, "$extPath does not load: " . trim($e . ' ' . $o)];
-    }
-    if (!$j['loaded']) {
-        return [false, "$extPath does not provide the '$extName' extension: " . trim($e)];
-    }
-    if (!$j['fn'] || !$j['enabled']) {
-        return [false, "$extPath loads but apcu_fetch()/apcu_enabled() are missing or false"];
-    }
-    if ($j['owner'] !== $extName) {
-        return [false, "the apcu_* functions are answered by '{$j['owner']}', not $extName"];
-    }
-    return [true, (string)$j['version']];
-}
-
-$caches = [];   // name => ['label', 'path' (reported), 'run' (loaded), 'version']
-$scSpec = $opt['shardcache'] ?? dirname(__DIR__) . '/modules/shardcache.so';
-$scPath = resolve_ext($scSpec, $extDir);
-$scRun = private_copy($scPath, 'compare');
-[$ok, $info] = probe($php, $scRun, 'shardcache', $shm, $extraIni);
-if ($ok) {
-    $caches['shardcache'] = ['label' => 'shardcache', 'path' => $scPath, 'run' => $scRun, 'version' => $info];
-} else {
-    say("compare.php: shardcache unavailable ($info); skipping shardcache runs"
-        . " (build it with phpize && ./configure && make, or pass --shardcache=PATH.so)");
-}
-$apSpec = $opt['apcu'] ?? 'apcu.so';
-$apPath = resolve_ext($apSpec, $extDir);
-[$ok, $info] = probe($php, $apPath, 'apcu', $shm, $extraIni);
-if ($ok) {
-    $caches['apcu'] = ['label' => 'APCu', 'path' => $apPath, 'run' => $apPath, 'version' => $info];
-} else {
-    say("compare.php: APCu unavailable ($info); skipping APCu runs"
-        . " (apt-get install -y php8.2-apcu, or pass --apcu=PATH.so)");
-}
-if (!$caches) {
-    say('compare.php: neither shardcache nor APCu can be loaded; nothing to do');
-    exit(2);
-}
+$caches = find_caches($php, $opt, $shm, $extraIni, [
+    'shardcache' => ' (build it with phpize && ./configure && make, or pass --shardcache=PATH.so)',
+    'apcu' => ' (apt-get install -y php8.2-apcu, or pass --apcu=PATH.so)',
+]);
 $both = count($caches) === 2;
 
 $runsTotal = count($workloads) * count($procsList) * $pairs * count($caches);
@@ -282,7 +158,8 @@ foreach ($workloads as $w) {
             }
             foreach ($order as $c) {
                 $runNo++;
-                $argv = array_merge(base_args($php, $caches[$c]['run'], $shm, $extraIni),
+                // 128M: PHP's own default, which bench.php workers have always run with.
+                $argv = array_merge(base_args($php, $caches[$c]['run'], $shm, $extraIni, '128M'),
                     [$bench, "--workload=$w", "--procs=$p", "--seconds=$seconds"]);
                 [$rc, $o, $e] = run_cmd($argv);
                 $j = null;
