@@ -112,7 +112,7 @@ PHP_INI_BEGIN()
 PHP_INI_END()
 
 static const zend_ini_entry_def sc_own_ini_entries[] = {
-    STD_PHP_INI_ENTRY("shardcache.shards", "64", PHP_INI_SYSTEM, OnUpdateLong, shards,
+    STD_PHP_INI_ENTRY("shardcache.shards", "0", PHP_INI_SYSTEM, OnUpdateLong, shards,
                       zend_shardcache_globals, shardcache_globals)
     STD_PHP_INI_BOOLEAN("shardcache.apcu_compat", "1", PHP_INI_SYSTEM, OnUpdateBool, apcu_compat,
                         zend_shardcache_globals, shardcache_globals)
@@ -760,8 +760,25 @@ static bool sc_start_cache(uint64_t size, uint32_t shards, uint32_t hint, uint32
     return true;
 }
 
+/* The shard count when shardcache.shards is 0 (the default): one shard per
+ * 512 KiB of segment, a power of two from 64 to 1024 (32M: 64, 128M: 256,
+ * 512M and more: 1024). A writer that is descheduled while it holds its
+ * shard's lock stalls every other writer of that shard for a time slice;
+ * worker pools run many more processes than cores, so the count follows the
+ * segment (which grows with the pool) rather than the cores. */
+static zend_long sc_default_shards(uint64_t shm_size)
+{
+    zend_long shards = 64;
+
+    while (shards < 1024 && ((uint64_t)shards << 1) * (UINT64_C(512) << 10) <= shm_size) {
+        shards <<= 1;
+    }
+    return shards;
+}
+
 static PHP_MINIT_FUNCTION(shardcache)
 {
+    uint64_t shm_size;
     zend_long shards, hint, ttl;
     bool start = false;
 
@@ -800,11 +817,15 @@ static PHP_MINIT_FUNCTION(shardcache)
     if (!start) {
         return SUCCESS;
     }
+    shm_size = SCG(shm_size) > 0 ? (uint64_t)SCG(shm_size) : (uint64_t)SC_DEFAULT_SHM_SIZE;
     shards = SCG(shards);
-    if (shards < 1 || shards > 4096 || (shards & (shards - 1)) != 0) {
+    if (shards != 0 && (shards < 1 || shards > 4096 || (shards & (shards - 1)) != 0)) {
+        shards = sc_default_shards(shm_size);
         php_error_docref(NULL, E_CORE_WARNING,
-                         "shardcache: shardcache.shards must be a power of two from 1 to 4096; using 64");
-        shards = 64;
+                         "shardcache: shardcache.shards must be 0 (automatic) or a power of two from 1 to 4096; "
+                         "using " ZEND_LONG_FMT, shards);
+    } else if (shards == 0) {
+        shards = sc_default_shards(shm_size);
     }
     hint = SCG(entries_hint) > 0 ? SCG(entries_hint) : 4096;
     if (hint > (zend_long)(1 << 30)) {
@@ -814,8 +835,7 @@ static PHP_MINIT_FUNCTION(shardcache)
     if (ttl > (zend_long)UINT32_MAX) {
         ttl = (zend_long)UINT32_MAX;
     }
-    if (!sc_start_cache(SCG(shm_size) > 0 ? (uint64_t)SCG(shm_size) : (uint64_t)SC_DEFAULT_SHM_SIZE,
-                        (uint32_t)shards, (uint32_t)hint, (uint32_t)ttl)) {
+    if (!sc_start_cache(shm_size, (uint32_t)shards, (uint32_t)hint, (uint32_t)ttl)) {
         return SUCCESS;
     }
     sc_inactive_reason = NULL;

@@ -10,7 +10,7 @@ shardcache.shards=3
 var_dump(apcu_enabled(), apcu_store(['a' => 1, 'b' => [2], 'c' => 'three']), apcu_fetch(['a', 'b', 'c']));
 ?>
 --EXPECT--
-Warning: PHP Startup: shardcache: shardcache.shards must be a power of two from 1 to 4096; using 64 in Unknown on line 0
+Warning: PHP Startup: shardcache: shardcache.shards must be 0 (automatic) or a power of two from 1 to 4096; using 64 in Unknown on line 0
 bool(true)
 array(0) {
 }

@@ -10,7 +10,7 @@ shardcache.shards=99999
 require __DIR__ . '/ini-extreme.inc';
 ?>
 --EXPECT--
-Warning: PHP Startup: shardcache: shardcache.shards must be a power of two from 1 to 4096; using 64 in Unknown on line 0
+Warning: PHP Startup: shardcache: shardcache.shards must be 0 (automatic) or a power of two from 1 to 4096; using 64 in Unknown on line 0
 enabled: true
 [true,"v",false,true,[],true,5,3,true,10,"computed e",true,true,true,false,true,false]
 many: ok
