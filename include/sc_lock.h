@@ -38,6 +38,10 @@ bool sc_mutex_lock(sc_mutex *lock);
 void sc_mutex_unlock(sc_mutex *lock);
 /* Like sc_mutex_lock; *waited tells whether the lock was busy at first. */
 bool sc_mutex_lock_counted(sc_mutex *lock, bool *waited);
+/* Takes the lock only if it is free now: SC_TRY_BUSY (not taken),
+ * SC_TRY_TAKEN, or SC_TRY_OWNER_DIED (taken; repair as for sc_mutex_lock). */
+typedef enum sc_try_result { SC_TRY_BUSY, SC_TRY_TAKEN, SC_TRY_OWNER_DIED } sc_try_result;
+sc_try_result sc_mutex_trylock(sc_mutex *lock);
 
 /* ---- sequence counter ---- */
 

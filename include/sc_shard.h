@@ -13,6 +13,9 @@ typedef enum sc_lock_mode {
 } sc_lock_mode;
 
 void sc_shard_lock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode);
+/* Takes the lock only if nobody holds it; false (and no lock) otherwise.
+ * For work that may be skipped, such as recording a sampled hit. */
+bool sc_shard_trylock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode);
 void sc_shard_unlock(sc_shard *shard);
 
 #endif

@@ -16,7 +16,8 @@
  * Value bytes are copied into a process-local sink and decoded by the caller
  * after every lock is released. Hit and miss counts are process-local;
  * one hit in SC_HIT_SAMPLE is recorded in the entry under the shard lock
- * (sc_record_hit), one miss in SC_MISS_SAMPLE in the shard's figures.
+ * when that lock is free at once (sc_record_hit drops the sample rather
+ * than wait), one miss in SC_MISS_SAMPLE in the shard's figures.
  *
  * Clear takes the global lock, then every shard's write lock in index order,
  * and resets the tables and the allocator in one go. The same full reset
@@ -231,7 +232,11 @@ static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint6
     uint32_t slot;
     sc_entry *e;
 
-    sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
+    /* A sample may be dropped: never wait for a busy lock (its holder may
+     * be descheduled) on the way out of a fetch. */
+    if (!sc_shard_trylock(&c->seg, shard, SC_LOCK_WRITE)) {
+        return;
+    }
     e = (sc_entry *)sc_table_lookup(&c->seg, &shard->table, key->str, key->len, hash, &slot);
     if (e) {
         if (e->nhits <= UINT32_MAX - SC_HIT_SAMPLE) {

@@ -82,6 +82,21 @@ bool sc_mutex_lock_counted(sc_mutex *lock, bool *waited)
     return false;
 }
 
+sc_try_result sc_mutex_trylock(sc_mutex *lock)
+{
+    int rc;
+
+    if (!sc_mutex_looks_free(lock)) {
+        return SC_TRY_BUSY;
+    }
+    rc = pthread_mutex_trylock(&lock->mx);
+    if (rc == EOWNERDEAD) {
+        pthread_mutex_consistent(&lock->mx);
+        return SC_TRY_OWNER_DIED;
+    }
+    return rc == 0 ? SC_TRY_TAKEN : SC_TRY_BUSY;
+}
+
 void sc_mutex_unlock(sc_mutex *lock)
 {
     pthread_mutex_unlock(&lock->mx);

@@ -42,6 +42,20 @@ static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
     sc_shard_write_end(shard);
 }
 
+/* The lock was just taken: repair after a dead owner, mark a writer. */
+static void sc_shard_locked(sc_seg *seg, sc_shard *shard, sc_lock_mode mode, bool owner_died)
+{
+    if (owner_died) {
+        if (shard->dirty || (__atomic_load_n(&shard->seq, __ATOMIC_RELAXED) & 1)) {
+            sc_shard_repair(seg, shard);
+        }
+        shard->dirty = 0;
+    }
+    if (mode == SC_LOCK_WRITE) {
+        shard->dirty = 1;
+    }
+}
+
 void sc_shard_lock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode)
 {
     bool waited;
@@ -52,15 +66,18 @@ void sc_shard_lock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode)
          * the same line through the sampled-hit path: keep it atomic. */
         __atomic_fetch_add(&shard->stats.lock_waits, 1, __ATOMIC_RELAXED);
     }
-    if (owner_died) {
-        if (shard->dirty || (__atomic_load_n(&shard->seq, __ATOMIC_RELAXED) & 1)) {
-            sc_shard_repair(seg, shard);
-        }
-        shard->dirty = 0;
+    sc_shard_locked(seg, shard, mode, owner_died);
+}
+
+bool sc_shard_trylock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode)
+{
+    sc_try_result r = sc_mutex_trylock(&shard->lock);
+
+    if (r == SC_TRY_BUSY) {
+        return false;
     }
-    if (mode == SC_LOCK_WRITE) {
-        shard->dirty = 1;
-    }
+    sc_shard_locked(seg, shard, mode, r == SC_TRY_OWNER_DIED);
+    return true;
 }
 
 void sc_shard_unlock(sc_shard *shard)
