@@ -7,6 +7,10 @@
 #   zombie  kills it there and leaves it unreaped: the parent's writes to the
 #           shard must go on (the pin's holder is a zombie);
 #   reaped  kills it and reaps it first: likewise.
+# One more mode stops a storing child inside the shard lock instead:
+#   fetch-locked  while it is stopped there, 1000 fetches of another key in
+#                 the shard must all finish with the right value (a fetch
+#                 never waits for the lock: the sampled hit skips it).
 # See tests/pin/pin-death.php.
 #
 #   scripts/pin-death-test.sh [--so=PATH]
@@ -33,12 +37,13 @@ expected_for() {
                               "bool(true)" "reaped, killed by signal 9" "ok" ;;
         reaped) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "bool(true)" "k is an int: true" \
                               "bool(true)" "int(101)" "bool(true)" "ok" ;;
+        fetch-locked) printf '%s\n' "child state: t" "fetches while the writer holds the lock: 1000 of 1000 right" "ok" ;;
     esac
 }
 
 passed=0
 failed=0
-for mode in held zombie reaped; do
+for mode in held zombie reaped fetch-locked; do
     dir="$(mktemp -d)"
     mkfifo "$dir/in" "$dir/out" "$dir/ack"
     timeout 60 php -n -d extension=posix -d "extension=$SO" -d apc.enable_cli=1 -d shardcache.shards=1 \
@@ -51,25 +56,34 @@ for mode in held zombie reaped; do
         failed=$((failed + 1)); exec 3>&- 4<&-; kill "$parent_pid" 2>/dev/null; wait "$parent_pid" 2>/dev/null
         rm -rf "$dir"; continue
     fi
-    if [ "$mode" = held ]; then
+    stop=(-ex 'break sc_pin_claim' -ex 'continue' -ex 'finish')
+    stopped='Value returned is .*(sc_pin \*) 0x[0-9a-f]*[1-9a-f]'
+    if [ "$mode" = fetch-locked ]; then
+        stop=(-ex 'break sc_entry_create' -ex 'continue')
+        stopped='Breakpoint 1, .*sc_entry_create'
+    fi
+    if [ "$mode" = held ] || [ "$mode" = fetch-locked ]; then
         # While the child is stopped in gdb: tell the parent, wait until it
-        # has looked at its writer, then let the child go.
-        last=(-ex "shell echo held >$dir/in; read line <$dir/ack" -ex detach)
+        # has checked what it must, then let the child go.
+        # (bounded: if the parent died, nobody will ever write the ack)
+        last=(-ex "shell echo held >$dir/in; timeout 30 sh -c 'read line <$dir/ack'" -ex detach)
     else
         last=(-ex kill)
     fi
-    timeout 60 gdb -p "$child" -batch -nx -ex 'break sc_pin_claim' -ex 'continue' -ex 'finish' "${last[@]}" \
-        >"$dir/gdb" 2>&1
-    if ! grep -q 'Value returned is .*(sc_pin \*) 0x[0-9a-f]*[1-9a-f]' "$dir/gdb"; then
-        echo "pin-death ($mode): gdb did not stop the child holding a pin:"; sed 's/^/  gdb: /' "$dir/gdb" | tail -8
+    timeout 60 gdb -p "$child" -batch -nx "${stop[@]}" "${last[@]}" >"$dir/gdb" 2>&1
+    if ! grep -q "$stopped" "$dir/gdb"; then
+        echo "pin-death ($mode): gdb did not stop the child where it should:"; sed 's/^/  gdb: /' "$dir/gdb" | tail -8
         kill -9 "$child" 2>/dev/null
-        [ "$mode" = held ] || echo "no" >&3
+        [ "$mode" = held ] || [ "$mode" = fetch-locked ] || echo "no" >&3
         failed=$((failed + 1)); exec 3>&- 4<&-; wait "$parent_pid" 2>/dev/null; rm -rf "$dir"; continue
     fi
-    [ "$mode" = held ] || echo "killed" >&3
+    [ "$mode" = held ] || [ "$mode" = fetch-locked ] || echo "killed" >&3
     exec 3>&-
-    out="$(cat <&4)"
+    # The child writes to the same pipe: if the parent died before killing
+    # it (a failure), the output would never end; bound it, then make sure.
+    out="$(timeout 60 cat <&4)"
     exec 4<&-
+    kill -9 "$child" 2>/dev/null
     wait "$parent_pid"; rc=$?
     if [ $rc -eq 0 ] && [ "$out" = "$(expected_for "$mode")" ]; then
         echo "pin-death ($mode): ok"

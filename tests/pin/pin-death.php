@@ -10,20 +10,30 @@
 //    now must wait for the pin (a writer that did not would free memory the
 //    child is about to update): it must not finish while the child is
 //    stopped, and must finish once gdb lets the child go.
+//  fetch-locked: the child stores in a loop instead, and gdb stops it inside
+//    the shard's lock (at sc_entry_create, before the odd sequence window).
+//    This process's fetches must all go on meanwhile: they read under the
+//    sequence counter, and the one in 32 that records a sampled hit skips
+//    the busy lock instead of waiting for it.
 // Commands come one per line on stdin; $argv[2] is a fifo this process
 // writes "checked" to in held mode, once it has looked at the writer.
 $mode = $argv[1] ?? 'zombie';
 $ack = $argv[2] ?? null;
 apcu_store('k', 0);
+apcu_store('r', ['read', 42]);
 $pid = pcntl_fork();
 if ($pid === 0) {
-    for (;;) {
-        apcu_inc('k');
+    for ($i = 0;; $i++) {
+        if ($mode === 'fetch-locked') {
+            apcu_store('w', $i);
+        } else {
+            apcu_inc('k');
+        }
     }
 }
 echo "child $pid\n";
 $line = trim((string)fgets(STDIN));
-$expect = $mode === 'held' ? 'held' : 'killed';
+$expect = $mode === 'held' || $mode === 'fetch-locked' ? 'held' : 'killed';
 if ($line !== $expect) {
     echo "script said: " . var_export($line, true) . "\n";
     posix_kill($pid, SIGKILL);
@@ -34,6 +44,22 @@ $stat = @file_get_contents("/proc/$pid/stat");
 $state = $stat === false ? 'gone' : substr($stat, strrpos($stat, ')') + 2, 1);
 echo "child state: $state\n";
 pcntl_alarm(20);   // no handler: a writer stuck on the pin dies of SIGALRM
+
+if ($mode === 'fetch-locked') {
+    $good = 0;
+    for ($i = 0; $i < 1000; $i++) {
+        if (apcu_fetch('r') === ['read', 42]) {
+            $good++;
+        }
+    }
+    echo "fetches while the writer holds the lock: $good of 1000 right\n";
+    file_put_contents($ack, "checked\n");
+    posix_kill($pid, SIGKILL);
+    pcntl_waitpid($pid, $status);
+    pcntl_alarm(0);
+    echo "ok\n";
+    exit(0);
+}
 
 if ($mode === 'held') {
     $pair = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
