@@ -422,7 +422,9 @@ static void sc_spare_remove(sc_seg *seg, sc_shard_alloc *sa, uint32_t head)
 
 /* Makes pages head..head+run-1 an empty slab run (every page after the head
  * names it) and keeps it as a spare. */
-static void sc_spare_keep(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32_t head, uint32_t run)
+/* Makes the run of `run` pages at `head` an empty slab of class `cls`
+ * owned by `owner`: its inner pages name the head, then the head page. */
+static void sc_slab_format(sc_seg *seg, uint32_t head, uint32_t run, unsigned cls, uint16_t owner)
 {
     sc_page *h = &seg->pages[head];
     uint32_t i;
@@ -432,7 +434,7 @@ static void sc_spare_keep(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint3
         seg->pages[head + i].head = head;
         seg->pages[head + i].owner = owner;
     }
-    h->cls = 0;
+    h->cls = (uint8_t)cls;
     h->nused = 0;
     h->free_obj = 0;
     h->bump = 0;
@@ -440,6 +442,11 @@ static void sc_spare_keep(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint3
     h->run = run;
     h->head = head;
     h->kind = SC_PAGE_SLAB;
+}
+
+static void sc_spare_keep(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32_t head, uint32_t run)
+{
+    sc_slab_format(seg, head, run, 0, owner);
     sc_spare_push(seg, sa, head);
 }
 
@@ -494,7 +501,7 @@ uint32_t sc_alloc_flush_spares(sc_seg *seg, sc_shard_alloc *sa)
 
 static uint32_t sc_slab_new(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, unsigned cls)
 {
-    uint32_t n = sc_slab_pages[cls], head, i;
+    uint32_t n = sc_slab_pages[cls], head;
     sc_page *h;
 
     head = sc_spare_take(seg, sa, owner, n, sc_class_size[cls]);
@@ -519,20 +526,7 @@ static uint32_t sc_slab_new(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uns
         return SC_NONE;
     }
     __atomic_fetch_add(&seg->hdr->pool.slab_refills, 1, __ATOMIC_RELAXED);
-    h = &seg->pages[head];
-    h->kind = SC_PAGE_SLAB;
-    h->cls = (uint8_t)cls;
-    h->owner = owner;
-    h->run = n;
-    h->head = head;
-    h->nused = 0;
-    h->free_obj = 0;
-    h->bump = 0;
-    for (i = 1; i < n; i++) {
-        seg->pages[head + i].kind = SC_PAGE_INNER;
-        seg->pages[head + i].head = head;
-        seg->pages[head + i].owner = owner;
-    }
+    sc_slab_format(seg, head, n, cls, owner);
     sa->pages += n;
     sc_partial_push(seg, sa, head);
     return head;
