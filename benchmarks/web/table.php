@@ -119,37 +119,51 @@ function print_runs(array $runs): void
     }
 }
 
+/* One Markdown table row. */
+function md_row(array $cells): void
+{
+    echo '| ', implode(' | ', $cells), " |\n";
+}
+
+/* A figure's cells: shardcache's median, APCu's median and, unless
+ * $ratio is false, the per-pair ratio. */
+function figure_cells(array $s, array $a, string $m, int $dec, bool $ratio = true): array
+{
+    $cells = [fmt(median($s[$m] ?? []), $dec), fmt(median($a[$m] ?? []), $dec)];
+    if ($ratio) {
+        $cells[] = pair_ratio($s[$m] ?? [], $a[$m] ?? []);
+    }
+    return $cells;
+}
+
+/* The summary of saturating or paced runs: a row per (page, workers). */
+function summary_table(array $runs, array $pages, bool $paced): void
+{
+    echo $paced
+        ? "| page | fpm workers | offered req/s | shardcache req/s | APCu req/s | shardcache p99 ms | APCu p99 ms | ratio (range) | shardcache CPU us/req | APCu CPU us/req | ratio (range) | pairs |\n"
+        : "| page | fpm workers | shardcache req/s | APCu req/s | ratio (range) | shardcache p99 ms | APCu p99 ms | ratio (range) | shardcache CPU us/req | APCu CPU us/req | ratio (range) | pairs |\n";
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    foreach (collect($runs, $pages) as $k => $c) {
+        [$page, $w] = explode("\t", $k);
+        $s = $c['shardcache'] ?? [];
+        $a = $c['apcu'] ?? [];
+        $cells = [label($page, $pages), (int) $w];
+        if ($paced) {
+            $cells[] = fmt(median(array_merge($s['offered'] ?? [], $a['offered'] ?? [])));
+        }
+        md_row(array_merge($cells, figure_cells($s, $a, 'rps', 0, !$paced), figure_cells($s, $a, 'p99', 2),
+                           figure_cells($s, $a, 'cpu', 1), [min(count($s['rps'] ?? []), count($a['rps'] ?? []))]));
+    }
+}
+
 $max_runs = read_runs($argv[1]);
 $paced_runs = $argc > 2 ? read_runs($argv[2]) : [];
 
 echo "Saturating load:\n\n";
-echo "| page | fpm workers | shardcache req/s | APCu req/s | ratio (range) | shardcache p99 ms | APCu p99 ms | ratio (range) | shardcache CPU us/req | APCu CPU us/req | ratio (range) | pairs |\n";
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-foreach (collect($max_runs, $pages) as $k => $c) {
-    [$page, $w] = explode("\t", $k);
-    $s = $c['shardcache'] ?? [];
-    $a = $c['apcu'] ?? [];
-    printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", label($page, $pages), $w,
-           fmt(median($s['rps'] ?? [])), fmt(median($a['rps'] ?? [])), pair_ratio($s['rps'] ?? [], $a['rps'] ?? []),
-           fmt(median($s['p99'] ?? []), 2), fmt(median($a['p99'] ?? []), 2), pair_ratio($s['p99'] ?? [], $a['p99'] ?? []),
-           fmt(median($s['cpu'] ?? []), 1), fmt(median($a['cpu'] ?? []), 1), pair_ratio($s['cpu'] ?? [], $a['cpu'] ?? []),
-           min(count($s['rps'] ?? []), count($a['rps'] ?? [])));
-}
+summary_table($max_runs, $pages, false);
 if ($paced_runs) {
     echo "\nPaced load (the same offered rate for both caches):\n\n";
-    echo "| page | fpm workers | offered req/s | shardcache req/s | APCu req/s | shardcache p99 ms | APCu p99 ms | ratio (range) | shardcache CPU us/req | APCu CPU us/req | ratio (range) | pairs |\n";
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-    foreach (collect($paced_runs, $pages) as $k => $c) {
-        [$page, $w] = explode("\t", $k);
-        $s = $c['shardcache'] ?? [];
-        $a = $c['apcu'] ?? [];
-        printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", label($page, $pages), $w,
-               fmt(median(array_merge($s['offered'] ?? [], $a['offered'] ?? []))),
-               fmt(median($s['rps'] ?? [])), fmt(median($a['rps'] ?? [])),
-               fmt(median($s['p99'] ?? []), 2), fmt(median($a['p99'] ?? []), 2), pair_ratio($s['p99'] ?? [], $a['p99'] ?? []),
-               fmt(median($s['cpu'] ?? []), 1), fmt(median($a['cpu'] ?? []), 1), pair_ratio($s['cpu'] ?? [], $a['cpu'] ?? []),
-               min(count($s['rps'] ?? []), count($a['rps'] ?? [])));
-    }
+    summary_table($paced_runs, $pages, true);
 }
 
 echo "\nSaturating runs (in the order they ran):\n\n";
