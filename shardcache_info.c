@@ -117,7 +117,7 @@ static uint64_t sc_php_nominal_slots(void)
     uint64_t slots = 0, initial = sc_shared_cache.seg.hdr->initial_capacity;
 
     for (i = 0; i < n; i++) {
-        uint32_t cap = __atomic_load_n(&sc_shared_cache.seg.shards[i].table.capacity, __ATOMIC_RELAXED);
+        uint32_t cap = __atomic_load_n(&sc_shared_cache.seg.heads[i].table.capacity, __ATOMIC_RELAXED);
         slots += cap ? cap : initial;
     }
     return slots;

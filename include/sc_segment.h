@@ -48,16 +48,27 @@ typedef struct sc_pin {
 
 #define SC_PINS 8
 
-/* One shard. The lock sits alone on its cache line so that writers taking
- * it do not disturb optimistic readers of the next line. */
+/* The line every fetch reads: a shard's sequence counter and its table,
+ * written only by the shard's writers. The heads of all shards sit packed in
+ * one array, away from the rest of each shard, so that a request whose
+ * fetches land in many shards touches a few pages of heads instead of one
+ * page per shard (a TLB miss each after every context switch). */
+typedef struct sc_shard_head {
+    _Alignas(SC_CACHELINE) uint64_t seq;
+    sc_table table;
+    uint32_t pins_used;    /* set once a pin was taken: writers check pins */
+} sc_shard_head;
+
+/* One shard. The lock sits alone on its cache line (with what only its
+ * holder reads) so that writers taking it do not disturb optimistic
+ * readers of the head. */
 typedef struct sc_shard {
     _Alignas(SC_CACHELINE) sc_mutex lock;
     uint32_t dirty;        /* a writer holds the lock (see sc_shard.c) */
-    /* -- line read by every fetch: written only by this shard's writers -- */
-    _Alignas(SC_CACHELINE) uint64_t seq;
-    sc_table table;
     uint32_t index;
-    uint32_t pins_used;    /* set once a pin was taken: writers check pins */
+    /* This shard's head in the heads array: set when the segment is made,
+     * never written again; the mapping has one address in every process. */
+    sc_shard_head *head;
     /* -- writer-only state -- */
     _Alignas(SC_CACHELINE) sc_shard_alloc alloc;
     sc_shard_stats stats;
@@ -73,6 +84,7 @@ typedef struct sc_header {
     uint32_t shard_shift;    /* unused bits: shard = (hash >> 32) & (nshards - 1) */
     uint32_t npages;
     uint32_t initial_capacity;  /* first table size of a shard */
+    sc_off heads_off;
     sc_off shards_off;
     sc_off pages_off;
     sc_off data_off;         /* page i starts at data_off + (i << SC_PAGE_SHIFT) */
@@ -93,6 +105,7 @@ typedef struct sc_seg {
     char *base;
     uint64_t size;
     sc_header *hdr;
+    sc_shard_head *heads;
     sc_shard *shards;
     sc_page *pages;
     uint32_t nshards;
@@ -118,9 +131,14 @@ static inline sc_off sc_seg_off(const sc_seg *seg, const void *p)
     return (sc_off)((const char *)p - seg->base);
 }
 
+static inline uint32_t sc_seg_shard_index(const sc_seg *seg, uint64_t hash)
+{
+    return (uint32_t)(hash >> 32) & (seg->nshards - 1);
+}
+
 static inline sc_shard *sc_seg_shard_for(const sc_seg *seg, uint64_t hash)
 {
-    return &seg->shards[(hash >> 32) & (seg->nshards - 1)];
+    return &seg->shards[sc_seg_shard_index(seg, hash)];
 }
 
 #endif

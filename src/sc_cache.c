@@ -87,10 +87,10 @@ static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const s
         /* Entries of the same size class free exactly what is needed;
          * others only help once a whole slab of theirs empties. */
         uint32_t usable = (uint32_t)sc_alloc_usable(size);
-        while (!off && shard->table.used && sc_evict_clock(seg, shard, 1, usable)) {
+        while (!off && shard->head->table.used && sc_evict_clock(seg, shard, 1, usable)) {
             off = SC_MAKE();
         }
-        while (!off && shard->table.used) {
+        while (!off && shard->head->table.used) {
             sc_evict_clock(seg, shard, 1, 0);
             off = SC_MAKE();
         }
@@ -120,7 +120,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     for (attempt = 0;; attempt++) {
         sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
         if (add_only) {
-            old = sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
+            old = sc_table_lookup(seg, &shard->head->table, key->str, key->len, hash, &slot);
             if (old && !sc_entry_expired(old, now)) {
                 sc_shard_unlock(shard);
                 return SC_EXISTS;
@@ -141,7 +141,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     }
 
     /* Eviction above may have removed the old entry: look again. */
-    old = sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
+    old = sc_table_lookup(seg, &shard->head->table, key->str, key->len, hash, &slot);
     if (old && add_only && !sc_entry_expired(old, now)) {
         sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
         sc_shard_unlock(shard);
@@ -151,7 +151,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         if (!sc_table_reserve(seg, shard)) {
             /* The table is full of live entries and cannot grow: make room
              * in it by evicting some of this shard's entries. */
-            sc_evict_clock(seg, shard, (shard->table.capacity >> 4) + 1, 0);
+            sc_evict_clock(seg, shard, (shard->head->table.capacity >> 4) + 1, 0);
             if (!sc_table_reserve(seg, shard)) {
                 sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
                 shard->stats.nomem++;
@@ -159,11 +159,11 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
                 return SC_NOMEM;
             }
         }
-        slot = sc_table_free_slot(seg, &shard->table, hash);
+        slot = sc_table_free_slot(seg, &shard->head->table, hash);
     }
 
     sc_shard_write_begin(shard);
-    sc_table_set(seg, &shard->table, slot, hash, off);
+    sc_table_set(seg, &shard->head->table, slot, hash, off);
     sc_shard_write_end(shard);
 
     if (old) {
@@ -181,11 +181,11 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
 /* Copies key's live entry into out (bytes into the sink). Runs either with
  * the shard's read lock held or under the sequence counter, in which case
  * the caller validates before trusting anything. */
-static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, sc_shard *shard, const sc_key *key, uint64_t hash, int64_t now,
+static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, const sc_shard_head *head, const sc_key *key, uint64_t hash, int64_t now,
                          sc_sink *sink, sc_value_out *out, sc_status *status)
 {
     uint32_t slot;
-    const sc_entry *e = sc_table_lookup(&c->seg, &shard->table, key->str, key->len, hash, &slot);
+    const sc_entry *e = sc_table_lookup(&c->seg, &head->table, key->str, key->len, hash, &slot);
     uint8_t vtype;
     uint32_t val_len, ttl;
     int64_t ctime;
@@ -237,7 +237,7 @@ static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint6
     if (!sc_shard_trylock(&c->seg, shard, SC_LOCK_WRITE)) {
         return;
     }
-    e = (sc_entry *)sc_table_lookup(&c->seg, &shard->table, key->str, key->len, hash, &slot);
+    e = (sc_entry *)sc_table_lookup(&c->seg, &shard->head->table, key->str, key->len, hash, &slot);
     if (e) {
         if (e->nhits <= UINT32_MAX - SC_HIT_SAMPLE) {
             e->nhits += SC_HIT_SAMPLE;
@@ -252,12 +252,14 @@ static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint6
 sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out)
 {
     uint64_t hash = sc_hash_mix(key->php_hash);
-    sc_shard *shard = sc_seg_shard_for(&c->seg, hash);
+    uint32_t index = sc_seg_shard_index(&c->seg, hash);
+    sc_shard_head *head = &c->seg.heads[index];
+    sc_shard *shard = &c->seg.shards[index]; /* only for its lock and figures */
     sc_status status = SC_NOTFOUND;
     int tries = 0, spins = 0;
 
     while (tries < SC_OPTIMISTIC_TRIES) {
-        uint64_t start = sc_seq_read_begin(&shard->seq);
+        uint64_t start = sc_seq_read_begin(&head->seq);
         int r;
         if (SC_UNLIKELY(start & 1)) {
             if (++spins < SC_ODD_SPINS) {
@@ -268,8 +270,8 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
             tries++;
             continue;
         }
-        r = sc_read_entry(c, shard, key, hash, now, sink, out, &status);
-        if (SC_LIKELY(sc_seq_read_valid(&shard->seq, start))) {
+        r = sc_read_entry(c, head, key, hash, now, sink, out, &status);
+        if (SC_LIKELY(sc_seq_read_valid(&head->seq, start))) {
             if (r == SC_READ_NEEDBUF) {
                 /* The length is consistent: get a buffer outside any lock. */
                 sink->get(sink, out->vtype, out->len);
@@ -287,7 +289,7 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
     for (;;) {
         int r;
         sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
-        r = sc_read_entry(c, shard, key, hash, now, sink, out, &status);
+        r = sc_read_entry(c, head, key, hash, now, sink, out, &status);
         sc_shard_unlock(shard);
         if (r != SC_READ_NEEDBUF) {
             break;
@@ -309,28 +311,30 @@ done:
 sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
 {
     uint64_t hash = sc_hash_mix(key->php_hash);
-    sc_shard *shard = sc_seg_shard_for(&c->seg, hash);
+    uint32_t index = sc_seg_shard_index(&c->seg, hash);
+    const sc_shard_head *head = &c->seg.heads[index];
+    sc_shard *shard = &c->seg.shards[index];
     int tries;
     bool found;
 
     for (tries = 0; tries < SC_OPTIMISTIC_TRIES * SC_ODD_SPINS; tries++) {
-        uint64_t start = sc_seq_read_begin(&shard->seq);
+        uint64_t start = sc_seq_read_begin(&head->seq);
         uint32_t slot;
         const sc_entry *e;
         if (start & 1) {
             sc_cpu_relax();
             continue;
         }
-        e = sc_table_lookup(&c->seg, &shard->table, key->str, key->len, hash, &slot);
+        e = sc_table_lookup(&c->seg, &head->table, key->str, key->len, hash, &slot);
         found = e && !sc_entry_expired(e, now);
-        if (sc_seq_read_valid(&shard->seq, start)) {
+        if (sc_seq_read_valid(&head->seq, start)) {
             return found ? SC_OK : SC_NOTFOUND;
         }
     }
     sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
     {
         uint32_t slot;
-        const sc_entry *e = sc_table_lookup(&c->seg, &shard->table, key->str, key->len, hash, &slot);
+        const sc_entry *e = sc_table_lookup(&c->seg, &head->table, key->str, key->len, hash, &slot);
         found = e && !sc_entry_expired(e, now);
     }
     sc_shard_unlock(shard);
@@ -348,13 +352,13 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     const sc_entry *e;
 
     sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
-    e = sc_table_lookup(seg, &shard->table, key->str, key->len, hash, &slot);
+    e = sc_table_lookup(seg, &shard->head->table, key->str, key->len, hash, &slot);
     if (!e) {
         sc_shard_unlock(shard);
         return SC_NOTFOUND;
     }
     sc_shard_write_begin(shard);
-    sc_table_clear_slot(seg, &shard->table, slot);
+    sc_table_clear_slot(seg, &shard->head->table, slot);
     sc_shard_write_end(shard);
     sc_entry_free(seg, shard, (sc_entry *)e);
     shard->stats.deletes++;
@@ -373,7 +377,7 @@ void sc_cache_clear(sc_cache *c)
         sc_shard *shard = &seg->shards[i];
         sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
         sc_shard_write_begin(shard);
-        memset(&shard->table, 0, sizeof(shard->table));
+        memset(&shard->head->table, 0, sizeof(shard->head->table));
     }
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *shard = &seg->shards[i];
@@ -408,8 +412,8 @@ void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
     memset(f, 0, sizeof(*f));
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *s = &seg->shards[i];
-        f->entries += __atomic_load_n(&s->table.used, __ATOMIC_RELAXED);
-        f->slots += __atomic_load_n(&s->table.capacity, __ATOMIC_RELAXED);
+        f->entries += __atomic_load_n(&s->head->table.used, __ATOMIC_RELAXED);
+        f->slots += __atomic_load_n(&s->head->table.capacity, __ATOMIC_RELAXED);
         f->mem_used += __atomic_load_n(&s->alloc.used_bytes, __ATOMIC_RELAXED);
         f->mem_requested += __atomic_load_n(&s->alloc.requested_bytes, __ATOMIC_RELAXED);
         f->spare_reuses += __atomic_load_n(&s->alloc.spare_reuses, __ATOMIC_RELAXED);

@@ -3,6 +3,7 @@
  *
  * Layout, all at offsets from the base:
  *   0            sc_header (global lock, page pool, figures)
+ *   heads_off    nshards x sc_shard_head (one cache line each, packed)
  *   shards_off   nshards x sc_shard, cache-line aligned
  *   pages_off    npages x sc_page descriptors
  *   data_off     npages pages of SC_PAGE_SIZE bytes (page-aligned)
@@ -16,12 +17,13 @@
 #include <time.h>
 #include "sc_segment.h"
 
-static uint64_t sc_layout(uint64_t size, uint32_t nshards, uint32_t *npages_out, sc_off *shards_off,
-                          sc_off *pages_off, sc_off *data_off)
+static uint64_t sc_layout(uint64_t size, uint32_t nshards, uint32_t *npages_out, sc_off *heads_off,
+                          sc_off *shards_off, sc_off *pages_off, sc_off *data_off)
 {
     uint64_t fixed, npages;
 
-    *shards_off = SC_ALIGN_UP(sizeof(sc_header), SC_CACHELINE);
+    *heads_off = SC_ALIGN_UP(sizeof(sc_header), SC_CACHELINE);
+    *shards_off = SC_ALIGN_UP(*heads_off + (uint64_t)nshards * sizeof(sc_shard_head), SC_CACHELINE);
     *pages_off = SC_ALIGN_UP(*shards_off + (uint64_t)nshards * sizeof(sc_shard), SC_CACHELINE);
     fixed = *pages_off + SC_PAGE_SIZE; /* room for aligning the data area */
     if (size <= fixed) {
@@ -44,7 +46,7 @@ static uint64_t sc_layout(uint64_t size, uint32_t nshards, uint32_t *npages_out,
 int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries_hint,
                   char *err, size_t errlen)
 {
-    sc_off shards_off, pages_off, data_off = 0;
+    sc_off heads_off, shards_off, pages_off, data_off = 0;
     uint32_t npages = 0, i;
     sc_header *hdr;
     void *base;
@@ -61,13 +63,13 @@ int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries
     }
     /* Fewer shards when the segment is too small to give each a few pages. */
     while (nshards > 1) {
-        sc_layout(size, nshards, &npages, &shards_off, &pages_off, &data_off);
+        sc_layout(size, nshards, &npages, &heads_off, &shards_off, &pages_off, &data_off);
         if (npages >= (uint64_t)nshards * SC_MIN_PAGES_PER_SHARD) {
             break;
         }
         nshards >>= 1;
     }
-    sc_layout(size, nshards, &npages, &shards_off, &pages_off, &data_off);
+    sc_layout(size, nshards, &npages, &heads_off, &shards_off, &pages_off, &data_off);
     if (npages < SC_MIN_PAGES_PER_SHARD) {
         snprintf(err, errlen, "apc.shm_size is too small (at least 1M is needed)");
         return -1;
@@ -82,6 +84,7 @@ int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries
     seg->base = base;
     seg->size = size;
     seg->hdr = hdr = base;
+    seg->heads = (sc_shard_head *)((char *)base + heads_off);
     seg->shards = (sc_shard *)((char *)base + shards_off);
     seg->pages = (sc_page *)((char *)base + pages_off);
     seg->nshards = nshards;
@@ -91,6 +94,7 @@ int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries
     hdr->size = size;
     hdr->nshards = nshards;
     hdr->npages = npages;
+    hdr->heads_off = heads_off;
     hdr->shards_off = shards_off;
     hdr->pages_off = pages_off;
     hdr->data_off = data_off;
@@ -119,6 +123,7 @@ int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries
             goto lock_failed;
         }
         shard->index = i;
+        shard->head = &seg->heads[i];
         sc_alloc_init_shard(&shard->alloc);
     }
     sc_alloc_init_pool(seg);
