@@ -39,6 +39,11 @@
 #   --connections=N   wrk connections (default 32); --threads=N (default 2)
 #   --pace=F          paced load as a fraction of the saturating rate
 #                     (default 0.6; 0 = saturating runs only)
+#   --pin             keep the load generator off the workers' CPUs: nginx
+#                     and wrk on CPU 0, php-fpm on the others (taskset;
+#                     needs 2+ CPUs). Without it everything shares all CPUs
+#                     and p99 is mostly the workers' wait behind wrk and
+#                     nginx for a CPU.
 #   --shm=SIZE        apc.shm_size for both caches (default 128M)
 #   --shardcache=PATH shardcache build (default modules/shardcache.so)
 #   --apcu=PATH       APCu (default apcu.so from PHP's extension_dir)
@@ -65,6 +70,8 @@ PAGE_LIST=fetch_scalar,fetch_array,store
 CONNS=32
 PACE=0.6
 THREADS=2
+PIN=0
+PIN_NOTE=""
 SHM=128M
 SC_SO="$ROOT/modules/shardcache.so"
 APCU_SO=apcu.so
@@ -82,6 +89,7 @@ for arg in "$@"; do
         --connections=*) CONNS="${arg#*=}" ;;
         --threads=*) THREADS="${arg#*=}" ;;
         --pace=*) PACE="${arg#*=}" ;;
+        --pin) PIN=1 ;;
         --shm=*) SHM="${arg#*=}" ;;
         --shardcache=*) SC_SO="${arg#*=}" ;;
         --apcu=*) APCU_SO="${arg#*=}" ;;
@@ -108,6 +116,15 @@ fi
 for tool in "$FPM_BIN" nginx wrk php; do
     command -v "$tool" >/dev/null 2>&1 || { web_err "$tool not found (run without --no-install)"; exit 1; }
 done
+if [ "$PIN" -eq 1 ]; then
+    ncpu="$(nproc)"
+    if [ "$ncpu" -lt 2 ] || ! command -v taskset >/dev/null 2>&1; then
+        web_err "--pin needs taskset and at least 2 CPUs"; exit 2
+    fi
+    WEB_LOAD_PREFIX=(taskset -c 0)
+    WEB_FPM_PREFIX=(taskset -c "1-$((ncpu - 1))")
+    PIN_NOTE=", pinned: nginx and wrk on CPU 0, php-fpm on CPU 1-$((ncpu - 1))"
+fi
 SC_SO="$(web_resolve_so "$SC_SO")"
 APCU_SO="$(web_resolve_so "$APCU_SO")"
 for so in "$SC_SO" "$APCU_SO"; do
@@ -132,7 +149,7 @@ nginx_start off || exit 1
 BASE="http://127.0.0.1:$WEB_PORT"
 nruns=$(( ${#WORKERS_A[@]} * PAIRS * 2 * ${#PAGES_A[@]} * (PACED + 1) ))
 echo "web-bench: nginx on 127.0.0.1:$WEB_PORT; $nruns runs of ${SECS}s (+${WARMUP}s warm-up)," \
-     "wrk -t$THREADS -c$CONNS, apc.shm_size=$SHM, $(nproc) cores"
+     "wrk -t$THREADS -c$CONNS, apc.shm_size=$SHM, $(nproc) cores$PIN_NOTE"
 echo "web-bench: APCu       $APCU_SO"
 
 ERRORS=0
@@ -166,7 +183,8 @@ measure() {
         # mean wait per connection between two requests, in microseconds
         pace_env=(env "WRK_PACE_US=$(awk -v c="$CONNS" -v r="$rate" 'BEGIN { printf "%d", c * 1e6 / r }')")
     fi
-    ${pace_env[@]+"${pace_env[@]}"} wrk -s "$WEB_DIR/report.lua" -t"$THREADS" -c"$CONNS" -d"${WARMUP}s" "$url" \
+    ${pace_env[@]+"${pace_env[@]}"} ${WEB_LOAD_PREFIX[@]+"${WEB_LOAD_PREFIX[@]}"} \
+        wrk -s "$WEB_DIR/report.lua" -t"$THREADS" -c"$CONNS" -d"${WARMUP}s" "$url" \
         >"$WEB_TMP/warm-$tag.out" 2>&1 </dev/null
     local waits0="" waits1="" waits
     [ "$cache" = shardcache ] && waits0="$(sc_lock_waits)"
@@ -174,7 +192,8 @@ measure() {
     declare -A before=()
     while read -r p t; do before[$p]=$t; done < <(web_cpu_ticks $(fpm_workers))
     f="$WEB_TMP/wrk-$tag.out"
-    ${pace_env[@]+"${pace_env[@]}"} wrk -s "$WEB_DIR/report.lua" -t"$THREADS" -c"$CONNS" -d"${SECS}s" --latency "$url" \
+    ${pace_env[@]+"${pace_env[@]}"} ${WEB_LOAD_PREFIX[@]+"${WEB_LOAD_PREFIX[@]}"} \
+        wrk -s "$WEB_DIR/report.lua" -t"$THREADS" -c"$CONNS" -d"${SECS}s" --latency "$url" \
         >"$f" 2>&1 </dev/null
     local wrk_rc=$? ticks=0 vanished=0
     declare -A seen=()
@@ -270,7 +289,7 @@ table="$(php -n "$WEB_DIR/table.php" "$WEB_TMP/raw-max.tsv" "$WEB_TMP/raw-paced.
 {
     echo "## Web benchmark: php-fpm + nginx, shardcache vs APCu"
     echo
-    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(php -n -r 'echo PHP_VERSION;'), nginx $(nginx -v 2>&1 | sed 's|.*/||'), wrk -t$THREADS -c$CONNS, ${SECS} s per run (+${WARMUP} s warm-up), $PAIRS pairs, apc.shm_size=$SHM, pm = static, opcache on."
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(php -n -r 'echo PHP_VERSION;'), nginx $(nginx -v 2>&1 | sed 's|.*/||'), wrk -t$THREADS -c$CONNS, ${SECS} s per run (+${WARMUP} s warm-up), $PAIRS pairs, apc.shm_size=$SHM, pm = static, opcache on$PIN_NOTE."
     echo "Medians over the pairs; ratio = median (range) of the per-pair ratios shardcache / APCu, a pair being two runs back to back (req/s: higher is better; p99 and CPU: lower is better)."
     echo "CPU = utime + stime of the fpm workers during the run / requests served."
     if [ "$PACED" -eq 1 ]; then

@@ -21,6 +21,11 @@ FPM_PID=""
 FPM_RUN=0
 NGINX_PID=""
 FPM_BIN="${FPM_BIN:-php-fpm8.2}"
+# Commands put in front of php-fpm and of nginx (and wrk, by the caller),
+# e.g. (taskset -c 1): web-bench.sh --pin keeps the load generator and the
+# workers on different CPUs. taskset execs, so $! stays the server's pid.
+WEB_FPM_PREFIX=()
+WEB_LOAD_PREFIX=()
 
 web_log() { echo "$WEB_NAME: $*"; }
 web_err() { echo "$WEB_NAME: $*" >&2; }
@@ -181,7 +186,8 @@ fpm_start() {
                -d opcache.file_update_protection=0 -d opcache.jit=disable)
     fi
     [ "$(id -u)" -eq 0 ] && args+=(-R)
-    "$FPM_BIN" "${args[@]}" "$@" >"$WEB_TMP/php-fpm-$FPM_RUN.out" 2>&1 </dev/null &
+    ${WEB_FPM_PREFIX[@]+"${WEB_FPM_PREFIX[@]}"} "$FPM_BIN" "${args[@]}" "$@" \
+        >"$WEB_TMP/php-fpm-$FPM_RUN.out" 2>&1 </dev/null &
     FPM_PID=$!
     local i n
     for ((i = 0; i < 200; i++)); do
@@ -220,7 +226,7 @@ nginx_start() {
         WEB_PORT="$(web_free_port)" || { web_err "no free port"; return 1; }
         web_render "$WEB_DIR/nginx.conf.in" "$conf" "TMP=$WEB_TMP" "PORT=$WEB_PORT" \
             "PAGES=$WEB_PAGES" "ACCESS=$access"
-        nginx -e "$WEB_TMP/nginx-error.log" -p "$WEB_TMP" -c "$conf" \
+        ${WEB_LOAD_PREFIX[@]+"${WEB_LOAD_PREFIX[@]}"} nginx -e "$WEB_TMP/nginx-error.log" -p "$WEB_TMP" -c "$conf" \
             >"$WEB_TMP/nginx.out" 2>&1 </dev/null &
         NGINX_PID=$!
         for ((i = 0; i < 100; i++)); do
