@@ -33,7 +33,7 @@ void sc_shard_write_begin(sc_shard *shard);
 
 static inline void sc_shard_write_end(sc_shard *shard)
 {
-    sc_seq_write_end(&shard->head->seq);
+    sc_seq_write_end(&sc_head(shard)->seq);
 }
 
 /* Waits for the shard's pins with the window already odd (repair). */

@@ -66,15 +66,23 @@ typedef struct sc_shard {
     _Alignas(SC_CACHELINE) sc_mutex lock;
     uint32_t dirty;        /* a writer holds the lock (see sc_shard.c) */
     uint32_t index;
-    /* This shard's head in the heads array: set when the segment is made,
-     * never written again; the mapping has one address in every process. */
-    sc_shard_head *head;
+    /* Where this shard's head is, in bytes from the shard itself (see
+     * sc_head): set when the segment is made, never written again. */
+    int64_t head_rel;
     /* -- writer-only state -- */
     _Alignas(SC_CACHELINE) sc_shard_alloc alloc;
     sc_shard_stats stats;
     sc_reservation reservations[SC_RESERVATIONS];
     sc_pin pins[SC_PINS];
 } sc_shard;
+
+/* The head of a shard whose lock or writer state the caller already has in
+ * hand. (A fetch goes from the hash to seg->heads directly, without reading
+ * the sc_shard at all.) */
+static inline sc_shard_head *sc_head(const sc_shard *shard)
+{
+    return (sc_shard_head *)((uintptr_t)shard + (uintptr_t)shard->head_rel);
+}
 
 /* The segment header at offset 0. */
 typedef struct sc_header {

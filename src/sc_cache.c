@@ -87,10 +87,10 @@ static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const s
         /* Entries of the same size class free exactly what is needed;
          * others only help once a whole slab of theirs empties. */
         uint32_t usable = (uint32_t)sc_alloc_usable(size);
-        while (!off && shard->head->table.used && sc_evict_clock(seg, shard, 1, usable)) {
+        while (!off && sc_head(shard)->table.used && sc_evict_clock(seg, shard, 1, usable)) {
             off = SC_MAKE();
         }
-        while (!off && shard->head->table.used) {
+        while (!off && sc_head(shard)->table.used) {
             sc_evict_clock(seg, shard, 1, 0);
             off = SC_MAKE();
         }
@@ -120,7 +120,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     for (attempt = 0;; attempt++) {
         sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
         if (add_only) {
-            old = sc_table_lookup(seg, &shard->head->table, key->str, key->len, hash, &slot);
+            old = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
             if (old && !sc_entry_expired(old, now)) {
                 sc_shard_unlock(shard);
                 return SC_EXISTS;
@@ -141,7 +141,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     }
 
     /* Eviction above may have removed the old entry: look again. */
-    old = sc_table_lookup(seg, &shard->head->table, key->str, key->len, hash, &slot);
+    old = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
     if (old && add_only && !sc_entry_expired(old, now)) {
         sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
         sc_shard_unlock(shard);
@@ -151,7 +151,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         if (!sc_table_reserve(seg, shard)) {
             /* The table is full of live entries and cannot grow: make room
              * in it by evicting some of this shard's entries. */
-            sc_evict_clock(seg, shard, (shard->head->table.capacity >> 4) + 1, 0);
+            sc_evict_clock(seg, shard, (sc_head(shard)->table.capacity >> 4) + 1, 0);
             if (!sc_table_reserve(seg, shard)) {
                 sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
                 shard->stats.nomem++;
@@ -159,11 +159,11 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
                 return SC_NOMEM;
             }
         }
-        slot = sc_table_free_slot(seg, &shard->head->table, hash);
+        slot = sc_table_free_slot(seg, &sc_head(shard)->table, hash);
     }
 
     sc_shard_write_begin(shard);
-    sc_table_set(seg, &shard->head->table, slot, hash, off);
+    sc_table_set(seg, &sc_head(shard)->table, slot, hash, off);
     sc_shard_write_end(shard);
 
     if (old) {
@@ -237,7 +237,7 @@ static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint6
     if (!sc_shard_trylock(&c->seg, shard, SC_LOCK_WRITE)) {
         return;
     }
-    e = (sc_entry *)sc_table_lookup(&c->seg, &shard->head->table, key->str, key->len, hash, &slot);
+    e = (sc_entry *)sc_table_lookup(&c->seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
     if (e) {
         if (e->nhits <= UINT32_MAX - SC_HIT_SAMPLE) {
             e->nhits += SC_HIT_SAMPLE;
@@ -352,13 +352,13 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     const sc_entry *e;
 
     sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
-    e = sc_table_lookup(seg, &shard->head->table, key->str, key->len, hash, &slot);
+    e = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
     if (!e) {
         sc_shard_unlock(shard);
         return SC_NOTFOUND;
     }
     sc_shard_write_begin(shard);
-    sc_table_clear_slot(seg, &shard->head->table, slot);
+    sc_table_clear_slot(seg, &sc_head(shard)->table, slot);
     sc_shard_write_end(shard);
     sc_entry_free(seg, shard, (sc_entry *)e);
     shard->stats.deletes++;
@@ -377,7 +377,7 @@ void sc_cache_clear(sc_cache *c)
         sc_shard *shard = &seg->shards[i];
         sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
         sc_shard_write_begin(shard);
-        memset(&shard->head->table, 0, sizeof(shard->head->table));
+        memset(&sc_head(shard)->table, 0, sizeof(sc_head(shard)->table));
     }
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *shard = &seg->shards[i];
@@ -412,8 +412,8 @@ void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
     memset(f, 0, sizeof(*f));
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *s = &seg->shards[i];
-        f->entries += __atomic_load_n(&s->head->table.used, __ATOMIC_RELAXED);
-        f->slots += __atomic_load_n(&s->head->table.capacity, __ATOMIC_RELAXED);
+        f->entries += __atomic_load_n(&sc_head(s)->table.used, __ATOMIC_RELAXED);
+        f->slots += __atomic_load_n(&sc_head(s)->table.capacity, __ATOMIC_RELAXED);
         f->mem_used += __atomic_load_n(&s->alloc.used_bytes, __ATOMIC_RELAXED);
         f->mem_requested += __atomic_load_n(&s->alloc.requested_bytes, __ATOMIC_RELAXED);
         f->spare_reuses += __atomic_load_n(&s->alloc.spare_reuses, __ATOMIC_RELAXED);

@@ -23,13 +23,13 @@
 
 void sc_shard_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e)
 {
-    sc_table_clear_slot(seg, &shard->head->table, slot);
+    sc_table_clear_slot(seg, &sc_head(shard)->table, slot);
     sc_entry_free(seg, shard, e);
 }
 
 uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t idle_ttl)
 {
-    sc_table *table = &shard->head->table;
+    sc_table *table = &sc_head(shard)->table;
     uint32_t slot, removed = 0;
 
     if (!table->off || !table->used) {
@@ -53,7 +53,7 @@ uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t id
 
 uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem_size)
 {
-    sc_table *table = &shard->head->table;
+    sc_table *table = &sc_head(shard)->table;
     uint32_t removed = 0, looked = 0;
 
     if (!table->off || !table->used || !max) {
@@ -114,7 +114,7 @@ void sc_evict_global(sc_cache *c, uint32_t need_pages, int64_t now)
             uint32_t share;
             sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
             any |= sc_evict_expired(seg, shard, now, c->idle_ttl) > 0;
-            share = round < 3 ? (shard->head->table.used >> (3 - round)) + 1 : shard->head->table.used;
+            share = round < 3 ? (sc_head(shard)->table.used >> (3 - round)) + 1 : sc_head(shard)->table.used;
             any |= sc_evict_clock(seg, shard, share, 0) > 0;
             sc_shard_unlock(shard);
         }

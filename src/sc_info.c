@@ -51,11 +51,11 @@ void sc_info_shard_get(sc_cache *c, uint32_t index, sc_info_shard *out)
     }
     shard = &seg->shards[index];
     sc_shard_lock(seg, shard, SC_LOCK_READ);
-    out->entries = shard->head->table.used;
-    out->slots = shard->head->table.capacity;
-    out->tombstones = shard->head->table.tombs;
-    if (shard->head->table.off && shard->head->table.capacity) {
-        table_bytes = sc_alloc_usable(sc_table_bytes(shard->head->table.capacity));
+    out->entries = sc_head(shard)->table.used;
+    out->slots = sc_head(shard)->table.capacity;
+    out->tombstones = sc_head(shard)->table.tombs;
+    if (sc_head(shard)->table.off && sc_head(shard)->table.capacity) {
+        table_bytes = sc_alloc_usable(sc_table_bytes(sc_head(shard)->table.capacity));
     }
     out->pages = shard->alloc.pages;
     out->mem_used = shard->alloc.used_bytes;

@@ -105,8 +105,8 @@ sc_pin *sc_pin_claim(sc_shard *shard, uint32_t self)
     uint32_t first = self % SC_PINS;
     uint32_t i;
 
-    if (SC_UNLIKELY(!__atomic_load_n(&shard->head->pins_used, __ATOMIC_RELAXED))) {
-        __atomic_store_n(&shard->head->pins_used, 1, __ATOMIC_SEQ_CST);
+    if (SC_UNLIKELY(!__atomic_load_n(&sc_head(shard)->pins_used, __ATOMIC_RELAXED))) {
+        __atomic_store_n(&sc_head(shard)->pins_used, 1, __ATOMIC_SEQ_CST);
     }
     for (i = 0; i < SC_PINS; i++) {
         sc_pin *pin = &shard->pins[(first + i) % SC_PINS];
@@ -146,7 +146,7 @@ void sc_pin_drain(sc_shard *shard)
 {
     uint32_t i;
 
-    if (!__atomic_load_n(&shard->head->pins_used, __ATOMIC_SEQ_CST)) {
+    if (!__atomic_load_n(&sc_head(shard)->pins_used, __ATOMIC_SEQ_CST)) {
         return;
     }
     for (i = 0; i < SC_PINS; i++) {
@@ -157,6 +157,6 @@ void sc_pin_drain(sc_shard *shard)
 void sc_shard_write_begin(sc_shard *shard)
 {
     /* A locked RMW: the odd value is visible before the slots are read. */
-    __atomic_fetch_add(&shard->head->seq, 1, __ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&sc_head(shard)->seq, 1, __ATOMIC_SEQ_CST);
     sc_pin_drain(shard);
 }

@@ -85,7 +85,7 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
             self = sc_self_pid();
         }
         sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
-        e = sc_table_lookup(seg, &shard->head->table, key->str, key->len, hash, &slot);
+        e = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
         if (e && !sc_entry_expired(e, now)) {
             /* Stored since the fetch above: fetch it again. */
             sc_shard_unlock(shard);

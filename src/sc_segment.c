@@ -123,7 +123,7 @@ int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries
             goto lock_failed;
         }
         shard->index = i;
-        shard->head = &seg->heads[i];
+        shard->head_rel = (int64_t)((char *)&seg->heads[i] - (char *)shard);
         sc_alloc_init_shard(&shard->alloc);
     }
     sc_alloc_init_pool(seg);

@@ -23,7 +23,7 @@
 
 static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
 {
-    uint64_t seq = __atomic_load_n(&shard->head->seq, __ATOMIC_RELAXED);
+    uint64_t seq = __atomic_load_n(&sc_head(shard)->seq, __ATOMIC_RELAXED);
 
     if (!(seq & 1)) {
         sc_shard_write_begin(shard);
@@ -31,11 +31,11 @@ static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
         /* The dead writer may have died before its pins drained. */
         sc_pin_drain(shard);
     }
-    shard->head->table.off = 0;
-    shard->head->table.capacity = 0;
-    shard->head->table.used = 0;
-    shard->head->table.tombs = 0;
-    shard->head->table.clock_hand = 0;
+    sc_head(shard)->table.off = 0;
+    sc_head(shard)->table.capacity = 0;
+    sc_head(shard)->table.used = 0;
+    sc_head(shard)->table.tombs = 0;
+    sc_head(shard)->table.clock_hand = 0;
     sc_alloc_reclaim_shard(seg, (uint16_t)shard->index);
     sc_alloc_init_shard(&shard->alloc);
     shard->stats.repairs++;
@@ -46,7 +46,7 @@ static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
 static void sc_shard_locked(sc_seg *seg, sc_shard *shard, sc_lock_mode mode, bool owner_died)
 {
     if (owner_died) {
-        if (shard->dirty || (__atomic_load_n(&shard->head->seq, __ATOMIC_RELAXED) & 1)) {
+        if (shard->dirty || (__atomic_load_n(&sc_head(shard)->seq, __ATOMIC_RELAXED) & 1)) {
             sc_shard_repair(seg, shard);
         }
         shard->dirty = 0;

@@ -124,8 +124,8 @@ sc_snapshot *sc_snapshot_shard(sc_cache *c, uint32_t index, int64_t now, bool wi
     }
     shard = &seg->shards[index];
     sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
-    for (slot = 0; slot < shard->head->table.capacity; slot++) {
-        const sc_entry *e = sc_table_slot_entry(seg, &shard->head->table, slot);
+    for (slot = 0; slot < sc_head(shard)->table.capacity; slot++) {
+        const sc_entry *e = sc_table_slot_entry(seg, &sc_head(shard)->table, slot);
         if (e && !sc_entry_expired(e, now)) {
             sc_snap_add(snap, e, with_values);
         }
@@ -147,7 +147,7 @@ sc_snapshot *sc_snapshot_key(sc_cache *c, const sc_key *key, int64_t now, bool w
         return NULL;
     }
     sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
-    e = sc_table_lookup(seg, &shard->head->table, key->str, key->len, hash, &slot);
+    e = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
     if (e && !sc_entry_expired(e, now)) {
         sc_snap_add(snap, e, with_values);
     }

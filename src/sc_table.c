@@ -154,7 +154,7 @@ void sc_table_clear_slot(sc_seg *seg, sc_table *table, uint32_t slot)
  * publishes it. */
 static bool sc_table_rebuild(sc_seg *seg, sc_shard *shard, uint32_t new_capacity)
 {
-    sc_table *table = &shard->head->table;
+    sc_table *table = &sc_head(shard)->table;
     sc_off new_off, old_off = table->off;
     uint32_t old_capacity = table->capacity, i, used = 0;
     uint8_t *new_tags;
@@ -208,7 +208,7 @@ static bool sc_table_rebuild(sc_seg *seg, sc_shard *shard, uint32_t new_capacity
  * odd sequence window. */
 static bool sc_table_rehash_in_place(sc_seg *seg, sc_shard *shard)
 {
-    sc_table *table = &shard->head->table;
+    sc_table *table = &sc_head(shard)->table;
     uint32_t capacity = table->capacity, mask = capacity - 1, i, n = 0;
     uint8_t *tags = sc_tags(seg, table->off);
     uint32_t *slots = sc_slots(seg, table->off, capacity);
@@ -246,7 +246,7 @@ static bool sc_table_rehash_in_place(sc_seg *seg, sc_shard *shard)
 
 bool sc_table_reserve(sc_seg *seg, sc_shard *shard)
 {
-    sc_table *table = &shard->head->table;
+    sc_table *table = &sc_head(shard)->table;
     uint64_t capacity = table->capacity, load;
 
     if (!table->off) {

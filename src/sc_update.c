@@ -86,7 +86,7 @@ static inline sc_pinned_result sc_update_pinned(sc_seg *seg, sc_shard *shard, co
                                                 sc_update_op op, int64_t a, int64_t b, int64_t now,
                                                 int64_t *result, sc_status *status)
 {
-    uint64_t start = sc_seq_read_begin(&shard->head->seq);
+    uint64_t start = sc_seq_read_begin(&sc_head(shard)->seq);
     uint32_t slot;
     sc_entry *e;
     sc_pin *pin;
@@ -100,12 +100,12 @@ static inline sc_pinned_result sc_update_pinned(sc_seg *seg, sc_shard *shard, co
     if (!pin) {
         return SC_PINNED_LOCK;
     }
-    e = (sc_entry *)sc_table_lookup(seg, &shard->head->table, key->str, key->len, hash, &slot);
+    e = (sc_entry *)sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
     if (e) {
         vtype = e->vtype;
         expired = sc_entry_expired(e, now);
     }
-    if (__atomic_load_n(&shard->head->seq, __ATOMIC_SEQ_CST) != start || !e || expired) {
+    if (__atomic_load_n(&sc_head(shard)->seq, __ATOMIC_SEQ_CST) != start || !e || expired) {
         /* A writer came by, or the key must be created: under the lock. */
         sc_pin_release(pin);
         return SC_PINNED_LOCK;
@@ -137,7 +137,7 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
         sc_value_in start;
 
         sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
-        e = (sc_entry *)sc_table_lookup(seg, &shard->head->table, key->str, key->len, hash, &slot);
+        e = (sc_entry *)sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
         if (e && !sc_entry_expired(e, now)) {
             /* Atomic against pinned updaters; readers see the old or the
              * new int, never a mix, so no sequence window is opened. */
