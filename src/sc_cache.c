@@ -13,6 +13,8 @@
  *
  * Readers (fetch, exists) write nothing shared: they copy the entry under
  * the sequence counter a few times and fall back to the shard's read lock.
+ * They go from the hash straight to the shard's head (seg->heads: counter
+ * and table) and touch the sc_shard itself only to lock it.
  * Value bytes are copied into a process-local sink and decoded by the caller
  * after every lock is released. Hit and miss counts are process-local;
  * one hit in SC_HIT_SAMPLE is recorded in the entry under the shard lock
