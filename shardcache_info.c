@@ -109,20 +109,6 @@ static void sc_php_sum_shards(sc_php_totals *t, zval *per_shard)
 
 /* ---- apcu_cache_info ---- */
 
-/* Slots of every shard's table, counting a shard that has no table yet
- * with the size its first table will have (APCu's figure is fixed). */
-static uint64_t sc_php_nominal_slots(void)
-{
-    uint32_t n = sc_cache_nshards(&sc_shared_cache), i;
-    uint64_t slots = 0, initial = sc_shared_cache.seg.hdr->initial_capacity;
-
-    for (i = 0; i < n; i++) {
-        uint32_t cap = __atomic_load_n(&sc_shared_cache.seg.heads[i].table.capacity, __ATOMIC_RELAXED);
-        slots += cap ? cap : initial;
-    }
-    return slots;
-}
-
 static void sc_php_cache_list(zval *cache_list, zval *slot_distribution)
 {
     uint32_t n = sc_cache_nshards(&sc_shared_cache), i;
@@ -175,7 +161,7 @@ ZEND_FUNCTION(shardcache_cache_info)
     sc_info_local_unrecorded(&sc_shared_cache, &local_hits, &local_misses);
 
     array_init(return_value);
-    add_assoc_long(return_value, "num_slots", (zend_long)sc_php_nominal_slots());
+    add_assoc_long(return_value, "num_slots", (zend_long)sc_info_nominal_slots(&sc_shared_cache));
     add_assoc_long(return_value, "ttl", (zend_long)sc_shared_cache.idle_ttl);
     add_assoc_double(return_value, "num_hits", (double)(t.sum.hits + local_hits));
     add_assoc_double(return_value, "num_misses", (double)(t.sum.misses + local_misses));

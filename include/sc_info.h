@@ -63,6 +63,10 @@ typedef struct sc_info_pool {
 /* Copies shard i's figures (its lock is taken for reading). */
 void sc_info_shard_get(sc_cache *c, uint32_t shard, sc_info_shard *out);
 
+/* Slots of every shard's table, a shard with no table yet counted with the
+ * size its first table will have (read without locks: a statistic). */
+uint64_t sc_info_nominal_slots(const sc_cache *c);
+
 /* Walks the page pool under the pool lock. with_runs: also list the free
  * runs (malloc'd; release with sc_info_pool_free). Returns false only when
  * memory for the run list could not be had. */

@@ -107,6 +107,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     sc_seg *seg = &c->seg;
     uint64_t hash = sc_hash_mix(key->php_hash);
     sc_shard *shard = sc_seg_shard_for(seg, hash);
+    sc_table *table = &sc_head(shard)->table;
     uint64_t size = sizeof(sc_entry) + (uint64_t)key->len + value->len;
     const sc_entry *old;
     sc_off off;
@@ -122,7 +123,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     for (attempt = 0;; attempt++) {
         sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
         if (add_only) {
-            old = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
+            old = sc_table_lookup(seg, table, key->str, key->len, hash, &slot);
             if (old && !sc_entry_expired(old, now)) {
                 sc_shard_unlock(shard);
                 return SC_EXISTS;
@@ -143,7 +144,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     }
 
     /* Eviction above may have removed the old entry: look again. */
-    old = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
+    old = sc_table_lookup(seg, table, key->str, key->len, hash, &slot);
     if (old && add_only && !sc_entry_expired(old, now)) {
         sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
         sc_shard_unlock(shard);
@@ -153,7 +154,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         if (!sc_table_reserve(seg, shard)) {
             /* The table is full of live entries and cannot grow: make room
              * in it by evicting some of this shard's entries. */
-            sc_evict_clock(seg, shard, (sc_head(shard)->table.capacity >> 4) + 1, 0);
+            sc_evict_clock(seg, shard, (table->capacity >> 4) + 1, 0);
             if (!sc_table_reserve(seg, shard)) {
                 sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
                 shard->stats.nomem++;
@@ -161,11 +162,11 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
                 return SC_NOMEM;
             }
         }
-        slot = sc_table_free_slot(seg, &sc_head(shard)->table, hash);
+        slot = sc_table_free_slot(seg, table, hash);
     }
 
     sc_shard_write_begin(shard);
-    sc_table_set(seg, &sc_head(shard)->table, slot, hash, off);
+    sc_table_set(seg, table, slot, hash, off);
     sc_shard_write_end(shard);
 
     if (old) {

@@ -39,6 +39,18 @@ void sc_info_local_unrecorded(const sc_cache *c, uint64_t *hits, uint64_t *misse
     *misses = c->local.misses & (SC_HIT_SAMPLE - 1);
 }
 
+uint64_t sc_info_nominal_slots(const sc_cache *c)
+{
+    uint64_t slots = 0, initial = c->seg.hdr->initial_capacity;
+    uint32_t i;
+
+    for (i = 0; i < c->seg.nshards; i++) {
+        uint32_t cap = SC_LOAD(c->seg.heads[i].table.capacity);
+        slots += cap ? cap : initial;
+    }
+    return slots;
+}
+
 void sc_info_shard_get(sc_cache *c, uint32_t index, sc_info_shard *out)
 {
     sc_seg *seg = &c->seg;

@@ -18,6 +18,7 @@
  * A waiter never blocks signals; with robust mutexes the wait for a dead
  * holder ends at once.
  */
+#include <string.h>
 #include "sc_shard.h"
 #include "sc_pin.h"
 
@@ -31,11 +32,7 @@ static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
         /* The dead writer may have died before its pins drained. */
         sc_pin_drain(shard);
     }
-    sc_head(shard)->table.off = 0;
-    sc_head(shard)->table.capacity = 0;
-    sc_head(shard)->table.used = 0;
-    sc_head(shard)->table.tombs = 0;
-    sc_head(shard)->table.clock_hand = 0;
+    memset(&sc_head(shard)->table, 0, sizeof(sc_table));
     sc_alloc_reclaim_shard(seg, (uint16_t)shard->index);
     sc_alloc_init_shard(&shard->alloc);
     shard->stats.repairs++;
