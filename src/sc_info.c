@@ -55,6 +55,7 @@ void sc_info_shard_get(sc_cache *c, uint32_t index, sc_info_shard *out)
 {
     sc_seg *seg = &c->seg;
     sc_shard *shard;
+    const sc_table *table;
     uint64_t table_bytes = 0;
 
     memset(out, 0, sizeof(*out));
@@ -62,12 +63,13 @@ void sc_info_shard_get(sc_cache *c, uint32_t index, sc_info_shard *out)
         return;
     }
     shard = &seg->shards[index];
+    table = &seg->heads[index].table;
     sc_shard_lock(seg, shard, SC_LOCK_READ);
-    out->entries = sc_head(shard)->table.used;
-    out->slots = sc_head(shard)->table.capacity;
-    out->tombstones = sc_head(shard)->table.tombs;
-    if (sc_head(shard)->table.off && sc_head(shard)->table.capacity) {
-        table_bytes = sc_alloc_usable(sc_table_bytes(sc_head(shard)->table.capacity));
+    out->entries = table->used;
+    out->slots = table->capacity;
+    out->tombstones = table->tombs;
+    if (table->off && table->capacity) {
+        table_bytes = sc_alloc_usable(sc_table_bytes(table->capacity));
     }
     out->pages = shard->alloc.pages;
     out->mem_used = shard->alloc.used_bytes;

@@ -116,6 +116,7 @@ sc_snapshot *sc_snapshot_shard(sc_cache *c, uint32_t index, int64_t now, bool wi
 {
     sc_seg *seg = &c->seg;
     sc_shard *shard;
+    const sc_table *table;
     sc_snapshot *snap;
     uint32_t slot;
 
@@ -123,9 +124,10 @@ sc_snapshot *sc_snapshot_shard(sc_cache *c, uint32_t index, int64_t now, bool wi
         return NULL;
     }
     shard = &seg->shards[index];
+    table = &seg->heads[index].table;
     sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
-    for (slot = 0; slot < sc_head(shard)->table.capacity; slot++) {
-        const sc_entry *e = sc_table_slot_entry(seg, &sc_head(shard)->table, slot);
+    for (slot = 0; slot < table->capacity; slot++) {
+        const sc_entry *e = sc_table_slot_entry(seg, table, slot);
         if (e && !sc_entry_expired(e, now)) {
             sc_snap_add(snap, e, with_values);
         }
