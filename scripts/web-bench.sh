@@ -171,7 +171,7 @@ sc_lock_waits() {
 measure() {
     local mode="$1" W="$2" page="$3" cache="$4" pair="$5"
     local tag="$mode-$W-$page-$cache-$pair" url="$BASE/$page.php" f init p t
-    local pace_env=() rate=""
+    local rate=""
     run_no=$((run_no + 1))
     init="$(web_http "$BASE/init.php" 10)"
     if [ "$(echo "$init" | head -n 1)" != 200 ]; then
@@ -180,21 +180,19 @@ measure() {
     fi
     if [ "$mode" = paced ]; then
         rate="${PACE_RATE[$W/$page]}"
-        # mean wait per connection between two requests, in microseconds
-        pace_env=(env "WRK_PACE_US=$(awk -v c="$CONNS" -v r="$rate" 'BEGIN { printf "%d", c * 1e6 / r }')")
+        # mean wait per connection between two requests, in microseconds,
+        # for report.lua (exported to this run's wrk only)
+        local -x WRK_PACE_US
+        WRK_PACE_US="$(awk -v c="$CONNS" -v r="$rate" 'BEGIN { printf "%d", c * 1e6 / r }')"
     fi
-    ${pace_env[@]+"${pace_env[@]}"} ${WEB_LOAD_PREFIX[@]+"${WEB_LOAD_PREFIX[@]}"} \
-        wrk -s "$WEB_DIR/report.lua" -t"$THREADS" -c"$CONNS" -d"${WARMUP}s" "$url" \
-        >"$WEB_TMP/warm-$tag.out" 2>&1 </dev/null
+    web_wrk "$WEB_TMP/warm-$tag.out" -t"$THREADS" -c"$CONNS" -d"${WARMUP}s" "$url"
     local waits0="" waits1="" waits
     [ "$cache" = shardcache ] && waits0="$(sc_lock_waits)"
     # CPU time of the workers before and after the measured run.
     declare -A before=()
     while read -r p t; do before[$p]=$t; done < <(web_cpu_ticks $(fpm_workers))
     f="$WEB_TMP/wrk-$tag.out"
-    ${pace_env[@]+"${pace_env[@]}"} ${WEB_LOAD_PREFIX[@]+"${WEB_LOAD_PREFIX[@]}"} \
-        wrk -s "$WEB_DIR/report.lua" -t"$THREADS" -c"$CONNS" -d"${SECS}s" --latency "$url" \
-        >"$f" 2>&1 </dev/null
+    web_wrk "$f" -t"$THREADS" -c"$CONNS" -d"${SECS}s" --latency "$url"
     local wrk_rc=$? ticks=0 vanished=0
     declare -A seen=()
     while read -r p t; do

@@ -21,7 +21,7 @@ FPM_PID=""
 FPM_RUN=0
 NGINX_PID=""
 FPM_BIN="${FPM_BIN:-php-fpm8.2}"
-# Commands put in front of php-fpm and of nginx (and wrk, by the caller),
+# Commands put in front of php-fpm and of nginx and wrk,
 # e.g. (taskset -c 1): web-bench.sh --pin keeps the load generator and the
 # workers on different CPUs. taskset execs, so $! stays the server's pid.
 WEB_FPM_PREFIX=()
@@ -263,11 +263,12 @@ web_http() {
         echo ($m[1] ?? "000"), "\n", $body;' "$1" "$2"
 }
 
-# web_wrk OUT_FILE WRK_ARGS... : runs wrk with the result reporter; the
-# WRKRESULT line of the output is parsed by web_wrk_field.
+# web_wrk OUT_FILE WRK_ARGS... : runs wrk (behind WEB_LOAD_PREFIX) with the
+# result reporter, which paces its requests when WRK_PACE_US is in the
+# environment; the WRKRESULT line of the output is parsed by web_wrk_field.
 web_wrk() {
     local out="$1"; shift
-    wrk -s "$WEB_DIR/report.lua" "$@" >"$out" 2>&1 </dev/null
+    ${WEB_LOAD_PREFIX[@]+"${WEB_LOAD_PREFIX[@]}"} wrk -s "$WEB_DIR/report.lua" "$@" >"$out" 2>&1 </dev/null
 }
 
 # web_wrk_field FILE NAME -> value of NAME= on the WRKRESULT line (empty if none)
