@@ -10,9 +10,13 @@
 #      tools/*.php, README.md, LICENSE, shardcache.ini), with the right role
 #      (src, test or doc), and lists no file that does not exist;
 #   2. every C file in config.m4's SHARDCACHE_SOURCES is listed as src;
-#   3. the release version equals PHP_SHARDCACHE_VERSION (php_shardcache.h);
+#   3. the release version equals PHP_SHARDCACHE_VERSION (php_shardcache.h),
+#      and the release date is a real YYYY-MM-DD date, not in the future and
+#      not before the first commit (the check passes on any later day);
 #   4. `pecl package` accepts package.xml and builds the .tgz, from a copy
-#      holding only the listed files;
+#      holding only the listed files. pecl warns whenever the release date is
+#      not today (it expects to be run on release day); the copy it packages
+#      gets today's date so that only real packaging problems warn;
 #   5. that .tgz alone builds (phpize, configure, make, make install into a
 #      scratch INSTALL_ROOT) into a module that loads and stores/fetches a
 #      value (skipped with --no-build);
@@ -160,6 +164,15 @@ $want = preg_match('/#define\s+PHP_SHARDCACHE_VERSION\s+"([^"]+)"/', $h, $m) ? $
 $rel = $xp->query('/p:package/p:version/p:release')->item(0)?->textContent;
 out($want !== null && $rel === $want, "package.xml release version " . var_export($rel, true)
     . " equals PHP_SHARDCACHE_VERSION " . var_export($want, true));
+
+// 3b. release date: a valid calendar date, not in the future (UTC, one day
+// of slack for time zones) and not before 2025 (the project's first year).
+$date = $xp->query('/p:package/p:date')->item(0)?->textContent;
+$d = is_string($date) ? DateTimeImmutable::createFromFormat('!Y-m-d', $date, new DateTimeZone('UTC')) : false;
+$dateOk = $d !== false && $d->format('Y-m-d') === $date
+    && $d <= new DateTimeImmutable('tomorrow', new DateTimeZone('UTC'))
+    && $d >= new DateTimeImmutable('2025-01-01', new DateTimeZone('UTC'));
+out($dateOk, "package.xml release date " . var_export($date, true) . " is a valid YYYY-MM-DD date, not in the future");
 echo "checks-failed: $fail\n";
 PHP
 
@@ -203,7 +216,9 @@ else
         mkdir -p "$work/pkg/$(dirname "$f")"
         cp "$ROOT/$f" "$work/pkg/$f" 2>/dev/null || copied=0
     done <"$work/listed"
-    cp "$ROOT/package.xml" "$work/pkg/"
+    # pecl warns "release date is not today" on any other day than the one
+    # in <date>: the packaged copy carries today's date, as a release would.
+    sed -E "s|<date>[0-9-]+</date>|<date>$(date +%Y-%m-%d)</date>|" "$ROOT/package.xml" >"$work/pkg/package.xml"
     if [ "$copied" -eq 1 ] && (cd "$work/pkg" && pecl package package.xml) >"$work/pecl.log" 2>&1 \
        && tgz="$(ls "$work"/pkg/shardcache-*.tgz 2>/dev/null | head -n 1)" && [ -n "$tgz" ]; then
         if grep -qi 'warning' "$work/pecl.log"; then
