@@ -114,6 +114,8 @@ typedef struct sc_reservation_ticket {
 int sc_cache_init(sc_cache *c, uint64_t size, uint32_t nshards, uint32_t entries_hint, uint32_t idle_ttl,
                   char *err, size_t errlen);
 void sc_cache_shutdown(sc_cache *c);
+/* A thread that used the cache ends (ZTS): gives its liveness slot back. */
+void sc_cache_thread_done(sc_cache *c);
 
 /* Expiry: ttl seconds after now (0 = never). add_only: fail with SC_EXISTS
  * when a live entry exists. */
