@@ -671,7 +671,9 @@ ZEND_FUNCTION(shardcache_entry)
      * the way so that other processes do not wait for it. */
     zend_try {
         if (zend_call_function(&fci, &fcc) == SUCCESS && !EG(exception) && Z_TYPE_P(return_value) != IS_UNDEF) {
-            sc_store_one(key, return_value, ttl, true, now);
+            /* Stamped when stored (as APCu): a slow callback must not
+             * store a value that is already (nearly) expired. */
+            sc_store_one(key, return_value, ttl, true, sc_now());
         }
     } zend_catch {
         sc_cache_release(&sc_shared_cache, &ticket);
@@ -731,35 +733,6 @@ static PHP_GSHUTDOWN_FUNCTION(shardcache)
     }
 }
 
-/* Maps the segment: size from apc.shm_size, falling back to 32M with a
- * warning when that size is above shardcache's limit or cannot be mapped. */
-static bool sc_start_cache(uint64_t size, uint32_t shards, uint32_t hint, uint32_t ttl)
-{
-    char err[256];
-
-    if (size >= SC_MAX_SEGMENT) {
-        php_error_docref(NULL, E_CORE_WARNING, "shardcache: apc.shm_size must be below %lluG; using 32M",
-                         (unsigned long long)(SC_MAX_SEGMENT >> 30));
-        size = SC_DEFAULT_SHM_SIZE;
-    }
-    if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
-        if (size == SC_DEFAULT_SHM_SIZE) {
-            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
-            sc_inactive_reason = "disabled: the shared memory could not be set up";
-            return false;
-        }
-        php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; using apc.shm_size=32M", err);
-        size = SC_DEFAULT_SHM_SIZE;
-        if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
-            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
-            sc_inactive_reason = "disabled: the shared memory could not be set up";
-            return false;
-        }
-    }
-    sc_shm_bytes = size;
-    return true;
-}
-
 /* The shard count when shardcache.shards is 0 (the default): one shard per
  * 512 KiB of segment, a power of two from 64 to 1024 (32M: 64, 128M: 256,
  * 512M and more: 1024). A writer that is descheduled while it holds its
@@ -774,6 +747,43 @@ static zend_long sc_default_shards(uint64_t shm_size)
         shards <<= 1;
     }
     return shards;
+}
+
+/* Maps the segment: size from apc.shm_size, falling back to 32M with a
+ * warning when that size is above shardcache's limit or cannot be mapped.
+ * auto_shards: the shard count was derived from the size (shardcache.shards
+ * = 0), so a fallback derives it again from the size actually mapped. */
+static bool sc_start_cache(uint64_t size, uint32_t shards, bool auto_shards, uint32_t hint, uint32_t ttl)
+{
+    char err[256];
+
+    if (size >= SC_MAX_SEGMENT) {
+        php_error_docref(NULL, E_CORE_WARNING, "shardcache: apc.shm_size must be below %lluG; using 32M",
+                         (unsigned long long)(SC_MAX_SEGMENT >> 30));
+        size = SC_DEFAULT_SHM_SIZE;
+        if (auto_shards) {
+            shards = (uint32_t)sc_default_shards(size);
+        }
+    }
+    if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
+        if (size == SC_DEFAULT_SHM_SIZE) {
+            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
+            sc_inactive_reason = "disabled: the shared memory could not be set up";
+            return false;
+        }
+        php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; using apc.shm_size=32M", err);
+        size = SC_DEFAULT_SHM_SIZE;
+        if (auto_shards) {
+            shards = (uint32_t)sc_default_shards(size);
+        }
+        if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
+            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
+            sc_inactive_reason = "disabled: the shared memory could not be set up";
+            return false;
+        }
+    }
+    sc_shm_bytes = size;
+    return true;
 }
 
 static PHP_MINIT_FUNCTION(shardcache)
@@ -835,7 +845,7 @@ static PHP_MINIT_FUNCTION(shardcache)
     if (ttl > (zend_long)UINT32_MAX) {
         ttl = (zend_long)UINT32_MAX;
     }
-    if (!sc_start_cache(shm_size, (uint32_t)shards, (uint32_t)hint, (uint32_t)ttl)) {
+    if (!sc_start_cache(shm_size, (uint32_t)shards, SCG(shards) == 0, (uint32_t)hint, (uint32_t)ttl)) {
         return SUCCESS;
     }
     sc_inactive_reason = NULL;
