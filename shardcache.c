@@ -410,6 +410,47 @@ ZEND_FUNCTION(shardcache_add)
     sc_store_impl(INTERNAL_FUNCTION_PARAM_PASSTHRU, true);
 }
 
+/* apcu_fetch(array). Decoding a value runs user code (__wakeup,
+ * __unserialize) that may change the key array or a key behind a
+ * reference: the keys are taken first, each with a reference of its own,
+ * then fetched. */
+static void sc_fetch_many(HashTable *in, zval *return_value, int64_t now)
+{
+    zval *k, found;
+    uint32_t n = zend_hash_num_elements(in), count = 0;
+    volatile uint32_t i = 0;
+    zend_string **keys = n ? safe_emalloc(n, sizeof(zend_string *), 0) : NULL;
+
+    ZEND_HASH_FOREACH_VAL(in, k) {
+        ZVAL_DEREF(k);
+        if (Z_TYPE_P(k) != IS_STRING) {
+            php_error_docref(NULL, E_WARNING, "apc_fetch() expects a string or array of strings.");
+            continue;
+        }
+        keys[count++] = zend_string_copy(Z_STR_P(k));
+    } ZEND_HASH_FOREACH_END();
+    array_init(return_value);
+    zend_try {
+        for (; i < count; i++) {
+            if (sc_fetch_one(keys[i], &found, now)) {
+                zend_hash_update(Z_ARRVAL_P(return_value), keys[i], &found);
+            }
+            zend_string_release(keys[i]);
+        }
+    } zend_catch {
+        for (; i < count; i++) {
+            zend_string_release(keys[i]);
+        }
+        if (keys) {
+            efree(keys);
+        }
+        zend_bailout();
+    } zend_end_try();
+    if (keys) {
+        efree(keys);
+    }
+}
+
 ZEND_FUNCTION(shardcache_fetch)
 {
     zval *key, *success = NULL;
@@ -426,18 +467,7 @@ ZEND_FUNCTION(shardcache_fetch)
     }
     now = sc_now();
     if (Z_TYPE_P(key) == IS_ARRAY) {
-        zval *k, found;
-        array_init(return_value);
-        ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(key), k) {
-            ZVAL_DEREF(k);
-            if (Z_TYPE_P(k) != IS_STRING) {
-                php_error_docref(NULL, E_WARNING, "apc_fetch() expects a string or array of strings.");
-                continue;
-            }
-            if (sc_fetch_one(Z_STR_P(k), &found, now)) {
-                zend_hash_update(Z_ARRVAL_P(return_value), Z_STR_P(k), &found);
-            }
-        } ZEND_HASH_FOREACH_END();
+        sc_fetch_many(Z_ARRVAL_P(key), return_value, now);
         if (success) {
             ZEND_TRY_ASSIGN_REF_TRUE(success);
         }
