@@ -95,11 +95,11 @@ typedef struct sc_entry_meta {
     uint8_t vtype;
     int64_t scalar;
     const char *value;      /* NULL unless values were asked for */
-    uint32_t value_len;
+    uint64_t value_len;
     uint32_t ttl;
     int64_t ctime, mtime, atime;
     uint32_t nhits;
-    uint32_t mem_size;
+    uint64_t mem_size;
 } sc_entry_meta;
 
 /* A process-local copy of one shard's entries (see sc_snapshot.c). */
