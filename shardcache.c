@@ -757,6 +757,9 @@ static PHP_GINIT_FUNCTION(shardcache)
 
 static PHP_GSHUTDOWN_FUNCTION(shardcache)
 {
+    /* A thread that ends (ZTS) gives its liveness slot back; after module
+     * shutdown (the main thread, and NTS) the segment is gone: no-op. */
+    sc_cache_thread_done(&sc_shared_cache);
     if (shardcache_globals->scratch) {
         pefree(shardcache_globals->scratch, 1);
         shardcache_globals->scratch = NULL;
