@@ -50,11 +50,7 @@ int sc_cache_init(sc_cache *c, uint64_t size, uint32_t nshards, uint32_t entries
 
 void sc_cache_shutdown(sc_cache *c)
 {
-    if (c->seg.hdr) {
-        /* Before unmapping: the kernel can only mark a mapped lock. */
-        sc_live_leave(&c->seg.hdr->live);
-    }
-    sc_seg_destroy(&c->seg);
+    sc_seg_destroy(&c->seg);    /* gives this thread's liveness slot back first */
 }
 
 void sc_cache_thread_done(sc_cache *c)

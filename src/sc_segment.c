@@ -141,6 +141,11 @@ lock_failed:
 
 void sc_seg_destroy(sc_seg *seg)
 {
+    if (seg->hdr) {
+        /* The calling thread's liveness slot first: the kernel can mark a
+         * dead owner's lock only while it is mapped. */
+        sc_live_leave(&seg->hdr->live);
+    }
     if (seg->base) {
         munmap(seg->base, seg->size);
     }
