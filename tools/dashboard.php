@@ -1117,7 +1117,9 @@ details > summary { cursor:pointer; color:var(--accent); margin:.4rem 0; }
   const clear = document.getElementById('clear-form');
   if (clear) clear.addEventListener('submit', e => { if (!confirm('Clear the whole cache? Every entry of every shard is removed.')) e.preventDefault(); });
   document.querySelectorAll('form.delete-form').forEach(f => f.addEventListener('submit', e => {
-    const k = f.querySelector('input[name=key]').value;
+    // The key travels as hex (any bytes); shown here as text.
+    const hex = f.querySelector('input[name=key_hex]').value;
+    const k = new TextDecoder().decode(new Uint8Array((hex.match(/../g) || []).map(h => parseInt(h, 16))));
     if (!confirm('Delete key ' + JSON.stringify(k) + '?')) e.preventDefault();
   }));
 
