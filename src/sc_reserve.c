@@ -24,9 +24,11 @@
  * Deadlock avoidance: a process that already holds a reservation (nested
  * apcu_entry) never waits for another process's reservation; it computes
  * the value itself without reserving. The same happens when every slot of
- * the shard is taken, or when no liveness slot is left for this thread. Both cases run the callback more than once for one
- * key only when apcu_entry calls nest across processes or more than
- * SC_RESERVATIONS keys of one shard are being computed at once.
+ * the shard is taken, or when no liveness slot is left for this thread.
+ * These cases run the callback more than once for one key only when
+ * apcu_entry calls nest across processes, more than SC_RESERVATIONS keys of
+ * one shard are being computed at once, or more than SC_LIVE_SLOTS threads
+ * hold liveness slots.
  */
 #include <errno.h>
 #include <signal.h>
