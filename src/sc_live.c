@@ -51,9 +51,15 @@
 #include <unistd.h>
 #include "sc_live.h"
 
-/* The calling thread's claim: the table it holds a slot of, and its token. */
-static _Thread_local sc_live_table *sc_live_mine_table;
-static _Thread_local sc_owner sc_live_mine;
+/* The calling thread's claim: the table it holds a slot of, and its token
+ * (one thread-local object: one TLS lookup on the hot path). */
+static _Thread_local struct {
+    sc_live_table *table;
+    sc_owner token;
+} sc_live_mine_tls;
+
+#define sc_live_mine_table (sc_live_mine_tls.table)
+#define sc_live_mine (sc_live_mine_tls.token)
 
 static pthread_once_t sc_live_once = PTHREAD_ONCE_INIT;
 
@@ -106,13 +112,11 @@ static uint32_t sc_live_next_gen(sc_live_slot *s)
     return gen;
 }
 
-sc_owner sc_live_self(sc_live_table *t)
+/* The first call of a thread (since its last fork): takes a slot. */
+static __attribute__((noinline)) sc_owner sc_live_take(sc_live_table *t)
 {
     uint32_t i, start, n;
 
-    if (SC_LIKELY(sc_live_mine_table == t && sc_live_mine)) {
-        return sc_live_mine;
-    }
     pthread_once(&sc_live_once, sc_live_register_atfork);
     n = t->nslots;
     if (n == 0 || n > SC_LIVE_SLOTS) {
@@ -120,7 +124,7 @@ sc_owner sc_live_self(sc_live_table *t)
     }
     /* Start somewhere that differs between processes and threads, so that
      * a pool starting at once does not trylock the same slots in turn. */
-    start = (uint32_t)(((uint64_t)getpid() * 2654435761u) ^ ((uintptr_t)&sc_live_mine >> 6)) % n;
+    start = (uint32_t)(((uint64_t)getpid() * 2654435761u) ^ ((uintptr_t)&sc_live_mine_tls >> 6)) % n;
     for (i = 0; i < n; i++) {
         uint32_t idx = (start + i) % n;
         sc_live_slot *s = &t->slots[idx];
@@ -132,6 +136,16 @@ sc_owner sc_live_self(sc_live_table *t)
         }
     }
     return 0;
+}
+
+sc_owner sc_live_self(sc_live_table *t)
+{
+    sc_owner mine = sc_live_mine;   /* (the struct's address is looked up once) */
+
+    if (SC_LIKELY(mine && sc_live_mine_table == t)) {
+        return mine;
+    }
+    return sc_live_take(t);
 }
 
 bool sc_live_gone(sc_live_table *t, sc_owner owner)
