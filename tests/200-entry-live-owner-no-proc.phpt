@@ -5,6 +5,7 @@ apcu_entry with /proc hidden (chroot pool, minimal container): a process waiting
 require __DIR__ . '/noproc.inc';
 np_skip();
 if (!extension_loaded('shardcache')) die('skip shardcache-specific (liveness slots)');
+if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: valgrind traces unshare and mount, which then fail');
 ?>
 --INI--
 apc.enable_cli=1
