@@ -34,6 +34,7 @@ EXTRA_TESTS=(
     "fpm-abuse|bash scripts/fpm-abuse.sh --seconds=20 --so=\"\$SO\""
     "kill-test|bash scripts/kill-test.sh --kills=500 --seconds=100 --quiet --so=\"\$SO\""
     "pin-death|bash scripts/pin-death-test.sh --so=\"\$SO\""
+    "fpm-segments|bash scripts/fpm-segments-test.sh --so=\"\$SO\""
     "fuzz|bash fuzz/run.sh 60"
     "package|bash scripts/check-package-xml.sh"
     "browser|SO=\"\$SO\" bash scripts/browser-test.sh"
