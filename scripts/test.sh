@@ -33,6 +33,7 @@ EXTRA_TESTS=(
     "symfony|bash tests/symfony/run.sh \"\$SO\""
     "fpm-abuse|bash scripts/fpm-abuse.sh --seconds=20 --so=\"\$SO\""
     "kill-test|bash scripts/kill-test.sh --kills=500 --seconds=100 --quiet --so=\"\$SO\""
+    "kill-test-named|bash scripts/kill-test.sh --kills=300 --seconds=100 --quiet --segment=auto --restart-rounds=10 --so=\"\$SO\""
     "pin-death|bash scripts/pin-death-test.sh --so=\"\$SO\""
     "fpm-segments|bash scripts/fpm-segments-test.sh --so=\"\$SO\""
     "fuzz|bash fuzz/run.sh 60"
