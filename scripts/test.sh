@@ -36,6 +36,7 @@ EXTRA_TESTS=(
     "kill-test-named|bash scripts/kill-test.sh --kills=300 --seconds=100 --quiet --segment=auto --restart-rounds=10 --so=\"\$SO\""
     "pin-death|bash scripts/pin-death-test.sh --so=\"\$SO\""
     "fpm-segments|bash scripts/fpm-segments-test.sh --so=\"\$SO\""
+    "phpt-named|bash scripts/phpt-named.sh \"\$SO\""
     "fuzz|bash fuzz/run.sh 60"
     "package|bash scripts/check-package-xml.sh"
     "browser|SO=\"\$SO\" bash scripts/browser-test.sh"

@@ -5,6 +5,7 @@ shardcache.segment, shardcache.segment_mode: defaults, PHP_INI_SYSTEM, bad modes
 <?php if (!function_exists('proc_open')) die('skip needs proc_open'); ?>
 --INI--
 apc.enable_cli=1
+shardcache.segment=
 --FILE--
 <?php
 require __DIR__ . '/segment.inc';
