@@ -9,6 +9,9 @@
 #endif
 
 #include <time.h>
+#ifdef ZTS
+# include <pthread.h>
+#endif
 #include "php.h"
 #include "php_ini.h"
 #include "SAPI.h"
