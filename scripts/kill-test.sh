@@ -115,6 +115,11 @@ if [ "$summary" -eq 0 ]; then
     [ "$rc" -eq 0 ] && rc=1
 fi
 if [ -n "$SEGMENT" ]; then
+    # The run must really have been on the file.
+    if [ ! -f "$SEGMENT" ]; then
+        echo "kill-test: no segment file at $SEGMENT after the run: the extension did not use a named segment"
+        rc=1
+    fi
     # The restart rounds, then one summary line for both parts.
     so_abs="$SO"
     case "$SO" in */*) ;; *) so_abs="$(php -n -r 'echo ini_get("extension_dir");')/$SO" ;; esac

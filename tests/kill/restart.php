@@ -87,6 +87,11 @@ for ($round = 1; $round <= $rounds; $round++) {
         $hangs++;
         $lines[] = "round $round: not every worker made progress within 20 s";
     }
+    clearstatcache();
+    if (!is_file($segment)) {
+        $crashes++;
+        $lines[] = "round $round: no segment file at $segment while the workers ran: not a named segment";
+    }
     foreach ($procs as $pr) proc_terminate($pr['p'], 9);
     foreach ($procs as $pr) {
         $err = stream_get_contents($pr['err']);
