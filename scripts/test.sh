@@ -37,6 +37,7 @@ EXTRA_TESTS=(
     "pin-death|bash scripts/pin-death-test.sh --so=\"\$SO\""
     "fpm-segments|bash scripts/fpm-segments-test.sh --so=\"\$SO\""
     "phpt-named|bash scripts/phpt-named.sh \"\$SO\""
+    "segment-stale-lock|bash scripts/segment-stale-lock-test.sh --so=\"\$SO\""
     "fuzz|bash fuzz/run.sh 60"
     "package|bash scripts/check-package-xml.sh"
     "browser|SO=\"\$SO\" bash scripts/browser-test.sh"
