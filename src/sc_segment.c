@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "sc_segment.h"
+#include "sc_entry.h"
 
 static uint64_t sc_layout(uint64_t size, uint32_t nshards, uint32_t *npages_out, sc_off *heads_off,
                           sc_off *shards_off, sc_off *pages_off, sc_off *data_off)
@@ -219,6 +220,7 @@ uint64_t sc_seg_layout_id(void)
         sizeof(sc_table), offsetof(sc_table, off), offsetof(sc_table, capacity),
         sizeof(sc_page), offsetof(sc_page, run), offsetof(sc_page, next),
         sizeof(sc_entry), offsetof(sc_entry, key_len), offsetof(sc_entry, scalar), offsetof(sc_entry, mem_size),
+        sizeof(sc_chunk), offsetof(sc_chunk, len), SC_MAX_CHUNKS, SC_ENTRY_CHAINED, SC_ENTRY_REFERENCED,
     };
     size_t i;
 
