@@ -800,11 +800,14 @@ static bool sc_start_cache(uint64_t size, uint32_t shards, uint32_t hint, uint32
  * master or an Apache parent would make the file as root, and each FPM pool
  * applies its own php_admin_value[shardcache.segment] in its workers only,
  * after the fork. There the first request of each worker maps it (RINIT);
- * elsewhere (CLI, embed, threaded servers) startup does. */
+ * elsewhere (CLI, php-cgi, embed, threaded servers) startup does. A
+ * "request" with no server context in those SAPIs is not one: opcache's
+ * preload script runs so in the FPM master (or a child it forks as
+ * opcache.preload_user) and must not map a pool's segment there. */
 static bool sc_named_deferred(void)
 {
     return strcmp(sapi_module.name, "fpm-fcgi") == 0 || strcmp(sapi_module.name, "apache2handler") == 0
-           || strcmp(sapi_module.name, "cgi-fcgi") == 0 || strcmp(sapi_module.name, "litespeed") == 0;
+           || strcmp(sapi_module.name, "litespeed") == 0;
 }
 
 /* Maps the named segment `value` (a shardcache.segment value). Warnings are
@@ -850,6 +853,9 @@ static void sc_resolve_segment(void)
     const char *want = SCG(segment) ? SCG(segment) : "";
 
     if (EXPECTED(sc_seg_resolved != NULL && strcmp(want, sc_seg_resolved) == 0)) {
+        return;
+    }
+    if (SG(server_context) == NULL && sc_named_deferred()) {
         return;
     }
 #ifdef ZTS

@@ -14,7 +14,9 @@
 #
 # Checks, one pass/fail each:
 #   started     both pools answer, as their own users, each on its own file
-#   files       each segment file belongs to its pool's user, mode 0600
+#   files       each segment file belongs to its pool's user, mode 0600,
+#               and there is no other (opcache.preload runs a script in the
+#               master: it makes no segment)
 #   master      global: the fpm master has no cache segment mapped (no
 #               anonymous shared mapping, no segment file); pool-only: the
 #               master has the anonymous one and a worker does not
@@ -131,9 +133,20 @@ catch_workers_output = yes
 php_admin_value[shardcache.segment] = $SEG_B
 EOF
 
+# With opcache, a preload script (run in the master, or as root in a child
+# as opcache.preload_user) must not make or map any segment.
+PRELOAD=()
+OPCACHE="$(php -n -r 'echo ini_get("extension_dir");')/opcache.so"
+if [ -f "$OPCACHE" ]; then
+    printf '<?php\nfunction sc_preloaded() { return apcu_fetch("nothing"); }\n' >"$WEB_TMP/pages/preload.php"
+    chmod 644 "$WEB_TMP/pages/preload.php"
+    PRELOAD=(-d "zend_extension=$OPCACHE" -d opcache.enable=1 -d "opcache.preload=$WEB_TMP/pages/preload.php"
+             -d opcache.preload_user=sc-pool-a)
+fi
+
 start_fpm() {
     rm -f "$WEB_TMP/a.sock" "$WEB_TMP/b.sock"
-    "$FPM_BIN" -n -F -y "$CONF" -d "extension=$SO" -d extension=posix "${INI[@]}" -d log_errors=1 \
+    "$FPM_BIN" -n -F -y "$CONF" -d "extension=$SO" -d extension=posix "${INI[@]}" ${PRELOAD[@]+"${PRELOAD[@]}"} -d log_errors=1 \
         -d display_errors=0 -d "error_log=$WEB_TMP/php-errors.log" >>"$WEB_TMP/php-fpm.out" 2>&1 </dev/null &
     FPM_PID=$!
     local i
@@ -181,18 +194,21 @@ start_fpm || abort "php-fpm did not start"
     
     # ---- files ------------------------------------------------------------------
     fa="$(stat -c '%U %a' "$SEG_A" 2>&1)"; fb="$(stat -c '%U %a' "$SEG_B" 2>&1)"
-    [ "$fa" = "sc-pool-a 600" ] && [ "$fb" = "sc-pool-b 600" ]; check "files$SFX" $? "a: $fa, b: $fb; in $SHM: $(ls "$SHM" | tr '\n' ' ')"
+    files="$(ls "$SHM" | tr '\n' ' ')"
+[ "$fa" = "sc-pool-a 600" ] && [ "$fb" = "sc-pool-b 600" ] && [ "$files" = "pool-a pool-b " ]
+    check "files$SFX" $? "a: $fa, b: $fb; in $SHM: $files${PRELOAD[0]:+ (opcache.preload on)}"
     
     # ---- master -----------------------------------------------------------------
     # (fpm's own scoreboards are small anonymous shared mappings: only 1M and
     # more count)
-    big_shared_maps() { # pid -> its shared mappings of 1M or more that could be a cache segment
+    big_shared_maps() { # pid -> its shared mappings of apc.shm_size (8M) that could be a cache segment
+    # (opcache's shared memory is another /dev/zero mapping: 128M by default)
         local range perms off dev inode path lo hi
         while read -r range perms off dev inode path; do
             case "$perms" in *s) ;; *) continue ;; esac
             case "$path" in *dev/zero*|*shardcache*|*SYSV*) ;; *) continue ;; esac
             lo=$((16#${range%-*})); hi=$((16#${range#*-}))
-            [ $((hi - lo)) -ge 1048576 ] && echo "$range $path"
+            [ $((hi - lo)) -eq 8388608 ] && echo "$range $path"
         done <"/proc/$1/maps"
         return 0
     }
@@ -200,7 +216,7 @@ start_fpm || abort "php-fpm did not start"
     wmaps="$(big_shared_maps "$(web_children "$FPM_PID" | head -n 1)")"
     echo "a worker's cache mapping: ${wmaps:-none}"
     if [ "$MODE" = global ]; then
-        [ -z "$maps" ]; check "master$SFX" $? "${maps:-no shared mapping of 1M or more in the master (pid $FPM_PID)}"
+        [ -z "$maps" ]; check "master$SFX" $? "${maps:-no shared mapping of apc.shm_size in the master (pid $FPM_PID)}"
     else
         # php.ini names no segment: the master made the anonymous one (for
         # pools without a named segment); these workers left it for their file.
