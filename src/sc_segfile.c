@@ -37,7 +37,13 @@
  * the flock is not atomic, but a process only uses the segment after it
  * holds the shared flock, so whoever slips in between finds no user either.
  *
- * Locks: none held after return; the flocks above are the only ones taken.
+ * Locks: only flocks on the file. The shared one is held for as long as the
+ * mapping (sc_seg_destroy closes the file; the kernel drops it when the
+ * process ends); the exclusive one only while making or clearing.
+ * Death: a process that dies while making a segment leaves a temporary
+ * file (".<pid>.<n>.new" next to the path) that nobody maps; one that dies
+ * while clearing at boot releases the exclusive flock with its life, and
+ * the next process does the (idempotent) clearing again.
  */
 #ifndef _GNU_SOURCE
 # define _GNU_SOURCE
