@@ -113,6 +113,12 @@ typedef struct sc_reservation_ticket {
 
 int sc_cache_init(sc_cache *c, uint64_t size, uint32_t nshards, uint32_t entries_hint, uint32_t idle_ttl,
                   char *err, size_t errlen);
+/* A named segment (shardcache.segment): opens, creates or replaces the file
+ * and maps it (sc_segfile.h says when it is refused). */
+struct sc_segfile_opts;
+struct sc_segfile_result;
+int sc_cache_attach(sc_cache *c, const struct sc_segfile_opts *opts, uint32_t idle_ttl,
+                    struct sc_segfile_result *res, char *err, size_t errlen);
 void sc_cache_shutdown(sc_cache *c);
 /* A thread that used the cache ends (ZTS): gives its liveness slot back. */
 void sc_cache_thread_done(sc_cache *c);

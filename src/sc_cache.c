@@ -28,6 +28,7 @@
  */
 #include <string.h>
 #include "sc_cache.h"
+#include "sc_segfile.h"
 #include "sc_shard.h"
 #include "sc_entry.h"
 #include "sc_evict.h"
@@ -46,6 +47,14 @@ int sc_cache_init(sc_cache *c, uint64_t size, uint32_t nshards, uint32_t entries
     memset(c, 0, sizeof(*c));
     c->idle_ttl = idle_ttl;
     return sc_seg_create(&c->seg, size, nshards, entries_hint, err, errlen);
+}
+
+int sc_cache_attach(sc_cache *c, const sc_segfile_opts *opts, uint32_t idle_ttl, sc_segfile_result *res,
+                    char *err, size_t errlen)
+{
+    memset(c, 0, sizeof(*c));
+    c->idle_ttl = idle_ttl;
+    return sc_segfile_attach(&c->seg, opts, res, err, errlen);
 }
 
 void sc_cache_shutdown(sc_cache *c)
