@@ -96,7 +96,7 @@ typedef struct sc_entry_meta {
     int64_t scalar;
     const char *value;      /* NULL unless values were asked for */
     uint32_t value_len;
-    uint32_t ttl;
+    int64_t ttl;            /* as stored: negative for an entry stored expired */
     int64_t ctime, mtime, atime;
     uint32_t nhits;
     uint32_t mem_size;
@@ -115,7 +115,8 @@ int sc_cache_init(sc_cache *c, uint64_t size, uint32_t nshards, uint32_t entries
                   char *err, size_t errlen);
 void sc_cache_shutdown(sc_cache *c);
 
-/* Expiry: ttl seconds after now (0 = never). add_only: fail with SC_EXISTS
+/* Expiry: ttl seconds after now (0 = never; SC_TTL_EXPIRED | n: stored
+ * already expired, see sc_table.h). add_only: fail with SC_EXISTS
  * when a live entry exists. */
 sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *value, uint32_t ttl,
                          int64_t now, bool add_only);

@@ -27,7 +27,8 @@ typedef struct sc_entry {
     uint8_t vtype;        /* sc_vtype of the value */
     uint8_t flags;        /* SC_ENTRY_* */
     uint16_t reserved;
-    uint32_t ttl;         /* seconds after ctime the entry expires; 0 = never */
+    uint32_t ttl;         /* seconds after ctime the entry expires; 0 = never;
+                             SC_TTL_EXPIRED | n: stored already expired (ttl -n) */
     int64_t scalar;       /* int value or double bits for scalar vtypes */
     int64_t ctime;        /* Unix time the value was stored */
     int64_t mtime;        /* Unix time of the last modification */
@@ -36,6 +37,21 @@ typedef struct sc_entry {
     uint32_t mem_size;    /* bytes allocated for the entry */
     /* key bytes, then value bytes */
 } sc_entry;
+
+/* Entry ttls: 0 never expires, 1..SC_TTL_MAX seconds after ctime. A store
+ * with a negative ttl -n keeps an entry that is expired from the start, as
+ * APCu does (it is counted, listed by the info functions and deletable, but
+ * never fetched): its ttl is SC_TTL_EXPIRED | n. */
+#define SC_TTL_MAX UINT32_C(0x7fffffff)
+#define SC_TTL_EXPIRED UINT32_C(0x80000000)
+/* A "now" that no entry is expired at (the info functions list them all). */
+#define SC_ANY_TIME INT64_MIN
+
+/* The signed ttl an entry was stored with. */
+static inline int64_t sc_ttl_signed(uint32_t ttl)
+{
+    return (ttl & SC_TTL_EXPIRED) ? -(int64_t)(ttl & SC_TTL_MAX) : (int64_t)ttl;
+}
 
 /* Set when a sampled hit was recorded; cleared by the CLOCK hand. */
 #define SC_ENTRY_REFERENCED 0x01

@@ -201,7 +201,7 @@ static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, cons
     val_len = e->val_len;
     ttl = e->ttl;
     ctime = e->ctime;
-    if (ttl && ctime + (int64_t)ttl < now) {
+    if (ttl && ((ttl & SC_TTL_EXPIRED) || ctime + (int64_t)ttl < now)) {
         *status = SC_NOTFOUND;
         return SC_READ_DONE;
     }

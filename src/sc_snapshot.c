@@ -68,7 +68,7 @@ static void sc_snap_add(sc_snapshot *snap, const sc_entry *e, bool with_values)
     rec->meta.key_len = e->key_len;
     rec->meta.vtype = e->vtype;
     rec->meta.scalar = e->scalar;
-    rec->meta.ttl = e->ttl;
+    rec->meta.ttl = sc_ttl_signed(e->ttl);
     rec->meta.nhits = e->nhits;
     rec->meta.mem_size = e->mem_size;
     rec->meta.ctime = e->ctime;
