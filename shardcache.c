@@ -745,13 +745,19 @@ static PHP_GSHUTDOWN_FUNCTION(shardcache)
 static bool sc_start_cache(uint64_t size, uint32_t shards, uint32_t hint, uint32_t ttl)
 {
     char err[256];
+    int rc;
 
     if (size >= SC_MAX_SEGMENT) {
         php_error_docref(NULL, E_CORE_WARNING, "shardcache: apc.shm_size must be below %lluG; using 32M",
                          (unsigned long long)(SC_MAX_SEGMENT >> 30));
         size = SC_DEFAULT_SHM_SIZE;
     }
-    if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
+    rc = sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err));
+    if (rc == SC_SEG_HINT_TOO_LARGE) {
+        /* APCu stops PHP's startup with this error. */
+        zend_error_noreturn(E_CORE_ERROR, "%s", err);
+    }
+    if (rc != 0) {
         if (size == SC_DEFAULT_SHM_SIZE) {
             php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
             sc_inactive_reason = "disabled: the shared memory could not be set up";

@@ -133,6 +133,23 @@ static int sc_igbinary_unserialize(zval *value, unsigned char *buf, size_t buf_l
     return 0;
 }
 
+static bool sc_serializer_registered(const char *name)
+{
+    int i;
+
+    for (i = 0; i < sc_nserializers; i++) {
+        if (strcmp(sc_serializers[i].name, name) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool sc_igbinary_api_available(void)
+{
+    return sc_module_symbol("igbinary", "igbinary_serialize") && sc_module_symbol("igbinary", "igbinary_unserialize");
+}
+
 /* ---- the choice ---- */
 
 void sc_serializer_select(const char *name)
@@ -208,6 +225,15 @@ void sc_serializer_names(char *buf, size_t len)
         used = strlen(buf);
         if (strcmp(sc_serializers[i].name, "php") != 0 && used < len) {
             snprintf(buf + used, len - used, ", %s", sc_serializers[i].name);
+        }
+    }
+    /* igbinary that started before us found no hook to register with, but
+     * apc.serializer=igbinary still works through its C API: list it too,
+     * whatever the load order. */
+    if (!sc_serializer_registered("igbinary") && sc_igbinary_api_available()) {
+        used = strlen(buf);
+        if (used < len) {
+            snprintf(buf + used, len - used, ", igbinary");
         }
     }
 }

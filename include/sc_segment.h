@@ -120,7 +120,14 @@ typedef struct sc_seg {
     uint32_t npages;
 } sc_seg;
 
-/* Maps and formats a segment. On failure returns -1 with a message in err. */
+/* Hints above this many entries are judged as this many when deciding
+ * whether the segment can index them (see sc_seg_create). */
+#define SC_HINT_JUDGED (UINT32_C(1) << 20)
+/* sc_seg_create's result when the tables for entries_hint cannot fit. */
+#define SC_SEG_HINT_TOO_LARGE (-2)
+
+/* Maps and formats a segment. On failure returns -1 (or
+ * SC_SEG_HINT_TOO_LARGE) with a message in err. */
 int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries_hint,
                   char *err, size_t errlen);
 void sc_seg_destroy(sc_seg *seg);

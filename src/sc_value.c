@@ -48,7 +48,9 @@
  * serializer, and plain arrays still take the native format):
  *   - arrays holding only null/bool/int/float/string/arrays -> SC_V_ARRAY;
  *   - a resource nested in an array is stored as int 0 (that is what serialize()
- *     writes for it, so APCu fetches int(0) too); a top-level resource is refused
+ *     writes for it, so APCu fetches int(0) too) - with a third-party
+ *     apc.serializer the whole value goes to it instead, as in APCu (igbinary
+ *     gives NULL, with its notice); a top-level resource is refused
  *     with E_WARNING "Cannot store resources in apcu cache" (APCu's text);
  *   - objects/enums, and arrays holding an object, a PHP reference with
  *     refcount > 1 (identity must survive), an INDIRECT slot, a string longer
@@ -149,6 +151,12 @@ static zend_always_inline uint64_t sc_le64(uint64_t v)
 }
 
 /* ---- encoder ------------------------------------------------------------- */
+
+/* The apc.serializer in use for values that must be serialized; NULL: php
+ * serialize(). Written only at module startup (sc_value_set_serializer). */
+static sc_ext_serialize_fn sc_ext_ser;
+static sc_ext_unserialize_fn sc_ext_unser;
+static void *sc_ext_config;
 
 typedef struct sc_wbuf {
     char *buf;
@@ -326,6 +334,11 @@ again:
             zv = Z_REFVAL_P(zv);
             goto again;
         case IS_RESOURCE:
+            /* What the native format cannot hold goes to the serializer in
+             * use, as with APCu: igbinary (with its notice) gives NULL. */
+            if (sc_ext_ser) {
+                return SC_ENC_FALLBACK;
+            }
             /* serialize() writes resources as i:0; APCu fetches int(0). */
             sc_put_u8(w, SC_T_I8);
             sc_put_u8(w, 0);
@@ -382,11 +395,6 @@ static int sc_enc_array(sc_wbuf *w, HashTable *ht, uint32_t depth)
     return SC_ENC_OK;
 }
 
-/* The apc.serializer in use for values that must be serialized; NULL: php
- * serialize(). Written only at module startup (sc_value_set_serializer). */
-static sc_ext_serialize_fn sc_ext_ser;
-static sc_ext_unserialize_fn sc_ext_unser;
-static void *sc_ext_config;
 
 void sc_value_set_serializer(sc_ext_serialize_fn ser, sc_ext_unserialize_fn unser, void *config)
 {
