@@ -853,6 +853,7 @@ static PHP_MINIT_FUNCTION(shardcache)
     if (!sc_start_cache(shm_size, (uint32_t)shards, (uint32_t)hint, (uint32_t)ttl)) {
         return SUCCESS;
     }
+    sc_shared_cache.slam_defense = SCG(slam_defense);
     sc_inactive_reason = NULL;
     sc_active = true;
     return SUCCESS;

@@ -73,6 +73,16 @@ typedef struct sc_shard {
     _Alignas(SC_CACHELINE) sc_shard_alloc alloc;
     sc_shard_stats stats;
     sc_reservation reservations[SC_RESERVATIONS];
+    /* apc.slam_defense (sc_cache.c): the last key stored in this shard -
+     * its mixed hash and length - the second it was stored (the "now" of
+     * the store) and the thread that stored it. Read and written only under
+     * the shard's write lock; written only when slam defense is on. A
+     * writer dying here leaves a stale record, which only matters for the
+     * rest of that second. */
+    uint64_t slam_hash;
+    uint32_t slam_len;
+    uint32_t slam_owner;
+    int64_t slam_time;
     sc_pin pins[SC_PINS];
 } sc_shard;
 
