@@ -101,6 +101,7 @@ typedef struct sc_entry_meta {
     int64_t ctime, mtime, atime;
     uint32_t nhits;
     uint32_t mem_size;
+    uint64_t stamp;         /* store order (sc_entry.stamp) */
 } sc_entry_meta;
 
 /* A process-local copy of one shard's entries (see sc_snapshot.c). */

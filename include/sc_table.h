@@ -35,6 +35,9 @@ typedef struct sc_entry {
     int64_t atime;        /* Unix time of the last access recorded by a writer */
     uint32_t nhits;       /* hits recorded by writers (sampled) */
     uint32_t mem_size;    /* bytes allocated for the entry */
+    uint64_t stamp;       /* when it was stored: CLOCK_MONOTONIC ns, strictly
+                             increasing per thread (sc_entry.c); orders
+                             APCUIterator's walk across shards */
     /* key bytes, then value bytes */
 } sc_entry;
 

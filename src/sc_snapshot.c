@@ -74,6 +74,7 @@ static void sc_snap_add(sc_snapshot *snap, const sc_entry *e, bool with_values)
     rec->meta.ctime = e->ctime;
     rec->meta.mtime = e->mtime;
     rec->meta.atime = e->atime;
+    rec->meta.stamp = e->stamp;
     p = (char *)(rec + 1);
     memcpy(p, SC_ENTRY_KEY(e), e->key_len);
     if (with_values) {
