@@ -14,8 +14,10 @@
  * worker forks), and handed to sc_value.c:
  *   "php"      php serialize() (APCu's default)
  *   "default"  APCu's own format: plain arrays natively, objects through
- *              php serialize(); shardcache behaves the same as for "php",
- *              since it stores plain arrays in its own format either way
+ *              php serialize(); shardcache stores plain arrays in its own
+ *              format either way, and here also arrays holding shared PHP
+ *              references (sc_value_set_native_refs), which "php" sends to
+ *              serialize() as APCu does
  *   a registered name          that serializer, for what must be serialized
  *   anything else              as "default", silently, as in APCu
  * Two fallbacks for load orders where the registration cannot reach us:
@@ -159,12 +161,14 @@ void sc_serializer_select(const char *name)
     int i;
 
     sc_value_set_serializer(NULL, NULL, NULL);
+    sc_value_set_native_refs(false);
     if (!name || !*name || strcmp(name, "php") == 0) {
         snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "php");
         return;
     }
     if (strcmp(name, "default") == 0) {
         snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "default");
+        sc_value_set_native_refs(true);
         return;
     }
     for (i = 0; i < sc_nserializers; i++) {
@@ -202,6 +206,7 @@ void sc_serializer_select(const char *name)
     if (!found) {
         snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "default (apc.serializer '%.100s' is not registered)",
                  name);
+        sc_value_set_native_refs(true);
         return;
     }
     sc_value_set_serializer(found->serialize, found->unserialize, found->config);
