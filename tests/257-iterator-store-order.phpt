@@ -40,7 +40,7 @@ echo "key list: ", json_encode($got === [$keys[7], $keys[250], $keys[3], $keys[0
 CODE;
 foreach (['1', '2', '64', '1024'] as $n) {
     [$out, $status] = sc_run_php(['extension=' . sc_extension_path(), 'apc.enable_cli=1', 'apc.shm_size=64M',
-                                  "shardcache.shards=$n"], $code);
+                                  "shardcache.shards=$n", 'pcre.jit=0'], $code);
     echo "-- $n shards\n", $out, "exit $status\n";
 }
 ?>
