@@ -18,9 +18,9 @@ foreach (['igbinary', 'php'] as $ser) {
 --EXPECTF--
 -- igbinary
 
-Deprecated: apcu_store(): Cannot serialize resource(stream) and resources may be converted to objects that cannot be serialized in future php releases. Serializing the value as null instead in Command line code on line 2
+%s: apcu_store(): Cannot serialize resource(stream)%s
 
-Deprecated: apcu_store(): Cannot serialize resource(stream) and resources may be converted to objects that cannot be serialized in future php releases. Serializing the value as null instead in Command line code on line 2
+%s: apcu_store(): Cannot serialize resource(stream)%s
 bool(true)
 {"a":1,"res":null,"l":[null,"s"]}
 exit 0
