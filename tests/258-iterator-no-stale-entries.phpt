@@ -7,7 +7,7 @@ $ext = extension_loaded('shardcache') ? 'extension=' . sc_extension_path() : 'ex
 $code = <<<'CODE'
 function run($what) {
     apcu_clear_cache();
-    for ($i = 0; $i < 300; $i++) {
+    for ($i = 0; $i < 200; $i++) {
         apcu_store("k$i", $i);
     }
     $it = new APCUIterator(null, APC_ITER_KEY | APC_ITER_VALUE, 10);
@@ -19,9 +19,9 @@ function run($what) {
             if ($what === 'clear') {
                 apcu_clear_cache();
             } elseif ($what === 'delete') {
-                for ($i = 0; $i < 300; $i++) apcu_delete("k$i");
+                for ($i = 0; $i < 200; $i++) apcu_delete("k$i");
             } else {
-                for ($i = 0; $i < 300; $i++) apcu_store("k$i", "new$i");
+                for ($i = 0; $i < 200; $i++) apcu_store("k$i", "new$i");
             }
         }
         if ($item['key'] !== $key) $bad[] = $key;
@@ -46,9 +46,9 @@ foreach ([[], ['shardcache.shards=1']] as $extra) {
 --EXPECT--
 delete: yielded 11, then a new iterator sees 0, bad []
 clear: yielded 11, then a new iterator sees 0, bad []
-replace: yielded 300, then a new iterator sees 300, bad [] values {"old":11,"new":289}
+replace: yielded 200, then a new iterator sees 200, bad [] values {"old":11,"new":189}
 exit 0
 delete: yielded 11, then a new iterator sees 0, bad []
 clear: yielded 11, then a new iterator sees 0, bad []
-replace: yielded 300, then a new iterator sees 300, bad [] values {"old":11,"new":289}
+replace: yielded 200, then a new iterator sees 200, bad [] values {"old":11,"new":189}
 exit 0
