@@ -329,28 +329,40 @@ bool sc_php_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, 
     return sc_out_to_zval(&sink, &out, dst);
 }
 
-/* Fetches one key into dst. Returns false on a miss. */
-static bool sc_fetch_one(zend_string *key, zval *dst, int64_t now)
+/* sc_fetch_one's results: a miss, a hit, or a hit whose value could not be
+ * decoded (an exception or notice is pending, dst is not set). APCu reports
+ * the last as found ($success true) too. */
+enum { SC_FETCH_MISS = 0, SC_FETCH_HIT = 1, SC_FETCH_UNDECODABLE = 2 };
+
+/* Fetches one key into dst. */
+static int sc_fetch_one(zend_string *key, zval *dst, int64_t now)
 {
     sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false}, NULL};
     sc_value_out out;
     sc_key k;
-    bool ok;
+    int r = SC_FETCH_MISS;
 
-    ok = sc_make_key(&k, key) && sc_cache_fetch(&sc_shared_cache, &k, now, &sink.base, &out) == SC_OK
-         && sc_out_to_zval(&sink, &out, dst);
+    if (sc_make_key(&k, key) && sc_cache_fetch(&sc_shared_cache, &k, now, &sink.base, &out) == SC_OK) {
+        r = sc_out_to_zval(&sink, &out, dst) ? SC_FETCH_HIT : SC_FETCH_UNDECODABLE;
+    }
     if (sink.str) {
         zend_string_efree(sink.str);
     }
-    return ok;
+    return r;
 }
 
+/* A ttl as the core takes it (sc_table.h): positive ones clamped to
+ * SC_TTL_MAX (68 years: never, in practice), negative ones mark an entry
+ * stored already expired, as APCu keeps it. */
 static uint32_t sc_clamp_ttl(zend_long ttl)
 {
-    if (ttl <= 0) {
+    if (ttl == 0) {
         return 0;
     }
-    return (uint64_t)ttl > UINT32_MAX ? UINT32_MAX : (uint32_t)ttl;
+    if (ttl < 0) {
+        return SC_TTL_EXPIRED | (ttl < -(zend_long)SC_TTL_MAX ? SC_TTL_MAX : (uint32_t)-ttl);
+    }
+    return (uint64_t)ttl > SC_TTL_MAX ? SC_TTL_MAX : (uint32_t)ttl;
 }
 
 /* Stores one value. Returns false when not stored (a warning or exception
@@ -368,16 +380,6 @@ static bool sc_store_one(zend_string *key, zval *value, zend_long ttl, bool add_
     ZVAL_DEREF(value);
     if (sc_value_encode(value, &enc) != SUCCESS) {
         return false;
-    }
-    if (ttl < 0) {
-        /* Expired as soon as stored, as in APCu: it replaces any entry (or,
-         * for add, any expired one) and is never seen. */
-        sc_value_encoded_release(&enc);
-        if (add_only) {
-            return sc_cache_exists(&sc_shared_cache, &k, now) != SC_OK;
-        }
-        sc_cache_delete(&sc_shared_cache, &k);
-        return true;
     }
     in.vtype = enc.vtype;
     in.scalar = enc.scalar;
@@ -471,7 +473,7 @@ static void sc_fetch_many(HashTable *in, zval *return_value, int64_t now)
     array_init(return_value);
     zend_try {
         for (; i < count; i++) {
-            if (sc_fetch_one(keys[i], &found, now)) {
+            if (sc_fetch_one(keys[i], &found, now) == SC_FETCH_HIT) {
                 zend_hash_update(Z_ARRVAL_P(return_value), keys[i], &found);
             }
             zend_string_release(keys[i]);
@@ -512,28 +514,23 @@ ZEND_FUNCTION(shardcache_fetch)
         }
         return;
     }
-    if (EXPECTED(Z_TYPE_P(key) == IS_STRING)) {
-        if (!sc_fetch_one(Z_STR_P(key), return_value, now)) {
-            RETURN_FALSE;
-        }
-        if (success) {
-            ZEND_TRY_ASSIGN_REF_TRUE(success);
-        }
-        return;
-    }
     {
-        zend_string *skey = zval_try_get_string(key);
-        bool hit;
+        bool owned = Z_TYPE_P(key) != IS_STRING;
+        zend_string *skey = owned ? zval_try_get_string(key) : Z_STR_P(key);
+        int r;
         if (!skey) {
             RETURN_THROWS();
         }
-        hit = sc_fetch_one(skey, return_value, now);
-        zend_string_release(skey);
-        if (!hit) {
-            RETURN_FALSE;
+        r = sc_fetch_one(skey, return_value, now);
+        if (owned) {
+            zend_string_release(skey);
         }
-        if (success) {
+        if (r != SC_FETCH_MISS && success) {
+            /* Found, even when decoding it threw (as in APCu). */
             ZEND_TRY_ASSIGN_REF_TRUE(success);
+        }
+        if (r != SC_FETCH_HIT) {
+            RETURN_FALSE;
         }
     }
 }
@@ -643,7 +640,7 @@ static void sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
     zend_string *key;
     zend_long step = 1, ttl = 0;
     zval *success = NULL;
-    int64_t result;
+    int64_t result, now;
     sc_key k;
 
     ZEND_PARSE_PARAMETERS_START(1, 4)
@@ -657,11 +654,23 @@ static void sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
     if (success) {
         ZEND_TRY_ASSIGN_REF_FALSE(success);
     }
-    /* A negative ttl creates an entry that is already expired, as in APCu:
-     * a missing key stays missing and the call fails. */
-    if (!sc_make_key(&k, key)
-        || sc_cache_update(&sc_shared_cache, &k, op, (int64_t)step, 0, sc_clamp_ttl(ttl), ttl >= 0, sc_now(), &result)
-               != SC_OK) {
+    if (!sc_make_key(&k, key)) {
+        RETURN_FALSE;
+    }
+    now = sc_now();
+    if (sc_cache_update(&sc_shared_cache, &k, op, (int64_t)step, 0, sc_clamp_ttl(ttl), ttl >= 0, now, &result)
+        != SC_OK) {
+        if (ttl < 0) {
+            /* A negative ttl creates an entry that is already expired, as in
+             * APCu: the key stays unreadable (and the call fails) but the
+             * entry is kept, as a store with that ttl keeps it. */
+            sc_value_in in;
+            in.vtype = SC_V_LONG;
+            in.scalar = op == SC_UPDATE_DEC ? (int64_t)(0 - (uint64_t)step) : (int64_t)step;
+            in.data = NULL;
+            in.len = 0;
+            (void)sc_cache_store(&sc_shared_cache, &k, &in, sc_clamp_ttl(ttl), now, true);
+        }
         RETURN_FALSE;
     }
     if (success) {
@@ -848,6 +857,7 @@ static bool sc_attach_named(const char *value, int level)
     if (res.note[0]) {
         php_error_docref(NULL, level, "shardcache: %s", res.note);
     }
+    sc_shared_cache.slam_defense = SCG(slam_defense);
     sc_shm_bytes = sc_shared_cache.seg.size;
     sc_seg_fresh = res.created;
     sc_inactive_reason = NULL;
@@ -929,6 +939,7 @@ static zend_long sc_default_shards(uint64_t shm_size)
 static bool sc_start_cache(uint64_t size, uint32_t shards, bool auto_shards, uint32_t hint, uint32_t ttl)
 {
     char err[256];
+    int rc;
 
     if (size >= SC_MAX_SEGMENT) {
         php_error_docref(NULL, E_CORE_WARNING, "shardcache: apc.shm_size must be below %lluG; using 32M",
@@ -938,7 +949,12 @@ static bool sc_start_cache(uint64_t size, uint32_t shards, bool auto_shards, uin
             shards = (uint32_t)sc_default_shards(size);
         }
     }
-    if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
+    rc = sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err));
+    if (rc == SC_SEG_HINT_TOO_LARGE) {
+        /* APCu stops PHP's startup with this error. */
+        zend_error_noreturn(E_CORE_ERROR, "%s", err);
+    }
+    if (rc != 0) {
         if (size == SC_DEFAULT_SHM_SIZE) {
             php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
             sc_inactive_reason = "disabled: the shared memory could not be set up";
@@ -1051,6 +1067,7 @@ static PHP_MINIT_FUNCTION(shardcache)
         return SUCCESS;
     }
     sc_seg_fresh = true;
+    sc_shared_cache.slam_defense = SCG(slam_defense);
     sc_inactive_reason = NULL;
     sc_active = true;
     return SUCCESS;

@@ -40,7 +40,7 @@
 /* As in APCu, the cache list and apcu_key_info show entries whose TTL has
  * passed but which are still in the table (APCUIterator skips them): a
  * snapshot "at" the earliest time sees every entry as live. */
-#define SC_PHP_ANY_TIME INT64_MIN
+#define SC_PHP_ANY_TIME SC_ANY_TIME
 
 /* Bytes handed out to entries beyond what they need (size-class rounding,
  * page rounding of large values). */

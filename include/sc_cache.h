@@ -59,6 +59,7 @@ typedef struct sc_local_stats {
 typedef struct sc_cache {
     sc_seg seg;
     uint32_t idle_ttl;      /* apc.ttl: entries idle this long go first */
+    bool slam_defense;      /* apc.slam_defense (see sc_cache_store) */
     sc_local_stats local;
 } sc_cache;
 
@@ -96,10 +97,11 @@ typedef struct sc_entry_meta {
     int64_t scalar;
     const char *value;      /* NULL unless values were asked for */
     uint64_t value_len;
-    uint32_t ttl;
+    int64_t ttl;            /* as stored: negative for an entry stored expired */
     int64_t ctime, mtime, atime;
     uint32_t nhits;
     uint64_t mem_size;
+    uint64_t stamp;         /* store order (sc_entry.stamp) */
 } sc_entry_meta;
 
 /* A process-local copy of one shard's entries (see sc_snapshot.c). */
@@ -123,8 +125,12 @@ void sc_cache_shutdown(sc_cache *c);
 /* A thread that used the cache ends (ZTS): gives its liveness slot back. */
 void sc_cache_thread_done(sc_cache *c);
 
-/* Expiry: ttl seconds after now (0 = never). add_only: fail with SC_EXISTS
- * when a live entry exists. */
+/* Expiry: ttl seconds after now (0 = never; SC_TTL_EXPIRED | n: stored
+ * already expired, see sc_table.h). add_only: fail with SC_EXISTS
+ * when a live entry exists. With c->slam_defense, fails with SC_SLAM when
+ * the last key stored in the key's shard is this key, stored in the same
+ * second (now) by another thread or process (APCu's apc.slam_defense, with
+ * a last key per shard instead of one for the whole cache). */
 sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *value, uint32_t ttl,
                          int64_t now, bool add_only);
 sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out);

@@ -82,6 +82,16 @@ typedef struct sc_shard {
     _Alignas(SC_CACHELINE) sc_shard_alloc alloc;
     sc_shard_stats stats;
     sc_reservation reservations[SC_RESERVATIONS];
+    /* apc.slam_defense (sc_cache.c): the last key stored in this shard -
+     * its mixed hash and length - the second it was stored (the "now" of
+     * the store) and the thread that stored it. Read and written only under
+     * the shard's write lock; written only when slam defense is on. A
+     * writer dying here leaves a stale record, which only matters for the
+     * rest of that second. */
+    uint64_t slam_hash;
+    uint32_t slam_len;
+    uint32_t slam_owner;
+    int64_t slam_time;
     sc_pin pins[SC_PINS];
 } sc_shard;
 
@@ -166,6 +176,13 @@ typedef struct sc_seg {
     bool named;
 } sc_seg;
 
+/* Hints above this many entries are judged as this many when deciding
+ * whether the segment can index them (see sc_seg_plan_make). */
+#define SC_HINT_JUDGED (UINT32_C(1) << 20)
+/* sc_seg_plan_make's (and sc_seg_create's) result when the tables for
+ * entries_hint cannot fit. */
+#define SC_SEG_HINT_TOO_LARGE (-2)
+
 /* Where everything goes in a segment of `size` bytes asked to have
  * `nshards` shards (fewer when the segment is small) and room for
  * `entries_hint` entries. */
@@ -177,7 +194,8 @@ typedef struct sc_seg_plan {
     sc_off heads_off, shards_off, pages_off, data_off;
 } sc_seg_plan;
 
-/* -1 with a message in err when no segment can have these settings. */
+/* -1 (or SC_SEG_HINT_TOO_LARGE) with a message in err when no segment
+ * can have these settings. */
 int sc_seg_plan_make(sc_seg_plan *plan, uint64_t size, uint32_t nshards, uint32_t entries_hint,
                      char *err, size_t errlen);
 /* Lays a new segment out in base (plan->size bytes, zero-filled, mapped by
@@ -190,8 +208,8 @@ void sc_seg_bind(sc_seg *seg, void *base);
  * changes, or the pointer size or byte order differ (sc_segfile.c). */
 uint64_t sc_seg_layout_id(void);
 
-/* Maps and formats an anonymous segment. On failure returns -1 with a
- * message in err. */
+/* Maps and formats an anonymous segment. On failure returns -1 (or
+ * SC_SEG_HINT_TOO_LARGE) with a message in err. */
 int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries_hint,
                   char *err, size_t errlen);
 /* Unmaps (and closes the file of a named segment: its flock goes with it). */

@@ -31,6 +31,8 @@ SO="$ROOT/modules/shardcache.so"
 EXTRA_TESTS=(
     # "bench-smoke|php -n benchmarks/bench.php --workload=fetch_int_hot16 --procs=2 --seconds=1 ..."
     "symfony|bash tests/symfony/run.sh \"\$SO\""
+    "doctrine|bash tests/doctrine/run.sh \"\$SO\""
+    "apcu-suite|bash scripts/apcu-suite.sh \"\$SO\""
     "fpm-abuse|bash scripts/fpm-abuse.sh --seconds=20 --so=\"\$SO\""
     "kill-test|bash scripts/kill-test.sh --kills=500 --seconds=100 --quiet --so=\"\$SO\""
     "kill-test-noproc|bash scripts/kill-test.sh --kills=500 --seconds=100 --quiet --no-proc --so=\"\$SO\""

@@ -27,6 +27,8 @@
  * hdr->needs_reset): the next store performs it before anything else.
  */
 #include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 #include "sc_cache.h"
 #include "sc_segfile.h"
 #include "sc_shard.h"
@@ -75,6 +77,19 @@ static inline bool sc_vtype_has_bytes(uint8_t vtype)
 }
 
 /* ---- store ---- */
+
+/* Who stores, for apc.slam_defense: the kernel's id of the calling thread
+ * (the pid in a single-threaded process), unique among live threads. */
+static uint32_t sc_slam_owner(void)
+{
+    return (uint32_t)syscall(SYS_gettid);
+}
+
+/* Shard write lock held. */
+static bool sc_slam_refused(const sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner)
+{
+    return shard->slam_time == now && shard->slam_hash == hash && shard->slam_len == len && shard->slam_owner != owner;
+}
 
 /* Makes the entry, evicting from this shard when memory is short: expired
  * entries first, then (for small entries, whose slabs this shard owns)
@@ -127,7 +142,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     uint64_t size = sizeof(sc_entry) + (uint64_t)key->len + value->len;
     const sc_entry *old;
     sc_off off;
-    uint32_t slot = 0;
+    uint32_t slot = 0, owner = c->slam_defense ? sc_slam_owner() : 0;
     int attempt;
 
     if (size > sc_alloc_max_request(seg) || value->len > UINT32_MAX) {
@@ -138,6 +153,10 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     }
     for (attempt = 0;; attempt++) {
         sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
+        if (c->slam_defense && sc_slam_refused(shard, hash, key->len, now, owner)) {
+            sc_shard_unlock(shard);
+            return SC_SLAM;
+        }
         if (add_only) {
             old = sc_table_lookup(seg, table, key->str, key->len, hash, &slot);
             if (old && !sc_entry_expired(old, now)) {
@@ -191,6 +210,12 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     } else {
         shard->stats.inserts++;
     }
+    if (c->slam_defense) {
+        shard->slam_hash = hash;
+        shard->slam_len = key->len;
+        shard->slam_time = now;
+        shard->slam_owner = owner;
+    }
     sc_shard_unlock(shard);
     return SC_OK;
 }
@@ -217,7 +242,7 @@ static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, cons
     val_len = e->val_len;
     ttl = e->ttl;
     ctime = e->ctime;
-    if (ttl && ctime + (int64_t)ttl < now) {
+    if (ttl && ((ttl & SC_TTL_EXPIRED) || ctime + (int64_t)ttl < now)) {
         *status = SC_NOTFOUND;
         return SC_READ_DONE;
     }
@@ -264,7 +289,7 @@ static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint6
         if (e->nhits <= UINT32_MAX - SC_HIT_SAMPLE) {
             e->nhits += SC_HIT_SAMPLE;
         }
-        e->atime = now;
+        e->atime_after = sc_entry_after(e, now);
         e->flags |= SC_ENTRY_REFERENCED;
     }
     shard->stats.hits += SC_HIT_SAMPLE;

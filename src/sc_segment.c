@@ -80,6 +80,20 @@ int sc_seg_plan_make(sc_seg_plan *plan, uint64_t size, uint32_t nshards, uint32_
         snprintf(err, errlen, "apc.shm_size is too small (at least 1M is needed)");
         return -1;
     }
+    /* As APCu: refuse to start when the segment cannot even hold one table
+     * slot per hinted entry (APCu's slot array stops growing near 2^20
+     * entries, so larger hints are judged as 2^20; a slot costs 5 bytes here,
+     * 8 in APCu, so what starts with APCu starts here). Otherwise the first
+     * tables are made smaller when needed (initial_capacity) and grow. */
+    {
+        uint32_t hint = entries_hint > SC_HINT_JUDGED ? SC_HINT_JUDGED : entries_hint;
+        uint64_t bytes = sc_table_bytes(hint);
+        if (bytes > ((uint64_t)npages << SC_PAGE_SHIFT)) {
+            snprintf(err, errlen, "Unable to allocate %llu bytes of shared memory for cache structures. "
+                     "Either apc.shm_size is too small or apc.entries_hint too large", (unsigned long long)bytes);
+            return SC_SEG_HINT_TOO_LARGE;
+        }
+    }
     plan->size = size;
     plan->nshards = nshards;
     plan->npages = npages;
@@ -167,10 +181,13 @@ int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries
     sc_seg_plan plan;
     void *base;
 
+    int rc;
+
     memset(seg, 0, sizeof(*seg));
     seg->fd = -1;
-    if (sc_seg_plan_make(&plan, size, nshards, entries_hint, err, errlen) != 0) {
-        return -1;
+    rc = sc_seg_plan_make(&plan, size, nshards, entries_hint, err, errlen);
+    if (rc != 0) {
+        return rc;
     }
     base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED) {
