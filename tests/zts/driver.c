@@ -17,9 +17,14 @@
  *   driver --ext=shardcache.so --worker=worker.php [--threads=8]
  *          [--child-threads=2] [--seconds=60] [--ops=400] [--fatal-every=25]
  *
+ * Without ZTS (a check of the driver itself) only --threads=1 makes sense.
+ *
  * Prints a summary and, last, "N passed, N failed" (1 check each: no wrong
  * value, no crash, counters add up). Exit 0 only when all pass.
  */
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE /* PHP's headers use memrchr() */
+#endif
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -150,7 +155,9 @@ static void *thread_main(void *arg)
     char code[1024];
     unsigned long n = 0;
 
+#ifdef ZTS
     (void)ts_resource(0);
+#endif
     while (now_s() < g_deadline) {
         bool fatal = g_fatal_every > 0 && n % (unsigned long)g_fatal_every == (unsigned long)g_fatal_every - 1;
         if (fatal) {
@@ -166,7 +173,9 @@ static void *thread_main(void *arg)
     free(t_out);
     t_out = NULL;
     t_cap = t_len = 0;
+#ifdef ZTS
     ts_free_thread();
+#endif
     return NULL;
 }
 
@@ -203,7 +212,9 @@ static void php_start(const char *ext)
 {
     char ini[2048];
 
+#ifdef ZTS
     php_tsrm_startup();
+#endif
     zend_signal_startup();
     php_embed_module.ub_write = drv_ub_write;
     php_embed_module.log_message = drv_log_message;
@@ -225,7 +236,9 @@ static void php_stop(void)
 {
     php_module_shutdown();
     sapi_shutdown();
+#ifdef ZTS
     tsrm_shutdown();
+#endif
     free(php_embed_module.ini_entries);
     php_embed_module.ini_entries = NULL;
 }
