@@ -21,6 +21,8 @@ ROOTFS="${SC_PHP84_ROOT:-/opt/shardcache/trixie-php84}"
 MIRROR="${SC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 PKGS="php8.4-cli,php8.4-dev,php8.4-apcu,php8.4-igbinary,php8.4-opcache,gcc,make,libc6-dev,autoconf,pkg-config,procps"
 KEY="pkgs=$PKGS"
+# Added to an existing chroot with its own apt when missing (no rebuild).
+EXTRA_PKGS="valgrind"
 
 stamp_ok() { [ -x "$ROOTFS/usr/bin/php8.4" ] && [ -f "$ROOTFS/.shardcache-stamp" ] && grep -qxF "$KEY" "$ROOTFS/.shardcache-stamp"; }
 
@@ -52,12 +54,24 @@ case "${1:-}" in
     *) echo "php84: unknown option $1" >&2; exit 2 ;;
 esac
 
-if stamp_ok; then echo "$ROOTFS"; exit 0; fi
+extras_ok() {
+    local p
+    for p in $EXTRA_PKGS; do
+        chroot "$ROOTFS" dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' || return 1
+    done
+}
+add_extras() {
+    extras_ok && return 0
+    echo "php84: installing $EXTRA_PKGS in the chroot" >&2
+    run_in "apt-get -o DPkg::Lock::Timeout=900 -qq update && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 -y -qq install $EXTRA_PKGS >/dev/null"
+}
+
+if stamp_ok; then add_extras; echo "$ROOTFS"; exit 0; fi
 
 mkdir -p "$(dirname "$ROOTFS")"
 exec 9>"$(dirname "$ROOTFS")/.php84.lock"
 flock 9
-if stamp_ok; then echo "$ROOTFS"; exit 0; fi
+if stamp_ok; then add_extras; echo "$ROOTFS"; exit 0; fi
 
 export DEBIAN_FRONTEND=noninteractive
 if ! command -v debootstrap >/dev/null 2>&1; then
@@ -80,5 +94,6 @@ echo "$KEY" >"$tmp/.shardcache-stamp"
 echo "setup_seconds=$(( $(date +%s) - start ))" >>"$tmp/.shardcache-stamp"
 rm -rf "$ROOTFS"
 mv "$tmp" "$ROOTFS"
+add_extras
 echo "php84: ready in $(( $(date +%s) - start ))s: $(chroot "$ROOTFS" php8.4 -n -v | head -n 1)" >&2
 echo "$ROOTFS"
