@@ -436,6 +436,47 @@ ZEND_FUNCTION(shardcache_add)
     sc_store_impl(INTERNAL_FUNCTION_PARAM_PASSTHRU, true);
 }
 
+/* apcu_fetch(array). Decoding a value runs user code (__wakeup,
+ * __unserialize) that may change the key array or a key behind a
+ * reference: the keys are taken first, each with a reference of its own,
+ * then fetched. */
+static void sc_fetch_many(HashTable *in, zval *return_value, int64_t now)
+{
+    zval *k, found;
+    uint32_t n = zend_hash_num_elements(in), count = 0;
+    volatile uint32_t i = 0;
+    zend_string **keys = n ? safe_emalloc(n, sizeof(zend_string *), 0) : NULL;
+
+    ZEND_HASH_FOREACH_VAL(in, k) {
+        ZVAL_DEREF(k);
+        if (Z_TYPE_P(k) != IS_STRING) {
+            php_error_docref(NULL, E_WARNING, "apc_fetch() expects a string or array of strings.");
+            continue;
+        }
+        keys[count++] = zend_string_copy(Z_STR_P(k));
+    } ZEND_HASH_FOREACH_END();
+    array_init(return_value);
+    zend_try {
+        for (; i < count; i++) {
+            if (sc_fetch_one(keys[i], &found, now)) {
+                zend_hash_update(Z_ARRVAL_P(return_value), keys[i], &found);
+            }
+            zend_string_release(keys[i]);
+        }
+    } zend_catch {
+        for (; i < count; i++) {
+            zend_string_release(keys[i]);
+        }
+        if (keys) {
+            efree(keys);
+        }
+        zend_bailout();
+    } zend_end_try();
+    if (keys) {
+        efree(keys);
+    }
+}
+
 ZEND_FUNCTION(shardcache_fetch)
 {
     zval *key, *success = NULL;
@@ -452,18 +493,7 @@ ZEND_FUNCTION(shardcache_fetch)
     }
     now = sc_now();
     if (Z_TYPE_P(key) == IS_ARRAY) {
-        zval *k, found;
-        array_init(return_value);
-        ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(key), k) {
-            ZVAL_DEREF(k);
-            if (Z_TYPE_P(k) != IS_STRING) {
-                php_error_docref(NULL, E_WARNING, "apc_fetch() expects a string or array of strings.");
-                continue;
-            }
-            if (sc_fetch_one(Z_STR_P(k), &found, now)) {
-                zend_hash_update(Z_ARRVAL_P(return_value), Z_STR_P(k), &found);
-            }
-        } ZEND_HASH_FOREACH_END();
+        sc_fetch_many(Z_ARRVAL_P(key), return_value, now);
         if (success) {
             ZEND_TRY_ASSIGN_REF_TRUE(success);
         }
@@ -697,7 +727,9 @@ ZEND_FUNCTION(shardcache_entry)
      * the way so that other processes do not wait for it. */
     zend_try {
         if (zend_call_function(&fci, &fcc) == SUCCESS && !EG(exception) && Z_TYPE_P(return_value) != IS_UNDEF) {
-            sc_store_one(key, return_value, ttl, true, now);
+            /* Stamped when stored (as APCu): a slow callback must not
+             * store a value that is already (nearly) expired. */
+            sc_store_one(key, return_value, ttl, true, sc_now());
         }
     } zend_catch {
         sc_cache_release(&sc_shared_cache, &ticket);
@@ -751,6 +783,9 @@ static PHP_GINIT_FUNCTION(shardcache)
 
 static PHP_GSHUTDOWN_FUNCTION(shardcache)
 {
+    /* A thread that ends (ZTS) gives its liveness slot back; after module
+     * shutdown (the main thread, and NTS) the segment is gone: no-op. */
+    sc_cache_thread_done(&sc_shared_cache);
     if (shardcache_globals->scratch) {
         pefree(shardcache_globals->scratch, 1);
         shardcache_globals->scratch = NULL;
@@ -767,35 +802,6 @@ static PHP_GSHUTDOWN_FUNCTION(shardcache)
     }
 }
 
-/* Maps the segment: size from apc.shm_size, falling back to 32M with a
- * warning when that size is above shardcache's limit or cannot be mapped. */
-static bool sc_start_cache(uint64_t size, uint32_t shards, uint32_t hint, uint32_t ttl)
-{
-    char err[256];
-
-    if (size >= SC_MAX_SEGMENT) {
-        php_error_docref(NULL, E_CORE_WARNING, "shardcache: apc.shm_size must be below %lluG; using 32M",
-                         (unsigned long long)(SC_MAX_SEGMENT >> 30));
-        size = SC_DEFAULT_SHM_SIZE;
-    }
-    if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
-        if (size == SC_DEFAULT_SHM_SIZE) {
-            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
-            sc_inactive_reason = "disabled: the shared memory could not be set up";
-            return false;
-        }
-        php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; using apc.shm_size=32M", err);
-        size = SC_DEFAULT_SHM_SIZE;
-        if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
-            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
-            sc_inactive_reason = "disabled: the shared memory could not be set up";
-            return false;
-        }
-    }
-    sc_shm_bytes = size;
-    return true;
-}
-
 /* The shard count when shardcache.shards is 0 (the default): one shard per
  * 512 KiB of segment, a power of two from 64 to 1024 (32M: 64, 128M: 256,
  * 512M and more: 1024). A writer that is descheduled while it holds its
@@ -810,6 +816,43 @@ static zend_long sc_default_shards(uint64_t shm_size)
         shards <<= 1;
     }
     return shards;
+}
+
+/* Maps the segment: size from apc.shm_size, falling back to 32M with a
+ * warning when that size is above shardcache's limit or cannot be mapped.
+ * auto_shards: the shard count was derived from the size (shardcache.shards
+ * = 0), so a fallback derives it again from the size actually mapped. */
+static bool sc_start_cache(uint64_t size, uint32_t shards, bool auto_shards, uint32_t hint, uint32_t ttl)
+{
+    char err[256];
+
+    if (size >= SC_MAX_SEGMENT) {
+        php_error_docref(NULL, E_CORE_WARNING, "shardcache: apc.shm_size must be below %lluG; using 32M",
+                         (unsigned long long)(SC_MAX_SEGMENT >> 30));
+        size = SC_DEFAULT_SHM_SIZE;
+        if (auto_shards) {
+            shards = (uint32_t)sc_default_shards(size);
+        }
+    }
+    if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
+        if (size == SC_DEFAULT_SHM_SIZE) {
+            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
+            sc_inactive_reason = "disabled: the shared memory could not be set up";
+            return false;
+        }
+        php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; using apc.shm_size=32M", err);
+        size = SC_DEFAULT_SHM_SIZE;
+        if (auto_shards) {
+            shards = (uint32_t)sc_default_shards(size);
+        }
+        if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
+            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
+            sc_inactive_reason = "disabled: the shared memory could not be set up";
+            return false;
+        }
+    }
+    sc_shm_bytes = size;
+    return true;
 }
 
 static PHP_MINIT_FUNCTION(shardcache)
@@ -871,7 +914,7 @@ static PHP_MINIT_FUNCTION(shardcache)
     if (ttl > (zend_long)UINT32_MAX) {
         ttl = (zend_long)UINT32_MAX;
     }
-    if (!sc_start_cache(shm_size, (uint32_t)shards, (uint32_t)hint, (uint32_t)ttl)) {
+    if (!sc_start_cache(shm_size, (uint32_t)shards, SCG(shards) == 0, (uint32_t)hint, (uint32_t)ttl)) {
         return SUCCESS;
     }
     sc_inactive_reason = NULL;

@@ -9,6 +9,7 @@
 #include "sc_lock.h"
 #include "sc_alloc.h"
 #include "sc_table.h"
+#include "sc_live.h"
 
 #define SC_MAGIC UINT64_C(0x3148435344524853) /* "SHRDSCH1" */
 #define SC_MIN_PAGES_PER_SHARD 8
@@ -29,21 +30,25 @@ typedef struct sc_shard_stats {
     uint64_t optimistic_retries; /* optimistic reads that had to start over */
 } sc_shard_stats;
 
-/* A key whose value apcu_entry() is computing (hash 0 = free). Claimed and
- * released under the shard's write lock; waiters sleep on wake. */
+/* A key whose value apcu_entry() is computing (owner 0 = free). hash and
+ * owner are claimed and released under the shard's lock (read mode: see
+ * sc_reserve.c); waiters sleep on wake, which is bumped atomically. */
 typedef struct sc_reservation {
     uint64_t hash;
-    uint32_t pid;
+    sc_owner owner;        /* liveness token of the computing thread (sc_live.h) */
     uint32_t wake;
+    uint32_t unused;
 } sc_reservation;
 
 #define SC_RESERVATIONS 8
 
-/* A pin slot (sc_pin.c): the pid of a process changing an int of the shard
- * in place without its lock, or 0. Each on its own cache line so that pin
- * holders in different slots do not share a line. */
+/* A pin slot (sc_pin.c): the liveness token (sc_live.h) of a thread
+ * changing an int of the shard in place without its lock, or 0. Set by its
+ * claimer with a compare-and-swap, cleared by it, or by a waiting writer
+ * once sc_live_gone says the token's owner is gone. Each on its own cache
+ * line so that pin holders in different slots do not share a line. */
 typedef struct sc_pin {
-    _Alignas(SC_CACHELINE) uint32_t pid;
+    _Alignas(SC_CACHELINE) sc_owner owner;
 } sc_pin;
 
 #define SC_PINS 8
@@ -69,6 +74,10 @@ typedef struct sc_shard {
     /* Where this shard's head is, in bytes from the shard itself (see
      * sc_head): set when the segment is made, never written again. */
     int64_t head_rel;
+    /* Where the segment's liveness table is, in bytes from the shard (for
+     * the writers' pin wait, which has only the shard in hand): set when
+     * the segment is made, never written again. */
+    int64_t live_rel;
     /* -- writer-only state -- */
     _Alignas(SC_CACHELINE) sc_shard_alloc alloc;
     sc_shard_stats stats;
@@ -82,6 +91,11 @@ typedef struct sc_shard {
 static inline sc_shard_head *sc_head(const sc_shard *shard)
 {
     return (sc_shard_head *)((uintptr_t)shard + (uintptr_t)shard->head_rel);
+}
+
+static inline sc_live_table *sc_shard_live(const sc_shard *shard)
+{
+    return (sc_live_table *)((uintptr_t)shard + (uintptr_t)shard->live_rel);
 }
 
 /* The segment header at offset 0. */
@@ -105,6 +119,9 @@ typedef struct sc_header {
     uint64_t global_lock_count; /* acquisitions of global_lock (under it) */
     _Alignas(SC_CACHELINE) sc_mutex global_lock;
     _Alignas(SC_CACHELINE) sc_pool pool;
+    /* Liveness slots (sc_live.c): part of the header, so a change of their
+     * count or size moves every offset after it (heads_off is sizeof-based). */
+    _Alignas(SC_CACHELINE) sc_live_table live;
 } sc_header;
 
 /* Process-local handle. Every process inherits it, with the mapping, across

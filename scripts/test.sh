@@ -40,6 +40,8 @@ EXTRA_TESTS=(
     "symfony|bash tests/symfony/run.sh \"\$SO\""
     "fpm-abuse|bash scripts/fpm-abuse.sh --seconds=20 --so=\"\$SO\""
     "kill-test|bash scripts/kill-test.sh --kills=500 --seconds=100 --quiet --so=\"\$SO\""
+    "kill-test-noproc|bash scripts/kill-test.sh --kills=500 --seconds=100 --quiet --no-proc --so=\"\$SO\""
+    "kill-readers|bash scripts/kill-test.sh --readers --kills=500 --seconds=100 --quiet --so=\"\$SO\""
     "pin-death|bash scripts/pin-death-test.sh --so=\"\$SO\""
     "fuzz|bash fuzz/run.sh 60"
     "package|bash scripts/check-package-xml.sh"

@@ -2,7 +2,7 @@
  * sc_segment.c - creates the one shared mapping and lays it out.
  *
  * Layout, all at offsets from the base:
- *   0            sc_header (global lock, page pool, figures)
+ *   0            sc_header (global lock, page pool, figures, liveness slots)
  *   heads_off    nshards x sc_shard_head (one cache line each, packed)
  *   shards_off   nshards x sc_shard, cache-line aligned
  *   pages_off    npages x sc_page descriptors
@@ -114,7 +114,7 @@ int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries
     }
     hdr->initial_capacity = (uint32_t)sc_next_pow2(per_shard);
 
-    if (sc_mutex_init(&hdr->global_lock) != 0) {
+    if (sc_mutex_init(&hdr->global_lock) != 0 || sc_live_init(&hdr->live) != 0) {
         goto lock_failed;
     }
     for (i = 0; i < nshards; i++) {
@@ -124,6 +124,7 @@ int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries
         }
         shard->index = i;
         shard->head_rel = (int64_t)((char *)&seg->heads[i] - (char *)shard);
+        shard->live_rel = (int64_t)((char *)&hdr->live - (char *)shard);
         sc_alloc_init_shard(&shard->alloc);
     }
     sc_alloc_init_pool(seg);
@@ -140,6 +141,11 @@ lock_failed:
 
 void sc_seg_destroy(sc_seg *seg)
 {
+    if (seg->hdr) {
+        /* The calling thread's liveness slot first: the kernel can mark a
+         * dead owner's lock only while it is mapped. */
+        sc_live_leave(&seg->hdr->live);
+    }
     if (seg->base) {
         munmap(seg->base, seg->size);
     }
