@@ -30,7 +30,8 @@
 
 ZEND_DECLARE_MODULE_GLOBALS(shardcache)
 
-/* Per process: the mapping, inherited by forked workers. */
+/* Per process: the mapping, inherited by forked workers and shared by the
+ * threads of a ZTS process (per-thread state is in SCG() and sc_local). */
 sc_cache sc_shared_cache;
 bool sc_active;                      /* the cache is mapped and usable */
 static bool sc_apcu_names;           /* apcu_* functions are ours */
@@ -261,6 +262,28 @@ static char *sc_php_sink_get(sc_sink *sink, uint8_t vtype, size_t len)
     return sink->buf;
 }
 
+/* Puts buf (NULL is fine) on this thread's held list. */
+static void sc_scratch_hold(char *buf)
+{
+    if (UNEXPECTED(SCG(nheld) == SCG(held_cap))) {
+        uint32_t cap = SCG(held_cap) ? SCG(held_cap) * 2 : 8;
+        SCG(held) = perealloc(SCG(held), cap * sizeof(char *), 1);
+        SCG(held_cap) = cap;
+    }
+    SCG(held)[SCG(nheld)++] = buf;
+}
+
+/* Frees the buffers a fatal error left on the held list. */
+static void sc_scratch_release_held(void)
+{
+    while (SCG(nheld) > 0) {
+        char *buf = SCG(held)[--SCG(nheld)];
+        if (buf) {
+            pefree(buf, 1);
+        }
+    }
+}
+
 /* Turns a fetched value into a zval; consumes the sink's string. */
 static bool sc_out_to_zval(sc_php_sink *sink, const sc_value_out *out, zval *dst)
 {
@@ -295,12 +318,15 @@ static bool sc_out_to_zval(sc_php_sink *sink, const sc_value_out *out, zval *dst
     }
     default: {
         /* Decoding may run user code (unserialize hooks) that fetches
-         * again: detach the scratch buffer while decoding. */
+         * again: detach the scratch buffer while decoding, keeping it on
+         * the held list until the decoder returns (see php_shardcache.h). */
         char *scratch = SCG(scratch);
         size_t cap = SCG(scratch_cap);
+        sc_scratch_hold(scratch);
         SCG(scratch) = NULL;
         SCG(scratch_cap) = 0;
         ok = sc_value_decode(out->vtype, out->scalar, out->data, out->len, dst) == SUCCESS;
+        SCG(nheld)--;
         if (SCG(scratch)) {
             pefree(scratch, 1);
         } else {
@@ -812,6 +838,16 @@ static PHP_GSHUTDOWN_FUNCTION(shardcache)
         pefree(shardcache_globals->scratch, 1);
         shardcache_globals->scratch = NULL;
     }
+    while (shardcache_globals->nheld > 0) {
+        char *buf = shardcache_globals->held[--shardcache_globals->nheld];
+        if (buf) {
+            pefree(buf, 1);
+        }
+    }
+    if (shardcache_globals->held) {
+        pefree(shardcache_globals->held, 1);
+        shardcache_globals->held = NULL;
+    }
 }
 
 /* Named segments are mapped by the process that uses them, not by a parent
@@ -1107,6 +1143,8 @@ static PHP_RSHUTDOWN_FUNCTION(shardcache)
 {
     (void)type;
     (void)module_number;
+    /* A fatal error while a value was decoded left its buffer held. */
+    sc_scratch_release_held();
     /* Do not keep a huge scratch buffer between requests. */
     if (SCG(scratch_cap) > (1u << 20)) {
         pefree(SCG(scratch), 1);
@@ -1152,7 +1190,7 @@ static PHP_MINFO_FUNCTION(shardcache)
         uint64_t lh, lm;
 
         /* Hits and misses are recorded one in sc_info_hit_sample() per
-         * process; add this process's not yet recorded ones. */
+         * thread; add this thread's not yet recorded ones. */
         sc_cache_figures_get(&sc_shared_cache, &f);
         sc_info_local_unrecorded(&sc_shared_cache, &lh, &lm);
         php_info_print_table_row(2, "Serializer", sc_serializer_describe());

@@ -47,20 +47,24 @@ typedef struct sc_value_out {
     size_t len;
 } sc_value_out;
 
-/* Process-local statistics: every forked process has its own copy. */
+/* Statistics of the calling thread: every thread of a ZTS process, and
+ * every forked process, has its own copy (C11 thread-local storage; two
+ * threads of one process share a pid and an sc_cache but never these). */
 typedef struct sc_local_stats {
     uint64_t hits;
     uint64_t misses;
-    uint32_t reservations_held;    /* apcu_entry nesting in this process */
+    uint32_t reservations_held;    /* apcu_entry nesting in this thread */
     uint64_t optimistic_retries;
     uint64_t locked_reads;
 } sc_local_stats;
 
+extern _Thread_local sc_local_stats sc_local;
+
+/* One per process (the mapping), shared by all its threads. */
 typedef struct sc_cache {
     sc_seg seg;
     uint32_t idle_ttl;      /* apc.ttl: entries idle this long go first */
     bool slam_defense;      /* apc.slam_defense (see sc_cache_store) */
-    sc_local_stats local;
 } sc_cache;
 
 typedef struct sc_cache_figures {

@@ -16,7 +16,8 @@
  * They go from the hash straight to the shard's head (seg->heads: counter
  * and table) and touch the sc_shard itself only to lock it.
  * Value bytes are copied into a process-local sink and decoded by the caller
- * after every lock is released. Hit and miss counts are process-local;
+ * after every lock is released. Hit and miss counts are thread-local
+ * (sc_local, defined here);
  * one hit in SC_HIT_SAMPLE is recorded in the entry under the shard lock
  * when that lock is free at once (sc_record_hit drops the sample rather
  * than wait), one miss in SC_MISS_SAMPLE in the shard's figures.
@@ -36,6 +37,9 @@
 #include "sc_evict.h"
 #include "sc_value.h"
 #include "sc_pin.h"
+
+/* This thread's statistics (see sc_cache.h). */
+_Thread_local sc_local_stats sc_local;
 
 #define SC_OPTIMISTIC_TRIES 4
 #define SC_STORE_ROUNDS 3       /* cross-shard evictions a store may ask for */
@@ -328,11 +332,11 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
             goto done;
         }
         tries++;
-        c->local.optimistic_retries++;
+        sc_local.optimistic_retries++;
         __atomic_fetch_add(&shard->stats.optimistic_retries, 1, __ATOMIC_RELAXED);
     }
 
-    c->local.locked_reads++;
+    sc_local.locked_reads++;
     for (;;) {
         int r;
         sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
@@ -346,10 +350,10 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
 
 done:
     if (status == SC_OK) {
-        if (SC_UNLIKELY((++c->local.hits & (SC_HIT_SAMPLE - 1)) == 0)) {
+        if (SC_UNLIKELY((++sc_local.hits & (SC_HIT_SAMPLE - 1)) == 0)) {
             sc_record_hit(c, shard, key, hash, now);
         }
-    } else if (SC_UNLIKELY((++c->local.misses & (SC_MISS_SAMPLE - 1)) == 0)) {
+    } else if (SC_UNLIKELY((++sc_local.misses & (SC_MISS_SAMPLE - 1)) == 0)) {
         __atomic_fetch_add(&shard->stats.misses, SC_MISS_SAMPLE, __ATOMIC_RELAXED);
     }
     return status;
