@@ -424,9 +424,6 @@ class NearCache implements CacheInterface
         }
         $out = [];
         foreach ($keys as $k) {
-            if (is_int($k)) {
-                $k = (string) $k;
-            }
             $this->checkKey($k);
             $out[] = $k;
         }
