@@ -45,13 +45,22 @@ class NearCache implements CacheInterface
     private int $maxLagMs;
     private int $localTtl;     // cap on a local copy's life in s, 0: none
     private bool $local;       // the segment is there at all
+    private int $reconnectMs;  // least time between two reconnect attempts
+    private int $downSince = 0; // hrtime ms of the last Redis failure, 0: connected
+    /** @var array{0:string|false,1:string,2:int,3:float,4:mixed,5:int} how to reconnect */
+    private array $conn;
 
     /**
      * @param array{max_lag_ms?:int, local_ttl?:int} $options
      *   max_lag_ms: how old the sync's last heartbeat may be for the local layer
      *               to be used (default 500): the staleness bound of a local hit;
      *   local_ttl:  longest life of a local copy in seconds (default 0: as long
-     *               as the Redis key lives).
+     *               as the Redis key lives);
+     *   reconnect_ms: after a Redis error (phpredis does not reconnect by
+     *               itself) the connection is opened again, with the \Redis
+     *               object's own host, port, timeout, auth and database, at
+     *               most once per this many ms (default 1000); in between,
+     *               calls fail at once instead of waiting for a connect timeout.
      */
     public function __construct(\Redis $redis, string $namespace, array $options = [])
     {
@@ -71,6 +80,10 @@ class NearCache implements CacheInterface
         $this->stateKey = Layout::stateKey($namespace);
         $this->maxLagMs = max(0, (int) ($options['max_lag_ms'] ?? 500));
         $this->localTtl = max(0, (int) ($options['local_ttl'] ?? 0));
+        $this->reconnectMs = max(0, (int) ($options['reconnect_ms'] ?? 1000));
+        // phpredis forgets these once the connection failed: keep them now.
+        $this->conn = [$redis->getPersistentID(), (string) $redis->getHost(), (int) $redis->getPort(),
+            (float) $redis->getTimeout(), $redis->getAuth(), (int) $redis->getDBNum()];
         $this->local = function_exists('shardcache_enabled') && \shardcache_enabled();
     }
 
@@ -125,12 +138,15 @@ class NearCache implements CacheInterface
         } catch (\Throwable) {
             return false;       // e.g. a Closure
         }
-        try {
-            $ok = $ms === null
-                ? $this->redis->set($this->rprefix . $key, $payload)
-                : $this->redis->set($this->rprefix . $key, $payload, ['px' => $ms]);
-        } catch (\RedisException) {
-            $ok = false;
+        $ok = false;
+        if ($r = $this->redis()) {
+            try {
+                $ok = $ms === null
+                    ? $r->set($this->rprefix . $key, $payload)
+                    : $r->set($this->rprefix . $key, $payload, ['px' => $ms]);
+            } catch (\RedisException) {
+                $this->failed();
+            }
         }
         $this->dropLocal([$key]);   // also after a failure: Redis may hold either value
         return $ok === true;
@@ -146,9 +162,12 @@ class NearCache implements CacheInterface
     {
         $ok = true;
         $it = null;
+        if (!($r = $this->redis())) {
+            return false;
+        }
         try {
             do {
-                $keys = $this->redis->scan($it, $this->rprefix . '*', 1000);
+                $keys = $r->scan($it, $this->rprefix . '*', 1000);
                 if ($keys === false) {
                     break;
                 }
@@ -160,11 +179,12 @@ class NearCache implements CacheInterface
                     }
                 }
                 if ($user) {
-                    $this->redis->unlink(array_map(fn ($k) => $this->rprefix . $k, $user));
+                    $r->unlink(array_map(fn ($k) => $this->rprefix . $k, $user));
                     $this->dropLocal($user);
                 }
             } while ($it > 0);
         } catch (\RedisException) {
+            $this->failed();
             $ok = false;
         }
         return $ok;
@@ -218,7 +238,10 @@ class NearCache implements CacheInterface
         }
         $ok = true;
         try {
-            $p = $this->redis->multi(\Redis::PIPELINE);
+            if (!($r = $this->redis())) {
+                throw new \RedisException('down');
+            }
+            $p = $r->multi(\Redis::PIPELINE);
             foreach ($pairs as $k => $v) {
                 $payload = serialize($v);
                 $ms === null ? $p->set($this->rprefix . $k, $payload) : $p->set($this->rprefix . $k, $payload, ['px' => $ms]);
@@ -233,7 +256,7 @@ class NearCache implements CacheInterface
             }
         } catch (\Throwable) {
             $ok = false;
-            $this->resetPipeline();
+            $this->failed();
         }
         $this->dropLocal(array_map('strval', array_keys($pairs)));
         return $ok;
@@ -254,9 +277,13 @@ class NearCache implements CacheInterface
                 return true;
             }
         }
+        if (!($r = $this->redis())) {
+            return false;
+        }
         try {
-            return (bool) $this->redis->exists($this->rprefix . $key);
+            return (bool) $r->exists($this->rprefix . $key);
         } catch (\RedisException) {
+            $this->failed();
             return false;
         }
     }
@@ -310,14 +337,17 @@ class NearCache implements CacheInterface
         }
         $t0 = intdiv(hrtime(true), 1000000);
         try {
-            $p = $this->redis->multi(\Redis::PIPELINE);
+            if (!($r = $this->redis())) {
+                return null;
+            }
+            $p = $r->multi(\Redis::PIPELINE);
             foreach ($keys as $k) {
                 $p->get($this->rprefix . $k);
                 $p->pttl($this->rprefix . $k);
             }
             $res = $p->exec();
         } catch (\Throwable) {
-            $this->resetPipeline();
+            $this->failed();
             $res = null;
         }
         if (!is_array($res) || count($res) !== 2 * count($keys)) {
@@ -382,21 +412,62 @@ class NearCache implements CacheInterface
         if (!$keys) {
             return true;
         }
-        try {
-            $ok = $this->redis->del(array_map(fn ($k) => $this->rprefix . $k, $keys)) !== false;
-        } catch (\RedisException) {
-            $ok = false;
+        $ok = false;
+        if ($r = $this->redis()) {
+            try {
+                $ok = $r->del(array_map(fn ($k) => $this->rprefix . $k, $keys)) !== false;
+            } catch (\RedisException) {
+                $this->failed();
+            }
         }
         $this->dropLocal($keys);
         return $ok;
     }
 
-    private function resetPipeline(): void
+    /** The connection, opened again after a failure (rate-limited); null while down. */
+    private function redis(): ?\Redis
+    {
+        if ($this->downSince === 0) {
+            return $this->redis;
+        }
+        $now = intdiv(hrtime(true), 1000000);
+        if ($now - $this->downSince < $this->reconnectMs) {
+            return null;
+        }
+        $r = $this->redis;
+        try {
+            [$pid, $host, $port, $timeout, $auth, $db] = $this->conn;
+            if ($host === '') {
+                throw new \RuntimeException('the \Redis object was not connected');
+            }
+            try {
+                $r->close();
+            } catch (\Throwable) {
+            }
+            is_string($pid) && $pid !== ''
+                ? $r->pconnect($host, $port, $timeout, $pid)
+                : $r->connect($host, $port, $timeout);
+            if ($auth !== null && $auth !== false) {
+                $r->auth($auth);
+            }
+            if ($db) {
+                $r->select($db);
+            }
+        } catch (\Throwable) {
+            $this->downSince = $now ?: 1;
+            return null;
+        }
+        $this->downSince = 0;
+        return $r;
+    }
+
+    private function failed(): void
     {
         try {
-            $this->redis->discard();
+            $this->redis->discard();     // leave pipeline mode if the error came in it
         } catch (\Throwable) {
         }
+        $this->downSince = intdiv(hrtime(true), 1000000) ?: 1;
     }
 
     private static function decode(string $payload): mixed

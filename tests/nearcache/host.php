@@ -75,7 +75,7 @@ function cache(): ProbedNearCache
 {
     global $cache, $port, $ns;
     if ($cache === null) {
-        $cache = new ProbedNearCache(connect($port), $ns);
+        $cache = new ProbedNearCache(connect($port), $ns, ['reconnect_ms' => 50]);
     }
     return $cache;
 }

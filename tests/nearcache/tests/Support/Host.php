@@ -10,7 +10,7 @@ final class Host
     /** @var resource */
     private $proc;
     /** @var array<int, resource> */
-    private array $pipes;
+    private array $pipes = [];
 
     public function __construct(int $redisPort, string $namespace)
     {
