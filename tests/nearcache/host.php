@@ -9,6 +9,7 @@
 // Commands ({"op": ...}):
 //   sync-start                     fork the sync process (Shardcache\NearCache\Sync)
 //   sync-kill / sync-stop          SIGKILL / SIGTERM it and reap it
+//   sync-pause / sync-resume       SIGSTOP / SIGCONT it (a hung sync)
 //   wait-local {"usable":bool, "timeout_ms"}   until the local layer is (not) usable
 //   wait-heartbeat {"after_ms"}    until the sync published a heartbeat sent after
 //                                  after_ms (hrtime ms): every write Redis executed
@@ -106,6 +107,11 @@ while (($line = fgets(STDIN)) !== false) {
                 posix_kill($syncPid, $op === 'sync-kill' ? SIGKILL : SIGTERM);
                 pcntl_waitpid($syncPid, $st);
                 $syncPid = 0;
+                out(['ok' => true]);
+                break;
+            case 'sync-pause':
+            case 'sync-resume':
+                posix_kill($syncPid, $op === 'sync-pause' ? SIGSTOP : SIGCONT);
                 out(['ok' => true]);
                 break;
             case 'wait-local':

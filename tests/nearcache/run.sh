@@ -44,6 +44,9 @@ if [ ! -f vendor/autoload.php ] || [ composer.json -nt vendor/autoload.php ] \
     touch vendor/autoload.php
 fi
 [ -x vendor/bin/phpunit ] || fail "vendor/bin/phpunit missing after composer update"
+# The library's own package metadata must stay valid.
+composer validate --strict --no-check-publish ../../nearcache/composer.json >/dev/null </dev/null \
+    || fail "nearcache/composer.json: composer validate --strict failed"
 
 PHP="${PHP:-php}"
 # posix is a shared module on Debian; pcntl is built in. phpredis needs igbinary.

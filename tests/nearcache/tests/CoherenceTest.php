@@ -208,6 +208,68 @@ final class CoherenceTest extends TestCase
     }
 
     /**
+     * B's sync hangs (SIGSTOP): B serves its local copy for at most max_lag_ms
+     * after the last heartbeat, then reads Redis only; when the sync goes on,
+     * it finds its heartbeats overdue, reconnects and starts a new generation.
+     */
+    public function testSyncHungAndResumed(): void
+    {
+        $a = self::$a;
+        $b = self::$b;
+        $this->assertTrue($a('set', ['key' => 'hk', 'value' => 'h0'])['ok']);
+        $this->covered($b);
+        $this->assertSame('h0', $b('get', ['key' => 'hk'])['value']);
+        $this->assertSame(['value' => 'h0', 'redis_reads' => 0], $b('get', ['key' => 'hk']));
+
+        $b('sync-pause');
+        $stopped = self::nowMs();
+        $this->assertTrue($a('set', ['key' => 'hk', 'value' => 'h1'])['ok']);
+        do {
+            $asked = self::nowMs();
+            $r = $b('get', ['key' => 'hk']);
+            $this->assertContains($r['value'], ['h0', 'h1']);
+            if ($r['value'] === 'h0') {
+                $this->assertLessThanOrEqual(self::MAX_LAG_MS, $asked - $stopped, 'stale local read beyond max_lag_ms');
+            }
+        } while (!$b('wait-local', ['usable' => false, 'timeout_ms' => 0])['ok'] && self::nowMs() - $stopped < 5000);
+        $this->assertSame(['value' => 'h1', 'redis_reads' => 1], $b('get', ['key' => 'hk']));
+
+        $b('sync-resume');
+        $this->assertTrue($b('wait-local', ['usable' => true, 'timeout_ms' => 5000])['ok']);
+        $this->assertSame(['value' => 'h1', 'redis_reads' => 1], $b('get', ['key' => 'hk']));
+        $this->assertSame(['value' => 'h1', 'redis_reads' => 0], $b('get', ['key' => 'hk']));
+        $b->send('await', ['key' => 'hk', 'old' => 'h1', 'new' => 'h2', 'timeout_ms' => 5000]);
+        $this->assertTrue($a('set', ['key' => 'hk', 'value' => 'h2'])['ok']);
+        $seen = $b->receive();
+        $this->assertSame([], $seen['bad']);
+        $this->assertGreaterThan(0, $seen['seen_ns']);
+    }
+
+    /** A write by another client (no NearCache) and a FLUSHALL reach B's local copies too. */
+    public function testForeignWriteAndFlush(): void
+    {
+        $b = self::$b;
+        $admin = self::$redis->client();
+        $admin->set(self::NS . ':fk', serialize('f0'));
+        $this->covered($b);
+        $this->assertSame('f0', $b('get', ['key' => 'fk'])['value']);
+        $this->assertSame(['value' => 'f0', 'redis_reads' => 0], $b('get', ['key' => 'fk']));
+        $admin->set(self::NS . ':fk', serialize('f1'));
+        $this->covered($b);
+        $this->assertSame(['value' => 'f1', 'redis_reads' => 1], $b('get', ['key' => 'fk']));
+        $this->assertSame(['value' => 'f1', 'redis_reads' => 0], $b('get', ['key' => 'fk']));
+        // Not a serialize()d value: returned as the raw string.
+        $admin->set(self::NS . ':fk', 'plain text');
+        $this->covered($b);
+        $this->assertSame(['value' => 'plain text', 'redis_reads' => 1], $b('get', ['key' => 'fk']));
+        $this->assertSame(['value' => 'plain text', 'redis_reads' => 0], $b('get', ['key' => 'fk']));
+        // FLUSHALL invalidates everything at once (a null message): new generation.
+        $admin->flushAll();
+        $this->covered($b);
+        $this->assertSame(['value' => null, 'redis_reads' => 1], $b('get', ['key' => 'fk']));
+    }
+
+    /**
      * Redis is killed: B serves its local copy only while its sync's last
      * heartbeat is within max_lag_ms, then misses (the default), and nothing
      * throws; writes return false. Redis restarts empty: no old local copy
