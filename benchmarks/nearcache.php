@@ -192,6 +192,13 @@ foreach ($res['nearcache'] as $i => $r) {
 printf("\nnearcache / phpredis gets/s, median of %d per-round ratios: %.1fx (rounds: %s)\n", count($ratios), $median($ratios),
     implode(' ', array_map(static fn ($x) => sprintf('%.1f', $x), $ratios)));
 printf("nearcache / chain-apcu gets/s, median of %d per-round ratios: %.2fx\n", count($ratiosChain), $median($ratiosChain));
+$cpuRatios = [];
+foreach ($res['nearcache'] as $i => $r) {
+    $p = $res['phpredis'][$i];
+    $cpuRatios[] = [$p['cpu_us'] / $r['cpu_us'], ($p['cpu_us'] + $p['server_us']) / ($r['cpu_us'] + $r['server_us'])];
+}
+printf("phpredis / nearcache CPU per get, median of per-round ratios: client %.1fx, client + redis-server %.1fx\n",
+    $median(array_column($cpuRatios, 0)), $median(array_column($cpuRatios, 1)));
 
 // ---- invalidation delay under load ------------------------------------------
 // This driver process is the host: it maps the segment (anonymous, shared

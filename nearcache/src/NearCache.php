@@ -37,6 +37,8 @@ use Shardcache\NearCache\Layout;
  */
 class NearCache implements CacheInterface
 {
+    private const NO_EXPIRY = "\0\0\0\0\0\0\0\0";
+
     private \Redis $redis;
     private string $rprefix;   // "ns:" in Redis
     private string $lprefix;   // "nc:ns:" in the segment
@@ -98,6 +100,13 @@ class NearCache implements CacheInterface
      */
     public function localGeneration(): ?int
     {
+        return $this->usableGeneration($now);
+    }
+
+    /** localGeneration(), and the hrtime ms it checked the heartbeat against. */
+    private function usableGeneration(?int &$now): ?int
+    {
+        $now = intdiv(hrtime(true), 1000000);
         if (!$this->local) {
             return null;
         }
@@ -106,7 +115,7 @@ class NearCache implements CacheInterface
             return null;
         }
         $u = unpack('q2', $s);
-        if ($u[2] <= 0 || intdiv(hrtime(true), 1000000) - $u[2] > $this->maxLagMs) {
+        if ($u[2] <= 0 || $now - $u[2] > $this->maxLagMs) {
             return null;
         }
         return $u[1];
@@ -115,9 +124,9 @@ class NearCache implements CacheInterface
     public function get($key, $default = null): mixed
     {
         $this->checkKey($key);
-        $gen = $this->localGeneration();
+        $gen = $this->usableGeneration($now);
         if ($gen !== null) {
-            $hit = $this->localGet($gen, $key, $found);
+            $hit = $this->localGet($gen, $now, $key, $found);
             if ($found) {
                 return $hit;
             }
@@ -194,12 +203,12 @@ class NearCache implements CacheInterface
     {
         $keys = $this->keyList($keys);
         $out = [];
-        $gen = $this->localGeneration();
+        $gen = $this->usableGeneration($now);
         $missing = [];
         foreach ($keys as $k) {
             $out[$k] = $default;
             if ($gen !== null) {
-                $v = $this->localGet($gen, $k, $found);
+                $v = $this->localGet($gen, $now, $k, $found);
                 if ($found) {
                     $out[$k] = $v;
                     continue;
@@ -270,9 +279,9 @@ class NearCache implements CacheInterface
     public function has($key): bool
     {
         $this->checkKey($key);
-        $gen = $this->localGeneration();
+        $gen = $this->usableGeneration($now);
         if ($gen !== null) {
-            $this->localGet($gen, $key, $found);
+            $this->localGet($gen, $now, $key, $found);
             if ($found) {
                 return true;
             }
@@ -301,19 +310,19 @@ class NearCache implements CacheInterface
 
     // ---- internals ---------------------------------------------------------
 
-    private function localGet(int $gen, string $key, ?bool &$found): mixed
+    private function localGet(int $gen, int $now, string $key, ?bool &$found): mixed
     {
         $found = false;
         $e = \shardcache_fetch($this->lprefix . 'e:' . $key);
-        if ($e === false) {
+        if (!is_string($e)) {
             return null;
         }
         $v = \shardcache_fetch($this->lprefix . $gen . ':v:' . $key);
-        if (!is_string($v) || strlen($v) < 16) {
+        // EPOCH (8 bytes) . EXPMS (8 bytes, all zero: none) . payload
+        if (!is_string($v) || strlen($v) < 16 || strncmp($v, $e, 8) !== 0) {
             return null;
         }
-        $h = unpack('q2', $v);
-        if ($h[1] !== $e || ($h[2] !== 0 && $h[2] <= intdiv(hrtime(true), 1000000))) {
+        if (substr_compare($v, self::NO_EXPIRY, 8, 8) !== 0 && unpack('q', $v, 8)[1] <= $now) {
             return null;
         }
         $found = true;
@@ -373,22 +382,22 @@ class NearCache implements CacheInterface
             // The segment's own TTL (whole seconds) only frees memory; the
             // exact expiry is $exp, checked on every hit.
             $ttl = $exp === 0 ? 0 : intdiv($exp - $t0 + 999, 1000) + 1;
-            \shardcache_store($this->lprefix . $gen . ':v:' . $k, pack('q2', $e, $exp) . $payload, $ttl);
+            \shardcache_store($this->lprefix . $gen . ':v:' . $k, $e . pack('q', $exp) . $payload, $ttl);
         }
         return $out;
     }
 
-    /** The key's epoch, created (random, never reused) when absent; null if the segment refuses. */
-    private function epoch(string $key): ?int
+    /** The key's epoch (8 random bytes, never reused), created when absent; null if the segment refuses. */
+    private function epoch(string $key): ?string
     {
         $ek = $this->lprefix . 'e:' . $key;
         $e = \shardcache_fetch($ek);
-        if (is_int($e)) {
+        if (is_string($e) && strlen($e) === 8) {
             return $e;
         }
-        \shardcache_add($ek, random_int(1, PHP_INT_MAX));
+        \shardcache_add($ek, random_bytes(8));
         $e = \shardcache_fetch($ek);
-        return is_int($e) ? $e : null;
+        return is_string($e) && strlen($e) === 8 ? $e : null;
     }
 
     /** @param list<string> $keys */

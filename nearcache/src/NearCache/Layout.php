@@ -22,13 +22,13 @@ namespace Shardcache\NearCache;
  *                          whose invalidation Sync has received and applied, 0
  *                          while Sync is disconnected or stopped. Readers use
  *                          the local layer only while now - HBMS <= max lag.
- *   nc:ns:e:KEY            int epoch of KEY: a random 63-bit number, created
+ *   nc:ns:e:KEY            epoch of KEY: 8 random bytes, created
  *                          by a reader (shardcache_add) when absent, deleted by
  *                          Sync when Redis reports KEY modified and by a writer
  *                          after its Redis write. Never reused (random), so a
  *                          value tagged with an epoch is dead once the epoch
  *                          key changed or vanished (delete, TTL, eviction).
- *   nc:ns:GEN:v:KEY        pack('q2', EPOCH, EXPMS) . payload: the local copy,
+ *   nc:ns:GEN:v:KEY        EPOCH . pack('q', EXPMS) . payload: the local copy,
  *                          valid only while the epoch key still holds EPOCH,
  *                          the generation is GEN and hrtime ms < EXPMS (0: none).
  *

@@ -162,7 +162,7 @@ final class Sync
         while (!$this->stop) {
             $now = Layout::nowMs();
             if ($now >= $nextHb) {
-                $ctl->set($this->hbPrefix . $now, '1', ['px' => 10 * $deadAfter]);
+                $ctl->set($this->hbPrefix . $now, '1', ['px' => 2 * $deadAfter]);   // only its invalidation matters
                 $nextHb = $now + $interval;
             }
             if ($now - $lastBack > $deadAfter) {
