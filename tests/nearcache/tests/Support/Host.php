@@ -12,9 +12,10 @@ final class Host
     /** @var array<int, resource> */
     private array $pipes = [];
 
-    public function __construct(int $redisPort, string $namespace)
+    /** @param list<string> $phpArgs extra PHP options (e.g. -d shardcache.segment=...) */
+    public function __construct(int $redisPort, string $namespace, array $phpArgs = [])
     {
-        $cmd = array_merge([PHP_BINARY], Php::args(), [dirname(__DIR__, 2) . '/host.php', (string) $redisPort, $namespace]);
+        $cmd = array_merge([PHP_BINARY], Php::args(), $phpArgs, [dirname(__DIR__, 2) . '/host.php', (string) $redisPort, $namespace]);
         $this->proc = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => STDERR], $this->pipes);
         if (!is_resource($this->proc)) {
             throw new \RuntimeException('cannot start host.php');
