@@ -21,6 +21,9 @@
 //   await {"key","old","new","timeout_ms"}  get() in a loop until it returns new;
 //                                  every value read must be old or new, and none
 //                                  old after the first new; {"seen_ns","reads","bad"}
+//   stress-read {"key","workers","ms"}  forked workers get() in a loop; for each
+//                                  value read (JSON), the latest heartbeat (ms) read
+//                                  just before a get() that returned it
 //   race-read {"key"}              fork a worker whose get() stops right after its
 //                                  Redis read; answers when it is stopped there
 //   race-release                   let that worker install its copy; its result
@@ -170,6 +173,46 @@ while (($line = fgets(STDIN)) !== false) {
                     }
                 }
                 out(['seen_ns' => $seen, 'reads' => $reads, 'bad' => $bad]);
+                break;
+            case 'stress-read':
+                // Workers read one key in a loop; per value read, the latest
+                // heartbeat seen just before a read that returned it.
+                $socks = [];
+                $pids = [];
+                for ($w = 0; $w < $cmd['workers']; $w++) {
+                    $pair = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
+                    $pid = pcntl_fork();
+                    if ($pid === 0) {
+                        fclose(STDIN);
+                        $c = new ProbedNearCache(connect($port), $ns);
+                        $maxHb = [];
+                        $reads = 0;
+                        $deadline = hrtime(true) + $cmd['ms'] * 1000000;
+                        while (hrtime(true) < $deadline) {
+                            $st = Shardcache\NearCache\Layout::readState($ns);
+                            $hb = $st === null ? 0 : $st[1];
+                            $v = $c->get($cmd['key']);
+                            $k = json_encode($v);
+                            $maxHb[$k] = max($maxHb[$k] ?? 0, $hb);
+                            $reads++;
+                        }
+                        fwrite($pair[1], json_encode(['max_hb' => $maxHb, 'reads' => $reads, 'redis_reads' => $c->redisReads]) . "\n");
+                        child_exit();
+                    }
+                    $pids[] = $pid;
+                    $socks[] = $pair[0];
+                }
+                $res = ['max_hb' => [], 'reads' => 0, 'redis_reads' => 0];
+                foreach ($socks as $i => $sock) {
+                    $r = json_decode((string) fgets($sock), true);
+                    pcntl_waitpid($pids[$i], $st);
+                    foreach ($r['max_hb'] as $k => $hb) {
+                        $res['max_hb'][$k] = max($res['max_hb'][$k] ?? 0, $hb);
+                    }
+                    $res['reads'] += $r['reads'];
+                    $res['redis_reads'] += $r['redis_reads'];
+                }
+                out($res);
                 break;
             case 'race-read':
                 $toChild = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);

@@ -115,6 +115,53 @@ final class CoherenceTest extends TestCase
     }
 
     /**
+     * Three workers of B read one key in a loop while A writes 1, 2, 3, ...
+     * For every read: a write that returned before the heartbeat B's
+     * worker saw just before its get() must not be older than the value
+     * read (the heartbeat proves that write was applied on B).
+     */
+    public function testConcurrentReadersNeverReadBehindTheHeartbeat(): void
+    {
+        $a = self::$a;
+        $b = self::$b;
+        $this->assertTrue($a('set', ['key' => 'stress', 'value' => 0])['ok']);
+        $this->covered($b);
+        $ms = 2000;
+        $b->send('stress-read', ['key' => 'stress', 'workers' => 3, 'ms' => $ms]);
+        $returned = [0 => 0];      // value => hrtime ns its set() returned
+        $end = hrtime(true) + ($ms + 200) * 1000000;
+        for ($v = 1; hrtime(true) < $end; $v++) {
+            $r = $a('set', ['key' => 'stress', 'value' => $v]);
+            $this->assertTrue($r['ok']);
+            $returned[$v] = $r['done_ns'];
+        }
+        $res = $b->receive();
+        $this->assertGreaterThan(100, count($returned), 'writes made');
+        $this->assertGreaterThan($res['redis_reads'], $res['reads'], 'some reads were local hits');
+        $violations = [];
+        foreach ($res['max_hb'] as $json => $hbMs) {
+            $read = json_decode((string) $json, true);
+            $this->assertIsInt($read, 'only written values are read');
+            $this->assertArrayHasKey($read, $returned);
+            // The newest write that returned before that heartbeat was sent
+            // (the writes are sequential: return times grow with the value).
+            $lo = 0;
+            $hi = count($returned) - 1;
+            while ($lo < $hi) {
+                $mid = intdiv($lo + $hi + 1, 2);
+                $returned[$mid] < $hbMs * 1000000 ? $lo = $mid : $hi = $mid - 1;
+            }
+            $newest = $lo;
+            if ($read < $newest) {
+                $violations[] = "read $read although $newest returned before heartbeat $hbMs";
+            }
+        }
+        fwrite(STDERR, sprintf("\nnearcache stress: %d writes on A, %d reads by 3 workers of B (%d from Redis), each checked against the heartbeat seen before it\n",
+            count($returned) - 1, $res['reads'], $res['redis_reads']));
+        $this->assertSame([], $violations);
+    }
+
+    /**
      * The near-cache race, forced: a reader of B reads the old value from Redis
      * and stops before installing it; the write and its invalidation on B
      * happen; then the reader installs. B must not serve that copy.
