@@ -484,7 +484,11 @@ class NearCache implements CacheInterface
         if ($payload === 'b:0;') {
             return false;
         }
-        $v = @unserialize($payload);
+        try {
+            $v = @unserialize($payload);
+        } catch (\Throwable) {
+            return $payload;        // e.g. a class whose __unserialize() throws
+        }
         return $v === false ? $payload : $v;
     }
 
