@@ -96,6 +96,9 @@ while (($line = fgets(STDIN)) !== false) {
                 $pid = pcntl_fork();
                 if ($pid === 0) {
                     fclose(STDIN);
+                    // As the systemd unit does (Nice=-5): on a loaded test machine
+                    // a starved sync would make the local layer unusable.
+                    @proc_nice(-5);
                     $sync = new Sync('127.0.0.1', $port, $ns, ['interval_ms' => 20, 'dead_after_ms' => 300, 'timeout' => 0.5]);
                     pcntl_async_signals(true);
                     pcntl_signal(SIGTERM, static fn () => $sync->stop());
