@@ -49,6 +49,11 @@ class NearCache implements CacheInterface
     private bool $local;       // the segment is there at all
     private int $reconnectMs;  // least time between two reconnect attempts
     private int $downSince = 0; // hrtime ms of the last Redis failure, 0: connected
+    // The last state read from the segment, unpacked (per process).
+    private string $stateRaw = '';
+    private int $stateGen = 0;
+    private int $stateHb = 0;
+    private string $vprefix = '';   // "nc:ns:GEN:v:" of $stateGen
     /** @var array{0:string|false,1:string,2:int,3:float,4:mixed,5:int} how to reconnect */
     private array $conn;
 
@@ -111,14 +116,20 @@ class NearCache implements CacheInterface
             return null;
         }
         $s = \shardcache_fetch($this->stateKey);
-        if (!is_string($s) || strlen($s) !== 16) {
+        if ($s !== $this->stateRaw) {           // changes every heartbeat (50 ms)
+            if (!is_string($s) || strlen($s) !== 16) {
+                return null;
+            }
+            $u = unpack('q2', $s);
+            $this->stateRaw = $s;
+            $this->stateGen = $u[1];
+            $this->stateHb = $u[2];
+            $this->vprefix = $this->lprefix . $u[1] . ':v:';
+        }
+        if ($this->stateHb <= 0 || $now - $this->stateHb > $this->maxLagMs) {
             return null;
         }
-        $u = unpack('q2', $s);
-        if ($u[2] <= 0 || $now - $u[2] > $this->maxLagMs) {
-            return null;
-        }
-        return $u[1];
+        return $this->stateGen;
     }
 
     public function get($key, $default = null): mixed
@@ -317,7 +328,7 @@ class NearCache implements CacheInterface
         if (!is_string($e)) {
             return null;
         }
-        $v = \shardcache_fetch($this->lprefix . $gen . ':v:' . $key);
+        $v = \shardcache_fetch(($gen === $this->stateGen ? $this->vprefix : $this->lprefix . $gen . ':v:') . $key);
         // EPOCH (8 bytes) . EXPMS (8 bytes, all zero: none) . payload
         if (!is_string($v) || strlen($v) < 16 || strncmp($v, $e, 8) !== 0) {
             return null;
