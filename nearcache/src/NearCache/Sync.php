@@ -194,6 +194,7 @@ final class Sync
                                 // invalidations.
                                 $this->gen++;
                                 $healthy = true;
+                                ($this->log)("sync {$this->ns}: invalidations flowing, local layer on (generation {$this->gen})");
                             }
                             $lastBack = Layout::nowMs();
                             $this->publish(max($t, $this->hbMs));
