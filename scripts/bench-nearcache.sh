@@ -7,6 +7,7 @@
 #
 #   scripts/bench-nearcache.sh [--rounds=5] [--seconds=1] [--load=2] [--writes=400]
 set -euo pipefail
+case "${1:-}" in -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SO="${SO:-$ROOT/modules/shardcache.so}"
 [ -f "$SO" ] || bash "$ROOT/scripts/build.sh"
