@@ -58,7 +58,7 @@ class NearCache implements CacheInterface
     private array $conn;
 
     /**
-     * @param array{max_lag_ms?:int, local_ttl?:int} $options
+     * @param array{max_lag_ms?:int, local_ttl?:int, reconnect_ms?:int} $options
      *   max_lag_ms: how old the sync's last heartbeat may be for the local layer
      *               to be used (default 500): the staleness bound of a local hit;
      *   local_ttl:  longest life of a local copy in seconds (default 0: as long
