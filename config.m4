@@ -19,6 +19,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     shardcache_serializer.c \
     shardcache_compat.c \
     src/sc_segment.c \
+    src/sc_segfile.c \
     src/sc_lock.c \
     src/sc_alloc.c \
     src/sc_table.c \
@@ -29,6 +30,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     src/sc_entry.c \
     src/sc_update.c \
     src/sc_pin.c \
+    src/sc_live.c \
     src/sc_reserve.c \
     src/sc_snapshot.c \
     src/sc_info.c"

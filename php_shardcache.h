@@ -38,6 +38,8 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     char *serializer_name;   /* apc.serializer */
     zend_long shards;        /* shardcache.shards */
     bool apcu_compat;        /* shardcache.apcu_compat */
+    char *segment;           /* shardcache.segment: "" = anonymous, else a file (sc_segfile.h) */
+    zend_long segment_mode;  /* shardcache.segment_mode (0600, 0640 or 0660) */
     /* Process-local scratch buffer for encoded values being fetched. */
     char *scratch;
     size_t scratch_cap;

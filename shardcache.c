@@ -9,6 +9,9 @@
 #endif
 
 #include <time.h>
+#ifdef ZTS
+# include <pthread.h>
+#endif
 #include "php.h"
 #include "php_ini.h"
 #include "SAPI.h"
@@ -17,6 +20,7 @@
 #include "sc_cache.h"
 #include "sc_value.h"
 #include "sc_info.h"
+#include "sc_segfile.h"
 
 #include "shardcache_arginfo.h"
 /* The APCu names: their generated table gets a name of its own. */
@@ -37,6 +41,21 @@ static uint64_t sc_shm_bytes;
 static uint64_t sc_preloaded;        /* values loaded from apc.preload_path */
 static const char *sc_inactive_reason = "not started";
 static zend_result (*sc_prev_post_startup)(void);
+static bool sc_start_ok;             /* enabled here (apc.enabled, apc.enable_cli) */
+static bool sc_seg_fresh;            /* this process made the segment: preload it */
+/* The shardcache.segment value this process has acted on ("" = anonymous),
+ * or NULL while a named segment waits for the process that will use it
+ * (sc_named_deferred): each FPM pool sets its own value in its workers. */
+static char *sc_seg_resolved;
+static bool sc_seg_change_warned;
+static char sc_seg_path[4096];       /* the named segment's file, expanded */
+static uint64_t sc_req_size;         /* apc.shm_size, shardcache.shards, apc.entries_hint, apc.ttl, */
+static uint32_t sc_req_shards;       /* resolved at startup for the segment made or mapped later */
+static uint32_t sc_req_hint;
+static uint32_t sc_req_ttl;
+#ifdef ZTS
+static pthread_mutex_t sc_attach_lock = PTHREAD_MUTEX_INITIALIZER;
+#endif
 
 #define SC_DEFAULT_SHM_SIZE (INT64_C(32) << 20)
 #define SC_MB INT64_C(1048576)
@@ -80,6 +99,22 @@ static ZEND_INI_MH(sc_on_update_shm_size)
     return SUCCESS;
 }
 
+/* shardcache.segment_mode: octal permission bits of a named segment; only
+ * the owner (0600) or the owner and the group (0640, 0660). */
+static ZEND_INI_MH(sc_on_update_segment_mode)
+{
+    char *end = NULL;
+    zend_long m = ZEND_STRTOL(ZSTR_VAL(new_value), &end, 8);
+
+    (void)entry; (void)mh_arg1; (void)mh_arg2; (void)mh_arg3; (void)stage;
+    if (ZSTR_LEN(new_value) == 0 || (end && *end) || (m != 0600 && m != 0640 && m != 0660)) {
+        php_error_docref(NULL, E_WARNING, "shardcache.segment_mode must be 0600, 0640 or 0660");
+        return FAILURE;
+    }
+    SCG(segment_mode) = m;
+    return SUCCESS;
+}
+
 PHP_INI_BEGIN()
     STD_PHP_INI_BOOLEAN("apc.enabled", "1", PHP_INI_SYSTEM, OnUpdateBool, enabled,
                         zend_shardcache_globals, shardcache_globals)
@@ -116,6 +151,10 @@ static const zend_ini_entry_def sc_own_ini_entries[] = {
                       zend_shardcache_globals, shardcache_globals)
     STD_PHP_INI_BOOLEAN("shardcache.apcu_compat", "1", PHP_INI_SYSTEM, OnUpdateBool, apcu_compat,
                         zend_shardcache_globals, shardcache_globals)
+    STD_PHP_INI_ENTRY("shardcache.segment", "", PHP_INI_SYSTEM, OnUpdateString, segment,
+                      zend_shardcache_globals, shardcache_globals)
+    STD_PHP_INI_ENTRY("shardcache.segment_mode", "0600", PHP_INI_SYSTEM, sc_on_update_segment_mode, segment_mode,
+                      zend_shardcache_globals, shardcache_globals)
 PHP_INI_END()
 
 static void sc_register_ini(const zend_ini_entry_def *entries, int module_number, int type)
@@ -410,6 +449,47 @@ ZEND_FUNCTION(shardcache_add)
     sc_store_impl(INTERNAL_FUNCTION_PARAM_PASSTHRU, true);
 }
 
+/* apcu_fetch(array). Decoding a value runs user code (__wakeup,
+ * __unserialize) that may change the key array or a key behind a
+ * reference: the keys are taken first, each with a reference of its own,
+ * then fetched. */
+static void sc_fetch_many(HashTable *in, zval *return_value, int64_t now)
+{
+    zval *k, found;
+    uint32_t n = zend_hash_num_elements(in), count = 0;
+    volatile uint32_t i = 0;
+    zend_string **keys = n ? safe_emalloc(n, sizeof(zend_string *), 0) : NULL;
+
+    ZEND_HASH_FOREACH_VAL(in, k) {
+        ZVAL_DEREF(k);
+        if (Z_TYPE_P(k) != IS_STRING) {
+            php_error_docref(NULL, E_WARNING, "apc_fetch() expects a string or array of strings.");
+            continue;
+        }
+        keys[count++] = zend_string_copy(Z_STR_P(k));
+    } ZEND_HASH_FOREACH_END();
+    array_init(return_value);
+    zend_try {
+        for (; i < count; i++) {
+            if (sc_fetch_one(keys[i], &found, now)) {
+                zend_hash_update(Z_ARRVAL_P(return_value), keys[i], &found);
+            }
+            zend_string_release(keys[i]);
+        }
+    } zend_catch {
+        for (; i < count; i++) {
+            zend_string_release(keys[i]);
+        }
+        if (keys) {
+            efree(keys);
+        }
+        zend_bailout();
+    } zend_end_try();
+    if (keys) {
+        efree(keys);
+    }
+}
+
 ZEND_FUNCTION(shardcache_fetch)
 {
     zval *key, *success = NULL;
@@ -426,18 +506,7 @@ ZEND_FUNCTION(shardcache_fetch)
     }
     now = sc_now();
     if (Z_TYPE_P(key) == IS_ARRAY) {
-        zval *k, found;
-        array_init(return_value);
-        ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(key), k) {
-            ZVAL_DEREF(k);
-            if (Z_TYPE_P(k) != IS_STRING) {
-                php_error_docref(NULL, E_WARNING, "apc_fetch() expects a string or array of strings.");
-                continue;
-            }
-            if (sc_fetch_one(Z_STR_P(k), &found, now)) {
-                zend_hash_update(Z_ARRVAL_P(return_value), Z_STR_P(k), &found);
-            }
-        } ZEND_HASH_FOREACH_END();
+        sc_fetch_many(Z_ARRVAL_P(key), return_value, now);
         if (success) {
             ZEND_TRY_ASSIGN_REF_TRUE(success);
         }
@@ -671,7 +740,9 @@ ZEND_FUNCTION(shardcache_entry)
      * the way so that other processes do not wait for it. */
     zend_try {
         if (zend_call_function(&fci, &fcc) == SUCCESS && !EG(exception) && Z_TYPE_P(return_value) != IS_UNDEF) {
-            sc_store_one(key, return_value, ttl, true, now);
+            /* Stamped when stored (as APCu): a slow callback must not
+             * store a value that is already (nearly) expired. */
+            sc_store_one(key, return_value, ttl, true, sc_now());
         }
     } zend_catch {
         sc_cache_release(&sc_shared_cache, &ticket);
@@ -706,11 +777,11 @@ static zend_result sc_post_startup(void)
         EG(current_module) = saved;
         (void)sc_compat_alias_iterator();
     }
-    if (sc_active) {
+    if (sc_start_ok) {
         sc_serializer_select(SCG(serializer_name));
-        if (SCG(preload_path) && *SCG(preload_path)) {
-            sc_preloaded = sc_compat_preload(SCG(preload_path));
-        }
+    }
+    if (sc_active && sc_seg_fresh && SCG(preload_path) && *SCG(preload_path)) {
+        sc_preloaded = sc_compat_preload(SCG(preload_path));
     }
     return SUCCESS;
 }
@@ -725,39 +796,114 @@ static PHP_GINIT_FUNCTION(shardcache)
 
 static PHP_GSHUTDOWN_FUNCTION(shardcache)
 {
+    /* A thread that ends (ZTS) gives its liveness slot back; after module
+     * shutdown (the main thread, and NTS) the segment is gone: no-op. */
+    sc_cache_thread_done(&sc_shared_cache);
     if (shardcache_globals->scratch) {
         pefree(shardcache_globals->scratch, 1);
         shardcache_globals->scratch = NULL;
     }
 }
 
-/* Maps the segment: size from apc.shm_size, falling back to 32M with a
- * warning when that size is above shardcache's limit or cannot be mapped. */
-static bool sc_start_cache(uint64_t size, uint32_t shards, uint32_t hint, uint32_t ttl)
+/* Named segments are mapped by the process that uses them, not by a parent
+ * that forks workers and then changes their user and settings: an FPM
+ * master or an Apache parent would make the file as root, and each FPM pool
+ * applies its own php_admin_value[shardcache.segment] in its workers only,
+ * after the fork. There the first request of each worker maps it (RINIT);
+ * elsewhere (CLI, php-cgi, embed, threaded servers) startup does. A
+ * "request" with no server context in those SAPIs is not one: opcache's
+ * preload script runs so in the FPM master (or a child it forks as
+ * opcache.preload_user) and must not map a pool's segment there. */
+static bool sc_named_deferred(void)
 {
-    char err[256];
+    return strcmp(sapi_module.name, "fpm-fcgi") == 0 || strcmp(sapi_module.name, "apache2handler") == 0
+           || strcmp(sapi_module.name, "litespeed") == 0;
+}
 
-    if (size >= SC_MAX_SEGMENT) {
-        php_error_docref(NULL, E_CORE_WARNING, "shardcache: apc.shm_size must be below %lluG; using 32M",
-                         (unsigned long long)(SC_MAX_SEGMENT >> 30));
-        size = SC_DEFAULT_SHM_SIZE;
+/* Maps the named segment `value` (a shardcache.segment value). Warnings are
+ * startup warnings at startup and ordinary ones in a request. */
+static bool sc_attach_named(const char *value, int level)
+{
+    char *path = sc_seg_path, err[320];
+    sc_segfile_opts opts;
+    sc_segfile_result res;
+
+    if (sc_segfile_expand(value, path, sizeof(sc_seg_path)) != 0) {
+        php_error_docref(NULL, level, "shardcache: shardcache.segment \"%s\" is not valid (%%u, %%U, %%p and %%%% "
+                         "are the only %% forms); the cache is disabled", value);
+        sc_inactive_reason = "disabled: shardcache.segment is not valid";
+        return false;
     }
-    if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
-        if (size == SC_DEFAULT_SHM_SIZE) {
-            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
-            sc_inactive_reason = "disabled: the shared memory could not be set up";
-            return false;
-        }
-        php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; using apc.shm_size=32M", err);
-        size = SC_DEFAULT_SHM_SIZE;
-        if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
-            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
-            sc_inactive_reason = "disabled: the shared memory could not be set up";
-            return false;
-        }
+    opts.path = path;
+    opts.mode = (unsigned)SCG(segment_mode);
+    opts.version = PHP_SHARDCACHE_VERSION;
+    opts.size = sc_req_size;
+    opts.nshards = sc_req_shards;
+    opts.entries_hint = sc_req_hint;
+    if (sc_cache_attach(&sc_shared_cache, &opts, sc_req_ttl, &res, err, sizeof(err)) != 0) {
+        php_error_docref(NULL, level, "shardcache: %s; the cache is disabled in this process", err);
+        sc_inactive_reason = "disabled: the named segment (shardcache.segment) was refused";
+        return false;
     }
-    sc_shm_bytes = size;
+    if (res.note[0]) {
+        php_error_docref(NULL, level, "shardcache: %s", res.note);
+    }
+    sc_shm_bytes = sc_shared_cache.seg.size;
+    sc_seg_fresh = res.created;
+    sc_inactive_reason = NULL;
+    sc_active = true;
     return true;
+}
+
+/* The first request of a process whose named segment waits (see
+ * sc_named_deferred), or whose pool asked for another segment than the
+ * parent's. Later requests compare one string. */
+static void sc_resolve_segment(void)
+{
+    const char *want = SCG(segment) ? SCG(segment) : "";
+
+    if (EXPECTED(sc_seg_resolved != NULL && strcmp(want, sc_seg_resolved) == 0)) {
+        return;
+    }
+    if (SG(server_context) == NULL && sc_named_deferred()) {
+        return;
+    }
+#ifdef ZTS
+    pthread_mutex_lock(&sc_attach_lock);
+#endif
+    if (sc_seg_resolved == NULL) {
+        if (*want) {
+            if (sc_attach_named(want, E_WARNING) && sc_seg_fresh && SCG(preload_path) && *SCG(preload_path)) {
+                sc_preloaded = sc_compat_preload(SCG(preload_path));
+            }
+        } else {
+            php_error_docref(NULL, E_WARNING, "shardcache: shardcache.segment is set at startup but empty for "
+                             "this worker: an anonymous segment can only be made before workers start; "
+                             "the cache is disabled in this process");
+            sc_inactive_reason = "disabled: no segment for this worker";
+        }
+        sc_seg_resolved = pestrdup(want, 1);
+    } else if (sc_seg_resolved[0] == '\0' && *want && !sc_seg_change_warned) {
+        /* The parent made an anonymous segment; this worker's pool names a
+         * file: leave the parent's mapping (in this process only). */
+        sc_seg_change_warned = true;
+        if (sc_active) {
+            sc_cache_shutdown(&sc_shared_cache);
+            sc_active = false;
+        }
+        if (sc_attach_named(want, E_WARNING) && sc_seg_fresh && SCG(preload_path) && *SCG(preload_path)) {
+            sc_preloaded = sc_compat_preload(SCG(preload_path));
+        }
+        pefree(sc_seg_resolved, 1);
+        sc_seg_resolved = pestrdup(want, 1);
+    } else if (!sc_seg_change_warned) {
+        sc_seg_change_warned = true;
+        php_error_docref(NULL, E_WARNING, "shardcache: shardcache.segment changed to \"%s\" after this process set "
+                         "up \"%s\"; keeping the first", want, sc_seg_resolved);
+    }
+#ifdef ZTS
+    pthread_mutex_unlock(&sc_attach_lock);
+#endif
 }
 
 /* The shard count when shardcache.shards is 0 (the default): one shard per
@@ -774,6 +920,43 @@ static zend_long sc_default_shards(uint64_t shm_size)
         shards <<= 1;
     }
     return shards;
+}
+
+/* Maps the segment: size from apc.shm_size, falling back to 32M with a
+ * warning when that size is above shardcache's limit or cannot be mapped.
+ * auto_shards: the shard count was derived from the size (shardcache.shards
+ * = 0), so a fallback derives it again from the size actually mapped. */
+static bool sc_start_cache(uint64_t size, uint32_t shards, bool auto_shards, uint32_t hint, uint32_t ttl)
+{
+    char err[256];
+
+    if (size >= SC_MAX_SEGMENT) {
+        php_error_docref(NULL, E_CORE_WARNING, "shardcache: apc.shm_size must be below %lluG; using 32M",
+                         (unsigned long long)(SC_MAX_SEGMENT >> 30));
+        size = SC_DEFAULT_SHM_SIZE;
+        if (auto_shards) {
+            shards = (uint32_t)sc_default_shards(size);
+        }
+    }
+    if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
+        if (size == SC_DEFAULT_SHM_SIZE) {
+            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
+            sc_inactive_reason = "disabled: the shared memory could not be set up";
+            return false;
+        }
+        php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; using apc.shm_size=32M", err);
+        size = SC_DEFAULT_SHM_SIZE;
+        if (auto_shards) {
+            shards = (uint32_t)sc_default_shards(size);
+        }
+        if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
+            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
+            sc_inactive_reason = "disabled: the shared memory could not be set up";
+            return false;
+        }
+    }
+    sc_shm_bytes = size;
+    return true;
 }
 
 static PHP_MINIT_FUNCTION(shardcache)
@@ -796,6 +979,12 @@ static PHP_MINIT_FUNCTION(shardcache)
     }
 
     sc_active = false;
+    sc_seg_fresh = false;
+    sc_seg_change_warned = false;
+    if (sc_seg_resolved) {
+        pefree(sc_seg_resolved, 1);
+        sc_seg_resolved = NULL;
+    }
     if (!SCG(enabled)) {
         sc_inactive_reason = "disabled (apc.enabled=0)";
     } else if (!SCG(enable_cli) && strcmp(sapi_module.name, "cli") == 0) {
@@ -806,6 +995,7 @@ static PHP_MINIT_FUNCTION(shardcache)
     /* Serializer extensions starting after us register through the hook, as
      * with APCu (which, when loaded, publishes it itself; like APCu, only
      * when the cache is enabled). */
+    sc_start_ok = start;
     sc_serializer_minit(module_number, start && sc_apc_ini_ours);
 
     sc_php_iterator_minit(module_number);
@@ -835,9 +1025,32 @@ static PHP_MINIT_FUNCTION(shardcache)
     if (ttl > (zend_long)UINT32_MAX) {
         ttl = (zend_long)UINT32_MAX;
     }
-    if (!sc_start_cache(shm_size, (uint32_t)shards, (uint32_t)hint, (uint32_t)ttl)) {
+    if (shm_size >= SC_MAX_SEGMENT) {
+        php_error_docref(NULL, E_CORE_WARNING, "shardcache: apc.shm_size must be below %lluG; using 32M",
+                         (unsigned long long)(SC_MAX_SEGMENT >> 30));
+        shm_size = SC_DEFAULT_SHM_SIZE;
+        if (SCG(shards) == 0) {
+            shards = sc_default_shards(shm_size);
+        }
+    }
+    sc_req_size = shm_size;
+    sc_req_shards = (uint32_t)shards;
+    sc_req_hint = (uint32_t)hint;
+    sc_req_ttl = (uint32_t)ttl;
+    if (SCG(segment) && *SCG(segment)) {
+        if (sc_named_deferred()) {
+            sc_inactive_reason = "waiting for the first request to map shardcache.segment";
+            return SUCCESS;
+        }
+        sc_seg_resolved = pestrdup(SCG(segment), 1);
+        sc_attach_named(SCG(segment), E_CORE_WARNING);
         return SUCCESS;
     }
+    sc_seg_resolved = pestrdup("", 1);
+    if (!sc_start_cache(shm_size, (uint32_t)shards, SCG(shards) == 0, (uint32_t)hint, (uint32_t)ttl)) {
+        return SUCCESS;
+    }
+    sc_seg_fresh = true;
     sc_inactive_reason = NULL;
     sc_active = true;
     return SUCCESS;
@@ -849,10 +1062,27 @@ static PHP_MSHUTDOWN_FUNCTION(shardcache)
         sc_cache_shutdown(&sc_shared_cache);
         sc_active = false;
     }
+    if (sc_seg_resolved) {
+        pefree(sc_seg_resolved, 1);
+        sc_seg_resolved = NULL;
+    }
     if (zend_post_startup_cb == sc_post_startup) {
         zend_post_startup_cb = sc_prev_post_startup;
     }
     UNREGISTER_INI_ENTRIES();
+    return SUCCESS;
+}
+
+static PHP_RINIT_FUNCTION(shardcache)
+{
+    (void)type;
+    (void)module_number;
+#if defined(ZTS) && defined(COMPILE_DL_SHARDCACHE)
+    ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+    if (sc_start_ok) {
+        sc_resolve_segment();
+    }
     return SUCCESS;
 }
 
@@ -914,6 +1144,13 @@ static PHP_MINFO_FUNCTION(shardcache)
                      SCG(preload_path));
             php_info_print_table_row(2, "Preloaded", buf);
         }
+        if (sc_shared_cache.seg.named) {
+            snprintf(buf, sizeof(buf), "%.200s (file, %llu boots)", sc_seg_path,
+                     (unsigned long long)sc_shared_cache.seg.hdr->boots);
+            php_info_print_table_row(2, "Segment", buf);
+        } else {
+            php_info_print_table_row(2, "Segment", "anonymous");
+        }
         sc_info_row_u64("Shards", f.nshards);
         sc_info_row_u64("Shared memory bytes", sc_shm_bytes);
         sc_info_row_u64("Data area bytes", f.mem_total);
@@ -944,7 +1181,7 @@ zend_module_entry shardcache_module_entry = {
     ext_functions,
     PHP_MINIT(shardcache),
     PHP_MSHUTDOWN(shardcache),
-    NULL,
+    PHP_RINIT(shardcache),
     PHP_RSHUTDOWN(shardcache),
     PHP_MINFO(shardcache),
     PHP_SHARDCACHE_VERSION,

@@ -95,11 +95,11 @@ typedef struct sc_entry_meta {
     uint8_t vtype;
     int64_t scalar;
     const char *value;      /* NULL unless values were asked for */
-    uint32_t value_len;
+    uint64_t value_len;
     uint32_t ttl;
     int64_t ctime, mtime, atime;
     uint32_t nhits;
-    uint32_t mem_size;
+    uint64_t mem_size;
 } sc_entry_meta;
 
 /* A process-local copy of one shard's entries (see sc_snapshot.c). */
@@ -113,7 +113,15 @@ typedef struct sc_reservation_ticket {
 
 int sc_cache_init(sc_cache *c, uint64_t size, uint32_t nshards, uint32_t entries_hint, uint32_t idle_ttl,
                   char *err, size_t errlen);
+/* A named segment (shardcache.segment): opens, creates or replaces the file
+ * and maps it (sc_segfile.h says when it is refused). */
+struct sc_segfile_opts;
+struct sc_segfile_result;
+int sc_cache_attach(sc_cache *c, const struct sc_segfile_opts *opts, uint32_t idle_ttl,
+                    struct sc_segfile_result *res, char *err, size_t errlen);
 void sc_cache_shutdown(sc_cache *c);
+/* A thread that used the cache ends (ZTS): gives its liveness slot back. */
+void sc_cache_thread_done(sc_cache *c);
 
 /* Expiry: ttl seconds after now (0 = never). add_only: fail with SC_EXISTS
  * when a live entry exists. */

@@ -8,7 +8,9 @@
  *    and pages; readers take it only when the optimistic read below failed
  *    several times;
  *  - the global lock: whole-cache work (clear, eviction across shards);
- *  - the page-pool lock: the pool of free pages (sc_alloc.c).
+ *  - the page-pool lock: the pool of free pages (sc_alloc.c);
+ *  - liveness slots (sc_live.c): each held by one thread for its life, only
+ *    ever trylocked by others, so they take no part in the lock order.
  * Lock order, always: global -> shard locks in increasing index -> pool.
  *
  * The sequence counter (seqlock) lets a fetch read a shard without writing
@@ -42,6 +44,16 @@ bool sc_mutex_lock_counted(sc_mutex *lock, bool *waited);
  * SC_TRY_TAKEN, or SC_TRY_OWNER_DIED (taken; repair as for sc_mutex_lock). */
 typedef enum sc_try_result { SC_TRY_BUSY, SC_TRY_TAKEN, SC_TRY_OWNER_DIED } sc_try_result;
 sc_try_result sc_mutex_trylock(sc_mutex *lock);
+
+/* Only for a lock in a segment that no process has mapped (a named segment
+ * found by its first user, sc_segfile.c): a lock still held there belongs
+ * to a process that is gone. The kernel marks such a lock "owner died" when
+ * the holder exits, so the next locker repairs what it protects; if that
+ * mark is missing (the holder vanished without its exit being processed,
+ * e.g. the machine stopped with the file on a disk), this sets it, so that
+ * the repair happens just the same. Returns true when it did. glibc only
+ * (a no-op elsewhere). */
+bool sc_mutex_reclaim_stale(sc_mutex *lock);
 
 /* ---- sequence counter ---- */
 

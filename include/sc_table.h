@@ -23,7 +23,7 @@ static inline uint8_t sc_tag_of(uint64_t hash)
 typedef struct sc_entry {
     uint64_t hash;        /* mixed hash of the key */
     uint32_t key_len;
-    uint32_t val_len;
+    uint32_t val_len;     /* values of 4 GiB or more are refused (SC_TOOBIG) */
     uint8_t vtype;        /* sc_vtype of the value */
     uint8_t flags;        /* SC_ENTRY_* */
     uint16_t reserved;
@@ -33,7 +33,8 @@ typedef struct sc_entry {
     int64_t mtime;        /* Unix time of the last modification */
     int64_t atime;        /* Unix time of the last access recorded by a writer */
     uint32_t nhits;       /* hits recorded by writers (sampled) */
-    uint32_t mem_size;    /* bytes allocated for the entry */
+    uint32_t mem_size;    /* bytes allocated for the entry, saturating at
+                             UINT32_MAX (sc_snapshot.c then derives it) */
     /* key bytes, then value bytes */
 } sc_entry;
 

@@ -28,6 +28,7 @@
  */
 #include <string.h>
 #include "sc_cache.h"
+#include "sc_segfile.h"
 #include "sc_shard.h"
 #include "sc_entry.h"
 #include "sc_evict.h"
@@ -48,9 +49,24 @@ int sc_cache_init(sc_cache *c, uint64_t size, uint32_t nshards, uint32_t entries
     return sc_seg_create(&c->seg, size, nshards, entries_hint, err, errlen);
 }
 
+int sc_cache_attach(sc_cache *c, const sc_segfile_opts *opts, uint32_t idle_ttl, sc_segfile_result *res,
+                    char *err, size_t errlen)
+{
+    memset(c, 0, sizeof(*c));
+    c->idle_ttl = idle_ttl;
+    return sc_segfile_attach(&c->seg, opts, res, err, errlen);
+}
+
 void sc_cache_shutdown(sc_cache *c)
 {
-    sc_seg_destroy(&c->seg);
+    sc_seg_destroy(&c->seg);    /* gives this thread's liveness slot back first */
+}
+
+void sc_cache_thread_done(sc_cache *c)
+{
+    if (c->seg.hdr) {
+        sc_live_leave(&c->seg.hdr->live);
+    }
 }
 
 static inline bool sc_vtype_has_bytes(uint8_t vtype)
@@ -227,9 +243,12 @@ static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, cons
 }
 
 /* Every SC_HIT_SAMPLE-th hit of a process is recorded in shared memory,
- * under the shard's write lock (no sequence window: readers do not look at
- * these fields): the entry's hit count and access time, its CLOCK reference
- * bit, and the shard's hit total. */
+ * under the shard's lock in read mode (no sequence window: readers do not
+ * look at these fields): the entry's hit count and access time, its CLOCK
+ * reference bit, and the shard's hit total. Each is a whole aligned field
+ * written in one store, statistics that no invariant depends on, so a
+ * process killed here leaves nothing to repair: the lock is taken in read
+ * mode, and its death never empties the shard. */
 static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint64_t hash, int64_t now)
 {
     uint32_t slot;
@@ -237,7 +256,7 @@ static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint6
 
     /* A sample may be dropped: never wait for a busy lock (its holder may
      * be descheduled) on the way out of a fetch. */
-    if (!sc_shard_trylock(&c->seg, shard, SC_LOCK_WRITE)) {
+    if (!sc_shard_trylock(&c->seg, shard, SC_LOCK_READ)) {
         return;
     }
     e = (sc_entry *)sc_table_lookup(&c->seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);

@@ -146,7 +146,7 @@ void sc_entry_free(sc_seg *seg, sc_shard *shard, sc_entry *e)
     sc_free(seg, &shard->alloc, sc_seg_off(seg, e));
 }
 
-bool sc_entry_copy_value(const sc_seg *seg, const sc_entry *e, uint32_t key_len, char *dst, uint32_t len)
+bool sc_entry_copy_value(const sc_seg *seg, const sc_entry *e, uint32_t key_len, char *dst, uint64_t len)
 {
     sc_off base = sc_seg_off(seg, e);
     const uint32_t *count;

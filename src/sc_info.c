@@ -12,8 +12,10 @@
  *    class and object count are written by its owning shard under the
  *    shard's lock, not the pool's: they are read with relaxed atomic loads
  *    and bounds-checked, and may be a moment old - these are statistics.
- *    If the pool's previous holder died, the pool is flagged for the full
- *    reset exactly as sc_alloc.c does, and the walk is skipped.
+ *    The lock is taken as a walker (sc_pool_lock_walk): a process killed
+ *    during the walk leaves nothing to repair. If the pool's previous
+ *    writer died, the pool is flagged for the full reset exactly as
+ *    sc_alloc.c does, and the walk is skipped.
  * Results go into process memory (malloc for the run list); no lock is held
  * when the caller gets them, and nothing here can jump out while a lock is
  * held.
@@ -117,7 +119,7 @@ bool sc_info_pool_get(sc_cache *c, bool with_runs, sc_info_pool *out)
         }
     }
 
-    if (!sc_pool_lock(seg)) {
+    if (!sc_pool_lock_walk(seg)) {
         out->free_pages = SC_LOAD(pool->free_pages);
         free(runs);
         return ok;
@@ -167,7 +169,7 @@ bool sc_info_pool_get(sc_cache *c, bool with_runs, sc_info_pool *out)
         }
         p += run;
     }
-    sc_mutex_unlock(&pool->lock);
+    sc_pool_unlock(seg);
     out->walked = true;
     if (with_runs) {
         out->runs = runs;

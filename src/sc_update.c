@@ -10,8 +10,8 @@
  * sequence window is opened), and the pin keeps every writer from freeing
  * the entry until the update is done.
  * Slow path, shard lock in read mode (nothing to repair if the process dies
- * there): taken when the pin could not be used (every slot busy, a writer
- * active, the key missing, expired or not an int). It updates with the same
+ * there): taken when the pin could not be used (every slot busy, no
+ * liveness slot left for this thread (sc_live.c), a writer active, the key missing, expired or not an int). It updates with the same
  * atomic instructions, so it is atomic against pinned updaters too.
  * Ints wrap around on overflow, as in APCu 5.1.22.
  * inc/dec of a missing (or expired) key store 0 +/- step through
@@ -90,13 +90,15 @@ static inline sc_pinned_result sc_update_pinned(sc_seg *seg, sc_shard *shard, co
     uint32_t slot;
     sc_entry *e;
     sc_pin *pin;
+    sc_owner self;
     uint8_t vtype;
     bool expired;
 
     if (start & 1) {
         return SC_PINNED_LOCK;
     }
-    pin = sc_pin_claim(shard, sc_self_pid());
+    self = sc_live_self(sc_shard_live(shard));
+    pin = self ? sc_pin_claim(shard, self) : NULL;
     if (!pin) {
         return SC_PINNED_LOCK;
     }

@@ -50,7 +50,7 @@ int(1)
 int(1)
 int(1)
 int(1)
-shardcache.apcu_compat shardcache.shards
+shardcache.apcu_compat shardcache.segment shardcache.segment_mode shardcache.shards
 |
 bool(true)
 string(9) "one cache"
