@@ -52,6 +52,7 @@ EXTRA_TESTS=(
     "fuzz|bash fuzz/run.sh 60"
     "package|bash scripts/check-package-xml.sh"
     "browser|SO=\"\$SO\" bash scripts/browser-test.sh"
+    "nearcache|bash tests/nearcache/run.sh \"\$SO\""
 )
 
 # PLATFORM TESTS: "name|platform|timeout|shell command" (platform: the PHP
