@@ -19,6 +19,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     shardcache_serializer.c \
     shardcache_compat.c \
     src/sc_segment.c \
+    src/sc_segfile.c \
     src/sc_lock.c \
     src/sc_alloc.c \
     src/sc_table.c \

@@ -9,6 +9,9 @@
 #endif
 
 #include <time.h>
+#ifdef ZTS
+# include <pthread.h>
+#endif
 #include "php.h"
 #include "php_ini.h"
 #include "SAPI.h"
@@ -17,6 +20,7 @@
 #include "sc_cache.h"
 #include "sc_value.h"
 #include "sc_info.h"
+#include "sc_segfile.h"
 
 #include "shardcache_arginfo.h"
 /* The APCu names: their generated table gets a name of its own. */
@@ -26,7 +30,8 @@
 
 ZEND_DECLARE_MODULE_GLOBALS(shardcache)
 
-/* Per process: the mapping, inherited by forked workers. */
+/* Per process: the mapping, inherited by forked workers and shared by the
+ * threads of a ZTS process (per-thread state is in SCG() and sc_local). */
 sc_cache sc_shared_cache;
 bool sc_active;                      /* the cache is mapped and usable */
 static bool sc_apcu_names;           /* apcu_* functions are ours */
@@ -37,6 +42,21 @@ static uint64_t sc_shm_bytes;
 static uint64_t sc_preloaded;        /* values loaded from apc.preload_path */
 static const char *sc_inactive_reason = "not started";
 static zend_result (*sc_prev_post_startup)(void);
+static bool sc_start_ok;             /* enabled here (apc.enabled, apc.enable_cli) */
+static bool sc_seg_fresh;            /* this process made the segment: preload it */
+/* The shardcache.segment value this process has acted on ("" = anonymous),
+ * or NULL while a named segment waits for the process that will use it
+ * (sc_named_deferred): each FPM pool sets its own value in its workers. */
+static char *sc_seg_resolved;
+static bool sc_seg_change_warned;
+static char sc_seg_path[4096];       /* the named segment's file, expanded */
+static uint64_t sc_req_size;         /* apc.shm_size, shardcache.shards, apc.entries_hint, apc.ttl, */
+static uint32_t sc_req_shards;       /* resolved at startup for the segment made or mapped later */
+static uint32_t sc_req_hint;
+static uint32_t sc_req_ttl;
+#ifdef ZTS
+static pthread_mutex_t sc_attach_lock = PTHREAD_MUTEX_INITIALIZER;
+#endif
 
 #define SC_DEFAULT_SHM_SIZE (INT64_C(32) << 20)
 #define SC_MB INT64_C(1048576)
@@ -80,6 +100,22 @@ static ZEND_INI_MH(sc_on_update_shm_size)
     return SUCCESS;
 }
 
+/* shardcache.segment_mode: octal permission bits of a named segment; only
+ * the owner (0600) or the owner and the group (0640, 0660). */
+static ZEND_INI_MH(sc_on_update_segment_mode)
+{
+    char *end = NULL;
+    zend_long m = ZEND_STRTOL(ZSTR_VAL(new_value), &end, 8);
+
+    (void)entry; (void)mh_arg1; (void)mh_arg2; (void)mh_arg3; (void)stage;
+    if (ZSTR_LEN(new_value) == 0 || (end && *end) || (m != 0600 && m != 0640 && m != 0660)) {
+        php_error_docref(NULL, E_WARNING, "shardcache.segment_mode must be 0600, 0640 or 0660");
+        return FAILURE;
+    }
+    SCG(segment_mode) = m;
+    return SUCCESS;
+}
+
 PHP_INI_BEGIN()
     STD_PHP_INI_BOOLEAN("apc.enabled", "1", PHP_INI_SYSTEM, OnUpdateBool, enabled,
                         zend_shardcache_globals, shardcache_globals)
@@ -116,6 +152,10 @@ static const zend_ini_entry_def sc_own_ini_entries[] = {
                       zend_shardcache_globals, shardcache_globals)
     STD_PHP_INI_BOOLEAN("shardcache.apcu_compat", "1", PHP_INI_SYSTEM, OnUpdateBool, apcu_compat,
                         zend_shardcache_globals, shardcache_globals)
+    STD_PHP_INI_ENTRY("shardcache.segment", "", PHP_INI_SYSTEM, OnUpdateString, segment,
+                      zend_shardcache_globals, shardcache_globals)
+    STD_PHP_INI_ENTRY("shardcache.segment_mode", "0600", PHP_INI_SYSTEM, sc_on_update_segment_mode, segment_mode,
+                      zend_shardcache_globals, shardcache_globals)
 PHP_INI_END()
 
 static void sc_register_ini(const zend_ini_entry_def *entries, int module_number, int type)
@@ -222,6 +262,28 @@ static char *sc_php_sink_get(sc_sink *sink, uint8_t vtype, size_t len)
     return sink->buf;
 }
 
+/* Puts buf (NULL is fine) on this thread's held list. */
+static void sc_scratch_hold(char *buf)
+{
+    if (UNEXPECTED(SCG(nheld) == SCG(held_cap))) {
+        uint32_t cap = SCG(held_cap) ? SCG(held_cap) * 2 : 8;
+        SCG(held) = perealloc(SCG(held), cap * sizeof(char *), 1);
+        SCG(held_cap) = cap;
+    }
+    SCG(held)[SCG(nheld)++] = buf;
+}
+
+/* Frees the buffers a fatal error left on the held list. */
+static void sc_scratch_release_held(void)
+{
+    while (SCG(nheld) > 0) {
+        char *buf = SCG(held)[--SCG(nheld)];
+        if (buf) {
+            pefree(buf, 1);
+        }
+    }
+}
+
 /* Turns a fetched value into a zval; consumes the sink's string. */
 static bool sc_out_to_zval(sc_php_sink *sink, const sc_value_out *out, zval *dst)
 {
@@ -256,12 +318,15 @@ static bool sc_out_to_zval(sc_php_sink *sink, const sc_value_out *out, zval *dst
     }
     default: {
         /* Decoding may run user code (unserialize hooks) that fetches
-         * again: detach the scratch buffer while decoding. */
+         * again: detach the scratch buffer while decoding, keeping it on
+         * the held list until the decoder returns (see php_shardcache.h). */
         char *scratch = SCG(scratch);
         size_t cap = SCG(scratch_cap);
+        sc_scratch_hold(scratch);
         SCG(scratch) = NULL;
         SCG(scratch_cap) = 0;
         ok = sc_value_decode(out->vtype, out->scalar, out->data, out->len, dst) == SUCCESS;
+        SCG(nheld)--;
         if (SCG(scratch)) {
             pefree(scratch, 1);
         } else {
@@ -290,28 +355,40 @@ bool sc_php_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, 
     return sc_out_to_zval(&sink, &out, dst);
 }
 
-/* Fetches one key into dst. Returns false on a miss. */
-static bool sc_fetch_one(zend_string *key, zval *dst, int64_t now)
+/* sc_fetch_one's results: a miss, a hit, or a hit whose value could not be
+ * decoded (an exception or notice is pending, dst is not set). APCu reports
+ * the last as found ($success true) too. */
+enum { SC_FETCH_MISS = 0, SC_FETCH_HIT = 1, SC_FETCH_UNDECODABLE = 2 };
+
+/* Fetches one key into dst. */
+static int sc_fetch_one(zend_string *key, zval *dst, int64_t now)
 {
     sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false}, NULL};
     sc_value_out out;
     sc_key k;
-    bool ok;
+    int r = SC_FETCH_MISS;
 
-    ok = sc_make_key(&k, key) && sc_cache_fetch(&sc_shared_cache, &k, now, &sink.base, &out) == SC_OK
-         && sc_out_to_zval(&sink, &out, dst);
+    if (sc_make_key(&k, key) && sc_cache_fetch(&sc_shared_cache, &k, now, &sink.base, &out) == SC_OK) {
+        r = sc_out_to_zval(&sink, &out, dst) ? SC_FETCH_HIT : SC_FETCH_UNDECODABLE;
+    }
     if (sink.str) {
         zend_string_efree(sink.str);
     }
-    return ok;
+    return r;
 }
 
+/* A ttl as the core takes it (sc_table.h): positive ones clamped to
+ * SC_TTL_MAX (68 years: never, in practice), negative ones mark an entry
+ * stored already expired, as APCu keeps it. */
 static uint32_t sc_clamp_ttl(zend_long ttl)
 {
-    if (ttl <= 0) {
+    if (ttl == 0) {
         return 0;
     }
-    return (uint64_t)ttl > UINT32_MAX ? UINT32_MAX : (uint32_t)ttl;
+    if (ttl < 0) {
+        return SC_TTL_EXPIRED | (ttl < -(zend_long)SC_TTL_MAX ? SC_TTL_MAX : (uint32_t)-ttl);
+    }
+    return (uint64_t)ttl > SC_TTL_MAX ? SC_TTL_MAX : (uint32_t)ttl;
 }
 
 /* Stores one value. Returns false when not stored (a warning or exception
@@ -329,16 +406,6 @@ static bool sc_store_one(zend_string *key, zval *value, zend_long ttl, bool add_
     ZVAL_DEREF(value);
     if (sc_value_encode(value, &enc) != SUCCESS) {
         return false;
-    }
-    if (ttl < 0) {
-        /* Expired as soon as stored, as in APCu: it replaces any entry (or,
-         * for add, any expired one) and is never seen. */
-        sc_value_encoded_release(&enc);
-        if (add_only) {
-            return sc_cache_exists(&sc_shared_cache, &k, now) != SC_OK;
-        }
-        sc_cache_delete(&sc_shared_cache, &k);
-        return true;
     }
     in.vtype = enc.vtype;
     in.scalar = enc.scalar;
@@ -432,7 +499,7 @@ static void sc_fetch_many(HashTable *in, zval *return_value, int64_t now)
     array_init(return_value);
     zend_try {
         for (; i < count; i++) {
-            if (sc_fetch_one(keys[i], &found, now)) {
+            if (sc_fetch_one(keys[i], &found, now) == SC_FETCH_HIT) {
                 zend_hash_update(Z_ARRVAL_P(return_value), keys[i], &found);
             }
             zend_string_release(keys[i]);
@@ -473,28 +540,23 @@ ZEND_FUNCTION(shardcache_fetch)
         }
         return;
     }
-    if (EXPECTED(Z_TYPE_P(key) == IS_STRING)) {
-        if (!sc_fetch_one(Z_STR_P(key), return_value, now)) {
-            RETURN_FALSE;
-        }
-        if (success) {
-            ZEND_TRY_ASSIGN_REF_TRUE(success);
-        }
-        return;
-    }
     {
-        zend_string *skey = zval_try_get_string(key);
-        bool hit;
+        bool owned = Z_TYPE_P(key) != IS_STRING;
+        zend_string *skey = owned ? zval_try_get_string(key) : Z_STR_P(key);
+        int r;
         if (!skey) {
             RETURN_THROWS();
         }
-        hit = sc_fetch_one(skey, return_value, now);
-        zend_string_release(skey);
-        if (!hit) {
-            RETURN_FALSE;
+        r = sc_fetch_one(skey, return_value, now);
+        if (owned) {
+            zend_string_release(skey);
         }
-        if (success) {
+        if (r != SC_FETCH_MISS && success) {
+            /* Found, even when decoding it threw (as in APCu). */
             ZEND_TRY_ASSIGN_REF_TRUE(success);
+        }
+        if (r != SC_FETCH_HIT) {
+            RETURN_FALSE;
         }
     }
 }
@@ -604,7 +666,7 @@ static void sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
     zend_string *key;
     zend_long step = 1, ttl = 0;
     zval *success = NULL;
-    int64_t result;
+    int64_t result, now;
     sc_key k;
 
     ZEND_PARSE_PARAMETERS_START(1, 4)
@@ -618,11 +680,23 @@ static void sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
     if (success) {
         ZEND_TRY_ASSIGN_REF_FALSE(success);
     }
-    /* A negative ttl creates an entry that is already expired, as in APCu:
-     * a missing key stays missing and the call fails. */
-    if (!sc_make_key(&k, key)
-        || sc_cache_update(&sc_shared_cache, &k, op, (int64_t)step, 0, sc_clamp_ttl(ttl), ttl >= 0, sc_now(), &result)
-               != SC_OK) {
+    if (!sc_make_key(&k, key)) {
+        RETURN_FALSE;
+    }
+    now = sc_now();
+    if (sc_cache_update(&sc_shared_cache, &k, op, (int64_t)step, 0, sc_clamp_ttl(ttl), ttl >= 0, now, &result)
+        != SC_OK) {
+        if (ttl < 0) {
+            /* A negative ttl creates an entry that is already expired, as in
+             * APCu: the key stays unreadable (and the call fails) but the
+             * entry is kept, as a store with that ttl keeps it. */
+            sc_value_in in;
+            in.vtype = SC_V_LONG;
+            in.scalar = op == SC_UPDATE_DEC ? (int64_t)(0 - (uint64_t)step) : (int64_t)step;
+            in.data = NULL;
+            in.len = 0;
+            (void)sc_cache_store(&sc_shared_cache, &k, &in, sc_clamp_ttl(ttl), now, true);
+        }
         RETURN_FALSE;
     }
     if (success) {
@@ -738,11 +812,11 @@ static zend_result sc_post_startup(void)
         EG(current_module) = saved;
         (void)sc_compat_alias_iterator();
     }
-    if (sc_active) {
+    if (sc_start_ok) {
         sc_serializer_select(SCG(serializer_name));
-        if (SCG(preload_path) && *SCG(preload_path)) {
-            sc_preloaded = sc_compat_preload(SCG(preload_path));
-        }
+    }
+    if (sc_active && sc_seg_fresh && SCG(preload_path) && *SCG(preload_path)) {
+        sc_preloaded = sc_compat_preload(SCG(preload_path));
     }
     return SUCCESS;
 }
@@ -764,6 +838,118 @@ static PHP_GSHUTDOWN_FUNCTION(shardcache)
         pefree(shardcache_globals->scratch, 1);
         shardcache_globals->scratch = NULL;
     }
+    while (shardcache_globals->nheld > 0) {
+        char *buf = shardcache_globals->held[--shardcache_globals->nheld];
+        if (buf) {
+            pefree(buf, 1);
+        }
+    }
+    if (shardcache_globals->held) {
+        pefree(shardcache_globals->held, 1);
+        shardcache_globals->held = NULL;
+    }
+}
+
+/* Named segments are mapped by the process that uses them, not by a parent
+ * that forks workers and then changes their user and settings: an FPM
+ * master or an Apache parent would make the file as root, and each FPM pool
+ * applies its own php_admin_value[shardcache.segment] in its workers only,
+ * after the fork. There the first request of each worker maps it (RINIT);
+ * elsewhere (CLI, php-cgi, embed, threaded servers) startup does. A
+ * "request" with no server context in those SAPIs is not one: opcache's
+ * preload script runs so in the FPM master (or a child it forks as
+ * opcache.preload_user) and must not map a pool's segment there. */
+static bool sc_named_deferred(void)
+{
+    return strcmp(sapi_module.name, "fpm-fcgi") == 0 || strcmp(sapi_module.name, "apache2handler") == 0
+           || strcmp(sapi_module.name, "litespeed") == 0;
+}
+
+/* Maps the named segment `value` (a shardcache.segment value). Warnings are
+ * startup warnings at startup and ordinary ones in a request. */
+static bool sc_attach_named(const char *value, int level)
+{
+    char *path = sc_seg_path, err[320];
+    sc_segfile_opts opts;
+    sc_segfile_result res;
+
+    if (sc_segfile_expand(value, path, sizeof(sc_seg_path)) != 0) {
+        php_error_docref(NULL, level, "shardcache: shardcache.segment \"%s\" is not valid (%%u, %%U, %%p and %%%% "
+                         "are the only %% forms); the cache is disabled", value);
+        sc_inactive_reason = "disabled: shardcache.segment is not valid";
+        return false;
+    }
+    opts.path = path;
+    opts.mode = (unsigned)SCG(segment_mode);
+    opts.version = PHP_SHARDCACHE_VERSION;
+    opts.size = sc_req_size;
+    opts.nshards = sc_req_shards;
+    opts.entries_hint = sc_req_hint;
+    if (sc_cache_attach(&sc_shared_cache, &opts, sc_req_ttl, &res, err, sizeof(err)) != 0) {
+        php_error_docref(NULL, level, "shardcache: %s; the cache is disabled in this process", err);
+        sc_inactive_reason = "disabled: the named segment (shardcache.segment) was refused";
+        return false;
+    }
+    if (res.note[0]) {
+        php_error_docref(NULL, level, "shardcache: %s", res.note);
+    }
+    sc_shared_cache.slam_defense = SCG(slam_defense);
+    sc_shm_bytes = sc_shared_cache.seg.size;
+    sc_seg_fresh = res.created;
+    sc_inactive_reason = NULL;
+    sc_active = true;
+    return true;
+}
+
+/* The first request of a process whose named segment waits (see
+ * sc_named_deferred), or whose pool asked for another segment than the
+ * parent's. Later requests compare one string. */
+static void sc_resolve_segment(void)
+{
+    const char *want = SCG(segment) ? SCG(segment) : "";
+
+    if (EXPECTED(sc_seg_resolved != NULL && strcmp(want, sc_seg_resolved) == 0)) {
+        return;
+    }
+    if (SG(server_context) == NULL && sc_named_deferred()) {
+        return;
+    }
+#ifdef ZTS
+    pthread_mutex_lock(&sc_attach_lock);
+#endif
+    if (sc_seg_resolved == NULL) {
+        if (*want) {
+            if (sc_attach_named(want, E_WARNING) && sc_seg_fresh && SCG(preload_path) && *SCG(preload_path)) {
+                sc_preloaded = sc_compat_preload(SCG(preload_path));
+            }
+        } else {
+            php_error_docref(NULL, E_WARNING, "shardcache: shardcache.segment is set at startup but empty for "
+                             "this worker: an anonymous segment can only be made before workers start; "
+                             "the cache is disabled in this process");
+            sc_inactive_reason = "disabled: no segment for this worker";
+        }
+        sc_seg_resolved = pestrdup(want, 1);
+    } else if (sc_seg_resolved[0] == '\0' && *want && !sc_seg_change_warned) {
+        /* The parent made an anonymous segment; this worker's pool names a
+         * file: leave the parent's mapping (in this process only). */
+        sc_seg_change_warned = true;
+        if (sc_active) {
+            sc_cache_shutdown(&sc_shared_cache);
+            sc_active = false;
+        }
+        if (sc_attach_named(want, E_WARNING) && sc_seg_fresh && SCG(preload_path) && *SCG(preload_path)) {
+            sc_preloaded = sc_compat_preload(SCG(preload_path));
+        }
+        pefree(sc_seg_resolved, 1);
+        sc_seg_resolved = pestrdup(want, 1);
+    } else if (!sc_seg_change_warned) {
+        sc_seg_change_warned = true;
+        php_error_docref(NULL, E_WARNING, "shardcache: shardcache.segment changed to \"%s\" after this process set "
+                         "up \"%s\"; keeping the first", want, sc_seg_resolved);
+    }
+#ifdef ZTS
+    pthread_mutex_unlock(&sc_attach_lock);
+#endif
 }
 
 /* The shard count when shardcache.shards is 0 (the default): one shard per
@@ -789,6 +975,7 @@ static zend_long sc_default_shards(uint64_t shm_size)
 static bool sc_start_cache(uint64_t size, uint32_t shards, bool auto_shards, uint32_t hint, uint32_t ttl)
 {
     char err[256];
+    int rc;
 
     if (size >= SC_MAX_SEGMENT) {
         php_error_docref(NULL, E_CORE_WARNING, "shardcache: apc.shm_size must be below %lluG; using 32M",
@@ -798,7 +985,12 @@ static bool sc_start_cache(uint64_t size, uint32_t shards, bool auto_shards, uin
             shards = (uint32_t)sc_default_shards(size);
         }
     }
-    if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
+    rc = sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err));
+    if (rc == SC_SEG_HINT_TOO_LARGE) {
+        /* APCu stops PHP's startup with this error. */
+        zend_error_noreturn(E_CORE_ERROR, "%s", err);
+    }
+    if (rc != 0) {
         if (size == SC_DEFAULT_SHM_SIZE) {
             php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
             sc_inactive_reason = "disabled: the shared memory could not be set up";
@@ -839,6 +1031,12 @@ static PHP_MINIT_FUNCTION(shardcache)
     }
 
     sc_active = false;
+    sc_seg_fresh = false;
+    sc_seg_change_warned = false;
+    if (sc_seg_resolved) {
+        pefree(sc_seg_resolved, 1);
+        sc_seg_resolved = NULL;
+    }
     if (!SCG(enabled)) {
         sc_inactive_reason = "disabled (apc.enabled=0)";
     } else if (!SCG(enable_cli) && strcmp(sapi_module.name, "cli") == 0) {
@@ -849,6 +1047,7 @@ static PHP_MINIT_FUNCTION(shardcache)
     /* Serializer extensions starting after us register through the hook, as
      * with APCu (which, when loaded, publishes it itself; like APCu, only
      * when the cache is enabled). */
+    sc_start_ok = start;
     sc_serializer_minit(module_number, start && sc_apc_ini_ours);
 
     sc_php_iterator_minit(module_number);
@@ -878,9 +1077,33 @@ static PHP_MINIT_FUNCTION(shardcache)
     if (ttl > (zend_long)UINT32_MAX) {
         ttl = (zend_long)UINT32_MAX;
     }
+    if (shm_size >= SC_MAX_SEGMENT) {
+        php_error_docref(NULL, E_CORE_WARNING, "shardcache: apc.shm_size must be below %lluG; using 32M",
+                         (unsigned long long)(SC_MAX_SEGMENT >> 30));
+        shm_size = SC_DEFAULT_SHM_SIZE;
+        if (SCG(shards) == 0) {
+            shards = sc_default_shards(shm_size);
+        }
+    }
+    sc_req_size = shm_size;
+    sc_req_shards = (uint32_t)shards;
+    sc_req_hint = (uint32_t)hint;
+    sc_req_ttl = (uint32_t)ttl;
+    if (SCG(segment) && *SCG(segment)) {
+        if (sc_named_deferred()) {
+            sc_inactive_reason = "waiting for the first request to map shardcache.segment";
+            return SUCCESS;
+        }
+        sc_seg_resolved = pestrdup(SCG(segment), 1);
+        sc_attach_named(SCG(segment), E_CORE_WARNING);
+        return SUCCESS;
+    }
+    sc_seg_resolved = pestrdup("", 1);
     if (!sc_start_cache(shm_size, (uint32_t)shards, SCG(shards) == 0, (uint32_t)hint, (uint32_t)ttl)) {
         return SUCCESS;
     }
+    sc_seg_fresh = true;
+    sc_shared_cache.slam_defense = SCG(slam_defense);
     sc_inactive_reason = NULL;
     sc_active = true;
     return SUCCESS;
@@ -892,6 +1115,10 @@ static PHP_MSHUTDOWN_FUNCTION(shardcache)
         sc_cache_shutdown(&sc_shared_cache);
         sc_active = false;
     }
+    if (sc_seg_resolved) {
+        pefree(sc_seg_resolved, 1);
+        sc_seg_resolved = NULL;
+    }
     if (zend_post_startup_cb == sc_post_startup) {
         zend_post_startup_cb = sc_prev_post_startup;
     }
@@ -899,10 +1126,25 @@ static PHP_MSHUTDOWN_FUNCTION(shardcache)
     return SUCCESS;
 }
 
+static PHP_RINIT_FUNCTION(shardcache)
+{
+    (void)type;
+    (void)module_number;
+#if defined(ZTS) && defined(COMPILE_DL_SHARDCACHE)
+    ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+    if (sc_start_ok) {
+        sc_resolve_segment();
+    }
+    return SUCCESS;
+}
+
 static PHP_RSHUTDOWN_FUNCTION(shardcache)
 {
     (void)type;
     (void)module_number;
+    /* A fatal error while a value was decoded left its buffer held. */
+    sc_scratch_release_held();
     /* Do not keep a huge scratch buffer between requests. */
     if (SCG(scratch_cap) > (1u << 20)) {
         pefree(SCG(scratch), 1);
@@ -948,7 +1190,7 @@ static PHP_MINFO_FUNCTION(shardcache)
         uint64_t lh, lm;
 
         /* Hits and misses are recorded one in sc_info_hit_sample() per
-         * process; add this process's not yet recorded ones. */
+         * thread; add this thread's not yet recorded ones. */
         sc_cache_figures_get(&sc_shared_cache, &f);
         sc_info_local_unrecorded(&sc_shared_cache, &lh, &lm);
         php_info_print_table_row(2, "Serializer", sc_serializer_describe());
@@ -956,6 +1198,13 @@ static PHP_MINFO_FUNCTION(shardcache)
             snprintf(buf, sizeof(buf), "%llu values from %.200s", (unsigned long long)sc_preloaded,
                      SCG(preload_path));
             php_info_print_table_row(2, "Preloaded", buf);
+        }
+        if (sc_shared_cache.seg.named) {
+            snprintf(buf, sizeof(buf), "%.200s (file, %llu boots)", sc_seg_path,
+                     (unsigned long long)sc_shared_cache.seg.hdr->boots);
+            php_info_print_table_row(2, "Segment", buf);
+        } else {
+            php_info_print_table_row(2, "Segment", "anonymous");
         }
         sc_info_row_u64("Shards", f.nshards);
         sc_info_row_u64("Shared memory bytes", sc_shm_bytes);
@@ -987,7 +1236,7 @@ zend_module_entry shardcache_module_entry = {
     ext_functions,
     PHP_MINIT(shardcache),
     PHP_MSHUTDOWN(shardcache),
-    NULL,
+    PHP_RINIT(shardcache),
     PHP_RSHUTDOWN(shardcache),
     PHP_MINFO(shardcache),
     PHP_SHARDCACHE_VERSION,

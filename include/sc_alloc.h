@@ -77,6 +77,11 @@ bool sc_pool_lock(struct sc_seg *seg);
 bool sc_pool_lock_walk(struct sc_seg *seg);
 void sc_pool_unlock(struct sc_seg *seg);
 
+/* Process-local tables (pages per slab of each class), derived from the
+ * constants alone: every process that maps a segment, made by it or not,
+ * calls this before allocating (sc_alloc_init_pool calls it too). */
+void sc_alloc_init_process(void);
+
 /* Called once while the segment is created (single process). */
 void sc_alloc_init_pool(struct sc_seg *seg);
 void sc_alloc_init_shard(sc_shard_alloc *sa);

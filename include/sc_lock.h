@@ -45,6 +45,16 @@ bool sc_mutex_lock_counted(sc_mutex *lock, bool *waited);
 typedef enum sc_try_result { SC_TRY_BUSY, SC_TRY_TAKEN, SC_TRY_OWNER_DIED } sc_try_result;
 sc_try_result sc_mutex_trylock(sc_mutex *lock);
 
+/* Only for a lock in a segment that no process has mapped (a named segment
+ * found by its first user, sc_segfile.c): a lock still held there belongs
+ * to a process that is gone. The kernel marks such a lock "owner died" when
+ * the holder exits, so the next locker repairs what it protects; if that
+ * mark is missing (the holder vanished without its exit being processed,
+ * e.g. the machine stopped with the file on a disk), this sets it, so that
+ * the repair happens just the same. Returns true when it did. glibc only
+ * (a no-op elsewhere). */
+bool sc_mutex_reclaim_stale(sc_mutex *lock);
+
 /* ---- sequence counter ---- */
 
 static inline uint64_t sc_seq_read_begin(const uint64_t *seq)

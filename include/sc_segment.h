@@ -82,6 +82,16 @@ typedef struct sc_shard {
     _Alignas(SC_CACHELINE) sc_shard_alloc alloc;
     sc_shard_stats stats;
     sc_reservation reservations[SC_RESERVATIONS];
+    /* apc.slam_defense (sc_cache.c): the last key stored in this shard -
+     * its mixed hash and length - the second it was stored (the "now" of
+     * the store) and the thread that stored it. Read and written only under
+     * the shard's write lock; written only when slam defense is on. A
+     * writer dying here leaves a stale record, which only matters for the
+     * rest of that second. */
+    uint64_t slam_hash;
+    uint32_t slam_len;
+    uint32_t slam_owner;
+    int64_t slam_time;
     sc_pin pins[SC_PINS];
 } sc_shard;
 
@@ -98,9 +108,29 @@ static inline sc_live_table *sc_shard_live(const sc_shard *shard)
     return (sc_live_table *)((uintptr_t)shard + (uintptr_t)shard->live_rel);
 }
 
-/* The segment header at offset 0. */
+/* The segment's identity: what a process checks before it trusts a segment
+ * file made by another process (sc_segfile.c). Bump SC_FORMAT whenever the
+ * meaning of shared data changes without its layout changing. */
+#define SC_FORMAT 1
+#define SC_VERSION_LEN 32
+
+/* The segment header at offset 0. Everything but the figures and the locks
+ * is written once, by the process that makes the segment, before any other
+ * process can map it. */
 typedef struct sc_header {
-    uint64_t magic;
+    /* -- identity: same place in every version -- */
+    uint64_t magic;          /* SC_MAGIC, in the writer's byte order */
+    uint32_t format;         /* SC_FORMAT */
+    uint32_t header_bytes;   /* sizeof(sc_header) */
+    uint64_t layout;         /* sc_seg_layout_id(): sizes, offsets, pointer size */
+    char version[SC_VERSION_LEN]; /* the maker's software version (named segments) */
+    /* -- what the maker asked for (apc.shm_size, shardcache.shards,
+     *    apc.entries_hint) before any adjustment: later processes compare
+     *    their own settings with these -- */
+    uint64_t req_size;
+    uint32_t req_shards;
+    uint32_t req_hint;
+    /* -- the layout -- */
     uint64_t size;           /* bytes mapped */
     uint32_t nshards;        /* power of two */
     uint32_t shard_shift;    /* unused bits: shard = (hash >> 32) & (nshards - 1) */
@@ -111,6 +141,10 @@ typedef struct sc_header {
     sc_off pages_off;
     sc_off data_off;         /* page i starts at data_off + (i << SC_PAGE_SHIFT) */
     int64_t start_time;      /* Unix time the segment was created */
+    /* Named segments: incremented by a process that maps the file while no
+     * other process has it mapped (it holds the file's exclusive flock), after
+     * it cleared the per-process state a previous run left (sc_segfile.c). */
+    uint64_t boots;
     uint64_t clears;         /* apcu_clear_cache calls */
     uint64_t expunges;       /* whole-cache evictions */
     uint32_t evict_cursor;   /* next shard the global evictor visits */
@@ -124,8 +158,11 @@ typedef struct sc_header {
     _Alignas(SC_CACHELINE) sc_live_table live;
 } sc_header;
 
-/* Process-local handle. Every process inherits it, with the mapping, across
- * fork(); the mapping has the same address in all of them. */
+/* Process-local handle. A forked process inherits it with the mapping (same
+ * address). Other processes that map a named segment (sc_segfile.c) have
+ * their own handle, and their mapping may sit at another address: shared
+ * data never holds a pointer, only offsets from the base (or, for sc_head,
+ * from the referring structure). */
 typedef struct sc_seg {
     char *base;
     uint64_t size;
@@ -135,11 +172,47 @@ typedef struct sc_seg {
     sc_page *pages;
     uint32_t nshards;
     uint32_t npages;
+    int fd;                  /* named segment: the open file (holds a shared flock); else -1 */
+    bool named;
 } sc_seg;
 
-/* Maps and formats a segment. On failure returns -1 with a message in err. */
+/* Hints above this many entries are judged as this many when deciding
+ * whether the segment can index them (see sc_seg_plan_make). */
+#define SC_HINT_JUDGED (UINT32_C(1) << 20)
+/* sc_seg_plan_make's (and sc_seg_create's) result when the tables for
+ * entries_hint cannot fit. */
+#define SC_SEG_HINT_TOO_LARGE (-2)
+
+/* Where everything goes in a segment of `size` bytes asked to have
+ * `nshards` shards (fewer when the segment is small) and room for
+ * `entries_hint` entries. */
+typedef struct sc_seg_plan {
+    uint64_t size;
+    uint32_t nshards;
+    uint32_t npages;
+    uint32_t initial_capacity;
+    sc_off heads_off, shards_off, pages_off, data_off;
+} sc_seg_plan;
+
+/* -1 (or SC_SEG_HINT_TOO_LARGE) with a message in err when no segment
+ * can have these settings. */
+int sc_seg_plan_make(sc_seg_plan *plan, uint64_t size, uint32_t nshards, uint32_t entries_hint,
+                     char *err, size_t errlen);
+/* Lays a new segment out in base (plan->size bytes, zero-filled, mapped by
+ * this process only) and fills seg. -1 when a lock cannot be initialised. */
+int sc_seg_format(sc_seg *seg, void *base, const sc_seg_plan *plan, uint32_t req_shards,
+                  uint32_t req_hint, const char *version);
+/* Fills seg from the header of a segment already checked by the caller. */
+void sc_seg_bind(sc_seg *seg, void *base);
+/* A number that changes when the size or the place of any shared field
+ * changes, or the pointer size or byte order differ (sc_segfile.c). */
+uint64_t sc_seg_layout_id(void);
+
+/* Maps and formats an anonymous segment. On failure returns -1 (or
+ * SC_SEG_HINT_TOO_LARGE) with a message in err. */
 int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries_hint,
                   char *err, size_t errlen);
+/* Unmaps (and closes the file of a named segment: its flock goes with it). */
 void sc_seg_destroy(sc_seg *seg);
 
 /* Bounds-checked translation of an offset read from shared memory. */

@@ -19,6 +19,13 @@
 #   --shards=N     shardcache.shards (default: the extension's default)
 #   --so=PATH      extension to test (default modules/shardcache.so; a bare
 #                  name such as apcu.so is looked up in PHP's extension_dir)
+#   --segment=PATH run on a named segment (shardcache.segment=PATH; a file
+#                  there is removed first, and afterwards), then add the
+#                  restart rounds of tests/kill/restart.php: all users of the
+#                  segment are killed at once, mid-operation, and the next
+#                  process to map it must find it consistent and usable;
+#                  --segment=auto: a file in a new private directory in /dev/shm
+#   --restart-rounds=N  restart rounds with --segment (default 10)
 #   --quiet        no progress lines every 5 s
 #   --readers      the victims only read (fetch, exists, key_info, iterator,
 #                  cache_info, sma_info, shardcache_info, metrics): every key
@@ -48,6 +55,9 @@ SHARDS=""
 NOPROC=0
 READERS=0
 SECONDS_LIMIT=100
+SEGMENT=""
+RESTART_ROUNDS=10
+SEGDIR=""
 args=()
 for arg in "$@"; do
     case "$arg" in
@@ -58,6 +68,8 @@ for arg in "$@"; do
         --shm=*) SHM="${arg#*=}" ;;
         --shards=*) SHARDS="${arg#*=}" ;;
         --so=*) SO="${arg#*=}" ;;
+        --segment=*) SEGMENT="${arg#*=}" ;;
+        --restart-rounds=*) RESTART_ROUNDS="${arg#*=}" ;;
         -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "kill-test: unknown option $arg" >&2; exit 2 ;;
     esac
@@ -81,6 +93,15 @@ fi
 php_args=(-n -d extension=posix -d "extension=$SO" -d apc.enable_cli=1 -d "apc.shm_size=$SHM"
           -d memory_limit=512M -d display_errors=stderr)
 [ -n "$SHARDS" ] && php_args+=(-d "shardcache.shards=$SHARDS")
+if [ "$SEGMENT" = auto ]; then
+    SEGDIR="$(mktemp -d /dev/shm/shardcache-killtest.XXXXXX)" || { echo "kill-test: cannot make a directory in /dev/shm"; echo "0 passed, 1 failed"; exit 2; }
+    SEGMENT="$SEGDIR/segment"
+fi
+if [ -n "$SEGMENT" ]; then
+    rm -f "$SEGMENT"
+    php_args+=(-d "shardcache.segment=$SEGMENT")
+    echo "kill-test: named segment $SEGMENT"
+fi
 
 # Upper bound for the whole run: the killing phase, the settle and final
 # checks (a few hang periods) and slack for a slow machine.
@@ -114,5 +135,29 @@ fi
 if [ "$summary" -eq 0 ]; then
     echo "0 passed, 1 failed"
     [ "$rc" -eq 0 ] && rc=1
+fi
+if [ -n "$SEGMENT" ]; then
+    # The run must really have been on the file.
+    if [ ! -f "$SEGMENT" ]; then
+        echo "kill-test: no segment file at $SEGMENT after the run: the extension did not use a named segment"
+        rc=1
+    fi
+    # The restart rounds, then one summary line for both parts.
+    so_abs="$SO"
+    case "$SO" in */*) ;; *) so_abs="$(php -n -r 'echo ini_get("extension_dir");')/$SO" ;; esac
+    restart_args=(--segment="$SEGMENT" --so="$so_abs" --shm="$SHM" --rounds="$RESTART_ROUNDS")
+    [ -n "$SHARDS" ] && restart_args+=(--shards="$SHARDS")
+    timeout -k 5 $((RESTART_ROUNDS * 50 + 30)) php -n -d apc.enabled=0 "$ROOT/tests/kill/restart.php" \
+        "${restart_args[@]}" </dev/null
+    rrc=$?
+    [ "$rrc" -eq 124 ] && echo "kill-test: the restart rounds did not finish in time"
+    rm -f "$SEGMENT" "$SEGMENT".*.new
+    [ -n "$SEGDIR" ] && rmdir "$SEGDIR" 2>/dev/null
+    p=0; f=0
+    if [ "$rc" -eq 0 ]; then p=$((p + 1)); else f=$((f + 1)); fi
+    if [ "$rrc" -eq 0 ]; then p=$((p + 1)); else f=$((f + 1)); fi
+    echo "kill test and restart rounds on a named segment:"
+    echo "$p passed, $f failed"
+    [ "$rc" -eq 0 ] && rc=$rrc
 fi
 exit "$rc"

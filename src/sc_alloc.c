@@ -327,12 +327,19 @@ void sc_alloc_reclaim_shard(sc_seg *seg, uint16_t owner)
     sc_pool_unlock(seg);
 }
 
+void sc_alloc_init_process(void)
+{
+    if (!sc_slab_pages[0]) {
+        sc_compute_slab_pages();
+    }
+}
+
 void sc_alloc_init_pool(sc_seg *seg)
 {
     sc_pool *pool = &seg->hdr->pool;
     unsigned b;
 
-    sc_compute_slab_pages();
+    sc_alloc_init_process();
     for (b = 0; b < SC_NBINS; b++) {
         pool->bin_head[b] = SC_NONE;
     }

@@ -6,6 +6,8 @@
  * described in sc_lock.h. A robust mutex whose owner died is handed to the
  * next locker with EOWNERDEAD; this file marks it consistent and reports the
  * death so that the caller can repair the state the mutex protects.
+ * sc_mutex_reclaim_stale is for a segment file no process has mapped (see
+ * sc_segfile.c): a lock still held there has a holder that is gone.
  */
 #include <errno.h>
 #include "sc_lock.h"
@@ -95,6 +97,24 @@ sc_try_result sc_mutex_trylock(sc_mutex *lock)
         return SC_TRY_OWNER_DIED;
     }
     return rc == 0 ? SC_TRY_TAKEN : SC_TRY_BUSY;
+}
+
+bool sc_mutex_reclaim_stale(sc_mutex *lock)
+{
+#if defined(__GLIBC__) && defined(__linux__)
+    /* The lock word of a robust mutex: the owner's thread id, plus
+     * FUTEX_OWNER_DIED once the kernel has seen the owner go. */
+    const unsigned owner_died = 0x40000000u, tid_mask = 0x3fffffffu;
+    unsigned word = (unsigned)__atomic_load_n(&lock->mx.__data.__lock, __ATOMIC_ACQUIRE);
+
+    if ((word & tid_mask) != 0 && !(word & owner_died)) {
+        __atomic_store_n(&lock->mx.__data.__lock, (int)owner_died, __ATOMIC_RELEASE);
+        return true;
+    }
+#else
+    (void)lock;
+#endif
+    return false;
 }
 
 void sc_mutex_unlock(sc_mutex *lock)

@@ -125,12 +125,12 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
                 r->hash = hash;
                 r->owner = self;
                 ticket->slot = free_slot;
-                c->local.reservations_held++;
+                sc_local.reservations_held++;
             }
             sc_shard_unlock(shard);
             return SC_NOTFOUND;
         }
-        if (owner == self || c->local.reservations_held > 0) {
+        if (owner == self || sc_local.reservations_held > 0) {
             /* Nested: compute without waiting (see the top of this file). */
             sc_shard_unlock(shard);
             return SC_NOTFOUND;
@@ -168,7 +168,7 @@ void sc_cache_release(sc_cache *c, sc_reservation_ticket *ticket)
     sc_shard_unlock(shard);
     sc_wake_all(&r->wake);
     ticket->slot = SC_NONE;
-    if (c->local.reservations_held > 0) {
-        c->local.reservations_held--;
+    if (sc_local.reservations_held > 0) {
+        sc_local.reservations_held--;
     }
 }

@@ -7,15 +7,23 @@
  *   shards_off   nshards x sc_shard, cache-line aligned
  *   pages_off    npages x sc_page descriptors
  *   data_off     npages pages of SC_PAGE_SIZE bytes (page-aligned)
- * The mapping is anonymous and MAP_SHARED, created once in the parent before
- * workers fork, so every worker sees it at the same address. Nothing here is
- * written after creation except through the locks described in sc_lock.h.
+ * By default the mapping is anonymous and MAP_SHARED, created once in the
+ * parent before workers fork, so every worker sees it at the same address.
+ * A named segment (shardcache.segment) is a file mapped by unrelated
+ * processes, possibly at different addresses; sc_segfile.c opens, checks
+ * and maps it and uses sc_seg_plan_make / sc_seg_format / sc_seg_bind from
+ * here. Nothing here is written after creation except through the locks
+ * described in sc_lock.h. A process that dies while formatting leaves only
+ * a private mapping (anonymous) or a temporary file no process maps,
+ * never a half-made segment at the configured path (named).
  */
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 #include "sc_segment.h"
+#include "sc_entry.h"
 
 static uint64_t sc_layout(uint64_t size, uint32_t nshards, uint32_t *npages_out, sc_off *heads_off,
                           sc_off *shards_off, sc_off *pages_off, sc_off *data_off)
@@ -43,16 +51,13 @@ static uint64_t sc_layout(uint64_t size, uint32_t nshards, uint32_t *npages_out,
     return npages;
 }
 
-int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries_hint,
-                  char *err, size_t errlen)
+int sc_seg_plan_make(sc_seg_plan *plan, uint64_t size, uint32_t nshards, uint32_t entries_hint,
+                     char *err, size_t errlen)
 {
-    sc_off heads_off, shards_off, pages_off, data_off = 0;
-    uint32_t npages = 0, i;
-    sc_header *hdr;
-    void *base;
     uint64_t per_shard;
+    uint32_t npages = 0;
 
-    memset(seg, 0, sizeof(*seg));
+    memset(plan, 0, sizeof(*plan));
     if (!sc_is_pow2(nshards) || nshards > 4096) {
         snprintf(err, errlen, "shardcache.shards must be a power of two between 1 and 4096");
         return -1;
@@ -63,42 +68,35 @@ int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries
     }
     /* Fewer shards when the segment is too small to give each a few pages. */
     while (nshards > 1) {
-        sc_layout(size, nshards, &npages, &heads_off, &shards_off, &pages_off, &data_off);
+        sc_layout(size, nshards, &npages, &plan->heads_off, &plan->shards_off, &plan->pages_off,
+                  &plan->data_off);
         if (npages >= (uint64_t)nshards * SC_MIN_PAGES_PER_SHARD) {
             break;
         }
         nshards >>= 1;
     }
-    sc_layout(size, nshards, &npages, &heads_off, &shards_off, &pages_off, &data_off);
+    sc_layout(size, nshards, &npages, &plan->heads_off, &plan->shards_off, &plan->pages_off, &plan->data_off);
     if (npages < SC_MIN_PAGES_PER_SHARD) {
         snprintf(err, errlen, "apc.shm_size is too small (at least 1M is needed)");
         return -1;
     }
-
-    base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED) {
-        snprintf(err, errlen, "cannot map %llu bytes of shared memory", (unsigned long long)size);
-        return -1;
+    /* As APCu: refuse to start when the segment cannot even hold one table
+     * slot per hinted entry (APCu's slot array stops growing near 2^20
+     * entries, so larger hints are judged as 2^20; a slot costs 5 bytes here,
+     * 8 in APCu, so what starts with APCu starts here). Otherwise the first
+     * tables are made smaller when needed (initial_capacity) and grow. */
+    {
+        uint32_t hint = entries_hint > SC_HINT_JUDGED ? SC_HINT_JUDGED : entries_hint;
+        uint64_t bytes = sc_table_bytes(hint);
+        if (bytes > ((uint64_t)npages << SC_PAGE_SHIFT)) {
+            snprintf(err, errlen, "Unable to allocate %llu bytes of shared memory for cache structures. "
+                     "Either apc.shm_size is too small or apc.entries_hint too large", (unsigned long long)bytes);
+            return SC_SEG_HINT_TOO_LARGE;
+        }
     }
-
-    seg->base = base;
-    seg->size = size;
-    seg->hdr = hdr = base;
-    seg->heads = (sc_shard_head *)((char *)base + heads_off);
-    seg->shards = (sc_shard *)((char *)base + shards_off);
-    seg->pages = (sc_page *)((char *)base + pages_off);
-    seg->nshards = nshards;
-    seg->npages = npages;
-
-    hdr->magic = SC_MAGIC;
-    hdr->size = size;
-    hdr->nshards = nshards;
-    hdr->npages = npages;
-    hdr->heads_off = heads_off;
-    hdr->shards_off = shards_off;
-    hdr->pages_off = pages_off;
-    hdr->data_off = data_off;
-    hdr->start_time = (int64_t)time(NULL);
+    plan->size = size;
+    plan->nshards = nshards;
+    plan->npages = npages;
     per_shard = entries_hint / nshards;
     per_shard = per_shard + per_shard / 3;  /* room below the 3/4 load limit */
     if (per_shard < 16) {
@@ -112,15 +110,58 @@ int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries
     if (per_shard > (UINT64_C(1) << 24)) {
         per_shard = UINT64_C(1) << 24;
     }
-    hdr->initial_capacity = (uint32_t)sc_next_pow2(per_shard);
+    plan->initial_capacity = (uint32_t)sc_next_pow2(per_shard);
+    return 0;
+}
+
+void sc_seg_bind(sc_seg *seg, void *base)
+{
+    sc_header *hdr = base;
+
+    seg->base = base;
+    seg->size = hdr->size;
+    seg->hdr = hdr;
+    seg->heads = (sc_shard_head *)((char *)base + hdr->heads_off);
+    seg->shards = (sc_shard *)((char *)base + hdr->shards_off);
+    seg->pages = (sc_page *)((char *)base + hdr->pages_off);
+    seg->nshards = hdr->nshards;
+    seg->npages = hdr->npages;
+}
+
+int sc_seg_format(sc_seg *seg, void *base, const sc_seg_plan *plan, uint32_t req_shards,
+                  uint32_t req_hint, const char *version)
+{
+    sc_header *hdr = base;
+    uint32_t i;
+
+    hdr->magic = SC_MAGIC;
+    hdr->format = SC_FORMAT;
+    hdr->header_bytes = (uint32_t)sizeof(sc_header);
+    hdr->layout = sc_seg_layout_id();
+    if (version) {
+        snprintf(hdr->version, sizeof(hdr->version), "%s", version);
+    }
+    hdr->req_size = plan->size;
+    hdr->req_shards = req_shards;
+    hdr->req_hint = req_hint;
+    hdr->size = plan->size;
+    hdr->nshards = plan->nshards;
+    hdr->npages = plan->npages;
+    hdr->heads_off = plan->heads_off;
+    hdr->shards_off = plan->shards_off;
+    hdr->pages_off = plan->pages_off;
+    hdr->data_off = plan->data_off;
+    hdr->start_time = (int64_t)time(NULL);
+    hdr->initial_capacity = plan->initial_capacity;
+    sc_seg_bind(seg, base);
 
     if (sc_mutex_init(&hdr->global_lock) != 0 || sc_live_init(&hdr->live) != 0) {
-        goto lock_failed;
+        return -1;
     }
-    for (i = 0; i < nshards; i++) {
+    for (i = 0; i < plan->nshards; i++) {
         sc_shard *shard = &seg->shards[i];
         if (sc_mutex_init(&shard->lock) != 0) {
-            goto lock_failed;
+            return -1;
         }
         shard->index = i;
         shard->head_rel = (int64_t)((char *)&seg->heads[i] - (char *)shard);
@@ -129,14 +170,83 @@ int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries
     }
     sc_alloc_init_pool(seg);
     if (sc_mutex_init(&hdr->pool.lock) != 0) {
-        goto lock_failed;
+        return -1;
     }
     return 0;
+}
 
-lock_failed:
-    snprintf(err, errlen, "cannot initialise process-shared locks");
-    sc_seg_destroy(seg);
-    return -1;
+int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries_hint,
+                  char *err, size_t errlen)
+{
+    sc_seg_plan plan;
+    void *base;
+
+    int rc;
+
+    memset(seg, 0, sizeof(*seg));
+    seg->fd = -1;
+    rc = sc_seg_plan_make(&plan, size, nshards, entries_hint, err, errlen);
+    if (rc != 0) {
+        return rc;
+    }
+    base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) {
+        snprintf(err, errlen, "cannot map %llu bytes of shared memory", (unsigned long long)size);
+        return -1;
+    }
+    if (sc_seg_format(seg, base, &plan, nshards, entries_hint, NULL) != 0) {
+        snprintf(err, errlen, "cannot initialise process-shared locks");
+        munmap(base, size);
+        memset(seg, 0, sizeof(*seg));
+        seg->fd = -1;
+        return -1;
+    }
+    return 0;
+}
+
+/* FNV-1a over the sizes and places of everything shared. */
+static uint64_t sc_mix_in(uint64_t h, uint64_t v)
+{
+    int i;
+
+    for (i = 0; i < 8; i++) {
+        h ^= (v >> (i * 8)) & 0xff;
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
+uint64_t sc_seg_layout_id(void)
+{
+    const union { uint32_t u; uint8_t b[4]; } order = {UINT32_C(0x01020304)};
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    const uint64_t parts[] = {
+        sizeof(void *), sizeof(long), order.b[0], _Alignof(max_align_t),
+        SC_PAGE_SHIFT, SC_NCLASSES, SC_MAX_SMALL, SC_NBINS, SC_CACHELINE, SC_SLOT_SHIFT,
+        SC_RESERVATIONS, SC_PINS, SC_MIN_PAGES_PER_SHARD,
+        sizeof(sc_mutex), sizeof(pthread_mutex_t),
+        sizeof(sc_header), offsetof(sc_header, size), offsetof(sc_header, boots),
+        offsetof(sc_header, needs_reset), offsetof(sc_header, global_lock), offsetof(sc_header, pool),
+        sizeof(sc_pool), offsetof(sc_pool, bin_head), offsetof(sc_pool, free_pages),
+        sizeof(sc_shard_head), offsetof(sc_shard_head, seq), offsetof(sc_shard_head, table),
+        offsetof(sc_shard_head, pins_used),
+        sizeof(sc_shard), offsetof(sc_shard, lock), offsetof(sc_shard, dirty), offsetof(sc_shard, head_rel),
+        offsetof(sc_shard, alloc), offsetof(sc_shard, stats), offsetof(sc_shard, reservations),
+        offsetof(sc_shard, pins),
+        sizeof(sc_shard_alloc), offsetof(sc_shard_alloc, partial), offsetof(sc_shard_alloc, spare_head),
+        sizeof(sc_shard_stats), sizeof(sc_reservation), sizeof(sc_pin),
+        sizeof(sc_table), offsetof(sc_table, off), offsetof(sc_table, capacity),
+        sizeof(sc_page), offsetof(sc_page, run), offsetof(sc_page, next),
+        sizeof(sc_entry), offsetof(sc_entry, key_len), offsetof(sc_entry, scalar), offsetof(sc_entry, mem_size),
+        offsetof(sc_entry, mtime_after), offsetof(sc_entry, stamp), sizeof(sc_live_slot), SC_LIVE_SLOTS,
+        sizeof(sc_chunk), offsetof(sc_chunk, len), SC_MAX_CHUNKS, SC_ENTRY_CHAINED, SC_ENTRY_REFERENCED,
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+        h = sc_mix_in(h, parts[i]);
+    }
+    return h;
 }
 
 void sc_seg_destroy(sc_seg *seg)
@@ -149,5 +259,9 @@ void sc_seg_destroy(sc_seg *seg)
     if (seg->base) {
         munmap(seg->base, seg->size);
     }
+    if (seg->named && seg->fd >= 0) {
+        close(seg->fd);
+    }
     memset(seg, 0, sizeof(*seg));
+    seg->fd = -1;
 }

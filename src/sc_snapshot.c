@@ -83,12 +83,13 @@ static void sc_snap_add(sc_snapshot *snap, const sc_entry *e, bool with_values)
     rec->meta.key_len = e->key_len;
     rec->meta.vtype = e->vtype;
     rec->meta.scalar = e->scalar;
-    rec->meta.ttl = e->ttl;
+    rec->meta.ttl = sc_ttl_signed(e->ttl);
     rec->meta.nhits = e->nhits;
     rec->meta.mem_size = sc_entry_mem(e);
     rec->meta.ctime = e->ctime;
-    rec->meta.mtime = e->mtime;
-    rec->meta.atime = e->atime;
+    rec->meta.mtime = sc_entry_mtime(e);
+    rec->meta.atime = sc_entry_atime(e);
+    rec->meta.stamp = e->stamp;
     p = (char *)(rec + 1);
     memcpy(p, SC_ENTRY_KEY(e), e->key_len);
     if (with_values) {

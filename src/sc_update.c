@@ -58,8 +58,10 @@ static int64_t sc_apply_to_zero(sc_update_op op, int64_t a)
 
 static inline void sc_touch(sc_entry *e, int64_t now)
 {
-    if (__atomic_load_n(&e->mtime, __ATOMIC_RELAXED) != now) {
-        __atomic_store_n(&e->mtime, now, __ATOMIC_RELAXED);
+    uint32_t after = sc_entry_after(e, now);
+
+    if (__atomic_load_n(&e->mtime_after, __ATOMIC_RELAXED) != after) {
+        __atomic_store_n(&e->mtime_after, after, __ATOMIC_RELAXED);
     }
 }
 

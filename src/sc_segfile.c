@@ -1,0 +1,463 @@
+/*
+ * sc_segfile.c - named segments: the segment in a file that unrelated
+ * processes map (every worker of an FPM pool, a CLI run as the pool's user)
+ * and that outlives them (a warm restart).
+ *
+ * Owns: opening, checking, creating, replacing and mapping the file, and
+ * clearing the per-process state a previous run left in it. The layout is
+ * sc_segment.c's; nothing here is used after the mapping is made.
+ *
+ * Creation never exposes a half-made segment: the file is made under a
+ * temporary name in the same directory (O_EXCL), sized (posix_fallocate, so
+ * that a full tmpfs fails here and not with SIGBUS later), formatted, and
+ * only then linked to the path. link() fails when the path exists, so of
+ * two processes starting at once one wins and the other maps the winner's
+ * file. A process that dies while making it leaves a temporary file that no
+ * process maps (never a broken segment at the path).
+ *
+ * Trust: the path is opened with O_NOFOLLOW and refused (nothing mapped)
+ * when it is not a regular file, belongs to another user, or has permission
+ * bits beyond the configured mode. A segment whose identity (magic, format,
+ * version, layout id: sizes and offsets of the shared structs, pointer
+ * size, byte order) or geometry (size, offsets recomputed from the size and
+ * shard count) is not exactly ours is never read further: a new segment is
+ * made under a temporary name and renamed over it, so processes still
+ * mapping the old file keep a consistent (if separate) segment.
+ *
+ * Liveness: every process that maps the file keeps it open with a shared
+ * flock (released by the kernel when the process ends, however it ends). A
+ * process that gets the exclusive flock instead knows that no process has
+ * the segment mapped: it is the first user after a restart, so it clears
+ * what only a running process may hold -- pin slots and apcu_entry
+ * reservations (whose owners' liveness slots are gone), and locks (the
+ * liveness slots' among them)
+ * whose holder vanished without the kernel's owner-died mark -- counts the
+ * boot in hdr->boots and then takes the shared flock like everyone else.
+ * Locks that the kernel marked owner-died are left marked: the next locker
+ * repairs the shard exactly as after a death in a running pool. Converting
+ * the flock is not atomic, but a process only uses the segment after it
+ * holds the shared flock, so whoever slips in between finds no user either.
+ *
+ * Locks: only flocks on the file. The shared one is held for as long as the
+ * mapping (sc_seg_destroy closes the file; the kernel drops it when the
+ * process ends); the exclusive one only while making or clearing.
+ * Death: a process that dies while making a segment leaves a temporary
+ * file (".<pid>.<n>.new" next to the path) that nobody maps; one that dies
+ * while clearing at boot releases the exclusive flock with its life, and
+ * the next process does the (idempotent) clearing again.
+ */
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "sc_segfile.h"
+#include "sc_alloc.h"
+
+#define SC_ATTACH_TRIES 16
+
+/* ---- path expansion ---- */
+
+static int sc_append(char *out, size_t outlen, size_t *pos, const char *s)
+{
+    size_t n = strlen(s);
+
+    if (*pos + n >= outlen) {
+        return -1;
+    }
+    memcpy(out + *pos, s, n);
+    *pos += n;
+    out[*pos] = '\0';
+    return 0;
+}
+
+int sc_segfile_expand(const char *in, char *out, size_t outlen)
+{
+    size_t pos = 0;
+    char buf[64];
+
+    if (outlen == 0) {
+        return -1;
+    }
+    out[0] = '\0';
+    for (; *in; in++) {
+        if (*in != '%') {
+            if (pos + 1 >= outlen) {
+                return -1;
+            }
+            out[pos++] = *in;
+            out[pos] = '\0';
+            continue;
+        }
+        in++;
+        switch (*in) {
+        case '%':
+            snprintf(buf, sizeof(buf), "%%");
+            break;
+        case 'U':
+            snprintf(buf, sizeof(buf), "%lu", (unsigned long)geteuid());
+            break;
+        case 'p':
+            snprintf(buf, sizeof(buf), "%lu", (unsigned long)getpid());
+            break;
+        case 'u': {
+            struct passwd pw, *found = NULL;
+            char pwbuf[1024];
+            if (getpwuid_r(geteuid(), &pw, pwbuf, sizeof(pwbuf), &found) == 0 && found
+                && strchr(found->pw_name, '/') == NULL) {
+                snprintf(buf, sizeof(buf), "%s", found->pw_name);
+            } else {
+                snprintf(buf, sizeof(buf), "%lu", (unsigned long)geteuid());
+            }
+            break;
+        }
+        default:
+            return -1;
+        }
+        if (sc_append(out, outlen, &pos, buf) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- checks ---- */
+
+static bool sc_in_group(gid_t gid)
+{
+    gid_t groups[256];
+    int n, i;
+
+    if (gid == getegid()) {
+        return true;
+    }
+    n = getgroups(256, groups);
+    for (i = 0; i < n; i++) {
+        if (groups[i] == gid) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* 0 when this process may use the file; -1 with the reason in err. */
+static int sc_check_file(const struct stat *st, const char *path, unsigned mode, char *err, size_t errlen)
+{
+    unsigned have = (unsigned)st->st_mode & 07777;
+
+    if (!S_ISREG(st->st_mode)) {
+        snprintf(err, errlen, "%s is not a regular file", path);
+        return -1;
+    }
+    if (st->st_uid != geteuid() && !((mode & 0060) && (have & 0060) && sc_in_group(st->st_gid))) {
+        snprintf(err, errlen, "%s is owned by uid %lu, not by this process's user (uid %lu)", path,
+                 (unsigned long)st->st_uid, (unsigned long)geteuid());
+        return -1;
+    }
+    if (have & ~mode) {
+        snprintf(err, errlen, "%s has mode %04o, wider than shardcache.segment_mode %04o", path, have, mode);
+        return -1;
+    }
+    return 0;
+}
+
+/* Whether the header at hdr (file_size bytes in the file, at least
+ * sizeof(sc_header)) is a segment this build may use as it is. On false,
+ * why is in note. */
+static bool sc_header_trusted(const sc_header *hdr, uint64_t file_size, const char *version, char *note,
+                              size_t notelen)
+{
+    sc_seg_plan plan;
+    char perr[128];
+
+    if (hdr->magic != SC_MAGIC) {
+        snprintf(note, notelen, "it is not a shardcache segment, or was made on a machine of another byte order");
+        return false;
+    }
+    if (hdr->format != SC_FORMAT || hdr->header_bytes != sizeof(sc_header) || hdr->layout != sc_seg_layout_id()) {
+        snprintf(note, notelen, "it has another layout (format %u, layout %016llx; this build: format %u, layout %016llx)",
+                 hdr->format, (unsigned long long)hdr->layout, (unsigned)SC_FORMAT,
+                 (unsigned long long)sc_seg_layout_id());
+        return false;
+    }
+    if (strncmp(hdr->version, version ? version : "", SC_VERSION_LEN) != 0) {
+        snprintf(note, notelen, "it was made by shardcache %.*s (this is %s)", SC_VERSION_LEN, hdr->version,
+                 version ? version : "");
+        return false;
+    }
+    if (hdr->size != file_size || hdr->nshards == 0
+        || sc_seg_plan_make(&plan, hdr->size, hdr->req_shards, hdr->req_hint, perr, sizeof(perr)) != 0
+        || plan.nshards != hdr->nshards || plan.npages != hdr->npages || plan.heads_off != hdr->heads_off
+        || plan.shards_off != hdr->shards_off || plan.pages_off != hdr->pages_off
+        || plan.data_off != hdr->data_off || plan.initial_capacity != hdr->initial_capacity) {
+        snprintf(note, notelen, "its geometry is inconsistent (size %llu, file %llu bytes)",
+                 (unsigned long long)hdr->size, (unsigned long long)file_size);
+        return false;
+    }
+    return true;
+}
+
+/* ---- making a segment ---- */
+
+static int sc_lock_file(int fd, int op)
+{
+    int rc;
+
+    do {
+        rc = flock(fd, op);
+    } while (rc != 0 && errno == EINTR);
+    return rc;
+}
+
+/* Makes a formatted segment file under a temporary name, holding its
+ * exclusive flock, and links it to the path (replace: renames it over
+ * whatever is there). Returns the open fd and the mapping in seg; -1 with
+ * err; -2 when (link mode) the path appeared meanwhile. */
+static int sc_make_file(sc_seg *seg, const sc_segfile_opts *o, bool replace, char *err, size_t errlen)
+{
+    static unsigned counter;
+    char tmp[PATH_MAX];
+    sc_seg_plan plan;
+    void *base;
+    int fd, rc;
+
+    if (sc_seg_plan_make(&plan, o->size, o->nshards, o->entries_hint, err, errlen) != 0) {
+        return -1;
+    }
+    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.%lu.%u.new", o->path, (unsigned long)getpid(),
+                         __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED)) >= sizeof(tmp)) {
+        snprintf(err, errlen, "%s: path too long", o->path);
+        return -1;
+    }
+    fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, (mode_t)(o->mode & 0777));
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    /* The umask must not narrow (or anything widen) the configured mode. */
+    if (fchmod(fd, (mode_t)(o->mode & 0777)) != 0 || sc_lock_file(fd, LOCK_EX) != 0) {
+        snprintf(err, errlen, "cannot set up %s: %s", tmp, strerror(errno));
+        goto fail_unlink;
+    }
+    rc = posix_fallocate(fd, 0, (off_t)plan.size);
+    if (rc != 0) {
+        snprintf(err, errlen, "cannot size %s to %llu bytes: %s", tmp, (unsigned long long)plan.size,
+                 strerror(rc));
+        goto fail_unlink;
+    }
+    base = mmap(NULL, plan.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (base == MAP_FAILED) {
+        snprintf(err, errlen, "cannot map %s: %s", tmp, strerror(errno));
+        goto fail_unlink;
+    }
+    seg->fd = fd;
+    seg->named = true;
+    if (sc_seg_format(seg, base, &plan, o->nshards, o->entries_hint, o->version) != 0) {
+        snprintf(err, errlen, "cannot initialise process-shared locks");
+        munmap(base, plan.size);
+        goto fail_unlink;
+    }
+    if (replace) {
+        rc = rename(tmp, o->path);
+    } else {
+        rc = link(tmp, o->path);
+        if (rc == 0 || errno == EEXIST) {
+            int saved = errno;
+            unlink(tmp);
+            errno = saved;
+        }
+    }
+    if (rc != 0) {
+        int saved = errno;
+        munmap(base, plan.size);
+        if (!replace && saved == EEXIST) {
+            close(fd);
+            memset(seg, 0, sizeof(*seg));
+            seg->fd = -1;
+            return -2;
+        }
+        snprintf(err, errlen, "cannot %s %s: %s", replace ? "rename a new segment to" : "link a new segment to",
+                 o->path, strerror(saved));
+        goto fail_unlink;
+    }
+    return 0;
+
+fail_unlink:
+    unlink(tmp);
+    close(fd);
+    memset(seg, 0, sizeof(*seg));
+    seg->fd = -1;
+    return -1;
+}
+
+/* ---- a restart: nobody else has the segment mapped ---- */
+
+static void sc_boot_clear(sc_seg *seg, sc_segfile_result *res)
+{
+    sc_header *hdr = seg->hdr;
+    uint32_t i, j;
+
+    res->stale_locks += sc_mutex_reclaim_stale(&hdr->global_lock);
+    res->stale_locks += sc_mutex_reclaim_stale(&hdr->pool.lock);
+    for (i = 0; i < seg->nshards; i++) {
+        sc_shard *shard = &seg->shards[i];
+        res->stale_locks += sc_mutex_reclaim_stale(&shard->lock);
+        for (j = 0; j < SC_PINS; j++) {
+            __atomic_store_n(&shard->pins[j].owner, 0, __ATOMIC_RELAXED);
+        }
+        for (j = 0; j < SC_RESERVATIONS; j++) {
+            shard->reservations[j].hash = 0;
+            shard->reservations[j].owner = 0;
+        }
+    }
+    /* Liveness slots held by threads of the previous run: marked owner-died
+     * so that the next sc_live_self or sc_live_gone takes them as free. */
+    for (i = 0; i < hdr->live.nslots && i < SC_LIVE_SLOTS; i++) {
+        res->stale_locks += sc_mutex_reclaim_stale(&hdr->live.slots[i].lock);
+    }
+    hdr->boots++;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    res->booted = true;
+}
+
+/* What differs between the segment's settings and ours ("" when nothing). */
+static void sc_compare_settings(const sc_header *hdr, const sc_segfile_opts *o, sc_segfile_result *res)
+{
+    if (hdr->req_size == o->size && hdr->req_shards == o->nshards && hdr->req_hint == o->entries_hint) {
+        return;
+    }
+    res->mismatch = true;
+    snprintf(res->note, sizeof(res->note),
+             "%s was made with apc.shm_size=%llu, shardcache.shards=%u, apc.entries_hint=%u; this process asks "
+             "for %llu, %u, %u: using the segment as it is",
+             o->path, (unsigned long long)hdr->req_size, hdr->req_shards, hdr->req_hint,
+             (unsigned long long)o->size, o->nshards, o->entries_hint);
+}
+
+/* ---- attach ---- */
+
+int sc_segfile_attach(sc_seg *seg, const sc_segfile_opts *o, sc_segfile_result *res, char *err, size_t errlen)
+{
+    int attempt;
+
+    memset(seg, 0, sizeof(*seg));
+    seg->fd = -1;
+    memset(res, 0, sizeof(*res));
+    if (errlen) {
+        err[0] = '\0';
+    }
+    sc_alloc_init_process();
+    if (!o->path || o->path[0] != '/') {
+        snprintf(err, errlen, "shardcache.segment must be an absolute path");
+        return -1;
+    }
+    if ((o->mode & 0600) != 0600 || (o->mode & ~0660u)) {
+        snprintf(err, errlen, "shardcache.segment_mode must be 0600, 0640 or 0660");
+        return -1;
+    }
+    for (attempt = 0; attempt < SC_ATTACH_TRIES; attempt++) {
+        struct stat st, now;
+        sc_header hdr;
+        bool exclusive;
+        void *base;
+        int fd = open(o->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+
+        if (fd < 0) {
+            int rc;
+            if (errno == ELOOP) {
+                snprintf(err, errlen, "%s is a symbolic link", o->path);
+                return -1;
+            }
+            if (errno != ENOENT) {
+                snprintf(err, errlen, "cannot open %s: %s", o->path, strerror(errno));
+                return -1;
+            }
+            rc = sc_make_file(seg, o, false, err, errlen);
+            if (rc == -2) {
+                continue; /* another process made it first: map theirs */
+            }
+            if (rc != 0) {
+                return -1;
+            }
+            res->created = true;
+            res->booted = true;
+            seg->hdr->boots = 1;
+            sc_lock_file(seg->fd, LOCK_SH);
+            return 0;
+        }
+        if (fstat(fd, &st) != 0 || sc_check_file(&st, o->path, o->mode, err, errlen) != 0) {
+            if (!err[0]) {
+                snprintf(err, errlen, "cannot stat %s: %s", o->path, strerror(errno));
+            }
+            close(fd);
+            return -1;
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+            exclusive = true;
+        } else if (sc_lock_file(fd, LOCK_SH) == 0) {
+            exclusive = false;
+        } else {
+            snprintf(err, errlen, "cannot lock %s: %s", o->path, strerror(errno));
+            close(fd);
+            return -1;
+        }
+        /* The path may have been replaced while we waited for the lock. */
+        if (lstat(o->path, &now) != 0 || now.st_ino != st.st_ino || now.st_dev != st.st_dev) {
+            close(fd);
+            continue;
+        }
+        if (fstat(fd, &st) != 0) {
+            close(fd);
+            continue;
+        }
+        if ((uint64_t)st.st_size < sizeof(sc_header) || pread(fd, &hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr)
+            || !sc_header_trusted(&hdr, (uint64_t)st.st_size, o->version, res->note, sizeof(res->note))) {
+            char why[sizeof(res->note)];
+            if ((uint64_t)st.st_size < sizeof(sc_header)) {
+                snprintf(res->note, sizeof(res->note), "it is too short (%llu bytes)", (unsigned long long)st.st_size);
+            }
+            snprintf(why, sizeof(why), "%s", res->note);
+            /* Keep the old file's lock until the new file is in place:
+             * whoever waits for it then finds the path changed. */
+            if (sc_make_file(seg, o, true, err, errlen) != 0) {
+                close(fd);
+                return -1;
+            }
+            close(fd);
+            snprintf(res->note, sizeof(res->note), "%.100s was replaced by a new segment: %.180s", o->path, why);
+            res->created = true;
+            res->replaced = true;
+            res->booted = true;
+            seg->hdr->boots = 1;
+            sc_lock_file(seg->fd, LOCK_SH);
+            return 0;
+        }
+        base = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (base == MAP_FAILED) {
+            snprintf(err, errlen, "cannot map %s: %s", o->path, strerror(errno));
+            close(fd);
+            return -1;
+        }
+        seg->fd = fd;
+        seg->named = true;
+        sc_seg_bind(seg, base);
+        if (exclusive) {
+            sc_boot_clear(seg, res);
+            sc_lock_file(fd, LOCK_SH);
+        }
+        sc_compare_settings(seg->hdr, o, res);
+        return 0;
+    }
+    snprintf(err, errlen, "%s kept changing while it was being opened", o->path);
+    return -1;
+}
