@@ -30,6 +30,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     src/sc_entry.c \
     src/sc_update.c \
     src/sc_pin.c \
+    src/sc_live.c \
     src/sc_reserve.c \
     src/sc_snapshot.c \
     src/sc_info.c"

@@ -40,9 +40,18 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     bool apcu_compat;        /* shardcache.apcu_compat */
     char *segment;           /* shardcache.segment: "" = anonymous, else a file (sc_segfile.h) */
     zend_long segment_mode;  /* shardcache.segment_mode (0600, 0640 or 0660) */
-    /* Process-local scratch buffer for encoded values being fetched. */
+    /* This thread's scratch buffer for encoded values being fetched
+     * (persistent memory, kept between requests unless above 1 MiB). */
     char *scratch;
     size_t scratch_cap;
+    /* Scratch buffers taken away while their value is decoded (the decoder
+     * may run user code that fetches again and needs a buffer of its own),
+     * innermost last. Listed here, not only on the C stack, so that a fatal
+     * error inside the decoder (it longjmps past sc_out_to_zval) leaves
+     * them reachable: RSHUTDOWN frees them. */
+    char **held;
+    uint32_t nheld;
+    uint32_t held_cap;
 ZEND_END_MODULE_GLOBALS(shardcache)
 
 ZEND_EXTERN_MODULE_GLOBALS(shardcache)

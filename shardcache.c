@@ -30,7 +30,8 @@
 
 ZEND_DECLARE_MODULE_GLOBALS(shardcache)
 
-/* Per process: the mapping, inherited by forked workers. */
+/* Per process: the mapping, inherited by forked workers and shared by the
+ * threads of a ZTS process (per-thread state is in SCG() and sc_local). */
 sc_cache sc_shared_cache;
 bool sc_active;                      /* the cache is mapped and usable */
 static bool sc_apcu_names;           /* apcu_* functions are ours */
@@ -261,6 +262,28 @@ static char *sc_php_sink_get(sc_sink *sink, uint8_t vtype, size_t len)
     return sink->buf;
 }
 
+/* Puts buf (NULL is fine) on this thread's held list. */
+static void sc_scratch_hold(char *buf)
+{
+    if (UNEXPECTED(SCG(nheld) == SCG(held_cap))) {
+        uint32_t cap = SCG(held_cap) ? SCG(held_cap) * 2 : 8;
+        SCG(held) = perealloc(SCG(held), cap * sizeof(char *), 1);
+        SCG(held_cap) = cap;
+    }
+    SCG(held)[SCG(nheld)++] = buf;
+}
+
+/* Frees the buffers a fatal error left on the held list. */
+static void sc_scratch_release_held(void)
+{
+    while (SCG(nheld) > 0) {
+        char *buf = SCG(held)[--SCG(nheld)];
+        if (buf) {
+            pefree(buf, 1);
+        }
+    }
+}
+
 /* Turns a fetched value into a zval; consumes the sink's string. */
 static bool sc_out_to_zval(sc_php_sink *sink, const sc_value_out *out, zval *dst)
 {
@@ -295,12 +318,15 @@ static bool sc_out_to_zval(sc_php_sink *sink, const sc_value_out *out, zval *dst
     }
     default: {
         /* Decoding may run user code (unserialize hooks) that fetches
-         * again: detach the scratch buffer while decoding. */
+         * again: detach the scratch buffer while decoding, keeping it on
+         * the held list until the decoder returns (see php_shardcache.h). */
         char *scratch = SCG(scratch);
         size_t cap = SCG(scratch_cap);
+        sc_scratch_hold(scratch);
         SCG(scratch) = NULL;
         SCG(scratch_cap) = 0;
         ok = sc_value_decode(out->vtype, out->scalar, out->data, out->len, dst) == SUCCESS;
+        SCG(nheld)--;
         if (SCG(scratch)) {
             pefree(scratch, 1);
         } else {
@@ -329,28 +355,40 @@ bool sc_php_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, 
     return sc_out_to_zval(&sink, &out, dst);
 }
 
-/* Fetches one key into dst. Returns false on a miss. */
-static bool sc_fetch_one(zend_string *key, zval *dst, int64_t now)
+/* sc_fetch_one's results: a miss, a hit, or a hit whose value could not be
+ * decoded (an exception or notice is pending, dst is not set). APCu reports
+ * the last as found ($success true) too. */
+enum { SC_FETCH_MISS = 0, SC_FETCH_HIT = 1, SC_FETCH_UNDECODABLE = 2 };
+
+/* Fetches one key into dst. */
+static int sc_fetch_one(zend_string *key, zval *dst, int64_t now)
 {
     sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false}, NULL};
     sc_value_out out;
     sc_key k;
-    bool ok;
+    int r = SC_FETCH_MISS;
 
-    ok = sc_make_key(&k, key) && sc_cache_fetch(&sc_shared_cache, &k, now, &sink.base, &out) == SC_OK
-         && sc_out_to_zval(&sink, &out, dst);
+    if (sc_make_key(&k, key) && sc_cache_fetch(&sc_shared_cache, &k, now, &sink.base, &out) == SC_OK) {
+        r = sc_out_to_zval(&sink, &out, dst) ? SC_FETCH_HIT : SC_FETCH_UNDECODABLE;
+    }
     if (sink.str) {
         zend_string_efree(sink.str);
     }
-    return ok;
+    return r;
 }
 
+/* A ttl as the core takes it (sc_table.h): positive ones clamped to
+ * SC_TTL_MAX (68 years: never, in practice), negative ones mark an entry
+ * stored already expired, as APCu keeps it. */
 static uint32_t sc_clamp_ttl(zend_long ttl)
 {
-    if (ttl <= 0) {
+    if (ttl == 0) {
         return 0;
     }
-    return (uint64_t)ttl > UINT32_MAX ? UINT32_MAX : (uint32_t)ttl;
+    if (ttl < 0) {
+        return SC_TTL_EXPIRED | (ttl < -(zend_long)SC_TTL_MAX ? SC_TTL_MAX : (uint32_t)-ttl);
+    }
+    return (uint64_t)ttl > SC_TTL_MAX ? SC_TTL_MAX : (uint32_t)ttl;
 }
 
 /* Stores one value. Returns false when not stored (a warning or exception
@@ -368,16 +406,6 @@ static bool sc_store_one(zend_string *key, zval *value, zend_long ttl, bool add_
     ZVAL_DEREF(value);
     if (sc_value_encode(value, &enc) != SUCCESS) {
         return false;
-    }
-    if (ttl < 0) {
-        /* Expired as soon as stored, as in APCu: it replaces any entry (or,
-         * for add, any expired one) and is never seen. */
-        sc_value_encoded_release(&enc);
-        if (add_only) {
-            return sc_cache_exists(&sc_shared_cache, &k, now) != SC_OK;
-        }
-        sc_cache_delete(&sc_shared_cache, &k);
-        return true;
     }
     in.vtype = enc.vtype;
     in.scalar = enc.scalar;
@@ -449,6 +477,47 @@ ZEND_FUNCTION(shardcache_add)
     sc_store_impl(INTERNAL_FUNCTION_PARAM_PASSTHRU, true);
 }
 
+/* apcu_fetch(array). Decoding a value runs user code (__wakeup,
+ * __unserialize) that may change the key array or a key behind a
+ * reference: the keys are taken first, each with a reference of its own,
+ * then fetched. */
+static void sc_fetch_many(HashTable *in, zval *return_value, int64_t now)
+{
+    zval *k, found;
+    uint32_t n = zend_hash_num_elements(in), count = 0;
+    volatile uint32_t i = 0;
+    zend_string **keys = n ? safe_emalloc(n, sizeof(zend_string *), 0) : NULL;
+
+    ZEND_HASH_FOREACH_VAL(in, k) {
+        ZVAL_DEREF(k);
+        if (Z_TYPE_P(k) != IS_STRING) {
+            php_error_docref(NULL, E_WARNING, "apc_fetch() expects a string or array of strings.");
+            continue;
+        }
+        keys[count++] = zend_string_copy(Z_STR_P(k));
+    } ZEND_HASH_FOREACH_END();
+    array_init(return_value);
+    zend_try {
+        for (; i < count; i++) {
+            if (sc_fetch_one(keys[i], &found, now) == SC_FETCH_HIT) {
+                zend_hash_update(Z_ARRVAL_P(return_value), keys[i], &found);
+            }
+            zend_string_release(keys[i]);
+        }
+    } zend_catch {
+        for (; i < count; i++) {
+            zend_string_release(keys[i]);
+        }
+        if (keys) {
+            efree(keys);
+        }
+        zend_bailout();
+    } zend_end_try();
+    if (keys) {
+        efree(keys);
+    }
+}
+
 ZEND_FUNCTION(shardcache_fetch)
 {
     zval *key, *success = NULL;
@@ -465,45 +534,29 @@ ZEND_FUNCTION(shardcache_fetch)
     }
     now = sc_now();
     if (Z_TYPE_P(key) == IS_ARRAY) {
-        zval *k, found;
-        array_init(return_value);
-        ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(key), k) {
-            ZVAL_DEREF(k);
-            if (Z_TYPE_P(k) != IS_STRING) {
-                php_error_docref(NULL, E_WARNING, "apc_fetch() expects a string or array of strings.");
-                continue;
-            }
-            if (sc_fetch_one(Z_STR_P(k), &found, now)) {
-                zend_hash_update(Z_ARRVAL_P(return_value), Z_STR_P(k), &found);
-            }
-        } ZEND_HASH_FOREACH_END();
-        if (success) {
-            ZEND_TRY_ASSIGN_REF_TRUE(success);
-        }
-        return;
-    }
-    if (EXPECTED(Z_TYPE_P(key) == IS_STRING)) {
-        if (!sc_fetch_one(Z_STR_P(key), return_value, now)) {
-            RETURN_FALSE;
-        }
+        sc_fetch_many(Z_ARRVAL_P(key), return_value, now);
         if (success) {
             ZEND_TRY_ASSIGN_REF_TRUE(success);
         }
         return;
     }
     {
-        zend_string *skey = zval_try_get_string(key);
-        bool hit;
+        bool owned = Z_TYPE_P(key) != IS_STRING;
+        zend_string *skey = owned ? zval_try_get_string(key) : Z_STR_P(key);
+        int r;
         if (!skey) {
             RETURN_THROWS();
         }
-        hit = sc_fetch_one(skey, return_value, now);
-        zend_string_release(skey);
-        if (!hit) {
-            RETURN_FALSE;
+        r = sc_fetch_one(skey, return_value, now);
+        if (owned) {
+            zend_string_release(skey);
         }
-        if (success) {
+        if (r != SC_FETCH_MISS && success) {
+            /* Found, even when decoding it threw (as in APCu). */
             ZEND_TRY_ASSIGN_REF_TRUE(success);
+        }
+        if (r != SC_FETCH_HIT) {
+            RETURN_FALSE;
         }
     }
 }
@@ -613,7 +666,7 @@ static void sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
     zend_string *key;
     zend_long step = 1, ttl = 0;
     zval *success = NULL;
-    int64_t result;
+    int64_t result, now;
     sc_key k;
 
     ZEND_PARSE_PARAMETERS_START(1, 4)
@@ -627,11 +680,23 @@ static void sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
     if (success) {
         ZEND_TRY_ASSIGN_REF_FALSE(success);
     }
-    /* A negative ttl creates an entry that is already expired, as in APCu:
-     * a missing key stays missing and the call fails. */
-    if (!sc_make_key(&k, key)
-        || sc_cache_update(&sc_shared_cache, &k, op, (int64_t)step, 0, sc_clamp_ttl(ttl), ttl >= 0, sc_now(), &result)
-               != SC_OK) {
+    if (!sc_make_key(&k, key)) {
+        RETURN_FALSE;
+    }
+    now = sc_now();
+    if (sc_cache_update(&sc_shared_cache, &k, op, (int64_t)step, 0, sc_clamp_ttl(ttl), ttl >= 0, now, &result)
+        != SC_OK) {
+        if (ttl < 0) {
+            /* A negative ttl creates an entry that is already expired, as in
+             * APCu: the key stays unreadable (and the call fails) but the
+             * entry is kept, as a store with that ttl keeps it. */
+            sc_value_in in;
+            in.vtype = SC_V_LONG;
+            in.scalar = op == SC_UPDATE_DEC ? (int64_t)(0 - (uint64_t)step) : (int64_t)step;
+            in.data = NULL;
+            in.len = 0;
+            (void)sc_cache_store(&sc_shared_cache, &k, &in, sc_clamp_ttl(ttl), now, true);
+        }
         RETURN_FALSE;
     }
     if (success) {
@@ -710,7 +775,9 @@ ZEND_FUNCTION(shardcache_entry)
      * the way so that other processes do not wait for it. */
     zend_try {
         if (zend_call_function(&fci, &fcc) == SUCCESS && !EG(exception) && Z_TYPE_P(return_value) != IS_UNDEF) {
-            sc_store_one(key, return_value, ttl, true, now);
+            /* Stamped when stored (as APCu): a slow callback must not
+             * store a value that is already (nearly) expired. */
+            sc_store_one(key, return_value, ttl, true, sc_now());
         }
     } zend_catch {
         sc_cache_release(&sc_shared_cache, &ticket);
@@ -764,35 +831,23 @@ static PHP_GINIT_FUNCTION(shardcache)
 
 static PHP_GSHUTDOWN_FUNCTION(shardcache)
 {
+    /* A thread that ends (ZTS) gives its liveness slot back; after module
+     * shutdown (the main thread, and NTS) the segment is gone: no-op. */
+    sc_cache_thread_done(&sc_shared_cache);
     if (shardcache_globals->scratch) {
         pefree(shardcache_globals->scratch, 1);
         shardcache_globals->scratch = NULL;
     }
-}
-
-/* Maps the anonymous segment: size from apc.shm_size (below shardcache's
- * limit: MINIT checks), falling back to 32M with a warning when that size
- * cannot be mapped. */
-static bool sc_start_cache(uint64_t size, uint32_t shards, uint32_t hint, uint32_t ttl)
-{
-    char err[256];
-
-    if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
-        if (size == SC_DEFAULT_SHM_SIZE) {
-            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
-            sc_inactive_reason = "disabled: the shared memory could not be set up";
-            return false;
-        }
-        php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; using apc.shm_size=32M", err);
-        size = SC_DEFAULT_SHM_SIZE;
-        if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
-            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
-            sc_inactive_reason = "disabled: the shared memory could not be set up";
-            return false;
+    while (shardcache_globals->nheld > 0) {
+        char *buf = shardcache_globals->held[--shardcache_globals->nheld];
+        if (buf) {
+            pefree(buf, 1);
         }
     }
-    sc_shm_bytes = size;
-    return true;
+    if (shardcache_globals->held) {
+        pefree(shardcache_globals->held, 1);
+        shardcache_globals->held = NULL;
+    }
 }
 
 /* Named segments are mapped by the process that uses them, not by a parent
@@ -838,6 +893,7 @@ static bool sc_attach_named(const char *value, int level)
     if (res.note[0]) {
         php_error_docref(NULL, level, "shardcache: %s", res.note);
     }
+    sc_shared_cache.slam_defense = SCG(slam_defense);
     sc_shm_bytes = sc_shared_cache.seg.size;
     sc_seg_fresh = res.created;
     sc_inactive_reason = NULL;
@@ -912,6 +968,49 @@ static zend_long sc_default_shards(uint64_t shm_size)
     return shards;
 }
 
+/* Maps the segment: size from apc.shm_size, falling back to 32M with a
+ * warning when that size is above shardcache's limit or cannot be mapped.
+ * auto_shards: the shard count was derived from the size (shardcache.shards
+ * = 0), so a fallback derives it again from the size actually mapped. */
+static bool sc_start_cache(uint64_t size, uint32_t shards, bool auto_shards, uint32_t hint, uint32_t ttl)
+{
+    char err[256];
+    int rc;
+
+    if (size >= SC_MAX_SEGMENT) {
+        php_error_docref(NULL, E_CORE_WARNING, "shardcache: apc.shm_size must be below %lluG; using 32M",
+                         (unsigned long long)(SC_MAX_SEGMENT >> 30));
+        size = SC_DEFAULT_SHM_SIZE;
+        if (auto_shards) {
+            shards = (uint32_t)sc_default_shards(size);
+        }
+    }
+    rc = sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err));
+    if (rc == SC_SEG_HINT_TOO_LARGE) {
+        /* APCu stops PHP's startup with this error. */
+        zend_error_noreturn(E_CORE_ERROR, "%s", err);
+    }
+    if (rc != 0) {
+        if (size == SC_DEFAULT_SHM_SIZE) {
+            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
+            sc_inactive_reason = "disabled: the shared memory could not be set up";
+            return false;
+        }
+        php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; using apc.shm_size=32M", err);
+        size = SC_DEFAULT_SHM_SIZE;
+        if (auto_shards) {
+            shards = (uint32_t)sc_default_shards(size);
+        }
+        if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
+            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
+            sc_inactive_reason = "disabled: the shared memory could not be set up";
+            return false;
+        }
+    }
+    sc_shm_bytes = size;
+    return true;
+}
+
 static PHP_MINIT_FUNCTION(shardcache)
 {
     uint64_t shm_size;
@@ -982,6 +1081,9 @@ static PHP_MINIT_FUNCTION(shardcache)
         php_error_docref(NULL, E_CORE_WARNING, "shardcache: apc.shm_size must be below %lluG; using 32M",
                          (unsigned long long)(SC_MAX_SEGMENT >> 30));
         shm_size = SC_DEFAULT_SHM_SIZE;
+        if (SCG(shards) == 0) {
+            shards = sc_default_shards(shm_size);
+        }
     }
     sc_req_size = shm_size;
     sc_req_shards = (uint32_t)shards;
@@ -997,10 +1099,11 @@ static PHP_MINIT_FUNCTION(shardcache)
         return SUCCESS;
     }
     sc_seg_resolved = pestrdup("", 1);
-    if (!sc_start_cache(shm_size, (uint32_t)shards, (uint32_t)hint, (uint32_t)ttl)) {
+    if (!sc_start_cache(shm_size, (uint32_t)shards, SCG(shards) == 0, (uint32_t)hint, (uint32_t)ttl)) {
         return SUCCESS;
     }
     sc_seg_fresh = true;
+    sc_shared_cache.slam_defense = SCG(slam_defense);
     sc_inactive_reason = NULL;
     sc_active = true;
     return SUCCESS;
@@ -1040,6 +1143,8 @@ static PHP_RSHUTDOWN_FUNCTION(shardcache)
 {
     (void)type;
     (void)module_number;
+    /* A fatal error while a value was decoded left its buffer held. */
+    sc_scratch_release_held();
     /* Do not keep a huge scratch buffer between requests. */
     if (SCG(scratch_cap) > (1u << 20)) {
         pefree(SCG(scratch), 1);
@@ -1085,7 +1190,7 @@ static PHP_MINFO_FUNCTION(shardcache)
         uint64_t lh, lm;
 
         /* Hits and misses are recorded one in sc_info_hit_sample() per
-         * process; add this process's not yet recorded ones. */
+         * thread; add this thread's not yet recorded ones. */
         sc_cache_figures_get(&sc_shared_cache, &f);
         sc_info_local_unrecorded(&sc_shared_cache, &lh, &lm);
         php_info_print_table_row(2, "Serializer", sc_serializer_describe());

@@ -40,7 +40,7 @@
 /* As in APCu, the cache list and apcu_key_info show entries whose TTL has
  * passed but which are still in the table (APCUIterator skips them): a
  * snapshot "at" the earliest time sees every entry as live. */
-#define SC_PHP_ANY_TIME INT64_MIN
+#define SC_PHP_ANY_TIME SC_ANY_TIME
 
 /* Bytes handed out to entries beyond what they need (size-class rounding,
  * page rounding of large values). */
@@ -266,10 +266,10 @@ static void sc_php_info_local(zval *dst)
     zval local;
 
     array_init_size(&local, 4);
-    add_assoc_long(&local, "hits", (zend_long)sc_shared_cache.local.hits);
-    add_assoc_long(&local, "misses", (zend_long)sc_shared_cache.local.misses);
-    add_assoc_long(&local, "optimistic_retries", (zend_long)sc_shared_cache.local.optimistic_retries);
-    add_assoc_long(&local, "locked_reads", (zend_long)sc_shared_cache.local.locked_reads);
+    add_assoc_long(&local, "hits", (zend_long)sc_local.hits);
+    add_assoc_long(&local, "misses", (zend_long)sc_local.misses);
+    add_assoc_long(&local, "optimistic_retries", (zend_long)sc_local.optimistic_retries);
+    add_assoc_long(&local, "locked_reads", (zend_long)sc_local.locked_reads);
     add_assoc_zval(dst, "local", &local);
 }
 

@@ -3,14 +3,22 @@
  * APC_LIST_* constants, registered only when the APCu extension itself is
  * not loaded (they would clash) and shardcache.apcu_compat is on.
  *
- * An iterator walks the shards in index order. For each shard it takes a
- * snapshot (sc_snapshot.c: a malloc'd copy of the shard's live entries made
- * under the shard's lock), then turns the snapshot's records into items -
- * key plus the array current() returns - a chunk at a time, as APCu does: a
- * fetch collects matching entries while it has collected no more than
- * chunk_size of them (so a chunk holds chunk_size + 1 items when that many
- * are left, like APCu's). Values are decoded (sc_php_decode) only when the
- * format asks for them, and only after every lock is released; nothing here
+ * Order: the entries come in the order they were stored, across shards (as
+ * APCu's own tests expect). At its first fetch an iterator makes its walk
+ * list: the key and store stamp (sc_entry.stamp: monotonic clock, taken
+ * under the shard lock, nothing shared written for it) of every matching
+ * live entry - from a snapshot of each shard without values
+ * (sc_snapshot.c: copies made under the shard's lock), or, for a search by
+ * a list of keys, from a direct lookup of each listed key - sorted by stamp
+ * (ties, possible between shards, by key bytes). Then it turns that list
+ * into items - key plus the array current() returns - a chunk at a time, as
+ * APCu does: a fetch collects matching entries while it has collected no
+ * more than chunk_size of them (so a chunk holds chunk_size + 1 items when
+ * that many are left, like APCu's). Each entry is looked up again when its
+ * chunk is fetched (with its value when the format asks for it), so an entry
+ * deleted, replaced or cleared since the list was made is not yielded from a
+ * later chunk (as in APCu, the current chunk's items stay). Values are
+ * decoded (sc_php_decode) only after every lock is released; nothing here
  * runs PHP code under a cache lock.
  *
  * Like APCu, apcu_delete($iterator) deletes the entries of the chunks the
@@ -63,6 +71,12 @@ typedef struct sc_it_item {
     zval info;              /* what current() returns */
 } sc_it_item;
 
+/* One entry of the walk list. */
+typedef struct sc_it_ref {
+    uint64_t stamp;
+    zend_string *key;
+} sc_it_ref;
+
 typedef struct sc_php_iterator {
     bool initialized;
     bool totals_done;
@@ -75,9 +89,12 @@ typedef struct sc_php_iterator {
     pcre_cache_entry *pce;
     pcre2_match_data *match_data;
     HashTable *search_keys;
-    /* position: the next shard to snapshot, and the snapshot being read */
-    uint32_t next_shard;
-    sc_snapshot *snap;
+    /* position: the walk list (made at the first fetch), and the next entry */
+    bool listed;
+    sc_it_ref *walk;
+    uint32_t nwalk;
+    uint32_t walk_pos;
+    sc_snapshot *snap;      /* the entry being made into an item */
     /* the chunk fetched last */
     sc_it_item *items;
     uint32_t nitems;
@@ -132,10 +149,23 @@ static void sc_it_clear_items(sc_php_iterator *it)
 
 static void sc_it_reset_position(sc_php_iterator *it)
 {
+    uint32_t i;
+
     sc_it_clear_items(it);
+    for (i = 0; i < it->nwalk; i++) {
+        if (it->walk[i].key) {
+            zend_string_release(it->walk[i].key);
+        }
+    }
+    if (it->walk) {
+        efree(it->walk);
+        it->walk = NULL;
+    }
+    it->nwalk = 0;
+    it->walk_pos = 0;
+    it->listed = false;
     sc_snapshot_free(it->snap);
     it->snap = NULL;
-    it->next_shard = 0;
 }
 
 /* Drops everything the constructor set up. */
@@ -268,29 +298,77 @@ static void sc_it_build_info(sc_php_iterator *it, const sc_entry_meta *m, zend_s
     }
 }
 
-/* Reads the next entry that matches the search, taking snapshots of the
- * following shards as needed. False at the end of the cache. */
-static bool sc_it_next_entry(sc_php_iterator *it, bool with_values, int64_t now, sc_entry_meta *m)
+/* ---- the walk list ---- */
+
+static void sc_it_walk_add(sc_php_iterator *it, uint32_t *cap, uint64_t stamp, zend_string *key)
 {
-    for (;;) {
-        if (!it->snap) {
-            if (!sc_active || it->next_shard >= sc_cache_nshards(&sc_shared_cache)) {
-                return false;
-            }
-            /* NULL (out of memory) reads as an empty shard. */
-            it->snap = sc_snapshot_shard(&sc_shared_cache, it->next_shard++, now, with_values);
-            if (!it->snap) {
+    if (it->nwalk == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        it->walk = safe_erealloc(it->walk, *cap, sizeof(sc_it_ref), 0);
+    }
+    it->walk[it->nwalk].stamp = stamp;
+    it->walk[it->nwalk].key = key;
+    it->nwalk++;
+}
+
+static int sc_it_walk_cmp(const void *a, const void *b)
+{
+    const sc_it_ref *x = a, *y = b;
+    size_t n;
+    int c;
+
+    if (x->stamp != y->stamp) {
+        return x->stamp < y->stamp ? -1 : 1;
+    }
+    n = ZSTR_LEN(x->key) < ZSTR_LEN(y->key) ? ZSTR_LEN(x->key) : ZSTR_LEN(y->key);
+    c = memcmp(ZSTR_VAL(x->key), ZSTR_VAL(y->key), n);
+    if (c != 0) {
+        return c;
+    }
+    return ZSTR_LEN(x->key) < ZSTR_LEN(y->key) ? -1 : ZSTR_LEN(x->key) > ZSTR_LEN(y->key);
+}
+
+/* Makes the walk list: every live entry that matches the search, in store
+ * order. No values are copied here. */
+static void sc_it_make_walk(sc_php_iterator *it, int64_t now)
+{
+    uint32_t cap = 0, n, i;
+    sc_entry_meta m;
+
+    it->listed = true;
+    if (!sc_active) {
+        return;
+    }
+    if (it->search_keys) {
+        /* A key list: look each key up (APCu: instant; no shard is copied). */
+        zend_string *key;
+        ZEND_HASH_FOREACH_STR_KEY(it->search_keys, key) {
+            sc_snapshot *snap;
+            sc_key k;
+            if (!key || !sc_make_key(&k, key)) {
                 continue;
             }
+            snap = sc_snapshot_key(&sc_shared_cache, &k, now, false);
+            if (sc_snapshot_next(snap, &m)) {
+                sc_it_walk_add(it, &cap, m.stamp, zend_string_copy(key));
+            }
+            sc_snapshot_free(snap);
+        } ZEND_HASH_FOREACH_END();
+    } else {
+        n = sc_cache_nshards(&sc_shared_cache);
+        for (i = 0; i < n; i++) {
+            /* NULL (out of memory) reads as an empty shard. */
+            sc_snapshot *snap = sc_snapshot_shard(&sc_shared_cache, i, now, false);
+            while (sc_snapshot_next(snap, &m)) {
+                if (sc_it_matches(it, &m)) {
+                    sc_it_walk_add(it, &cap, m.stamp, zend_string_init(m.key, m.key_len, 0));
+                }
+            }
+            sc_snapshot_free(snap);
         }
-        if (!sc_snapshot_next(it->snap, m)) {
-            sc_snapshot_free(it->snap);
-            it->snap = NULL;
-            continue;
-        }
-        if (sc_it_matches(it, m)) {
-            return true;
-        }
+    }
+    if (it->nwalk > 1) {
+        qsort(it->walk, it->nwalk, sizeof(sc_it_ref), sc_it_walk_cmp);
     }
 }
 
@@ -309,23 +387,38 @@ static uint32_t sc_it_fetch(sc_php_iterator *it, bool keys_only)
         return 0; /* the deleted list is always empty */
     }
     now = sc_now();
+    if (!it->listed) {
+        sc_it_make_walk(it, now);
+    }
     it->fetching = true;
-    while ((zend_long)it->nitems <= it->chunk_size) {
-        zend_string *key;
+    while ((zend_long)it->nitems <= it->chunk_size && it->walk_pos < it->nwalk) {
+        zend_string *key = it->walk[it->walk_pos].key;
         zval info;
-        if (!sc_it_next_entry(it, with_values, now, &m)) {
-            break;
+        it->walk[it->walk_pos].key = NULL;
+        it->walk_pos++;
+        if (keys_only) {
+            ZVAL_NULL(&info);
+        } else {
+            /* Look the entry up again: it may be gone, or replaced. */
+            sc_key k;
+            if (!sc_make_key(&k, key)
+                || !sc_snapshot_next(it->snap = sc_snapshot_key(&sc_shared_cache, &k, now, with_values), &m)) {
+                sc_snapshot_free(it->snap);
+                it->snap = NULL;
+                zend_string_release(key);
+                continue;
+            }
         }
         if (it->nitems == it->items_cap) {
             uint32_t cap = it->items_cap ? it->items_cap * 2 : 16;
             it->items = safe_erealloc(it->items, cap, sizeof(sc_it_item), 0);
             it->items_cap = cap;
         }
-        key = zend_string_init(m.key, m.key_len, 0);
-        if (keys_only) {
-            ZVAL_NULL(&info);
-        } else {
+        if (!keys_only) {
+            /* May run user code (decoding), with no lock held. */
             sc_it_build_info(it, &m, key, &info);
+            sc_snapshot_free(it->snap);
+            it->snap = NULL;
         }
         /* Only a complete item is counted (and seen by the cycle collector). */
         it->items[it->nitems].key = key;
@@ -347,6 +440,25 @@ static void sc_it_totals(sc_php_iterator *it)
     sc_entry_meta m;
 
     it->total_hits = it->total_size = it->total_count = 0;
+    if (it->search_keys) {
+        /* A key list: look each key up instead of copying every shard. */
+        zend_string *key;
+        ZEND_HASH_FOREACH_STR_KEY(it->search_keys, key) {
+            sc_snapshot *snap;
+            sc_key k;
+            if (!key || !sc_make_key(&k, key)) {
+                continue;
+            }
+            snap = sc_snapshot_key(&sc_shared_cache, &k, now, false);
+            if (sc_snapshot_next(snap, &m)) {
+                it->total_hits += (zend_long)m.nhits;
+                it->total_size += (zend_long)m.mem_size;
+                it->total_count++;
+            }
+            sc_snapshot_free(snap);
+        } ZEND_HASH_FOREACH_END();
+        n = 0;
+    }
     for (i = 0; i < n; i++) {
         sc_snapshot *snap = sc_snapshot_shard(&sc_shared_cache, i, now, false);
         while (sc_snapshot_next(snap, &m)) {

@@ -14,8 +14,10 @@
  * worker forks), and handed to sc_value.c:
  *   "php"      php serialize() (APCu's default)
  *   "default"  APCu's own format: plain arrays natively, objects through
- *              php serialize(); shardcache behaves the same as for "php",
- *              since it stores plain arrays in its own format either way
+ *              php serialize(); shardcache stores plain arrays in its own
+ *              format either way, and here also arrays holding shared PHP
+ *              references (sc_value_set_native_refs), which "php" sends to
+ *              serialize() as APCu does
  *   a registered name          that serializer, for what must be serialized
  *   anything else              as "default", silently, as in APCu
  * Two fallbacks for load orders where the registration cannot reach us:
@@ -133,6 +135,23 @@ static int sc_igbinary_unserialize(zval *value, unsigned char *buf, size_t buf_l
     return 0;
 }
 
+static bool sc_serializer_registered(const char *name)
+{
+    int i;
+
+    for (i = 0; i < sc_nserializers; i++) {
+        if (strcmp(sc_serializers[i].name, name) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool sc_igbinary_api_available(void)
+{
+    return sc_module_symbol("igbinary", "igbinary_serialize") && sc_module_symbol("igbinary", "igbinary_unserialize");
+}
+
 /* ---- the choice ---- */
 
 void sc_serializer_select(const char *name)
@@ -142,12 +161,14 @@ void sc_serializer_select(const char *name)
     int i;
 
     sc_value_set_serializer(NULL, NULL, NULL);
+    sc_value_set_native_refs(false);
     if (!name || !*name || strcmp(name, "php") == 0) {
         snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "php");
         return;
     }
     if (strcmp(name, "default") == 0) {
         snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "default");
+        sc_value_set_native_refs(true);
         return;
     }
     for (i = 0; i < sc_nserializers; i++) {
@@ -185,6 +206,7 @@ void sc_serializer_select(const char *name)
     if (!found) {
         snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "default (apc.serializer '%.100s' is not registered)",
                  name);
+        sc_value_set_native_refs(true);
         return;
     }
     sc_value_set_serializer(found->serialize, found->unserialize, found->config);
@@ -208,6 +230,15 @@ void sc_serializer_names(char *buf, size_t len)
         used = strlen(buf);
         if (strcmp(sc_serializers[i].name, "php") != 0 && used < len) {
             snprintf(buf + used, len - used, ", %s", sc_serializers[i].name);
+        }
+    }
+    /* igbinary that started before us found no hook to register with, but
+     * apc.serializer=igbinary still works through its C API: list it too,
+     * whatever the load order. */
+    if (!sc_serializer_registered("igbinary") && sc_igbinary_api_available()) {
+        used = strlen(buf);
+        if (used < len) {
+            snprintf(buf + used, len - used, ", igbinary");
         }
     }
 }

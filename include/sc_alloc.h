@@ -40,6 +40,7 @@ enum {
 /* The pool of free pages (in the segment header). Protected by lock. */
 typedef struct sc_pool {
     sc_mutex lock;
+    uint32_t dirty;             /* a writer holds lock (set and cleared by it) */
     uint32_t bin_head[SC_NBINS];
     uint32_t bin_mask;          /* bit b set <=> bin b is not empty */
     uint32_t free_pages;
@@ -66,10 +67,15 @@ typedef struct sc_shard_alloc {
 
 struct sc_seg;
 
-/* Takes the pool lock (counted). False when the pool must not be used: its
- * previous holder died mid-change, or the segment waits for a full reset;
- * the lock is not held then. Release with sc_mutex_unlock(&pool->lock). */
+/* Takes the pool lock (counted) to change the pool. False when the pool
+ * must not be used: its previous writer died mid-change, or the segment
+ * waits for a full reset; the lock is not held then. Release with
+ * sc_pool_unlock. */
 bool sc_pool_lock(struct sc_seg *seg);
+/* Same, for a holder that only reads the pool: if it dies holding the lock,
+ * nothing is reset. */
+bool sc_pool_lock_walk(struct sc_seg *seg);
+void sc_pool_unlock(struct sc_seg *seg);
 
 /* Process-local tables (pages per slab of each class), derived from the
  * constants alone: every process that maps a segment, made by it or not,

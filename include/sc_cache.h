@@ -47,19 +47,24 @@ typedef struct sc_value_out {
     size_t len;
 } sc_value_out;
 
-/* Process-local statistics: every forked process has its own copy. */
+/* Statistics of the calling thread: every thread of a ZTS process, and
+ * every forked process, has its own copy (C11 thread-local storage; two
+ * threads of one process share a pid and an sc_cache but never these). */
 typedef struct sc_local_stats {
     uint64_t hits;
     uint64_t misses;
-    uint32_t reservations_held;    /* apcu_entry nesting in this process */
+    uint32_t reservations_held;    /* apcu_entry nesting in this thread */
     uint64_t optimistic_retries;
     uint64_t locked_reads;
 } sc_local_stats;
 
+extern _Thread_local sc_local_stats sc_local;
+
+/* One per process (the mapping), shared by all its threads. */
 typedef struct sc_cache {
     sc_seg seg;
     uint32_t idle_ttl;      /* apc.ttl: entries idle this long go first */
-    sc_local_stats local;
+    bool slam_defense;      /* apc.slam_defense (see sc_cache_store) */
 } sc_cache;
 
 typedef struct sc_cache_figures {
@@ -95,11 +100,12 @@ typedef struct sc_entry_meta {
     uint8_t vtype;
     int64_t scalar;
     const char *value;      /* NULL unless values were asked for */
-    uint32_t value_len;
-    uint32_t ttl;
+    uint64_t value_len;
+    int64_t ttl;            /* as stored: negative for an entry stored expired */
     int64_t ctime, mtime, atime;
     uint32_t nhits;
-    uint32_t mem_size;
+    uint64_t mem_size;
+    uint64_t stamp;         /* store order (sc_entry.stamp) */
 } sc_entry_meta;
 
 /* A process-local copy of one shard's entries (see sc_snapshot.c). */
@@ -120,9 +126,15 @@ struct sc_segfile_result;
 int sc_cache_attach(sc_cache *c, const struct sc_segfile_opts *opts, uint32_t idle_ttl,
                     struct sc_segfile_result *res, char *err, size_t errlen);
 void sc_cache_shutdown(sc_cache *c);
+/* A thread that used the cache ends (ZTS): gives its liveness slot back. */
+void sc_cache_thread_done(sc_cache *c);
 
-/* Expiry: ttl seconds after now (0 = never). add_only: fail with SC_EXISTS
- * when a live entry exists. */
+/* Expiry: ttl seconds after now (0 = never; SC_TTL_EXPIRED | n: stored
+ * already expired, see sc_table.h). add_only: fail with SC_EXISTS
+ * when a live entry exists. With c->slam_defense, fails with SC_SLAM when
+ * the last key stored in the key's shard is this key, stored in the same
+ * second (now) by another thread or process (APCu's apc.slam_defense, with
+ * a last key per shard instead of one for the whole cache). */
 sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *value, uint32_t ttl,
                          int64_t now, bool add_only);
 sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out);

@@ -31,7 +31,8 @@ typedef enum sc_status {
     SC_EXISTS,     /* add: a live entry already exists */
     SC_NOMEM,      /* nothing could be evicted to make room */
     SC_TOOBIG,     /* the entry can never fit in this segment */
-    SC_BADTYPE     /* inc/dec/cas on a value that is not an int */
+    SC_BADTYPE,    /* inc/dec/cas on a value that is not an int */
+    SC_SLAM        /* apc.slam_defense: another process stored the key this second */
 } sc_status;
 
 /*

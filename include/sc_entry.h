@@ -30,6 +30,6 @@ void sc_entry_free(sc_seg *seg, sc_shard *shard, sc_entry *e);
  * bounds-checked); the bytes are meaningful only once the shard's sequence
  * counter (or the lock) confirms them. False when something is out of
  * bounds or inconsistent. */
-bool sc_entry_copy_value(const sc_seg *seg, const sc_entry *e, uint32_t key_len, char *dst, uint32_t len);
+bool sc_entry_copy_value(const sc_seg *seg, const sc_entry *e, uint32_t key_len, char *dst, uint64_t len);
 
 #endif

@@ -11,7 +11,12 @@ struct sc_cache;
 
 static inline bool sc_entry_expired(const sc_entry *e, int64_t now)
 {
-    return e->ttl && e->ctime + (int64_t)e->ttl < now;
+    uint32_t ttl = e->ttl;
+
+    if (SC_UNLIKELY(ttl & SC_TTL_EXPIRED)) {
+        return now != SC_ANY_TIME;
+    }
+    return ttl && e->ctime + (int64_t)ttl < now;
 }
 
 /* Shard write lock held, inside the odd sequence window: removes the entry

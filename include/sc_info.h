@@ -74,7 +74,7 @@ bool sc_info_pool_get(sc_cache *c, bool with_runs, sc_info_pool *out);
 void sc_info_pool_free(sc_info_pool *p);
 
 /* How many hits (and misses) one recorded hit (miss) in the shard figures
- * stands for, and how many of this process's hits and misses are not in the
+ * stands for, and how many of the calling thread's hits and misses are not in the
  * shard figures yet. */
 uint32_t sc_info_hit_sample(void);
 void sc_info_local_unrecorded(const sc_cache *c, uint64_t *hits, uint64_t *misses);

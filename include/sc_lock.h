@@ -8,7 +8,9 @@
  *    and pages; readers take it only when the optimistic read below failed
  *    several times;
  *  - the global lock: whole-cache work (clear, eviction across shards);
- *  - the page-pool lock: the pool of free pages (sc_alloc.c).
+ *  - the page-pool lock: the pool of free pages (sc_alloc.c);
+ *  - liveness slots (sc_live.c): each held by one thread for its life, only
+ *    ever trylocked by others, so they take no part in the lock order.
  * Lock order, always: global -> shard locks in increasing index -> pool.
  *
  * The sequence counter (seqlock) lets a fetch read a shard without writing

@@ -7,23 +7,17 @@
 
 #include "sc_segment.h"
 
-/* The calling process's pid, read once per process (reset across fork). */
-uint32_t sc_self_pid(void);
-
-/* True when no process with this pid can still run: it does not exist or
- * it is a zombie waiting to be reaped. */
-bool sc_pid_gone(uint32_t pid);
-
-/* Claims one of the shard's pin slots for the caller; returns it, or NULL
+/* Claims one of the shard's pin slots for the caller (self: its liveness
+ * token, sc_live_self, never 0); returns it, or NULL
  * when every slot is busy. The caller must then check that the shard's
  * sequence counter has not moved since it was sampled (even): from there
  * on, until sc_pin_release, no writer frees or reuses what the caller found
  * in the table. */
-sc_pin *sc_pin_claim(sc_shard *shard, uint32_t self);
+sc_pin *sc_pin_claim(sc_shard *shard, sc_owner self);
 
 static inline void sc_pin_release(sc_pin *pin)
 {
-    __atomic_store_n(&pin->pid, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&pin->owner, 0, __ATOMIC_RELEASE);
 }
 
 /* Writer side, shard write lock held: opens the odd sequence window and

@@ -9,6 +9,7 @@
 #include "sc_lock.h"
 #include "sc_alloc.h"
 #include "sc_table.h"
+#include "sc_live.h"
 
 #define SC_MAGIC UINT64_C(0x3148435344524853) /* "SHRDSCH1" */
 #define SC_MIN_PAGES_PER_SHARD 8
@@ -29,21 +30,25 @@ typedef struct sc_shard_stats {
     uint64_t optimistic_retries; /* optimistic reads that had to start over */
 } sc_shard_stats;
 
-/* A key whose value apcu_entry() is computing (hash 0 = free). Claimed and
- * released under the shard's write lock; waiters sleep on wake. */
+/* A key whose value apcu_entry() is computing (owner 0 = free). hash and
+ * owner are claimed and released under the shard's lock (read mode: see
+ * sc_reserve.c); waiters sleep on wake, which is bumped atomically. */
 typedef struct sc_reservation {
     uint64_t hash;
-    uint32_t pid;
+    sc_owner owner;        /* liveness token of the computing thread (sc_live.h) */
     uint32_t wake;
+    uint32_t unused;
 } sc_reservation;
 
 #define SC_RESERVATIONS 8
 
-/* A pin slot (sc_pin.c): the pid of a process changing an int of the shard
- * in place without its lock, or 0. Each on its own cache line so that pin
- * holders in different slots do not share a line. */
+/* A pin slot (sc_pin.c): the liveness token (sc_live.h) of a thread
+ * changing an int of the shard in place without its lock, or 0. Set by its
+ * claimer with a compare-and-swap, cleared by it, or by a waiting writer
+ * once sc_live_gone says the token's owner is gone. Each on its own cache
+ * line so that pin holders in different slots do not share a line. */
 typedef struct sc_pin {
-    _Alignas(SC_CACHELINE) uint32_t pid;
+    _Alignas(SC_CACHELINE) sc_owner owner;
 } sc_pin;
 
 #define SC_PINS 8
@@ -69,10 +74,24 @@ typedef struct sc_shard {
     /* Where this shard's head is, in bytes from the shard itself (see
      * sc_head): set when the segment is made, never written again. */
     int64_t head_rel;
+    /* Where the segment's liveness table is, in bytes from the shard (for
+     * the writers' pin wait, which has only the shard in hand): set when
+     * the segment is made, never written again. */
+    int64_t live_rel;
     /* -- writer-only state -- */
     _Alignas(SC_CACHELINE) sc_shard_alloc alloc;
     sc_shard_stats stats;
     sc_reservation reservations[SC_RESERVATIONS];
+    /* apc.slam_defense (sc_cache.c): the last key stored in this shard -
+     * its mixed hash and length - the second it was stored (the "now" of
+     * the store) and the thread that stored it. Read and written only under
+     * the shard's write lock; written only when slam defense is on. A
+     * writer dying here leaves a stale record, which only matters for the
+     * rest of that second. */
+    uint64_t slam_hash;
+    uint32_t slam_len;
+    uint32_t slam_owner;
+    int64_t slam_time;
     sc_pin pins[SC_PINS];
 } sc_shard;
 
@@ -82,6 +101,11 @@ typedef struct sc_shard {
 static inline sc_shard_head *sc_head(const sc_shard *shard)
 {
     return (sc_shard_head *)((uintptr_t)shard + (uintptr_t)shard->head_rel);
+}
+
+static inline sc_live_table *sc_shard_live(const sc_shard *shard)
+{
+    return (sc_live_table *)((uintptr_t)shard + (uintptr_t)shard->live_rel);
 }
 
 /* The segment's identity: what a process checks before it trusts a segment
@@ -129,6 +153,9 @@ typedef struct sc_header {
     uint64_t global_lock_count; /* acquisitions of global_lock (under it) */
     _Alignas(SC_CACHELINE) sc_mutex global_lock;
     _Alignas(SC_CACHELINE) sc_pool pool;
+    /* Liveness slots (sc_live.c): part of the header, so a change of their
+     * count or size moves every offset after it (heads_off is sizeof-based). */
+    _Alignas(SC_CACHELINE) sc_live_table live;
 } sc_header;
 
 /* Process-local handle. A forked process inherits it with the mapping (same
@@ -149,6 +176,13 @@ typedef struct sc_seg {
     bool named;
 } sc_seg;
 
+/* Hints above this many entries are judged as this many when deciding
+ * whether the segment can index them (see sc_seg_plan_make). */
+#define SC_HINT_JUDGED (UINT32_C(1) << 20)
+/* sc_seg_plan_make's (and sc_seg_create's) result when the tables for
+ * entries_hint cannot fit. */
+#define SC_SEG_HINT_TOO_LARGE (-2)
+
 /* Where everything goes in a segment of `size` bytes asked to have
  * `nshards` shards (fewer when the segment is small) and room for
  * `entries_hint` entries. */
@@ -160,7 +194,8 @@ typedef struct sc_seg_plan {
     sc_off heads_off, shards_off, pages_off, data_off;
 } sc_seg_plan;
 
-/* -1 with a message in err when no segment can have these settings. */
+/* -1 (or SC_SEG_HINT_TOO_LARGE) with a message in err when no segment
+ * can have these settings. */
 int sc_seg_plan_make(sc_seg_plan *plan, uint64_t size, uint32_t nshards, uint32_t entries_hint,
                      char *err, size_t errlen);
 /* Lays a new segment out in base (plan->size bytes, zero-filled, mapped by
@@ -173,8 +208,8 @@ void sc_seg_bind(sc_seg *seg, void *base);
  * changes, or the pointer size or byte order differ (sc_segfile.c). */
 uint64_t sc_seg_layout_id(void);
 
-/* Maps and formats an anonymous segment. On failure returns -1 with a
- * message in err. */
+/* Maps and formats an anonymous segment. On failure returns -1 (or
+ * SC_SEG_HINT_TOO_LARGE) with a message in err. */
 int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries_hint,
                   char *err, size_t errlen);
 /* Unmaps (and closes the file of a named segment: its flock goes with it). */

@@ -8,7 +8,10 @@
 #include "sc_segment.h"
 
 typedef enum sc_lock_mode {
-    SC_LOCK_READ,   /* reads only (fallback fetches, snapshots, hit samples) */
+    SC_LOCK_READ,   /* changes nothing a dead holder could leave half done:
+                       fallback fetches, exists, snapshots, info, sampled
+                       hits, reservation slots, in-place int updates. If its
+                       holder dies, the shard is not repaired. */
     SC_LOCK_WRITE   /* changes the table, entries or the shard's pages */
 } sc_lock_mode;
 

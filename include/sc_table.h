@@ -23,19 +23,63 @@ static inline uint8_t sc_tag_of(uint64_t hash)
 typedef struct sc_entry {
     uint64_t hash;        /* mixed hash of the key */
     uint32_t key_len;
-    uint32_t val_len;
+    uint32_t val_len;     /* values of 4 GiB or more are refused (SC_TOOBIG) */
     uint8_t vtype;        /* sc_vtype of the value */
     uint8_t flags;        /* SC_ENTRY_* */
     uint16_t reserved;
-    uint32_t ttl;         /* seconds after ctime the entry expires; 0 = never */
+    uint32_t ttl;         /* seconds after ctime the entry expires; 0 = never;
+                             SC_TTL_EXPIRED | n: stored already expired (ttl -n) */
     int64_t scalar;       /* int value or double bits for scalar vtypes */
     int64_t ctime;        /* Unix time the value was stored */
-    int64_t mtime;        /* Unix time of the last modification */
-    int64_t atime;        /* Unix time of the last access recorded by a writer */
+    uint32_t mtime_after; /* last modification: seconds after ctime
+                             (sc_entry_mtime) */
+    uint32_t atime_after; /* last access recorded by a writer: seconds after
+                             ctime (sc_entry_atime) */
     uint32_t nhits;       /* hits recorded by writers (sampled) */
-    uint32_t mem_size;    /* bytes allocated for the entry */
+    uint32_t mem_size;    /* bytes allocated for the entry, saturating at
+                             UINT32_MAX (sc_snapshot.c then derives it) */
+    uint64_t stamp;       /* when it was stored: CLOCK_MONOTONIC ns, strictly
+                             increasing per thread (sc_entry.c); orders
+                             APCUIterator's walk across shards */
     /* key bytes, then value bytes */
 } sc_entry;
+
+/* The header stays at 64 bytes (one cache line before the key): the two
+ * later times are kept as offsets from ctime. */
+_Static_assert(sizeof(sc_entry) == 64, "sc_entry header must stay one cache line");
+
+/* Seconds from the entry's ctime to now, as stored in mtime_after and
+ * atime_after: 0 when now is earlier (apc.use_request_time), saturating. */
+static inline uint32_t sc_entry_after(const sc_entry *e, int64_t now)
+{
+    int64_t d = now - e->ctime;
+    return d <= 0 ? 0 : (d >= (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)d);
+}
+
+static inline int64_t sc_entry_mtime(const sc_entry *e)
+{
+    return e->ctime + (int64_t)__atomic_load_n(&e->mtime_after, __ATOMIC_RELAXED);
+}
+
+static inline int64_t sc_entry_atime(const sc_entry *e)
+{
+    return e->ctime + (int64_t)e->atime_after;
+}
+
+/* Entry ttls: 0 never expires, 1..SC_TTL_MAX seconds after ctime. A store
+ * with a negative ttl -n keeps an entry that is expired from the start, as
+ * APCu does (it is counted, listed by the info functions and deletable, but
+ * never fetched): its ttl is SC_TTL_EXPIRED | n. */
+#define SC_TTL_MAX UINT32_C(0x7fffffff)
+#define SC_TTL_EXPIRED UINT32_C(0x80000000)
+/* A "now" that no entry is expired at (the info functions list them all). */
+#define SC_ANY_TIME INT64_MIN
+
+/* The signed ttl an entry was stored with. */
+static inline int64_t sc_ttl_signed(uint32_t ttl)
+{
+    return (ttl & SC_TTL_EXPIRED) ? -(int64_t)(ttl & SC_TTL_MAX) : (int64_t)ttl;
+}
 
 /* Set when a sampled hit was recorded; cleared by the CLOCK hand. */
 #define SC_ENTRY_REFERENCED 0x01

@@ -53,6 +53,12 @@ zend_result sc_value_decode(uint8_t vtype, int64_t scalar, const char *data, siz
  * encoded (the choice is inherited across fork). */
 void sc_value_set_serializer(sc_ext_serialize_fn ser, sc_ext_unserialize_fn unser, void *config);
 
+/* apc.serializer=default: arrays holding shared PHP references keep them in
+ * the native format (its memo form) instead of going through serialize(), as
+ * APCu's default serializer keeps them. Set once at module startup, like the
+ * serializer. */
+void sc_value_set_native_refs(bool on);
+
 /* Wraps text that is already php serialize() output (one value, len bytes)
  * as an SC_V_SERIALIZED value, whatever serializer is in use; it is
  * unserialized when fetched. Used by apc.preload_path for values that cannot

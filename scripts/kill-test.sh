@@ -27,8 +27,15 @@
 #                  --segment=auto: a file in a new private directory in /dev/shm
 #   --restart-rounds=N  restart rounds with --segment (default 10)
 #   --quiet        no progress lines every 5 s
+#   --readers      the victims only read (fetch, exists, key_info, iterator,
+#                  cache_info, sma_info, shardcache_info, metrics): every key
+#                  stored before must be there after, unchanged, with no
+#                  repair and no reset (default --shm then 32M: no eviction)
+#   --no-proc      run the PHP processes with /proc hidden
+#                  (scripts/without-proc.sh; root): liveness must not need it
 #
-# CI runs `scripts/kill-test.sh --kills=500` (through scripts/test.sh); the
+# CI runs `scripts/kill-test.sh --kills=500`, the same with --no-proc, and
+# `--readers` (through scripts/test.sh); the
 # long run is `scripts/kill-test.sh --kills=1000 --seconds=600`.
 # LD_PRELOAD, when set, is applied to the PHP processes only (not to this
 # script's own tools): scripts/asan-build.sh --kill-test uses it to run the
@@ -43,8 +50,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PHP_PRELOAD="${LD_PRELOAD:-}"
 unset LD_PRELOAD
 SO="$ROOT/modules/shardcache.so"
-SHM=2M
+SHM=""
 SHARDS=""
+NOPROC=0
+READERS=0
 SECONDS_LIMIT=100
 SEGMENT=""
 RESTART_ROUNDS=10
@@ -53,6 +62,8 @@ args=()
 for arg in "$@"; do
     case "$arg" in
         --kills=*|--workers=*|--hang=*|--seed=*|--quiet) args+=("$arg") ;;
+        --readers) READERS=1; args+=("$arg") ;;
+        --no-proc) NOPROC=1 ;;
         --seconds=*) SECONDS_LIMIT="${arg#*=}"; args+=("$arg") ;;
         --shm=*) SHM="${arg#*=}" ;;
         --shards=*) SHARDS="${arg#*=}" ;;
@@ -67,6 +78,17 @@ done
 case "$SO" in
     */*) [ -f "$SO" ] || { echo "kill-test: $SO not found (build it: bash scripts/build.sh)" >&2; echo "0 passed, 1 failed"; exit 2; } ;;
 esac
+
+[ -z "$SHM" ] && { [ "$READERS" = 1 ] && SHM=32M || SHM=2M; }
+wrap=()
+if [ "$NOPROC" = 1 ]; then
+    if ! bash "$ROOT/scripts/without-proc.sh" --check; then
+        echo "kill-test: --no-proc needs root and unshare (a private mount namespace to hide /proc in)"
+        echo "0 passed, 1 failed"
+        exit 2
+    fi
+    wrap=(bash "$ROOT/scripts/without-proc.sh")
+fi
 
 php_args=(-n -d extension=posix -d "extension=$SO" -d apc.enable_cli=1 -d "apc.shm_size=$SHM"
           -d memory_limit=512M -d display_errors=stderr)
@@ -87,8 +109,8 @@ limit=$(( ${SECONDS_LIMIT%.*} + 60 ))
 
 # `timeout` puts the run in a process group of its own (its pid) and signals
 # the whole group when the limit is hit.
-php_cmd=(php)
-[ -n "$PHP_PRELOAD" ] && php_cmd=(env "LD_PRELOAD=$PHP_PRELOAD" php)
+php_cmd=(${wrap[@]+"${wrap[@]}"} php)
+[ -n "$PHP_PRELOAD" ] && php_cmd=(${wrap[@]+"${wrap[@]}"} env "LD_PRELOAD=$PHP_PRELOAD" php)
 timeout -k 5 "$limit" "${php_cmd[@]}" "${php_args[@]}" "$ROOT/tests/kill/kill.php" "${args[@]}" &
 tpid=$!
 trap 'kill -TERM "$tpid" 2>/dev/null; wait "$tpid"; kill -KILL -- "-$tpid" 2>/dev/null; echo "kill-test: interrupted"; exit 130' INT TERM

@@ -7,6 +7,14 @@
 #   zombie  kills it there and leaves it unreaped: the parent's writes to the
 #           shard must go on (the pin's holder is a zombie);
 #   reaped  kills it and reaps it first: likewise.
+#   held-noproc  held, with the PHP processes run with /proc hidden
+#           (scripts/without-proc.sh; skipped when that cannot work here);
+#   reused  reaped, then an unrelated process (sleep) takes the dead child's
+#           pid (ns_last_pid, root): writes must go on all the same;
+#   hit-killed   a child that only fetches is killed holding the shard lock
+#           for a sampled hit: no entry may be lost;
+#   walk-killed  a child that only calls apcu_sma_info() is killed holding
+#           the page-pool lock: no entry may be lost, no reset.
 # One more mode stops a storing child inside the shard lock instead:
 #   fetch-locked  while it is stopped there, 1000 fetches of another key in
 #                 the shard must all finish with the right value (a fetch
@@ -38,15 +46,43 @@ expected_for() {
         reaped) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "bool(true)" "k is an int: true" \
                               "bool(true)" "int(101)" "bool(true)" "ok" ;;
         fetch-locked) printf '%s\n' "child state: t" "fetches while the writer holds the lock: 1000 of 1000 right" "ok" ;;
+        held-noproc) printf '%s\n' "child state: unknown (no /proc)" "writer waits for the pin: true" "writer: stored" \
+                             "k is a positive int: true" "ok" ;;
+        reused) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "pid reused by an unrelated process: true" \
+                              "bool(true)" "k is an int: true" "bool(true)" "int(101)" "bool(true)" "ok" ;;
+        hit-killed|walk-killed) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "bool(true)" \
+                              "entries after the reader died: 1000 of 1000 right" "repairs: 0, resets: 0" "ok" ;;
     esac
 }
 
 passed=0
 failed=0
-for mode in held zombie reaped fetch-locked; do
+MODES=(held zombie reaped fetch-locked held-noproc reused hit-killed walk-killed)
+[ -n "${SC_PIN_MODES:-}" ] && read -r -a MODES <<<"$SC_PIN_MODES"
+for mode in "${MODES[@]}"; do
+    wrap=()
+    if [ "$mode" = held-noproc ]; then
+        if ! bash "$ROOT/scripts/without-proc.sh" --check; then
+            if [ -n "${CI:-}" ]; then
+                echo "pin-death ($mode): cannot hide /proc here (needs root and unshare)"; failed=$((failed + 1))
+            else
+                echo "pin-death ($mode): skipped (hiding /proc needs root and unshare)"
+            fi
+            continue
+        fi
+        wrap=(bash "$ROOT/scripts/without-proc.sh")
+    fi
+    if [ "$mode" = reused ] && [ ! -w /proc/sys/kernel/ns_last_pid ]; then
+        if [ -n "${CI:-}" ]; then
+            echo "pin-death ($mode): /proc/sys/kernel/ns_last_pid is not writable (needs root)"; failed=$((failed + 1))
+        else
+            echo "pin-death ($mode): skipped (needs a writable /proc/sys/kernel/ns_last_pid: root)"
+        fi
+        continue
+    fi
     dir="$(mktemp -d)"
     mkfifo "$dir/in" "$dir/out" "$dir/ack"
-    timeout 60 php -n -d extension=posix -d "extension=$SO" -d apc.enable_cli=1 -d shardcache.shards=1 \
+    timeout 60 "${wrap[@]}" php -n -d extension=posix -d "extension=$SO" -d apc.enable_cli=1 -d shardcache.shards=1 \
         "$ROOT/tests/pin/pin-death.php" "$mode" "$dir/ack" <"$dir/in" >"$dir/out" 2>&1 &
     parent_pid=$!
     exec 3>"$dir/in" 4<"$dir/out"
@@ -61,8 +97,17 @@ for mode in held zombie reaped fetch-locked; do
     if [ "$mode" = fetch-locked ]; then
         stop=(-ex 'break sc_entry_create' -ex 'continue')
         stopped='Breakpoint 1, .*sc_entry_create'
+    elif [ "$mode" = hit-killed ]; then
+        # The only caller of sc_shard_trylock is the sampled hit; when it
+        # returns true the child holds the shard's lock.
+        stop=(-ex 'break sc_shard_trylock' -ex 'continue' -ex 'finish')
+        stopped='Value returned is .* = true'
+    elif [ "$mode" = walk-killed ]; then
+        # The first lock taken inside sc_info_pool_get is the pool's.
+        stop=(-ex 'break sc_info_pool_get' -ex 'continue' -ex 'break sc_mutex_lock' -ex 'continue' -ex 'finish')
+        stopped='Value returned is .* = false'
     fi
-    if [ "$mode" = held ] || [ "$mode" = fetch-locked ]; then
+    if [ "$mode" = held ] || [ "$mode" = held-noproc ] || [ "$mode" = fetch-locked ]; then
         # While the child is stopped in gdb: tell the parent, wait until it
         # has checked what it must, then let the child go.
         # (bounded: if the parent died, nobody will ever write the ack)
@@ -74,10 +119,10 @@ for mode in held zombie reaped fetch-locked; do
     if ! grep -q "$stopped" "$dir/gdb"; then
         echo "pin-death ($mode): gdb did not stop the child where it should:"; sed 's/^/  gdb: /' "$dir/gdb" | tail -8
         kill -9 "$child" 2>/dev/null
-        [ "$mode" = held ] || [ "$mode" = fetch-locked ] || echo "no" >&3
+        [ "$mode" = held ] || [ "$mode" = held-noproc ] || [ "$mode" = fetch-locked ] || echo "no" >&3
         failed=$((failed + 1)); exec 3>&- 4<&-; wait "$parent_pid" 2>/dev/null; rm -rf "$dir"; continue
     fi
-    [ "$mode" = held ] || [ "$mode" = fetch-locked ] || echo "killed" >&3
+    [ "$mode" = held ] || [ "$mode" = held-noproc ] || [ "$mode" = fetch-locked ] || echo "killed" >&3
     exec 3>&-
     # The child writes to the same pipe: if the parent died before killing
     # it (a failure), the output would never end; bound it, then make sure.

@@ -2,6 +2,7 @@
 # Runs the phpt suite in tests/ with PHP's run-tests.php against one extension.
 #
 #   scripts/run-phpt.sh [--valgrind] [extension.so] [-- extra run-tests.php args]
+#   scripts/run-phpt.sh modules/shardcache.so -- tests/230-x.phpt   (only that test)
 #
 #   extension.so  path of the extension to load (default: <repo>/modules/shardcache.so).
 #                 A bare name such as "apcu.so" is looked up in PHP's extension_dir,
@@ -34,7 +35,7 @@ EXTRA=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --valgrind) VALGRIND=1 ;;
-        -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         --) shift; EXTRA=("$@"); break ;;
         -*) echo "run-phpt.sh: unknown option $1" >&2; exit 2 ;;
         *)
@@ -112,7 +113,12 @@ trap 'rm -f "$RESULTS"' EXIT
 echo "run-phpt.sh: $PHP, extension=$EXT$([ "$VALGRIND" = 1 ] && echo ', valgrind')"
 export NO_INTERACTION=1
 export REPORT_EXIT_STATUS=1
-"$PHP" -n "$RUN_TESTS" "${ARGS[@]}" -W "$RESULTS" "${EXTRA[@]}" "$ROOT/tests"
+# Tests named after -- (files or directories) replace the whole tests/ dir.
+TARGETS=("$ROOT/tests")
+for a in ${EXTRA[@]+"${EXTRA[@]}"}; do
+    case "$a" in *.phpt|*/) TARGETS=() ;; esac
+done
+"$PHP" -n "$RUN_TESTS" "${ARGS[@]}" -W "$RESULTS" ${EXTRA[@]+"${EXTRA[@]}"} ${TARGETS[@]+"${TARGETS[@]}"}
 rc=$?
 
 # -W writes one "STATUS path" line per test.

@@ -8,11 +8,19 @@
 #   php8.2-igbinary  a third-party apc.serializer (tests 081-083)
 #   valgrind     memory checking phase of scripts/test.sh
 #   make, gcc    compiler toolchain (normally preinstalled)
+# For the other platforms of scripts/test.sh (phase 6):
+#   debootstrap  the PHP 8.4 trixie chroot (scripts/php84.sh)
+#   dpkg-dev, libpcre2-dev  PHP 8.2 ZTS from Debian's source package
+#                (scripts/php-zts.sh; this adds a deb-src entry for php8.2)
+#   apache2, libapache2-mod-php8.2, wrk  the Apache prefork test; installed
+#                with a temporary policy-rc.d so that no system Apache starts
+# Nothing here starts a service.
 set -euo pipefail
 
 export DEBIAN_FRONTEND=noninteractive
 
-want=(php8.2-cli php8.2-dev php8.2-apcu php8.2-igbinary)
+want=(php8.2-cli php8.2-dev php8.2-apcu php8.2-igbinary
+      debootstrap dpkg-dev libpcre2-dev xz-utils apache2 libapache2-mod-php8.2 wrk)
 command -v valgrind >/dev/null 2>&1 || want+=(valgrind)
 command -v make >/dev/null 2>&1 || want+=(make)
 command -v cc >/dev/null 2>&1 || want+=(gcc)
@@ -24,12 +32,16 @@ for pkg in "${want[@]}"; do
     fi
 done
 
-if [ "${#missing[@]}" -eq 0 ]; then
+SRCLIST=/etc/apt/sources.list.d/shardcache-deb-src.sources
+need_src=0
+[ -f "$SRCLIST" ] || need_src=1
+
+if [ "${#missing[@]}" -eq 0 ] && [ "$need_src" -eq 0 ]; then
     echo "setup: all packages present (${want[*]})"
     exit 0
 fi
 
-echo "setup: installing ${missing[*]}"
+echo "setup: installing ${missing[*]:-no package}$([ "$need_src" -eq 1 ] && echo " (and the php8.2 deb-src entry)")"
 SUDO=()
 if [ "$(id -u)" -ne 0 ]; then
     if command -v sudo >/dev/null 2>&1; then
@@ -40,8 +52,32 @@ if [ "$(id -u)" -ne 0 ]; then
     fi
 fi
 
-"${SUDO[@]}" apt-get update -qq </dev/null
-"${SUDO[@]}" apt-get install -y -qq -o Dpkg::Use-Pty=0 "${missing[@]}" </dev/null >/dev/null
+if [ "$need_src" -eq 1 ]; then
+    # Source packages only (PHP's source for the ZTS build); same mirror.
+    printf '%s\n' \
+        '# Added by shardcache scripts/setup.sh: Debian source packages (PHP'"'"'s' \
+        '# source for the ZTS build). Binary packages are not affected.' \
+        'Types: deb-src' 'URIs: http://deb.debian.org/debian-security' 'Suites: bookworm-security' \
+        'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' '' \
+        'Types: deb-src' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm' \
+        'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' \
+        | "${SUDO[@]}" tee "$SRCLIST" >/dev/null
+fi
+APT_OPTS=(-o DPkg::Lock::Timeout=900)
+"${SUDO[@]}" apt-get "${APT_OPTS[@]}" update -qq </dev/null
+if [ "${#missing[@]}" -gt 0 ]; then
+    # No service may start while installing (apache2 would take port 80).
+    policy_made=0
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        printf '#!/bin/sh\n# temporary, from shardcache scripts/setup.sh\nexit 101\n' \
+            | "${SUDO[@]}" tee /usr/sbin/policy-rc.d >/dev/null && "${SUDO[@]}" chmod 755 /usr/sbin/policy-rc.d \
+            && policy_made=1
+    fi
+    rc=0
+    "${SUDO[@]}" apt-get "${APT_OPTS[@]}" install -y -qq -o Dpkg::Use-Pty=0 "${missing[@]}" </dev/null >/dev/null || rc=$?
+    [ "$policy_made" -eq 1 ] && "${SUDO[@]}" rm -f /usr/sbin/policy-rc.d
+    [ "$rc" -eq 0 ] || { echo "setup: apt-get install failed (exit $rc)" >&2; exit 1; }
+fi
 
 for tool in phpize php-config; do
     command -v "$tool" >/dev/null 2>&1 || { echo "setup: $tool still missing after install" >&2; exit 1; }

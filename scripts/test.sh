@@ -5,17 +5,24 @@
 #   3. phpt suite                (scripts/run-phpt.sh)
 #   4. phpt suite under valgrind (scripts/run-phpt.sh --valgrind)
 #   5. extra test commands       (EXTRA_TESTS below)
-# Prints a per-phase summary and, as the very last line, "N passed, N failed"
-# summed over the phases. Exits non-zero on any failure.
+#   6. other platforms (PLATFORM_TESTS below): the phpt suite on PHP 8.4 NTS
+#      (a trixie chroot, scripts/php84.sh), the phpt suite and the thread
+#      driver on PHP 8.2 ZTS (scripts/php-zts.sh), Apache prefork + mod_php.
+#      The 8.4 chroot and the ZTS PHP are made once and cached under
+#      /opt/shardcache; on a fresh machine both are prepared in the
+#      background (nice) from the start of the run, while phases 2-5 run.
+# Prints a per-phase summary, a table per PHP version / build / SAPI, and,
+# as the very last line, "N passed, N failed" summed over the phases.
+# Exits non-zero on any failure.
 #
 # Options:
 #   --no-valgrind   skip phase 4 (quick local runs; CI always runs it)
+#   --no-platforms  skip phase 6 (only PHP 8.2 NTS)
 #   --incremental   pass --incremental to scripts/build.sh
 #   -h, --help      this text
 # Environment: SC_PHPT_TIMEOUT (s, default 300), SC_VALGRIND_TIMEOUT
-# (s, default 900), SC_EXTRA_TIMEOUT (s, default 300). The defaults keep a
-# worst-case CI run (every phase hitting its limit, no extra tests) under
-# about 20 minutes.
+# (s, default 900), SC_EXTRA_TIMEOUT (s, default 300), SC_SETUP_TIMEOUT (s,
+# default 2400: waiting for the background 8.4 chroot / ZTS PHP build).
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -31,8 +38,12 @@ SO="$ROOT/modules/shardcache.so"
 EXTRA_TESTS=(
     # "bench-smoke|php -n benchmarks/bench.php --workload=fetch_int_hot16 --procs=2 --seconds=1 ..."
     "symfony|bash tests/symfony/run.sh \"\$SO\""
+    "doctrine|bash tests/doctrine/run.sh \"\$SO\""
+    "apcu-suite|bash scripts/apcu-suite.sh \"\$SO\""
     "fpm-abuse|bash scripts/fpm-abuse.sh --seconds=20 --so=\"\$SO\""
     "kill-test|bash scripts/kill-test.sh --kills=500 --seconds=100 --quiet --so=\"\$SO\""
+    "kill-test-noproc|bash scripts/kill-test.sh --kills=500 --seconds=100 --quiet --no-proc --so=\"\$SO\""
+    "kill-readers|bash scripts/kill-test.sh --readers --kills=500 --seconds=100 --quiet --so=\"\$SO\""
     "kill-test-named|bash scripts/kill-test.sh --kills=300 --seconds=100 --quiet --segment=auto --restart-rounds=10 --so=\"\$SO\""
     "pin-death|bash scripts/pin-death-test.sh --so=\"\$SO\""
     "fpm-segments|bash scripts/fpm-segments-test.sh --so=\"\$SO\""
@@ -41,14 +52,27 @@ EXTRA_TESTS=(
     "fuzz|bash fuzz/run.sh 60"
     "package|bash scripts/check-package-xml.sh"
     "browser|SO=\"\$SO\" bash scripts/browser-test.sh"
+    "nearcache|bash tests/nearcache/run.sh \"\$SO\""
+)
+
+# PLATFORM TESTS: "name|platform|timeout|shell command" (platform: the PHP
+# version, NTS/ZTS and SAPI it covers, for the table at the end).
+PLATFORM_TESTS=(
+    "phpt-8.4|8.4 NTS cli|600|bash scripts/test-php84.sh"
+    "phpt-8.2-zts|8.2 ZTS cli|600|bash scripts/test-zts.sh phpt"
+    "zts-threads|8.2 ZTS embed|300|bash scripts/test-zts.sh driver --threads=8 --child-threads=2 --seconds=60"
+    "zts-threads-vg|8.2 ZTS embed|600|bash scripts/test-zts.sh driver --threads=4 --child-threads=1 --seconds=8 --ops=100 --fatal-every=0 --valgrind"
+    "apache-prefork|8.2 NTS apache2|300|bash scripts/apache-test.sh --seconds=30 --so=\"\$SO\""
 )
 # ---------------------------------------------------------------------------
 
 with_valgrind=1
+with_platforms=1
 build_args=()
 for arg in "$@"; do
     case "$arg" in
         --no-valgrind) with_valgrind=0 ;;
+        --no-platforms) with_platforms=0 ;;
         --incremental) build_args+=(--incremental) ;;
         -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "test: unknown option $arg" >&2; exit 2 ;;
@@ -59,6 +83,7 @@ export NO_INTERACTION=1 SO
 PHPT_TIMEOUT="${SC_PHPT_TIMEOUT:-300}"
 VALGRIND_TIMEOUT="${SC_VALGRIND_TIMEOUT:-900}"
 EXTRA_TIMEOUT="${SC_EXTRA_TIMEOUT:-300}"
+SETUP_TIMEOUT="${SC_SETUP_TIMEOUT:-2400}"
 
 logdir="$(mktemp -d "${TMPDIR:-/tmp}/shardcache-test.XXXXXX")"
 trap 'rm -rf "$logdir"' EXIT
@@ -71,6 +96,7 @@ on_signal() {
     echo "test: interrupted" >&2
     [ -n "$CHILD" ] && kill -TERM "$CHILD" 2>/dev/null && wait "$CHILD" 2>/dev/null
     [ -n "$TAILPID" ] && kill "$TAILPID" 2>/dev/null
+    for p in ${BG_PIDS[@]+"${BG_PIDS[@]}"}; do kill -TERM "$p" 2>/dev/null; done
     rm -rf "$logdir"
     exit 130
 }
@@ -80,6 +106,8 @@ TOTAL_PASS=0
 TOTAL_FAIL=0
 TOTAL_SKIP=0
 SUMMARY=()
+PLATFORM_ROWS=()
+RUN_START=$(date +%s)
 
 finish() {
     echo
@@ -87,6 +115,14 @@ finish() {
     local line
     for line in "${SUMMARY[@]}"; do echo "  $line"; done
     echo "========================================================="
+    if [ "${#PLATFORM_ROWS[@]}" -gt 0 ]; then
+        echo
+        echo "================ by PHP version, build and SAPI ========="
+        printf '  %-6s %-4s %-8s %-16s %s\n' PHP build SAPI phase result
+        for line in "${PLATFORM_ROWS[@]}"; do echo "  $line"; done
+        echo "========================================================="
+    fi
+    echo "whole run: $(( $(date +%s) - RUN_START )) s"
     local tail=""
     [ "$TOTAL_SKIP" -gt 0 ] && tail=", $TOTAL_SKIP skipped"
     echo "$TOTAL_PASS passed, $TOTAL_FAIL failed$tail"
@@ -156,6 +192,12 @@ run_phase() {
     TOTAL_FAIL=$((TOTAL_FAIL + f))
     TOTAL_SKIP=$((TOTAL_SKIP + s))
     SUMMARY+=("$(printf '%-16s exit %-3s %s passed, %s failed, %s skipped%s' "$name" "$rc" "$p" "$f" "$s" "$note")")
+    if [ -n "${PHASE_PLATFORM:-}" ]; then
+        local ver bld sapi
+        read -r ver bld sapi <<<"$PHASE_PLATFORM"
+        PLATFORM_ROWS+=("$(printf '%-6s %-4s %-8s %-16s %s passed, %s failed, %s skipped%s' "$ver" "$bld" "$sapi" \
+            "$name" "$p" "$f" "$s" "$note")")
+    fi
 }
 
 # Setup and build are prerequisites, not tests: a failure there is reported
@@ -175,6 +217,17 @@ step() { # NAME CMD...
 }
 
 step setup bash scripts/setup.sh
+
+# The slow preparations of phase 6 (a debootstrap, a PHP build) start now in
+# the background, niced, and are waited for before their phases.
+BG_PIDS=()
+if [ "$with_platforms" -eq 1 ]; then
+    (nice -n 10 bash scripts/php84.sh >"$logdir/prep-php84.log" 2>&1 </dev/null; echo $? >"$logdir/prep-php84.rc") &
+    BG_PIDS+=($!)
+    (nice -n 10 bash scripts/php-zts.sh >"$logdir/prep-zts.log" 2>&1 </dev/null; echo $? >"$logdir/prep-zts.rc") &
+    BG_PIDS+=($!)
+fi
+
 step build bash scripts/build.sh "${build_args[@]}"
 
 if [ ! -f scripts/run-phpt.sh ]; then
@@ -182,6 +235,7 @@ if [ ! -f scripts/run-phpt.sh ]; then
     SUMMARY+=("$(printf '%-16s FAILED (scripts/run-phpt.sh missing)' phpt)")
     TOTAL_FAIL=$((TOTAL_FAIL + 1))
 else
+    PHASE_PLATFORM="8.2 NTS cli"
     run_phase phpt "$PHPT_TIMEOUT" suite bash scripts/run-phpt.sh "$SO"
     if [ "$with_valgrind" -eq 1 ]; then
         if command -v valgrind >/dev/null 2>&1; then
@@ -195,8 +249,52 @@ else
     fi
 fi
 
+PHASE_PLATFORM="8.2 NTS cli"
 for entry in ${EXTRA_TESTS[@]+"${EXTRA_TESTS[@]}"}; do
-    run_phase "${entry%%|*}" "$EXTRA_TIMEOUT" cmd bash -c "${entry#*|}"
+    name="${entry%%|*}"
+    case "$name" in fpm-abuse) PHASE_PLATFORM="8.2 NTS fpm" ;; *) PHASE_PLATFORM="" ;; esac
+    run_phase "$name" "$EXTRA_TIMEOUT" cmd bash -c "${entry#*|}"
 done
+PHASE_PLATFORM=""
+
+# wait_prep NAME: waits (up to SETUP_TIMEOUT in all) for a background
+# preparation; prints its log and how long the whole run had waited.
+prep_deadline=$(( $(date +%s) + SETUP_TIMEOUT ))
+wait_prep() {
+    local name="$1"
+    while [ ! -f "$logdir/prep-$name.rc" ] && [ "$(date +%s)" -lt "$prep_deadline" ]; do
+        sleep 5
+    done
+    echo
+    echo "==== [prepare $name] (background, since the start of the run: $(( $(date +%s) - RUN_START )) s)"
+    cat "$logdir/prep-$name.log" 2>/dev/null
+    if [ "$(cat "$logdir/prep-$name.rc" 2>/dev/null)" = 0 ]; then
+        SUMMARY+=("$(printf '%-16s ok (ready %s s after the start)' "prep-$name" "$(( $(date +%s) - RUN_START ))")")
+        return 0
+    fi
+    SUMMARY+=("$(printf '%-16s FAILED (see above)' "prep-$name")")
+    TOTAL_FAIL=$((TOTAL_FAIL + 1))
+    return 1
+}
+
+if [ "$with_platforms" -eq 1 ]; then
+    php84_ok=0 zts_ok=0
+    wait_prep php84 && php84_ok=1
+    for entry in "${PLATFORM_TESTS[@]}"; do
+        IFS='|' read -r name PHASE_PLATFORM limit cmd <<<"$entry"
+        case "$PHASE_PLATFORM" in
+            8.4*) [ "$php84_ok" -eq 1 ] || continue ;;
+            *ZTS*)
+                if [ "$zts_ok" -eq 0 ]; then
+                    wait_prep zts && zts_ok=1 || zts_ok=2
+                fi
+                [ "$zts_ok" -eq 1 ] || continue ;;
+        esac
+        run_phase "$name" "$limit" cmd bash -c "$cmd"
+    done
+    PHASE_PLATFORM=""
+else
+    SUMMARY+=("$(printf '%-16s skipped (--no-platforms)' platforms)")
+fi
 
 finish

@@ -46,9 +46,12 @@
  * Crashes: a run taken from the pool is marked allocated (with its owner)
  * before the pool lock is released, so a shard emptied after its writer died
  * finds every run it owns by walking the runs from page 0
- * (sc_alloc_reclaim_shard). If the pool lock's holder died, the bins may be
+ * (sc_alloc_reclaim_shard). If the pool lock's holder died while changing
+ * the pool (pool->dirty set: it took the lock as a writer), the bins may be
  * half linked: the pool refuses all work and the segment is flagged for a
- * full reset (hdr->needs_reset), which sc_alloc_reset_pool performs.
+ * full reset (hdr->needs_reset), which sc_alloc_reset_pool performs. A
+ * holder that only walked the pool (sc_info.c: sc_pool_lock_walk) leaves
+ * dirty clear, and its death costs nothing.
  */
 #include <string.h>
 #include "sc_segment.h"
@@ -235,20 +238,42 @@ static void sc_pool_give(sc_seg *seg, uint32_t head, uint32_t run)
 
 /* Takes the pool lock. Returns false when the pool cannot be used: its
  * previous holder died in the middle of a change, or that happened before
- * and the segment waits for a full reset (hdr->needs_reset). */
-bool sc_pool_lock(sc_seg *seg)
+ * and the segment waits for a full reset (hdr->needs_reset). A writer
+ * (changes bins or runs) sets pool->dirty while it holds the lock; a
+ * walker does not, so a walker's death costs nothing. */
+static bool sc_pool_lock_mode(sc_seg *seg, bool writer)
 {
     sc_pool *pool = &seg->hdr->pool;
 
-    if (sc_mutex_lock(&pool->lock)) {
+    if (sc_mutex_lock(&pool->lock) && pool->dirty) {
         __atomic_store_n(&seg->hdr->needs_reset, 1, __ATOMIC_RELEASE);
     }
+    pool->dirty = 0;
     pool->lock_count++;
     if (__atomic_load_n(&seg->hdr->needs_reset, __ATOMIC_ACQUIRE)) {
         sc_mutex_unlock(&pool->lock);
         return false;
     }
+    if (writer) {
+        pool->dirty = 1;
+    }
     return true;
+}
+
+bool sc_pool_lock(sc_seg *seg)
+{
+    return sc_pool_lock_mode(seg, true);
+}
+
+bool sc_pool_lock_walk(sc_seg *seg)
+{
+    return sc_pool_lock_mode(seg, false);
+}
+
+void sc_pool_unlock(sc_seg *seg)
+{
+    seg->hdr->pool.dirty = 0;
+    sc_mutex_unlock(&seg->hdr->pool.lock);
 }
 
 static uint32_t sc_pool_take_locked(sc_seg *seg, uint32_t n, uint16_t owner)
@@ -259,7 +284,7 @@ static uint32_t sc_pool_take_locked(sc_seg *seg, uint32_t n, uint16_t owner)
         return SC_NONE;
     }
     head = sc_pool_take(seg, n, owner);
-    sc_mutex_unlock(&seg->hdr->pool.lock);
+    sc_pool_unlock(seg);
     return head;
 }
 
@@ -274,7 +299,7 @@ static void sc_pool_give_locked(sc_seg *seg, uint32_t head, uint32_t run, bool s
         pool->slab_returns++;
     }
     sc_pool_give(seg, head, run);
-    sc_mutex_unlock(&pool->lock);
+    sc_pool_unlock(seg);
 }
 
 void sc_alloc_reclaim_shard(sc_seg *seg, uint16_t owner)
@@ -299,7 +324,7 @@ void sc_alloc_reclaim_shard(sc_seg *seg, uint16_t owner)
         }
         p += run;
     }
-    sc_mutex_unlock(&seg->hdr->pool.lock);
+    sc_pool_unlock(seg);
 }
 
 void sc_alloc_init_process(void)
@@ -332,6 +357,7 @@ void sc_alloc_reset_pool(sc_seg *seg)
 
     sc_mutex_lock(&pool->lock); /* a dead holder's changes are discarded here */
     pool->lock_count++;
+    pool->dirty = 1;
     for (b = 0; b < SC_NBINS; b++) {
         pool->bin_head[b] = SC_NONE;
     }
@@ -339,7 +365,7 @@ void sc_alloc_reset_pool(sc_seg *seg)
     pool->free_pages = 0;
     sc_pool_link(seg, 0, seg->npages);
     __atomic_store_n(&seg->hdr->needs_reset, 0, __ATOMIC_RELEASE);
-    sc_mutex_unlock(&pool->lock);
+    sc_pool_unlock(seg);
 }
 
 void sc_alloc_init_shard(sc_shard_alloc *sa)
@@ -502,7 +528,7 @@ uint32_t sc_alloc_flush_spares(sc_seg *seg, sc_shard_alloc *sa)
         pages += run;
         sc_pool_give(seg, head, run);
     }
-    sc_mutex_unlock(&seg->hdr->pool.lock);
+    sc_pool_unlock(seg);
     return pages;
 }
 
@@ -624,7 +650,7 @@ sc_off sc_alloc_run_upto(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32
         run = seg->pages[head].run;
         head = sc_pool_take(seg, run < max_pages ? run : max_pages, owner);
     }
-    sc_mutex_unlock(&pool->lock);
+    sc_pool_unlock(seg);
     if (head == SC_NONE) {
         return 0;
     }

@@ -16,7 +16,8 @@
  * They go from the hash straight to the shard's head (seg->heads: counter
  * and table) and touch the sc_shard itself only to lock it.
  * Value bytes are copied into a process-local sink and decoded by the caller
- * after every lock is released. Hit and miss counts are process-local;
+ * after every lock is released. Hit and miss counts are thread-local
+ * (sc_local, defined here);
  * one hit in SC_HIT_SAMPLE is recorded in the entry under the shard lock
  * when that lock is free at once (sc_record_hit drops the sample rather
  * than wait), one miss in SC_MISS_SAMPLE in the shard's figures.
@@ -27,6 +28,8 @@
  * hdr->needs_reset): the next store performs it before anything else.
  */
 #include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 #include "sc_cache.h"
 #include "sc_segfile.h"
 #include "sc_shard.h"
@@ -34,6 +37,9 @@
 #include "sc_evict.h"
 #include "sc_value.h"
 #include "sc_pin.h"
+
+/* This thread's statistics (see sc_cache.h). */
+_Thread_local sc_local_stats sc_local;
 
 #define SC_OPTIMISTIC_TRIES 4
 #define SC_STORE_ROUNDS 3       /* cross-shard evictions a store may ask for */
@@ -59,7 +65,14 @@ int sc_cache_attach(sc_cache *c, const sc_segfile_opts *opts, uint32_t idle_ttl,
 
 void sc_cache_shutdown(sc_cache *c)
 {
-    sc_seg_destroy(&c->seg);
+    sc_seg_destroy(&c->seg);    /* gives this thread's liveness slot back first */
+}
+
+void sc_cache_thread_done(sc_cache *c)
+{
+    if (c->seg.hdr) {
+        sc_live_leave(&c->seg.hdr->live);
+    }
 }
 
 static inline bool sc_vtype_has_bytes(uint8_t vtype)
@@ -68,6 +81,19 @@ static inline bool sc_vtype_has_bytes(uint8_t vtype)
 }
 
 /* ---- store ---- */
+
+/* Who stores, for apc.slam_defense: the kernel's id of the calling thread
+ * (the pid in a single-threaded process), unique among live threads. */
+static uint32_t sc_slam_owner(void)
+{
+    return (uint32_t)syscall(SYS_gettid);
+}
+
+/* Shard write lock held. */
+static bool sc_slam_refused(const sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner)
+{
+    return shard->slam_time == now && shard->slam_hash == hash && shard->slam_len == len && shard->slam_owner != owner;
+}
 
 /* Makes the entry, evicting from this shard when memory is short: expired
  * entries first, then (for small entries, whose slabs this shard owns)
@@ -120,7 +146,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     uint64_t size = sizeof(sc_entry) + (uint64_t)key->len + value->len;
     const sc_entry *old;
     sc_off off;
-    uint32_t slot = 0;
+    uint32_t slot = 0, owner = c->slam_defense ? sc_slam_owner() : 0;
     int attempt;
 
     if (size > sc_alloc_max_request(seg) || value->len > UINT32_MAX) {
@@ -131,6 +157,10 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     }
     for (attempt = 0;; attempt++) {
         sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
+        if (c->slam_defense && sc_slam_refused(shard, hash, key->len, now, owner)) {
+            sc_shard_unlock(shard);
+            return SC_SLAM;
+        }
         if (add_only) {
             old = sc_table_lookup(seg, table, key->str, key->len, hash, &slot);
             if (old && !sc_entry_expired(old, now)) {
@@ -184,6 +214,12 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     } else {
         shard->stats.inserts++;
     }
+    if (c->slam_defense) {
+        shard->slam_hash = hash;
+        shard->slam_len = key->len;
+        shard->slam_time = now;
+        shard->slam_owner = owner;
+    }
     sc_shard_unlock(shard);
     return SC_OK;
 }
@@ -210,7 +246,7 @@ static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, cons
     val_len = e->val_len;
     ttl = e->ttl;
     ctime = e->ctime;
-    if (ttl && ctime + (int64_t)ttl < now) {
+    if (ttl && ((ttl & SC_TTL_EXPIRED) || ctime + (int64_t)ttl < now)) {
         *status = SC_NOTFOUND;
         return SC_READ_DONE;
     }
@@ -236,9 +272,12 @@ static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, cons
 }
 
 /* Every SC_HIT_SAMPLE-th hit of a process is recorded in shared memory,
- * under the shard's write lock (no sequence window: readers do not look at
- * these fields): the entry's hit count and access time, its CLOCK reference
- * bit, and the shard's hit total. */
+ * under the shard's lock in read mode (no sequence window: readers do not
+ * look at these fields): the entry's hit count and access time, its CLOCK
+ * reference bit, and the shard's hit total. Each is a whole aligned field
+ * written in one store, statistics that no invariant depends on, so a
+ * process killed here leaves nothing to repair: the lock is taken in read
+ * mode, and its death never empties the shard. */
 static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint64_t hash, int64_t now)
 {
     uint32_t slot;
@@ -246,7 +285,7 @@ static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint6
 
     /* A sample may be dropped: never wait for a busy lock (its holder may
      * be descheduled) on the way out of a fetch. */
-    if (!sc_shard_trylock(&c->seg, shard, SC_LOCK_WRITE)) {
+    if (!sc_shard_trylock(&c->seg, shard, SC_LOCK_READ)) {
         return;
     }
     e = (sc_entry *)sc_table_lookup(&c->seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
@@ -254,7 +293,7 @@ static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint6
         if (e->nhits <= UINT32_MAX - SC_HIT_SAMPLE) {
             e->nhits += SC_HIT_SAMPLE;
         }
-        e->atime = now;
+        e->atime_after = sc_entry_after(e, now);
         e->flags |= SC_ENTRY_REFERENCED;
     }
     shard->stats.hits += SC_HIT_SAMPLE;
@@ -293,11 +332,11 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
             goto done;
         }
         tries++;
-        c->local.optimistic_retries++;
+        sc_local.optimistic_retries++;
         __atomic_fetch_add(&shard->stats.optimistic_retries, 1, __ATOMIC_RELAXED);
     }
 
-    c->local.locked_reads++;
+    sc_local.locked_reads++;
     for (;;) {
         int r;
         sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
@@ -311,10 +350,10 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
 
 done:
     if (status == SC_OK) {
-        if (SC_UNLIKELY((++c->local.hits & (SC_HIT_SAMPLE - 1)) == 0)) {
+        if (SC_UNLIKELY((++sc_local.hits & (SC_HIT_SAMPLE - 1)) == 0)) {
             sc_record_hit(c, shard, key, hash, now);
         }
-    } else if (SC_UNLIKELY((++c->local.misses & (SC_MISS_SAMPLE - 1)) == 0)) {
+    } else if (SC_UNLIKELY((++sc_local.misses & (SC_MISS_SAMPLE - 1)) == 0)) {
         __atomic_fetch_add(&shard->stats.misses, SC_MISS_SAMPLE, __ATOMIC_RELAXED);
     }
     return status;

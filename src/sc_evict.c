@@ -41,7 +41,7 @@ uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t id
         if (!e) {
             continue;
         }
-        if (sc_entry_expired(e, now) || (idle_ttl && e->mtime + (int64_t)idle_ttl < now)) {
+        if (sc_entry_expired(e, now) || (idle_ttl && sc_entry_mtime(e) + (int64_t)idle_ttl < now)) {
             sc_shard_drop(seg, shard, slot, e);
             removed++;
         }

@@ -12,8 +12,10 @@
  *    class and object count are written by its owning shard under the
  *    shard's lock, not the pool's: they are read with relaxed atomic loads
  *    and bounds-checked, and may be a moment old - these are statistics.
- *    If the pool's previous holder died, the pool is flagged for the full
- *    reset exactly as sc_alloc.c does, and the walk is skipped.
+ *    The lock is taken as a walker (sc_pool_lock_walk): a process killed
+ *    during the walk leaves nothing to repair. If the pool's previous
+ *    writer died, the pool is flagged for the full reset exactly as
+ *    sc_alloc.c does, and the walk is skipped.
  * Results go into process memory (malloc for the run list); no lock is held
  * when the caller gets them, and nothing here can jump out while a lock is
  * held.
@@ -35,8 +37,9 @@ uint32_t sc_info_hit_sample(void)
 
 void sc_info_local_unrecorded(const sc_cache *c, uint64_t *hits, uint64_t *misses)
 {
-    *hits = c->local.hits & (SC_HIT_SAMPLE - 1);
-    *misses = c->local.misses & (SC_HIT_SAMPLE - 1);
+    (void)c; /* the counts are the calling thread's (sc_local) */
+    *hits = sc_local.hits & (SC_HIT_SAMPLE - 1);
+    *misses = sc_local.misses & (SC_HIT_SAMPLE - 1);
 }
 
 uint64_t sc_info_nominal_slots(const sc_cache *c)
@@ -117,7 +120,7 @@ bool sc_info_pool_get(sc_cache *c, bool with_runs, sc_info_pool *out)
         }
     }
 
-    if (!sc_pool_lock(seg)) {
+    if (!sc_pool_lock_walk(seg)) {
         out->free_pages = SC_LOAD(pool->free_pages);
         free(runs);
         return ok;
@@ -167,7 +170,7 @@ bool sc_info_pool_get(sc_cache *c, bool with_runs, sc_info_pool *out)
         }
         p += run;
     }
-    sc_mutex_unlock(&pool->lock);
+    sc_pool_unlock(seg);
     out->walked = true;
     if (with_runs) {
         out->runs = runs;

@@ -3,28 +3,32 @@
  * blocking anybody else.
  *
  * Each shard has SC_RESERVATIONS slots naming a key (by its 64-bit mixed
- * hash) whose value a process is computing, with that process's pid and a
+ * hash) whose value a thread is computing, with that thread's liveness
+ * token (sc_live.h: a liveness slot and its generation, never a pid) and a
  * wake word. Slots are claimed and released under the shard's lock, which
  * is held only for those few instructions, never while the user's callback
  * runs: stores and fetches of every other key go on. The lock is taken in
  * read mode (sc_shard.c): a process killed while changing a slot leaves at
- * worst a slot with a dead pid, which the next caller takes over, so the
+ * worst a slot with a dead owner, which the next caller takes over, so the
  * shard's entries need no repair.
  *
  * A caller that finds its key reserved by another process sleeps on the
  * slot's wake word (a futex on Linux, in the shared mapping, so it works
  * across processes) for at most SC_WAIT_SLICE_MS at a time, and then looks
  * again: the value is there, or the slot was released, or its owner died
- * (sc_pid_gone: no such process, or a zombie), in which case the slot is
- * taken over.
+ * (sc_live_gone: its liveness slot is no longer held by it - no /proc, no
+ * signals, so it works across users and after pid reuse), in which case
+ * the slot is taken over.
  * Signals are never blocked while waiting.
  *
  * Deadlock avoidance: a process that already holds a reservation (nested
  * apcu_entry) never waits for another process's reservation; it computes
  * the value itself without reserving. The same happens when every slot of
- * the shard is taken. Both cases run the callback more than once for one
- * key only when apcu_entry calls nest across processes or more than
- * SC_RESERVATIONS keys of one shard are being computed at once.
+ * the shard is taken, or when no liveness slot is left for this thread.
+ * These cases run the callback more than once for one key only when
+ * apcu_entry calls nest across processes, more than SC_RESERVATIONS keys of
+ * one shard are being computed at once, or more than SC_LIVE_SLOTS threads
+ * hold liveness slots.
  */
 #include <errno.h>
 #include <signal.h>
@@ -38,7 +42,7 @@
 #include "sc_cache.h"
 #include "sc_shard.h"
 #include "sc_evict.h"
-#include "sc_pin.h"
+#include "sc_live.h"
 
 #define SC_WAIT_SLICE_MS 50
 
@@ -70,19 +74,20 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
     sc_seg *seg = &c->seg;
     uint64_t hash = sc_hash_mix(key->php_hash);
     sc_shard *shard = sc_seg_shard_for(seg, hash);
-    uint32_t self = 0;
+    sc_owner self = 0;
 
     ticket->shard = shard->index;
     ticket->slot = SC_NONE;
     for (;;) {
-        uint32_t i, slot, free_slot = SC_NONE, busy = SC_NONE, seen = 0, owner = 0;
+        uint32_t i, slot, free_slot = SC_NONE, busy = SC_NONE, seen = 0;
+        sc_owner owner = 0;
         const sc_entry *e;
 
         if (sc_cache_fetch(c, key, now, sink, out) == SC_OK) {
             return SC_OK;
         }
         if (!self) {
-            self = sc_self_pid();
+            self = sc_live_self(&seg->hdr->live);
         }
         sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
         e = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
@@ -93,44 +98,46 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
         }
         for (i = 0; i < SC_RESERVATIONS; i++) {
             sc_reservation *r = &shard->reservations[i];
-            if (r->hash == hash && r->pid) {
+            if (r->hash == hash && r->owner) {
                 busy = i;
-                owner = r->pid;
+                owner = r->owner;
                 seen = __atomic_load_n(&r->wake, __ATOMIC_RELAXED);
                 break;
             }
-            if (!r->pid && free_slot == SC_NONE) {
+            if (!r->owner && free_slot == SC_NONE) {
                 free_slot = i;
             }
         }
         if (busy == SC_NONE && free_slot == SC_NONE) {
             /* All taken: slots whose owner died are free. */
             for (i = 0; i < SC_RESERVATIONS && free_slot == SC_NONE; i++) {
-                if (sc_pid_gone(shard->reservations[i].pid)) {
-                    shard->reservations[i].pid = 0;
+                if (sc_live_gone(&seg->hdr->live, shard->reservations[i].owner)) {
+                    shard->reservations[i].owner = 0;
+                    shard->reservations[i].hash = 0;
+                    __atomic_fetch_add(&shard->reservations[i].wake, 1, __ATOMIC_RELEASE);
                     free_slot = i;
                 }
             }
         }
         if (busy == SC_NONE) {
-            if (free_slot != SC_NONE) {
+            if (free_slot != SC_NONE && self) {
                 sc_reservation *r = &shard->reservations[free_slot];
                 r->hash = hash;
-                r->pid = self;
+                r->owner = self;
                 ticket->slot = free_slot;
-                c->local.reservations_held++;
+                sc_local.reservations_held++;
             }
             sc_shard_unlock(shard);
             return SC_NOTFOUND;
         }
-        if (owner == self || c->local.reservations_held > 0) {
+        if (owner == self || sc_local.reservations_held > 0) {
             /* Nested: compute without waiting (see the top of this file). */
             sc_shard_unlock(shard);
             return SC_NOTFOUND;
         }
-        if (sc_pid_gone(owner)) {
+        if (sc_live_gone(&seg->hdr->live, owner)) {
             sc_reservation *r = &shard->reservations[busy];
-            r->pid = 0;
+            r->owner = 0;
             r->hash = 0;
             __atomic_fetch_add(&r->wake, 1, __ATOMIC_RELEASE);
             sc_shard_unlock(shard);
@@ -153,15 +160,15 @@ void sc_cache_release(sc_cache *c, sc_reservation_ticket *ticket)
     shard = &c->seg.shards[ticket->shard];
     r = &shard->reservations[ticket->slot];
     sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
-    if (r->pid == sc_self_pid()) {
-        r->pid = 0;
+    if (r->owner && r->owner == sc_live_self(&c->seg.hdr->live)) {
+        r->owner = 0;
         r->hash = 0;
         __atomic_fetch_add(&r->wake, 1, __ATOMIC_RELEASE);
     }
     sc_shard_unlock(shard);
     sc_wake_all(&r->wake);
     ticket->slot = SC_NONE;
-    if (c->local.reservations_held > 0) {
-        c->local.reservations_held--;
+    if (sc_local.reservations_held > 0) {
+        sc_local.reservations_held--;
     }
 }

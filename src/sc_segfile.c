@@ -29,7 +29,8 @@
  * process that gets the exclusive flock instead knows that no process has
  * the segment mapped: it is the first user after a restart, so it clears
  * what only a running process may hold -- pin slots and apcu_entry
- * reservations (whose pids may now name unrelated processes), and locks
+ * reservations (whose owners' liveness slots are gone), and locks (the
+ * liveness slots' among them)
  * whose holder vanished without the kernel's owner-died mark -- counts the
  * boot in hdr->boots and then takes the shared flock like everyone else.
  * Locks that the kernel marked owner-died are left marked: the next locker
@@ -315,12 +316,17 @@ static void sc_boot_clear(sc_seg *seg, sc_segfile_result *res)
         sc_shard *shard = &seg->shards[i];
         res->stale_locks += sc_mutex_reclaim_stale(&shard->lock);
         for (j = 0; j < SC_PINS; j++) {
-            __atomic_store_n(&shard->pins[j].pid, 0, __ATOMIC_RELAXED);
+            __atomic_store_n(&shard->pins[j].owner, 0, __ATOMIC_RELAXED);
         }
         for (j = 0; j < SC_RESERVATIONS; j++) {
             shard->reservations[j].hash = 0;
-            shard->reservations[j].pid = 0;
+            shard->reservations[j].owner = 0;
         }
+    }
+    /* Liveness slots held by threads of the previous run: marked owner-died
+     * so that the next sc_live_self or sc_live_gone takes them as free. */
+    for (i = 0; i < hdr->live.nslots && i < SC_LIVE_SLOTS; i++) {
+        res->stale_locks += sc_mutex_reclaim_stale(&hdr->live.slots[i].lock);
     }
     hdr->boots++;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);

@@ -2,7 +2,7 @@
  * sc_segment.c - creates the one shared mapping and lays it out.
  *
  * Layout, all at offsets from the base:
- *   0            sc_header (global lock, page pool, figures)
+ *   0            sc_header (global lock, page pool, figures, liveness slots)
  *   heads_off    nshards x sc_shard_head (one cache line each, packed)
  *   shards_off   nshards x sc_shard, cache-line aligned
  *   pages_off    npages x sc_page descriptors
@@ -80,6 +80,20 @@ int sc_seg_plan_make(sc_seg_plan *plan, uint64_t size, uint32_t nshards, uint32_
         snprintf(err, errlen, "apc.shm_size is too small (at least 1M is needed)");
         return -1;
     }
+    /* As APCu: refuse to start when the segment cannot even hold one table
+     * slot per hinted entry (APCu's slot array stops growing near 2^20
+     * entries, so larger hints are judged as 2^20; a slot costs 5 bytes here,
+     * 8 in APCu, so what starts with APCu starts here). Otherwise the first
+     * tables are made smaller when needed (initial_capacity) and grow. */
+    {
+        uint32_t hint = entries_hint > SC_HINT_JUDGED ? SC_HINT_JUDGED : entries_hint;
+        uint64_t bytes = sc_table_bytes(hint);
+        if (bytes > ((uint64_t)npages << SC_PAGE_SHIFT)) {
+            snprintf(err, errlen, "Unable to allocate %llu bytes of shared memory for cache structures. "
+                     "Either apc.shm_size is too small or apc.entries_hint too large", (unsigned long long)bytes);
+            return SC_SEG_HINT_TOO_LARGE;
+        }
+    }
     plan->size = size;
     plan->nshards = nshards;
     plan->npages = npages;
@@ -141,7 +155,7 @@ int sc_seg_format(sc_seg *seg, void *base, const sc_seg_plan *plan, uint32_t req
     hdr->initial_capacity = plan->initial_capacity;
     sc_seg_bind(seg, base);
 
-    if (sc_mutex_init(&hdr->global_lock) != 0) {
+    if (sc_mutex_init(&hdr->global_lock) != 0 || sc_live_init(&hdr->live) != 0) {
         return -1;
     }
     for (i = 0; i < plan->nshards; i++) {
@@ -151,6 +165,7 @@ int sc_seg_format(sc_seg *seg, void *base, const sc_seg_plan *plan, uint32_t req
         }
         shard->index = i;
         shard->head_rel = (int64_t)((char *)&seg->heads[i] - (char *)shard);
+        shard->live_rel = (int64_t)((char *)&hdr->live - (char *)shard);
         sc_alloc_init_shard(&shard->alloc);
     }
     sc_alloc_init_pool(seg);
@@ -166,10 +181,13 @@ int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries
     sc_seg_plan plan;
     void *base;
 
+    int rc;
+
     memset(seg, 0, sizeof(*seg));
     seg->fd = -1;
-    if (sc_seg_plan_make(&plan, size, nshards, entries_hint, err, errlen) != 0) {
-        return -1;
+    rc = sc_seg_plan_make(&plan, size, nshards, entries_hint, err, errlen);
+    if (rc != 0) {
+        return rc;
     }
     base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED) {
@@ -220,6 +238,7 @@ uint64_t sc_seg_layout_id(void)
         sizeof(sc_table), offsetof(sc_table, off), offsetof(sc_table, capacity),
         sizeof(sc_page), offsetof(sc_page, run), offsetof(sc_page, next),
         sizeof(sc_entry), offsetof(sc_entry, key_len), offsetof(sc_entry, scalar), offsetof(sc_entry, mem_size),
+        offsetof(sc_entry, mtime_after), offsetof(sc_entry, stamp), sizeof(sc_live_slot), SC_LIVE_SLOTS,
         sizeof(sc_chunk), offsetof(sc_chunk, len), SC_MAX_CHUNKS, SC_ENTRY_CHAINED, SC_ENTRY_REFERENCED,
     };
     size_t i;
@@ -232,6 +251,11 @@ uint64_t sc_seg_layout_id(void)
 
 void sc_seg_destroy(sc_seg *seg)
 {
+    if (seg->hdr) {
+        /* The calling thread's liveness slot first: the kernel can mark a
+         * dead owner's lock only while it is mapped. */
+        sc_live_leave(&seg->hdr->live);
+    }
     if (seg->base) {
         munmap(seg->base, seg->size);
     }

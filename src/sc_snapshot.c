@@ -20,7 +20,8 @@
 /* The figures are kept as an sc_entry_meta whose pointers are filled in by
  * sc_snapshot_next (the buffer may move while it grows). */
 typedef struct sc_snap_rec {
-    uint32_t rec_size;      /* bytes of this record, padded */
+    uint64_t rec_size;      /* bytes of this record, padded (a record holds a
+                               whole value: 64-bit, values near 4 GiB) */
     uint8_t has_value;
     sc_entry_meta meta;     /* value_len: bytes copied (0 without values) */
 } sc_snap_rec;
@@ -34,18 +35,32 @@ struct sc_snapshot {
     bool failed;
 };
 
-static size_t sc_rec_size(const sc_entry *e, bool with_values)
+static uint64_t sc_rec_size(const sc_entry *e, bool with_values)
 {
-    return SC_ALIGN_UP(sizeof(sc_snap_rec) + (size_t)e->key_len + (with_values ? e->val_len : 0), 8);
+    return SC_ALIGN_UP(sizeof(sc_snap_rec) + (uint64_t)e->key_len + (with_values ? (uint64_t)e->val_len : 0), 8);
+}
+
+/* Bytes the entry holds. The header's 32-bit figure saturates; beyond it
+ * the entry is at least its header, key and value in whole pages. */
+static uint64_t sc_entry_mem(const sc_entry *e)
+{
+    if (e->mem_size < UINT32_MAX) {
+        return e->mem_size;
+    }
+    return SC_ALIGN_UP(sizeof(sc_entry) + (uint64_t)e->key_len + e->val_len, SC_PAGE_SIZE);
 }
 
 static void sc_snap_add(sc_snapshot *snap, const sc_entry *e, bool with_values)
 {
-    size_t need = sc_rec_size(e, with_values);
+    uint64_t need = sc_rec_size(e, with_values);
     sc_snap_rec *rec;
     char *p;
 
     if (snap->failed) {
+        return;
+    }
+    if (need > SIZE_MAX - snap->len) {
+        snap->failed = true;
         return;
     }
     if (snap->len + need > snap->cap) {
@@ -64,16 +79,17 @@ static void sc_snap_add(sc_snapshot *snap, const sc_entry *e, bool with_values)
     }
     rec = (sc_snap_rec *)(snap->buf + snap->len);
     memset(rec, 0, sizeof(*rec));
-    rec->rec_size = (uint32_t)need;
+    rec->rec_size = need;
     rec->meta.key_len = e->key_len;
     rec->meta.vtype = e->vtype;
     rec->meta.scalar = e->scalar;
-    rec->meta.ttl = e->ttl;
+    rec->meta.ttl = sc_ttl_signed(e->ttl);
     rec->meta.nhits = e->nhits;
-    rec->meta.mem_size = e->mem_size;
+    rec->meta.mem_size = sc_entry_mem(e);
     rec->meta.ctime = e->ctime;
-    rec->meta.mtime = e->mtime;
-    rec->meta.atime = e->atime;
+    rec->meta.mtime = sc_entry_mtime(e);
+    rec->meta.atime = sc_entry_atime(e);
+    rec->meta.stamp = e->stamp;
     p = (char *)(rec + 1);
     memcpy(p, SC_ENTRY_KEY(e), e->key_len);
     if (with_values) {
@@ -170,7 +186,7 @@ bool sc_snapshot_next(sc_snapshot *snap, sc_entry_meta *meta)
     *meta = rec->meta;
     meta->key = p;
     meta->value = rec->has_value ? p + rec->meta.key_len : NULL;
-    snap->pos += rec->rec_size;
+    snap->pos += (size_t)rec->rec_size;
     return true;
 }
 

@@ -10,8 +10,8 @@
  * sequence window is opened), and the pin keeps every writer from freeing
  * the entry until the update is done.
  * Slow path, shard lock in read mode (nothing to repair if the process dies
- * there): taken when the pin could not be used (every slot busy, a writer
- * active, the key missing, expired or not an int). It updates with the same
+ * there): taken when the pin could not be used (every slot busy, no
+ * liveness slot left for this thread (sc_live.c), a writer active, the key missing, expired or not an int). It updates with the same
  * atomic instructions, so it is atomic against pinned updaters too.
  * Ints wrap around on overflow, as in APCu 5.1.22.
  * inc/dec of a missing (or expired) key store 0 +/- step through
@@ -58,8 +58,10 @@ static int64_t sc_apply_to_zero(sc_update_op op, int64_t a)
 
 static inline void sc_touch(sc_entry *e, int64_t now)
 {
-    if (__atomic_load_n(&e->mtime, __ATOMIC_RELAXED) != now) {
-        __atomic_store_n(&e->mtime, now, __ATOMIC_RELAXED);
+    uint32_t after = sc_entry_after(e, now);
+
+    if (__atomic_load_n(&e->mtime_after, __ATOMIC_RELAXED) != after) {
+        __atomic_store_n(&e->mtime_after, after, __ATOMIC_RELAXED);
     }
 }
 
@@ -90,13 +92,15 @@ static inline sc_pinned_result sc_update_pinned(sc_seg *seg, sc_shard *shard, co
     uint32_t slot;
     sc_entry *e;
     sc_pin *pin;
+    sc_owner self;
     uint8_t vtype;
     bool expired;
 
     if (start & 1) {
         return SC_PINNED_LOCK;
     }
-    pin = sc_pin_claim(shard, sc_self_pid());
+    self = sc_live_self(sc_shard_live(shard));
+    pin = self ? sc_pin_claim(shard, self) : NULL;
     if (!pin) {
         return SC_PINNED_LOCK;
     }

@@ -35,6 +35,16 @@
  *     0x12 str8  len:u8  hash:u64 bytes
  *     0x13 str32 len:u32 hash:u64 bytes      hash = zend_string_hash_val(key)
  *     0x14 slot  n:u8                         same key as key slot n (see SC_KEYSLOTS)
+ *   Memo form (arrays holding PHP references shared with something else, with
+ *   apc.serializer=default, see below): SC_T_MEMO, then the array, in which
+ *     0x0b ref   value                       a reference; gets the next ref id
+ *     0x0c refid id:u32                      the same reference as ref #id
+ *     0x0d arrid id:u32                      the same array as array #id
+ *   may appear as values, and every list/hash (in the order they start, the
+ *   top one is #0) gets the next array id. An arrid to an array still being
+ *   built is only accepted as the value of a ref (that is how a cycle looks:
+ *   $v = [&$v] is "memo, list 1 [ref, arrid 0]"), so a decoded array never
+ *   contains itself by value.
  *   String keys are never numeric strings (PHP already turned those into int
  *   keys), so decode can insert them without normalising. The stored hash
  *   saves rehashing (same build on both sides: one shared segment).
@@ -48,15 +58,21 @@
  * serializer, and plain arrays still take the native format):
  *   - arrays holding only null/bool/int/float/string/arrays -> SC_V_ARRAY;
  *   - a resource nested in an array is stored as int 0 (that is what serialize()
- *     writes for it, so APCu fetches int(0) too); a top-level resource is refused
+ *     writes for it, so APCu fetches int(0) too) - with a third-party
+ *     apc.serializer the whole value goes to it instead, as in APCu (igbinary
+ *     gives NULL, with its notice); a top-level resource is refused
  *     with E_WARNING "Cannot store resources in apcu cache" (APCu's text);
- *   - objects/enums, and arrays holding an object, a PHP reference with
- *     refcount > 1 (identity must survive), an INDIRECT slot, a string longer
- *     than 4 GiB or nesting deeper than SC_VALUE_MAX_DEPTH -> the whole value is
- *     serialize()d, exactly like APCu. References with refcount 1 are plain
- *     values to serialize() too, so they are inlined. Recursive arrays are only
- *     possible through references/objects, so they always take the serialize
- *     path, and the depth bound stops the native walk in any case.
+ *   - arrays holding a PHP reference with refcount > 1 (identity must survive):
+ *     with apc.serializer=default (or a name that is not registered, which
+ *     APCu treats as default) the memo form above, which keeps every shared
+ *     reference and array as APCu's default serializer does - a cycle comes
+ *     back at the level it was stored ($v = [&$v] fetches as
+ *     array(1){[0]=>*RECURSION*}); with apc.serializer=php, serialize()d, as
+ *     APCu does (whose serialize() output puts the cycle one level lower).
+ *   - objects/enums, and arrays holding an object, an INDIRECT slot, a string
+ *     longer than 4 GiB or nesting deeper than SC_VALUE_MAX_DEPTH -> the whole
+ *     value is serialize()d, exactly like APCu. References with refcount 1 are
+ *     plain values to serialize() too, so they are inlined.
  *   - serialize() failures (Closure, anonymous class, throwing __sleep or
  *     __serialize ...) leave the exception pending and encode returns FAILURE.
  *
@@ -104,6 +120,10 @@ enum {
     SC_T_STR32  = 0x08,
     SC_T_LIST   = 0x09,
     SC_T_HASH   = 0x0a,
+    SC_T_REF    = 0x0b,   /* memo form only: a new PHP reference, then its value */
+    SC_T_REFID  = 0x0c,   /* memo form only: id:u32, the same reference again */
+    SC_T_ARRID  = 0x0d,   /* memo form only: id:u32, the same array again */
+    SC_T_MEMO   = 0x0e,   /* first byte of the memo form, then one array */
 
     SC_K_I32    = 0x10,
     SC_K_I64    = 0x11,
@@ -150,17 +170,38 @@ static zend_always_inline uint64_t sc_le64(uint64_t v)
 
 /* ---- encoder ------------------------------------------------------------- */
 
+/* The apc.serializer in use for values that must be serialized; NULL: php
+ * serialize(). Written only at module startup (sc_value_set_serializer). */
+static sc_ext_serialize_fn sc_ext_ser;
+static sc_ext_unserialize_fn sc_ext_unser;
+static void *sc_ext_config;
+
 typedef struct sc_wbuf {
     char *buf;
     size_t len;
     size_t cap;
     bool kc_ready;
     zend_string *kc[SC_KEYSLOTS];
+    /* memo form only: arrays and references seen, by address -> id */
+    HashTable *memo_arrays;
+    HashTable *memo_refs;
 } sc_wbuf;
 
-/* Result of the native (SC_V_ARRAY) walk: OK, or "give up, serialize it". */
+/* Result of the native (SC_V_ARRAY) walk: OK, "give up, serialize it", or
+ * "start over in the memo form" (a shared reference was met). */
 #define SC_ENC_OK       0
 #define SC_ENC_FALLBACK 1
+#define SC_ENC_MEMO     2
+
+/* apc.serializer=default: shared references take the memo form. Written
+ * only at module startup (sc_value_set_native_refs). */
+static bool sc_native_refs;
+
+void sc_value_set_native_refs(bool on)
+{
+    sc_native_refs = on;
+}
+
 
 static void sc_wbuf_grow(sc_wbuf *w, size_t need)
 {
@@ -216,6 +257,28 @@ static zend_always_inline void sc_put_long(sc_wbuf *w, zend_long lv, uint8_t t8,
         sc_store_u64(p + 1, (uint64_t) v);
         w->len += 9;
     }
+}
+
+/* Memo form: the id of ptr in table, or (first time) a new id and -1. */
+static zend_always_inline zend_long sc_memo_id(HashTable *table, const void *ptr)
+{
+    zval *found = zend_hash_index_find(table, (zend_ulong) (uintptr_t) ptr);
+    zval id;
+
+    if (found) {
+        return Z_LVAL_P(found);
+    }
+    ZVAL_LONG(&id, (zend_long) zend_hash_num_elements(table));
+    zend_hash_index_add_new(table, (zend_ulong) (uintptr_t) ptr, &id);
+    return -1;
+}
+
+static zend_always_inline void sc_put_id(sc_wbuf *w, uint8_t tag, zend_long id)
+{
+    char *p = sc_wbuf_reserve(w, 5);
+    p[0] = (char) tag;
+    sc_store_u32(p + 1, (uint32_t) id);
+    w->len += 5;
 }
 
 /* Writes a length-prefixed byte string with tag t8 (u8 length) or t32 (u32 length). */
@@ -321,11 +384,26 @@ again:
             /* A reference only its holder sees is a plain value to serialize()
              * too; any other reference may be shared inside the value. */
             if (Z_REFCOUNT_P(zv) != 1) {
-                return SC_ENC_FALLBACK;
+                zend_long id;
+                if (!w->memo_refs) {
+                    return sc_native_refs ? SC_ENC_MEMO : SC_ENC_FALLBACK;
+                }
+                id = sc_memo_id(w->memo_refs, Z_REF_P(zv));
+                if (id >= 0) {
+                    sc_put_id(w, SC_T_REFID, id);
+                    return SC_ENC_OK;
+                }
+                sc_put_u8(w, SC_T_REF);
+                return sc_enc_zval(w, Z_REFVAL_P(zv), depth);
             }
             zv = Z_REFVAL_P(zv);
             goto again;
         case IS_RESOURCE:
+            /* What the native format cannot hold goes to the serializer in
+             * use, as with APCu: igbinary (with its notice) gives NULL. */
+            if (sc_ext_ser) {
+                return SC_ENC_FALLBACK;
+            }
             /* serialize() writes resources as i:0; APCu fetches int(0). */
             sc_put_u8(w, SC_T_I8);
             sc_put_u8(w, 0);
@@ -346,6 +424,13 @@ static int sc_enc_array(sc_wbuf *w, HashTable *ht, uint32_t depth)
     if (depth > SC_VALUE_MAX_DEPTH) {
         return SC_ENC_FALLBACK;
     }
+    if (w->memo_arrays) {
+        zend_long id = sc_memo_id(w->memo_arrays, ht);
+        if (id >= 0) {
+            sc_put_id(w, SC_T_ARRID, id);
+            return SC_ENC_OK;
+        }
+    }
 
     p = sc_wbuf_reserve(w, 5);
     sc_store_u32(p + 1, n);
@@ -359,8 +444,9 @@ static int sc_enc_array(sc_wbuf *w, HashTable *ht, uint32_t depth)
     if (zend_array_is_list(ht)) {
         p[0] = (char) SC_T_LIST;
         ZEND_HASH_FOREACH_VAL(ht, val) {
-            if (sc_enc_zval(w, val, depth) != SC_ENC_OK) {
-                return SC_ENC_FALLBACK;
+            int rc = sc_enc_zval(w, val, depth);
+            if (rc != SC_ENC_OK) {
+                return rc;
             }
         } ZEND_HASH_FOREACH_END();
         return SC_ENC_OK;
@@ -368,6 +454,7 @@ static int sc_enc_array(sc_wbuf *w, HashTable *ht, uint32_t depth)
 
     p[0] = (char) SC_T_HASH;
     ZEND_HASH_FOREACH_KEY_VAL(ht, h, key, val) {
+        int rc;
         if (key) {
             if (sc_put_key(w, key, depth) != SC_ENC_OK) {
                 return SC_ENC_FALLBACK;
@@ -375,18 +462,14 @@ static int sc_enc_array(sc_wbuf *w, HashTable *ht, uint32_t depth)
         } else {
             sc_put_long(w, (zend_long) h, 0, SC_K_I32, SC_K_I64);
         }
-        if (sc_enc_zval(w, val, depth) != SC_ENC_OK) {
-            return SC_ENC_FALLBACK;
+        rc = sc_enc_zval(w, val, depth);
+        if (rc != SC_ENC_OK) {
+            return rc;
         }
     } ZEND_HASH_FOREACH_END();
     return SC_ENC_OK;
 }
 
-/* The apc.serializer in use for values that must be serialized; NULL: php
- * serialize(). Written only at module startup (sc_value_set_serializer). */
-static sc_ext_serialize_fn sc_ext_ser;
-static sc_ext_unserialize_fn sc_ext_unser;
-static void *sc_ext_config;
 
 void sc_value_set_serializer(sc_ext_serialize_fn ser, sc_ext_unserialize_fn unser, void *config)
 {
@@ -515,11 +598,29 @@ zend_result sc_value_encode(zval *value, sc_encoded *out)
         case IS_ARRAY: {
             HashTable *ht = Z_ARRVAL_P(value);
             sc_wbuf w;
+            int rc;
             w.len = 0;
             w.kc_ready = 0;
+            w.memo_arrays = NULL;
+            w.memo_refs = NULL;
             w.cap = 32 + (size_t) zend_hash_num_elements(ht) * 16;
             w.buf = emalloc(w.cap);
-            if (sc_enc_array(&w, ht, 1) == SC_ENC_OK) {
+            rc = sc_enc_array(&w, ht, 1);
+            if (rc == SC_ENC_MEMO) {
+                /* Shared references: again, keeping identities. */
+                HashTable arrays, refs;
+                zend_hash_init(&arrays, 8, NULL, NULL, 0);
+                zend_hash_init(&refs, 8, NULL, NULL, 0);
+                w.memo_arrays = &arrays;
+                w.memo_refs = &refs;
+                w.len = 0;
+                w.kc_ready = 0;
+                sc_put_u8(&w, SC_T_MEMO);
+                rc = sc_enc_array(&w, ht, 1);
+                zend_hash_destroy(&arrays);
+                zend_hash_destroy(&refs);
+            }
+            if (rc == SC_ENC_OK) {
                 out->vtype = SC_V_ARRAY;
                 out->owned_buf = w.buf;
                 out->data = w.buf;
@@ -550,11 +651,23 @@ void sc_value_encoded_release(sc_encoded *enc)
 
 /* ---- decoder ------------------------------------------------------------- */
 
+/* Memo form: what array #id / reference #id decoded to (borrowed: the
+ * decoded value holds them), and whether array #id is complete. */
+typedef struct sc_memo_in {
+    zval *arrays;
+    bool *done;
+    uint32_t narrays, arrays_cap;
+    zend_reference **refs;
+    uint32_t nrefs, refs_cap;
+} sc_memo_in;
+
 typedef struct sc_rbuf {
     const unsigned char *p;
     const unsigned char *end;
     bool kc_ready;
     zend_string *kc[SC_KEYSLOTS]; /* see SC_KEYSLOTS */
+    sc_memo_in *memo;             /* NULL unless the memo form */
+    bool in_ref;                  /* decoding the value of a ref */
 } sc_rbuf;
 
 #define SC_LEFT(r) ((size_t) ((r)->end - (r)->p))
@@ -586,6 +699,87 @@ static zend_always_inline int sc_i64_to_long(int64_t v, zend_long *out)
 
 static zend_result sc_dec_list(sc_rbuf *r, zval *out, uint32_t depth);
 static zend_result sc_dec_hash(sc_rbuf *r, zval *out, uint32_t depth);
+
+static zend_result sc_dec_value(sc_rbuf *r, zval *out, uint32_t depth);
+
+/* Memo form: array out (just made, not filled yet) gets the next id. */
+static uint32_t sc_memo_add_array(sc_rbuf *r, zval *out)
+{
+    sc_memo_in *m = r->memo;
+
+    if (m->narrays == m->arrays_cap) {
+        m->arrays_cap = m->arrays_cap ? m->arrays_cap * 2 : 8;
+        m->arrays = safe_erealloc(m->arrays, m->arrays_cap, sizeof(zval), 0);
+        m->done = safe_erealloc(m->done, m->arrays_cap, sizeof(bool), 0);
+    }
+    ZVAL_COPY_VALUE(&m->arrays[m->narrays], out);
+    m->done[m->narrays] = false;
+    return m->narrays++;
+}
+
+static zend_always_inline int sc_dec_id(sc_rbuf *r, uint32_t limit, uint32_t *id)
+{
+    if (SC_LEFT(r) < 4) {
+        return 0;
+    }
+    *id = sc_load_u32(r->p);
+    r->p += 4;
+    return *id < limit;
+}
+
+/* SC_T_REF, SC_T_REFID, SC_T_ARRID (memo form only). */
+static zend_result sc_dec_memo_value(sc_rbuf *r, unsigned char tag, zval *out, uint32_t depth)
+{
+    sc_memo_in *m = r->memo;
+    uint32_t id;
+
+    if (!m) {
+        return FAILURE;
+    }
+    switch (tag) {
+        case SC_T_REF: {
+            zend_reference *ref;
+            zend_result rc;
+            bool outer = r->in_ref;
+            if (outer) {
+                return FAILURE; /* a reference never holds a reference */
+            }
+            ZVAL_NEW_EMPTY_REF(out);
+            ref = Z_REF_P(out);
+            ZVAL_NULL(&ref->val);
+            if (m->nrefs == m->refs_cap) {
+                m->refs_cap = m->refs_cap ? m->refs_cap * 2 : 8;
+                m->refs = safe_erealloc(m->refs, m->refs_cap, sizeof(zend_reference *), 0);
+            }
+            m->refs[m->nrefs++] = ref;
+            r->in_ref = true;
+            rc = sc_dec_value(r, &ref->val, depth);
+            r->in_ref = false;
+            if (rc != SUCCESS) {
+                ZVAL_NULL(&ref->val);
+                zval_ptr_dtor(out);
+                return FAILURE;
+            }
+            return SUCCESS;
+        }
+        case SC_T_REFID:
+            if (r->in_ref || !sc_dec_id(r, m->nrefs, &id)) {
+                return FAILURE;
+            }
+            GC_ADDREF(m->refs[id]);
+            ZVAL_REF(out, m->refs[id]);
+            return SUCCESS;
+        case SC_T_ARRID:
+            /* An array still being built only as a reference's value. */
+            if (!sc_dec_id(r, m->narrays, &id) || (!m->done[id] && !r->in_ref)) {
+                return FAILURE;
+            }
+            ZVAL_COPY(out, &m->arrays[id]);
+            return SUCCESS;
+        default:
+            return FAILURE;
+    }
+}
 
 /* Reads a length (u8 or u32 per tag) and checks the bytes are there. */
 static zend_always_inline int sc_dec_len(sc_rbuf *r, int wide, size_t *len)
@@ -725,9 +919,18 @@ static zend_result sc_dec_value(sc_rbuf *r, zval *out, uint32_t depth)
             r->p += n;
             return SUCCESS;
         case SC_T_LIST:
-            return sc_dec_list(r, out, depth + 1);
-        case SC_T_HASH:
-            return sc_dec_hash(r, out, depth + 1);
+        case SC_T_HASH: {
+            zend_result rc;
+            bool in_ref = r->in_ref;
+            r->in_ref = false; /* the elements are not the ref's value */
+            rc = tag == SC_T_LIST ? sc_dec_list(r, out, depth + 1) : sc_dec_hash(r, out, depth + 1);
+            r->in_ref = in_ref;
+            return rc;
+        }
+        case SC_T_REF:
+        case SC_T_REFID:
+        case SC_T_ARRID:
+            return sc_dec_memo_value(r, tag, out, depth);
         default:
             return FAILURE;
     }
@@ -756,16 +959,24 @@ static zend_result sc_dec_list(sc_rbuf *r, zval *out, uint32_t depth)
     HashTable *ht;
     zend_result rc = SUCCESS;
 
+    uint32_t id = 0;
+
     if (depth > SC_VALUE_MAX_DEPTH || !sc_dec_count(r, 1, &n)) {
         return FAILURE;
     }
     if (n == 0) {
         ZVAL_EMPTY_ARRAY(out);
+        if (r->memo) {
+            r->memo->done[sc_memo_add_array(r, out)] = true;
+        }
         return SUCCESS;
     }
     array_init_size(out, n);
     ht = Z_ARRVAL_P(out);
     zend_hash_real_init_packed(ht);
+    if (r->memo) {
+        id = sc_memo_add_array(r, out);
+    }
     ZEND_HASH_FILL_PACKED(ht) {
         for (i = 0; i < n; i++) {
             zval tmp;
@@ -780,6 +991,8 @@ static zend_result sc_dec_list(sc_rbuf *r, zval *out, uint32_t depth)
     if (rc != SUCCESS) {
         zval_ptr_dtor(out);
         ZVAL_NULL(out);
+    } else if (r->memo) {
+        r->memo->done[id] = true;
     }
     return rc;
 }
@@ -803,16 +1016,24 @@ static zend_result sc_dec_hash(sc_rbuf *r, zval *out, uint32_t depth)
     uint32_t n, i;
     HashTable *ht;
 
+    uint32_t id = 0;
+
     if (depth > SC_VALUE_MAX_DEPTH || !sc_dec_count(r, 2, &n)) {
         return FAILURE;
     }
     if (n == 0) {
         ZVAL_EMPTY_ARRAY(out);
+        if (r->memo) {
+            r->memo->done[sc_memo_add_array(r, out)] = true;
+        }
         return SUCCESS;
     }
     array_init_size(out, n);
     ht = Z_ARRVAL_P(out);
     zend_hash_real_init_mixed(ht);
+    if (r->memo) {
+        id = sc_memo_add_array(r, out);
+    }
 
     /* Exactly n inserts into a table sized for >= n: no resize ever happens,
      * which _zend_hash_append relies on. */
@@ -884,6 +1105,9 @@ static zend_result sc_dec_hash(sc_rbuf *r, zval *out, uint32_t depth)
             default:
                 goto fail;
         }
+    }
+    if (r->memo) {
+        r->memo->done[id] = true;
     }
     return SUCCESS;
 
@@ -997,18 +1221,37 @@ zend_result sc_value_decode(uint8_t vtype, int64_t scalar, const char *data, siz
             return SUCCESS;
         case SC_V_ARRAY: {
             sc_rbuf r;
+            sc_memo_in memo;
+            zend_result rc;
             if (data == NULL || len < 1) {
                 break;
             }
             r.p = (const unsigned char *) data;
             r.end = r.p + len;
             r.kc_ready = 0;
-            /* Only an array may sit at the top, and nothing after it. */
-            if ((*r.p != SC_T_LIST && *r.p != SC_T_HASH) || sc_dec_value(&r, out, 0) != SUCCESS) {
-                break;
+            r.memo = NULL;
+            r.in_ref = false;
+            if (*r.p == SC_T_MEMO) {
+                memset(&memo, 0, sizeof(memo));
+                r.memo = &memo;
+                r.p++;
             }
-            if (r.p != r.end) {
+            /* Only an array may sit at the top, and nothing after it. */
+            rc = r.p < r.end && (*r.p == SC_T_LIST || *r.p == SC_T_HASH) ? sc_dec_value(&r, out, 0) : FAILURE;
+            if (rc == SUCCESS && r.p != r.end) {
                 zval_ptr_dtor(out);
+                rc = FAILURE;
+            }
+            if (r.memo) {
+                if (memo.arrays) {
+                    efree(memo.arrays);
+                    efree(memo.done);
+                }
+                if (memo.refs) {
+                    efree(memo.refs);
+                }
+            }
+            if (rc != SUCCESS) {
                 break;
             }
             return SUCCESS;

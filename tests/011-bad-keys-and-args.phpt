@@ -90,7 +90,7 @@ t(fn() => apcu_clear_cache(1));
 t(fn() => apcu_enabled(1));
 t(fn() => apcu_fetch('a', 'literal'));
 ?>
---EXPECT--
+--EXPECTF--
 -- store/add: key must be a string or an array
 int:
 Warning: apcu_store(): apc_store expects key parameter to be a string or an array of key/value pairs.
@@ -263,4 +263,4 @@ ArgumentCountError: apcu_delete() expects exactly 1 argument, 0 given
 ArgumentCountError: apcu_delete() expects exactly 1 argument, 2 given
 ArgumentCountError: apcu_clear_cache() expects exactly 0 arguments, 1 given
 ArgumentCountError: apcu_enabled() expects exactly 0 arguments, 1 given
-Error: apcu_fetch(): Argument #2 ($success) cannot be passed by reference
+Error: apcu_fetch(): Argument #2 ($success) %r(cannot|could not)%r be passed by reference

@@ -22,8 +22,8 @@ echo json_encode($all), "\n";
 // preloaded entries are ordinary entries, with no ttl
 var_dump(apcu_add('int', 0), apcu_store('str', 'replaced'), apcu_fetch('str'), apcu_inc('int'));
 ?>
---EXPECT--
-Warning: PHP Startup: Numerical result out of range in Unknown on line 0
+--EXPECTF--
+%r(Deprecated: PHP Startup: Unserializing the 'S' format is deprecated in Unknown on line 0\n\n)?%rWarning: PHP Startup: Numerical result out of range in Unknown on line 0
 "int": hit 42
 "str": hit 'hello'
 "arr": hit array (

@@ -129,7 +129,7 @@ t('negative ttl, existing key', function () { $r = apcu_inc('a', 1, $ok, -1); re
 t('unknown named', fn() => apcu_inc('a', nope: 1));
 var_dump(apcu_fetch('a'));
 ?>
---EXPECT--
+--EXPECTF--
 -- a missing key starts from 0
 1 success=true now=1
 2 success=true now=2
@@ -264,7 +264,7 @@ typed ?bool property: [2,true]
 typed ?bool property, failure: [false,false]
 typed int property, failure: [false,0]
 array element: {"x":true,"y":false}
-by value: Error: apcu_inc(): Argument #3 ($success) cannot be passed by reference
+by value: Error: apcu_inc(): Argument #3 ($success) %r(cannot|could not)%r be passed by reference
 named, skipped: [2,-1]
 -- argument errors
 no args: ArgumentCountError: apcu_inc() expects at least 1 argument, 0 given

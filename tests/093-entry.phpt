@@ -125,7 +125,7 @@ t('float ttl', fn() => apcu_entry('a', fn() => 1, 1.5));
 t('named', fn() => [apcu_entry(callback: fn($k) => "<$k>", key: 'named', ttl: 0), now('named')]);
 var_dump(apcu_exists('a'));
 ?>
---EXPECT--
+--EXPECTF--
 -- runs on a miss with the key, stores and returns the result
 string(10) "value of e"
 string(12) "'value of e'"
@@ -224,9 +224,9 @@ next call runs again: array (
   1 => '\'ok now\'',
 )
 Error: DivisionByZeroError: Division by zero
-TypeError in the call: TypeError: {closure}(): Argument #1 ($k) must be of type int, string given
-too few params: ArgumentCountError: Too few arguments to function {closure}(), 1 passed and exactly 2 expected
-by-reference param: Warning: {closure}(): Argument #1 ($k) must be passed by reference, value given
+TypeError in the call: TypeError: %r\{closure(:\{closure:.+093-entry\.php:\d+\}:\d+)?\}%r(): Argument #1 ($k) must be of type int, string given
+too few params: ArgumentCountError: Too few arguments to function %r\{closure(:\{closure:.+093-entry\.php:\d+\}:\d+)?\}%r(), 1 passed and exactly 2 expected
+by-reference param: Warning: %r\{closure(:\{closure:.+093-entry\.php:\d+\}:\d+)?\}%r(): Argument #1 ($k) must be passed by reference, value given
 array (
   0 => 'changed',
   1 => '\'changed\'',

@@ -76,7 +76,7 @@ if (function_exists('pcntl_fork')) {
     var_dump(0, apcu_entry('thr', fn($k) => "child $k"));
 }
 ?>
---EXPECT--
+--EXPECTF--
 not callable: TypeError: apcu_entry(): Argument #2 ($callback) must be a valid callback, function "no_such_function" not found or invalid function name
 not callable array: TypeError: apcu_entry(): Argument #2 ($callback) must be a valid callback, first array member is not a valid class name or object
 null callback: TypeError: apcu_entry(): Argument #2 ($callback) must be a valid callback, no array or string given
@@ -117,9 +117,9 @@ fetch fal: bool(true)
 returns nothing: NULL
 exists void: bool(true)
 callback with 0 params: string(11) "zero params"
-callback needing 2 params: ArgumentCountError: Too few arguments to function {closure}(), 1 passed and exactly 2 expected
+callback needing 2 params: ArgumentCountError: Too few arguments to function %r\{closure(:\{closure:.+131-bad-input-entry\.php:\d+\}:\d+)?\}%r(), 1 passed and exactly 2 expected
 exists tp: bool(false)
-by-ref param: Warning: {closure}(): Argument #1 ($k) must be passed by reference, value given
+by-ref param: Warning: %r\{closure(:\{closure:.+131-bad-input-entry\.php:\d+\}:\d+)?\}%r(): Argument #1 ($k) must be passed by reference, value given
 string(5) "byref"
 fetch br: array(2) {
   [0]=>

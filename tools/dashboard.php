@@ -42,19 +42,23 @@ $SCD_CONFIG = [
     'auth' => true,              // SHARDCACHE_DASHBOARD_AUTH=0 turns basic auth off (only behind your own auth!)
     'refresh' => 5,              // SHARDCACHE_DASHBOARD_REFRESH: seconds between samples (0: off)
     'page_size' => 100,          // keys per page in the key browser
-    'max_scan' => 200000,        // keys looked at per search at most
+    'max_scan' => 200000,        // SHARDCACHE_DASHBOARD_MAX_SCAN: keys a search examines at most
+    'search_seconds' => 2.0,     // SHARDCACHE_DASHBOARD_SEARCH_SECONDS: time a search takes at most
 ];
 // ----------------------------------------------------------------------------
 
 const SCD_DEFAULT_PASSWORD = 'change-me';
 
 foreach (['user' => 'SHARDCACHE_DASHBOARD_USER', 'password' => 'SHARDCACHE_DASHBOARD_PASSWORD',
-          'auth' => 'SHARDCACHE_DASHBOARD_AUTH', 'refresh' => 'SHARDCACHE_DASHBOARD_REFRESH'] as $k => $env) {
+          'auth' => 'SHARDCACHE_DASHBOARD_AUTH', 'refresh' => 'SHARDCACHE_DASHBOARD_REFRESH',
+          'max_scan' => 'SHARDCACHE_DASHBOARD_MAX_SCAN', 'search_seconds' => 'SHARDCACHE_DASHBOARD_SEARCH_SECONDS'] as $k => $env) {
     $v = getenv($env);
     if ($v !== false && $v !== '') {
         $SCD_CONFIG[$k] = match ($k) {
             'auth' => !in_array(strtolower($v), ['0', 'off', 'false', 'no'], true),
             'refresh' => max(0, (int)$v),
+            'max_scan' => max(1, (int)$v),
+            'search_seconds' => max(0.05, (float)$v),
             default => $v,
         };
     }
@@ -318,7 +322,11 @@ if ($scd_action === 'delete' || $scd_action === 'clear') {
         shardcache_clear_cache();
         scd_back(['msg' => 'cleared']);
     }
-    $key = $_POST['key'] ?? null;
+    // Keys travel as hex: any byte string (NUL, invalid UTF-8) comes back
+    // exactly; a plain `key` field is still understood.
+    $hex = $_POST['key_hex'] ?? null;
+    $key = is_string($hex) && strlen($hex) % 2 === 0 && preg_match('/^[0-9a-fA-F]*$/D', $hex) === 1
+        ? (string)hex2bin($hex) : ($_POST['key'] ?? null);
     if (!is_string($key)) {
         scd_back(['msg' => 'nokey']);
     }
@@ -378,49 +386,75 @@ function scd_regex(string $q, bool $ci, ?string &$error): ?string
 }
 
 /**
- * Keys matching $re (all when null), with their metadata; stops after
- * $max_scan keys. APCUIterator when it is shardcache's, else the cache list
- * of shardcache_cache_info().
+ * Keys matching $re (all when null), with their metadata. The work is
+ * bounded: at most $max_scan keys are examined (matching or not) and the
+ * search stops after $max_seconds; each match is made here, in PHP, with a
+ * lowered backtracking limit (a costly pattern fails on a key rather than
+ * running on), never inside the extension, so a request can always stop.
+ * $stopped: null, or why the search stopped early ('keys' or 'time');
+ * $examined: keys looked at. APCUIterator when it is shardcache's, else the
+ * cache list of shardcache_cache_info().
  */
-function scd_keys(?string $re, int $max_scan, bool &$truncated, string &$source): array
+function scd_keys(?string $re, int $max_scan, float $max_seconds, ?string &$stopped, int &$examined,
+                  string &$source): array
 {
     $rows = [];
-    $truncated = false;
-    if (scd_iterator_is_ours()) {
-        $source = 'APCUIterator';
-        $fmt = APC_ITER_KEY | APC_ITER_NUM_HITS | APC_ITER_MTIME | APC_ITER_CTIME | APC_ITER_ATIME
-            | APC_ITER_MEM_SIZE | APC_ITER_TTL;
-        foreach (new APCUIterator($re, $fmt, 256) as $e) {
-            if (count($rows) >= $max_scan) {
-                $truncated = true;
-                break;
-            }
-            $rows[] = ['key' => (string)$e['key'], 'size' => $e['mem_size'] ?? null, 'hits' => $e['num_hits'] ?? null,
-                'mtime' => $e['mtime'] ?? null, 'ctime' => $e['creation_time'] ?? null,
-                'atime' => $e['access_time'] ?? null, 'ttl' => $e['ttl'] ?? null];
+    $stopped = null;
+    $examined = 0;
+    $deadline = hrtime(true) + (int)($max_seconds * 1e9);
+    $limit = ini_get('pcre.backtrack_limit');
+    ini_set('pcre.backtrack_limit', '100000');
+    $take = function (string $k, array $e) use (&$rows, &$stopped, &$examined, $re, $max_scan, $deadline): bool {
+        if ($examined >= $max_scan) {
+            $stopped = 'keys';
+            return false;
         }
-        return $rows;
-    }
-    $source = 'shardcache_cache_info()';
-    if (!function_exists('shardcache_cache_info')) {
-        $source = '';
-        return [];
-    }
-    $ci = shardcache_cache_info(false);
-    foreach (is_array($ci) ? ($ci['cache_list'] ?? []) : [] as $e) {
-        $k = (string)($e['info'] ?? $e['key'] ?? '');
-        if ($re !== null && !preg_match($re, $k)) {
-            continue;
+        if (($examined & 63) === 0 && $examined > 0 && hrtime(true) > $deadline) {
+            $stopped = 'time';
+            return false;
         }
-        if (count($rows) >= $max_scan) {
-            $truncated = true;
-            break;
+        $examined++;
+        if ($re !== null && preg_match($re, $k) !== 1) {
+            return true;
         }
         $rows[] = ['key' => $k, 'size' => $e['mem_size'] ?? null, 'hits' => $e['num_hits'] ?? null,
             'mtime' => $e['mtime'] ?? null, 'ctime' => $e['creation_time'] ?? null,
             'atime' => $e['access_time'] ?? null, 'ttl' => $e['ttl'] ?? null];
+        return true;
+    };
+    try {
+        if (scd_iterator_is_ours()) {
+            $source = 'APCUIterator';
+            $fmt = APC_ITER_KEY | APC_ITER_NUM_HITS | APC_ITER_MTIME | APC_ITER_CTIME | APC_ITER_ATIME
+                | APC_ITER_MEM_SIZE | APC_ITER_TTL;
+            foreach (new APCUIterator(null, $fmt, 256) as $e) {
+                if (!$take((string)$e['key'], $e)) {
+                    break;
+                }
+            }
+            return $rows;
+        }
+        $source = 'shardcache_cache_info()';
+        if (!function_exists('shardcache_cache_info')) {
+            $source = '';
+            return [];
+        }
+        $ci = shardcache_cache_info(false);
+        foreach (is_array($ci) ? ($ci['cache_list'] ?? []) : [] as $e) {
+            if (!$take((string)($e['info'] ?? $e['key'] ?? ''), $e)) {
+                break;
+            }
+        }
+        return $rows;
+    } finally {
+        ini_set('pcre.backtrack_limit', (string)$limit);
     }
-    return $rows;
+}
+
+/** A key as a form field: hex, so that every byte string round-trips. */
+function scd_key_field(string $key): string
+{
+    return '<input type="hidden" name="key_hex" value="' . bin2hex($key) . '">';
 }
 
 /** One key's metadata and value. */
@@ -491,13 +525,15 @@ $listing = isset($_GET['list']) || $q !== '';
 
 $regex_error = null;
 $keys = [];
-$truncated = false;
+$stopped = null;
+$examined = 0;
 $source = '';
 $total_matches = 0;
 if ($listing && $view_key === null) {
     $re = scd_regex($q, $ci, $regex_error);
     if ($regex_error === null) {
-        $keys = scd_keys($re, (int)$SCD_CONFIG['max_scan'], $truncated, $source);
+        $keys = scd_keys($re, (int)$SCD_CONFIG['max_scan'], (float)$SCD_CONFIG['search_seconds'], $stopped,
+                         $examined, $source);
         usort($keys, function ($a, $b) use ($sort, $order) {
             $r = $sort === 'key' ? strcmp($a['key'], $b['key']) : (($a[$sort] ?? -1) <=> ($b[$sort] ?? -1) ?: strcmp($a['key'], $b['key']));
             return $order === 'desc' ? -$r : $r;
@@ -716,7 +752,7 @@ details > summary { cursor:pointer; color:var(--accent); margin:.4rem 0; }
     <form method="post" action="<?= scd_h($self) ?>" class="delete-form">
       <input type="hidden" name="action" value="delete">
       <input type="hidden" name="csrf" value="<?= scd_h($scd_csrf) ?>">
-      <input type="hidden" name="key" value="<?= scd_h($view_key) ?>">
+      <?= scd_key_field($view_key) ?>
       <input type="hidden" name="from_details" value="1">
       <button type="submit" class="danger">Delete this key</button>
     </form>
@@ -827,12 +863,13 @@ details > summary { cursor:pointer; color:var(--accent); margin:.4rem 0; }
     <select name="order" id="order"><option value="asc"<?= $order === 'asc' ? ' selected' : '' ?>>ascending</option><option value="desc"<?= $order === 'desc' ? ' selected' : '' ?>>descending</option></select>
     <button type="submit" id="search-button">Search</button>
   </form>
+  <p class="muted" id="search-bounds">A search examines at most <?= number_format((int)$SCD_CONFIG['max_scan']) ?> keys and runs at most <?= scd_h((string)$SCD_CONFIG['search_seconds']) ?> s (<code>max_scan</code>, <code>search_seconds</code>); a pattern that backtracks too much on a key does not match it.</p>
   <?php if ($regex_error !== null) { ?>
     <div class="flash err" id="regex-error">Invalid regular expression: <?= scd_h($regex_error) ?></div>
   <?php } elseif (!$listing) { ?>
     <p class="muted">Search with a regular expression (PCRE, no delimiters), or <a href="<?= scd_h($url(['list' => 1])) ?>#keys">list every key</a>.</p>
   <?php } else { ?>
-    <p class="muted" id="match-count"><?= number_format($total_matches) ?> key<?= $total_matches === 1 ? '' : 's' ?> match<?= $total_matches === 1 ? 'es' : '' ?><?= $truncated ? ' (search stopped after ' . number_format((int)$SCD_CONFIG['max_scan']) . ' keys)' : '' ?><?= $source ? ' · read with ' . scd_h($source) : '' ?>.</p>
+    <p class="muted" id="match-count"><?= number_format($total_matches) ?> key<?= $total_matches === 1 ? '' : 's' ?> match<?= $total_matches === 1 ? 'es' : '' ?><?= $stopped !== null ? ' among the first ' . number_format($examined) . ' keys examined (search stopped at its limit of ' . ($stopped === 'keys' ? number_format((int)$SCD_CONFIG['max_scan']) . ' keys' : scd_h((string)$SCD_CONFIG['search_seconds']) . ' s') . ')' : '' ?><?= $source ? ' · read with ' . scd_h($source) : '' ?>.</p>
     <?php if ($keys) { ?>
     <table id="key-table">
       <tr><?php foreach (['key' => 'Key', 'size' => 'Size', 'hits' => 'Hits', 'ttl' => 'TTL', 'mtime' => 'Modified', 'atime' => 'Accessed'] as $k => $l) {
@@ -848,7 +885,7 @@ details > summary { cursor:pointer; color:var(--accent); margin:.4rem 0; }
           <td><form method="post" action="<?= scd_h($self) ?>" class="inline delete-form">
             <input type="hidden" name="action" value="delete">
             <input type="hidden" name="csrf" value="<?= scd_h($scd_csrf) ?>">
-            <input type="hidden" name="key" value="<?= scd_h($r['key']) ?>">
+            <?= scd_key_field($r['key']) ?>
             <input type="hidden" name="back" value="<?= scd_h($back) ?>">
             <button type="submit" class="danger">Delete</button></form></td>
         </tr>
@@ -1080,7 +1117,9 @@ details > summary { cursor:pointer; color:var(--accent); margin:.4rem 0; }
   const clear = document.getElementById('clear-form');
   if (clear) clear.addEventListener('submit', e => { if (!confirm('Clear the whole cache? Every entry of every shard is removed.')) e.preventDefault(); });
   document.querySelectorAll('form.delete-form').forEach(f => f.addEventListener('submit', e => {
-    const k = f.querySelector('input[name=key]').value;
+    // The key travels as hex (any bytes); shown here as text.
+    const hex = f.querySelector('input[name=key_hex]').value;
+    const k = new TextDecoder().decode(new Uint8Array((hex.match(/../g) || []).map(h => parseInt(h, 16))));
     if (!confirm('Delete key ' + JSON.stringify(k) + '?')) e.preventDefault();
   }));
 

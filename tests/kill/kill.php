@@ -28,6 +28,10 @@
  * key and that every key can be written, read, deleted and cleared, within
  * --hang seconds.
  *
+ * --readers: the workers only read (tests/kill/readers.inc): a setup process
+ * stores every key first, and the final check wants every one of them back,
+ * unchanged, with no repair and no reset.
+ *
  * A hang is counted once however many workers are stuck (they are listed).
  * Output: progress lines, then "kills: N, hangs: N, wrong values: N",
  * "crashes: N", and last "N passed, N failed" (1 passed when there was no
@@ -35,8 +39,10 @@
  * only then. Every process this script forked is gone when it exits.
  */
 require __DIR__ . '/workload.inc';
+require __DIR__ . '/readers.inc';
 
-$opt = getopt('', ['kills:', 'workers:', 'seconds:', 'hang:', 'seed:', 'quiet']);
+$opt = getopt('', ['kills:', 'workers:', 'seconds:', 'hang:', 'seed:', 'quiet', 'readers']);
+$readers = isset($opt['readers']);
 $target = isset($opt['kills']) ? (int) $opt['kills'] : (isset($opt['seconds']) ? 0 : 200);
 $nworkers = isset($opt['workers']) ? max(1, (int) $opt['workers']) : 8;
 $limit = isset($opt['seconds']) ? (float) $opt['seconds'] : 100.0;
@@ -97,7 +103,11 @@ function spawn(): void
         fclose($pair[0]);
         pcntl_signal(SIGTERM, SIG_DFL);
         pcntl_signal(SIGINT, SIG_DFL);
-        kt_worker($id, $pair[1]);
+        if ($GLOBALS['readers']) {
+            rk_worker($id, $pair[1]);
+        } else {
+            kt_worker($id, $pair[1]);
+        }
         exit(0);
     }
     fclose($pair[1]);
@@ -270,9 +280,32 @@ pcntl_signal(SIGTERM, $cleanup);
 pcntl_signal(SIGINT, $cleanup);
 
 mt_srand($seed);
-say(sprintf('kill test: %d workers, target %s kills, time limit %.0f s, hang after %.1f s, seed %d, shm %s, shards %s',
-            $nworkers, $target ?: 'no', $limit, $hang_after, $seed, ini_get('apc.shm_size') ?: '?',
-            ini_get('shardcache.shards') ?: '-'));
+say(sprintf('kill test%s: %d workers, target %s kills, time limit %.0f s, hang after %.1f s, seed %d, shm %s, shards %s%s',
+            $readers ? ' (readers only)' : '', $nworkers, $target ?: 'no', $limit, $hang_after, $seed,
+            ini_get('apc.shm_size') ?: '?', ini_get('shardcache.shards') ?: '-',
+            is_dir('/proc/self') ? '' : ', /proc hidden'));
+
+if ($readers) {
+    // The keys the readers read, stored by a process of their own (this
+    // process never calls the cache).
+    $pair = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
+    $pid = pcntl_fork();
+    if ($pid == 0) {
+        fclose($pair[0]);
+        fwrite($pair[1], json_encode(rk_setup()));
+        exit(0);
+    }
+    fclose($pair[1]);
+    $setup = json_decode((string) stream_get_contents($pair[0]), true);
+    fclose($pair[0]);
+    pcntl_waitpid($pid, $status);
+    if (!is_array($setup) || $setup) {
+        say('setup failed: ' . (is_array($setup) ? implode('; ', $setup) : describe_status($status)));
+        say('0 passed, 1 failed');
+        exit(1);
+    }
+    say(sprintf('setup: %d keys stored', RK_NKEYS));
+}
 
 for ($i = 0; $i < $nworkers; $i++) {
     spawn();
@@ -350,7 +383,8 @@ if (!$had_hang) {
         foreach (['repairs', 'resets', 'expunges', 'evicted', 'nomem', 'clears'] as $f) {
             if (is_array($info) && isset($info[$f])) $figures[$f] = $info[$f];
         }
-        fwrite($pair[1], json_encode(['problems' => kt_final_check(), 'figures' => $figures]));
+        $problems = $GLOBALS['readers'] ? rk_final_check() : kt_final_check();
+        fwrite($pair[1], json_encode(['problems' => $problems, 'figures' => $figures]));
         fclose($pair[1]);
         exit(0);
     }

@@ -15,16 +15,40 @@
 //    This process's fetches must all go on meanwhile: they read under the
 //    sequence counter, and the one in 32 that records a sampled hit skips
 //    the busy lock instead of waiting for it.
+//  held-noproc: held, with this process and its children run with /proc
+//    hidden (scripts/without-proc.sh): the liveness of the pin's holder must
+//    not depend on /proc.
+//  reused: as reaped, then a new, unrelated process (sleep) is made to get
+//    the dead child's pid (through /proc/sys/kernel/ns_last_pid, root) and
+//    kept alive: the writer must still see the pin's holder as gone.
+//  hit-killed: the child only fetches; gdb kills it while it holds the
+//    shard's lock to record a sampled hit. No entry may be lost.
+//  walk-killed: the child only calls apcu_sma_info(); gdb kills it while it
+//    holds the page-pool lock for the walk. No entry may be lost, and the
+//    next store must not reset the cache.
 // Commands come one per line on stdin; $argv[2] is a fifo this process
 // writes "checked" to in held mode, once it has looked at the writer.
 $mode = $argv[1] ?? 'zombie';
 $ack = $argv[2] ?? null;
+if ($mode === 'held-noproc') {
+    $mode = 'held';
+}
 apcu_store('k', 0);
 apcu_store('r', ['read', 42]);
+$readers = $mode === 'hit-killed' || $mode === 'walk-killed';
+if ($readers) {
+    for ($i = 0; $i < 1000; $i++) {
+        apcu_store("e$i", ['entry', $i, str_repeat('v', $i % 300)]);
+    }
+}
 $pid = pcntl_fork();
 if ($pid === 0) {
     for ($i = 0;; $i++) {
-        if ($mode === 'fetch-locked') {
+        if ($mode === 'hit-killed') {
+            apcu_fetch('e' . ($i % 1000));
+        } elseif ($mode === 'walk-killed') {
+            apcu_sma_info();
+        } elseif ($mode === 'fetch-locked') {
             apcu_store('w', $i);
         } else {
             apcu_inc('k');
@@ -41,7 +65,8 @@ if ($line !== $expect) {
     exit(1);
 }
 $stat = @file_get_contents("/proc/$pid/stat");
-$state = $stat === false ? 'gone' : substr($stat, strrpos($stat, ')') + 2, 1);
+$state = $stat === false ? (is_dir('/proc/self') ? 'gone' : 'unknown (no /proc)')
+                         : substr($stat, strrpos($stat, ')') + 2, 1);
 echo "child state: $state\n";
 pcntl_alarm(20);   // no handler: a writer stuck on the pin dies of SIGALRM
 
@@ -89,9 +114,52 @@ if ($mode === 'held') {
     exit(0);
 }
 
-if ($mode === 'reaped') {
+if ($readers) {
     pcntl_waitpid($pid, $status);
     echo "reaped, killed by signal ", pcntl_wtermsig($status), "\n";
+    // The next lockers of the shard and of the pool find the dead holder;
+    // then a store (which performs any pending reset first).
+    apcu_sma_info(true);
+    apcu_exists('e1');
+    var_dump(apcu_store('after', 1));
+    $right = 0;
+    for ($i = 0; $i < 1000; $i++) {
+        if (apcu_fetch("e$i") === ['entry', $i, str_repeat('v', $i % 300)]) {
+            $right++;
+        }
+    }
+    $info = shardcache_info();
+    echo "entries after the reader died: $right of 1000 right\n";
+    echo "repairs: {$info['repairs']}, resets: {$info['resets']}\n";
+    pcntl_alarm(0);
+    echo "ok\n";
+    exit(0);
+}
+
+$sleeper = 0;
+if ($mode === 'reaped' || $mode === 'reused') {
+    pcntl_waitpid($pid, $status);
+    echo "reaped, killed by signal ", pcntl_wtermsig($status), "\n";
+}
+if ($mode === 'reused') {
+    // Make an unrelated program take the dead child's pid: the kernel hands
+    // out ns_last_pid + 1 next, unless another process forks in between.
+    for ($try = 0; $try < 200 && !$sleeper; $try++) {
+        @file_put_contents('/proc/sys/kernel/ns_last_pid', (string)($pid - 1));
+        $p = pcntl_fork();
+        if ($p === 0) {
+            if (getmypid() === $pid) {
+                pcntl_exec('/bin/sleep', ['60']);
+            }
+            exit(0);
+        }
+        if ($p === $pid) {
+            $sleeper = $p;
+        } else {
+            pcntl_waitpid($p, $st);
+        }
+    }
+    echo "pid reused by an unrelated process: ", var_export($sleeper === $pid, true), "\n";
 }
 var_dump(apcu_store('other', str_repeat('x', 100)));
 $v = apcu_fetch('k');
@@ -103,5 +171,9 @@ pcntl_alarm(0);
 if ($mode === 'zombie') {
     pcntl_waitpid($pid, $status);
     echo "reaped, killed by signal ", pcntl_wtermsig($status), "\n";
+}
+if ($sleeper) {
+    posix_kill($sleeper, SIGKILL);
+    pcntl_waitpid($sleeper, $status);
 }
 echo "ok\n";

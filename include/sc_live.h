@@ -1,0 +1,59 @@
+/*
+ * sc_live.h - liveness slots: how one process (one thread in ZTS) tells
+ * whether the owner of a pin or an apcu_entry reservation still runs,
+ * without /proc, without signals and without trusting pids. See
+ * src/sc_live.c.
+ */
+#ifndef SC_LIVE_H
+#define SC_LIVE_H
+
+#include "sc_common.h"
+#include "sc_lock.h"
+
+#define SC_LIVE_SLOTS 1024
+
+/* One slot. Its lock is held by the slot's owner (a thread of a process
+ * that uses the cache) from its first pin or reservation until it shuts
+ * down or dies; the kernel releases it, marked "owner died", when the
+ * owner dies. gen: written only by the holder of lock (a new owner right
+ * after taking it, a leaving owner or a checker that found it dead right
+ * before unlocking); read by anybody with an atomic load. */
+typedef struct sc_live_slot {
+    sc_mutex lock;
+    uint32_t gen;
+    uint32_t unused;
+} sc_live_slot;
+
+/* The table of slots, in the segment header. Formatted once when the
+ * segment is made (sc_live_init); never moves. */
+typedef struct sc_live_table {
+    uint32_t nslots;
+    uint32_t unused;
+    sc_live_slot slots[SC_LIVE_SLOTS];
+} sc_live_table;
+
+/* Who holds a pin or a reservation: (generation << 32) | (slot + 1).
+ * 0 names nobody. */
+typedef uint64_t sc_owner;
+
+/* Formats the table (segment creation, one process). -1 when a lock could
+ * not be initialised. */
+int sc_live_init(sc_live_table *t);
+
+/* The calling thread's owner token. At its first call (in this thread,
+ * since the last fork) it takes a free slot of t and holds it from then
+ * on. 0 when every slot is held by a live thread: the caller must then do
+ * without a pin or a reservation (the locked path). */
+sc_owner sc_live_self(sc_live_table *t);
+
+/* True when owner no longer holds its slot: it died (the kernel released
+ * its lock), it left (sc_live_leave), or the slot changed hands since. A
+ * live owner, or a slot being checked by someone else at this instant,
+ * answers false (look again later). Never blocks. */
+bool sc_live_gone(sc_live_table *t, sc_owner owner);
+
+/* The calling thread gives its slot back (before the segment is unmapped,
+ * or when the thread ends). Its pins and reservations must be released. */
+void sc_live_leave(sc_live_table *t);
+
+#endif

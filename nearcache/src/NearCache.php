@@ -1,0 +1,543 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Shardcache;
+
+use Psr\SimpleCache\CacheInterface;
+use Shardcache\NearCache\InvalidArgumentException;
+use Shardcache\NearCache\Layout;
+
+/**
+ * PSR-16 cache: a shared Redis, with the host's shardcache segment as a
+ * near-cache in front of it that every worker of the host shares.
+ *
+ * get():   a valid local copy is returned without touching Redis; otherwise
+ *          Redis is read (GET + PTTL in one round trip) and the local copy
+ *          filled, tagged with the key's epoch read BEFORE the Redis read.
+ * writes:  Redis first, then the key's local epoch is deleted, which kills any
+ *          local copy, including one that a concurrent reader is about to
+ *          install from an older Redis read (see Layout). The written value
+ *          is not installed locally: the host's own sync process receives the
+ *          invalidation of this very write a moment later, and two writers of
+ *          one host could install in the opposite order of their Redis writes;
+ *          the next get() fills the local copy from Redis instead.
+ * the local layer is used only while the host's sync process (bin/shardcache-sync)
+ *          proved within max_lag_ms that it receives Redis's invalidations
+ *          (the heartbeat in Layout); otherwise every call goes to Redis.
+ * Redis errors are never thrown: get() then returns the local copy while the
+ *          local layer is usable, else $default; writes return false.
+ *
+ * Values are serialize()d once; the same bytes are stored in Redis and in the
+ * local copy. A Redis value that does not unserialize (written by another
+ * client) is returned as the raw string.
+ *
+ * The \Redis object must be connected, and must not have a serializer,
+ * compression or key prefix set (NearCache owns the byte format and the keys).
+ */
+class NearCache implements CacheInterface
+{
+    private const NO_EXPIRY = "\0\0\0\0\0\0\0\0";
+
+    private \Redis $redis;
+    private string $rprefix;   // "ns:" in Redis
+    private string $lprefix;   // "nc:ns:" in the segment
+    private string $stateKey;
+    private string $ns;
+    private int $maxLagMs;
+    private int $localTtl;     // cap on a local copy's life in s, 0: none
+    private bool $local;       // the segment is there at all
+    private int $reconnectMs;  // least time between two reconnect attempts
+    private int $downSince = 0; // hrtime ms of the last Redis failure, 0: connected
+    // The last state read from the segment, unpacked (per process).
+    private string $stateRaw = '';
+    private int $stateGen = 0;
+    private int $stateHb = 0;
+    private string $vprefix = '';   // "nc:ns:GEN:v:" of $stateGen
+    /** @var array{0:string|false,1:string,2:int,3:float,4:mixed,5:int} how to reconnect */
+    private array $conn;
+
+    /**
+     * @param array{max_lag_ms?:int, local_ttl?:int, reconnect_ms?:int} $options
+     *   max_lag_ms: how old the sync's last heartbeat may be for the local layer
+     *               to be used (default 500): the staleness bound of a local hit;
+     *   local_ttl:  longest life of a local copy in seconds (default 0: as long
+     *               as the Redis key lives);
+     *   reconnect_ms: after a Redis error (phpredis does not reconnect by
+     *               itself) the connection is opened again, with the \Redis
+     *               object's own host, port, timeout, auth and database, at
+     *               most once per this many ms (default 1000); in between,
+     *               calls fail at once instead of waiting for a connect timeout.
+     */
+    public function __construct(\Redis $redis, string $namespace, array $options = [])
+    {
+        Layout::checkNamespace($namespace);
+        foreach ([\Redis::OPT_SERIALIZER, \Redis::OPT_COMPRESSION] as $opt) {
+            if ((int) $redis->getOption($opt) !== 0) {
+                throw new \LogicException('NearCache needs a \Redis without serializer and compression');
+            }
+        }
+        if ((string) $redis->getOption(\Redis::OPT_PREFIX) !== '') {
+            throw new \LogicException('NearCache needs a \Redis without OPT_PREFIX');
+        }
+        $this->redis = $redis;
+        $this->ns = $namespace;
+        $this->rprefix = Layout::redisPrefix($namespace);
+        $this->lprefix = Layout::localPrefix($namespace);
+        $this->stateKey = Layout::stateKey($namespace);
+        $this->maxLagMs = max(0, (int) ($options['max_lag_ms'] ?? 500));
+        $this->localTtl = max(0, (int) ($options['local_ttl'] ?? 0));
+        $this->reconnectMs = max(0, (int) ($options['reconnect_ms'] ?? 1000));
+        // phpredis forgets these once the connection failed: keep them now.
+        $this->conn = [$redis->getPersistentID(), (string) $redis->getHost(), (int) $redis->getPort(),
+            (float) $redis->getTimeout(), $redis->getAuth(), (int) $redis->getDBNum()];
+        $this->local = function_exists('shardcache_enabled') && \shardcache_enabled();
+    }
+
+    public function getNamespace(): string
+    {
+        return $this->ns;
+    }
+
+    /**
+     * The generation of the local layer if it may be used now (the sync
+     * process applied invalidations up to at most max_lag_ms ago), else null.
+     */
+    public function localGeneration(): ?int
+    {
+        return $this->usableGeneration($now);
+    }
+
+    /** localGeneration(), and the hrtime ms it checked the heartbeat against. */
+    private function usableGeneration(?int &$now): ?int
+    {
+        $now = intdiv(hrtime(true), 1000000);
+        if (!$this->local) {
+            return null;
+        }
+        $s = \shardcache_fetch($this->stateKey);
+        if ($s !== $this->stateRaw) {           // changes every heartbeat (50 ms)
+            if (!is_string($s) || strlen($s) !== 16) {
+                return null;
+            }
+            $u = unpack('q2', $s);
+            $this->stateRaw = $s;
+            $this->stateGen = $u[1];
+            $this->stateHb = $u[2];
+            $this->vprefix = $this->lprefix . $u[1] . ':v:';
+        }
+        if ($this->stateHb <= 0 || $now - $this->stateHb > $this->maxLagMs) {
+            return null;
+        }
+        return $this->stateGen;
+    }
+
+    public function get($key, $default = null): mixed
+    {
+        $this->checkKey($key);
+        $gen = $this->usableGeneration($now);
+        if ($gen !== null) {
+            $hit = $this->localGet($gen, $now, $key, $found);
+            if ($found) {
+                return $hit;
+            }
+        }
+        $r = $this->fetchRemote([$key], $gen);
+        return $r === null || !array_key_exists($key, $r) ? $default : $r[$key];
+    }
+
+    public function set($key, $value, $ttl = null): bool
+    {
+        $this->checkKey($key);
+        $ms = $this->ttlMs($ttl);
+        if ($ms !== null && $ms <= 0) {
+            return $this->delete($key);
+        }
+        try {
+            $payload = serialize($value);
+        } catch (\Throwable) {
+            return false;       // e.g. a Closure
+        }
+        $ok = false;
+        if ($r = $this->redis()) {
+            try {
+                $ok = $ms === null
+                    ? $r->set($this->rprefix . $key, $payload)
+                    : $r->set($this->rprefix . $key, $payload, ['px' => $ms]);
+            } catch (\RedisException) {
+                $this->failed();
+            }
+        }
+        $this->dropLocal([$key]);   // also after a failure: Redis may hold either value
+        return $ok === true;
+    }
+
+    public function delete($key): bool
+    {
+        $this->checkKey($key);
+        return $this->deleteKeys([$key]);
+    }
+
+    public function clear(): bool
+    {
+        $ok = true;
+        $it = null;
+        if (!($r = $this->redis())) {
+            return false;
+        }
+        try {
+            do {
+                $keys = $r->scan($it, $this->rprefix . '*', 1000);
+                if ($keys === false) {
+                    break;
+                }
+                $user = [];
+                foreach ($keys as $rk) {
+                    $k = substr($rk, strlen($this->rprefix));
+                    if (!str_contains($k, '@')) {   // not a sync heartbeat
+                        $user[] = $k;
+                    }
+                }
+                if ($user) {
+                    $r->unlink(array_map(fn ($k) => $this->rprefix . $k, $user));
+                    $this->dropLocal($user);
+                }
+            } while ($it > 0);
+        } catch (\RedisException) {
+            $this->failed();
+            $ok = false;
+        }
+        return $ok;
+    }
+
+    public function getMultiple($keys, $default = null): iterable
+    {
+        $keys = $this->keyList($keys);
+        $out = [];
+        $gen = $this->usableGeneration($now);
+        $missing = [];
+        foreach ($keys as $k) {
+            $out[$k] = $default;
+            if ($gen !== null) {
+                $v = $this->localGet($gen, $now, $k, $found);
+                if ($found) {
+                    $out[$k] = $v;
+                    continue;
+                }
+            }
+            $missing[] = $k;
+        }
+        if ($missing) {
+            $r = $this->fetchRemote(array_values(array_unique($missing)), $gen);
+            foreach ($r ?? [] as $k => $v) {
+                $out[$k] = $v;
+            }
+        }
+        return $out;
+    }
+
+    public function setMultiple($values, $ttl = null): bool
+    {
+        if (!is_iterable($values)) {
+            throw new InvalidArgumentException('setMultiple() needs an iterable');
+        }
+        $ms = $this->ttlMs($ttl);
+        $pairs = [];
+        foreach ($values as $k => $v) {
+            if (is_int($k)) {
+                $k = (string) $k;
+            }
+            $this->checkKey($k);
+            $pairs[$k] = $v;
+        }
+        if ($ms !== null && $ms <= 0) {
+            return $this->deleteKeys(array_keys($pairs));
+        }
+        if (!$pairs) {
+            return true;
+        }
+        $ok = true;
+        try {
+            if (!($r = $this->redis())) {
+                throw new \RedisException('down');
+            }
+            $p = $r->multi(\Redis::PIPELINE);
+            foreach ($pairs as $k => $v) {
+                $payload = serialize($v);
+                $ms === null ? $p->set($this->rprefix . $k, $payload) : $p->set($this->rprefix . $k, $payload, ['px' => $ms]);
+            }
+            $res = $p->exec();
+            if (!is_array($res)) {
+                $ok = false;
+            } else {
+                foreach ($res as $r) {
+                    $ok = $ok && $r === true;
+                }
+            }
+        } catch (\Throwable) {
+            $ok = false;
+            $this->failed();
+        }
+        $this->dropLocal(array_map('strval', array_keys($pairs)));
+        return $ok;
+    }
+
+    public function deleteMultiple($keys): bool
+    {
+        return $this->deleteKeys($this->keyList($keys));
+    }
+
+    public function has($key): bool
+    {
+        $this->checkKey($key);
+        $gen = $this->usableGeneration($now);
+        if ($gen !== null) {
+            $this->localGet($gen, $now, $key, $found);
+            if ($found) {
+                return true;
+            }
+        }
+        if (!($r = $this->redis())) {
+            return false;
+        }
+        try {
+            return (bool) $r->exists($this->rprefix . $key);
+        } catch (\RedisException) {
+            $this->failed();
+            return false;
+        }
+    }
+
+    /**
+     * Test seam: called after a Redis read of $keys returned and before the
+     * local copies are installed (the window of the near-cache race). Does
+     * nothing here; tests override it to stop a reader exactly there.
+     *
+     * @param list<string> $keys
+     */
+    protected function afterRedisRead(array $keys): void
+    {
+    }
+
+    // ---- internals ---------------------------------------------------------
+
+    private function localGet(int $gen, int $now, string $key, ?bool &$found): mixed
+    {
+        $found = false;
+        $e = \shardcache_fetch($this->lprefix . 'e:' . $key);
+        if (!is_string($e)) {
+            return null;
+        }
+        $v = \shardcache_fetch(($gen === $this->stateGen ? $this->vprefix : $this->lprefix . $gen . ':v:') . $key);
+        // EPOCH (8 bytes) . EXPMS (8 bytes, all zero: none) . payload
+        if (!is_string($v) || strlen($v) < 16 || strncmp($v, $e, 8) !== 0) {
+            return null;
+        }
+        if (substr_compare($v, self::NO_EXPIRY, 8, 8) !== 0 && unpack('q', $v, 8)[1] <= $now) {
+            return null;
+        }
+        $found = true;
+        return self::decode(substr($v, 16));
+    }
+
+    /**
+     * Reads $keys from Redis; installs local copies when $gen is not null.
+     * Returns key => value for the keys Redis holds, or null on a Redis error.
+     *
+     * @param list<string> $keys
+     * @return array<string,mixed>|null
+     */
+    private function fetchRemote(array $keys, ?int $gen): ?array
+    {
+        $epochs = [];
+        if ($gen !== null) {
+            foreach ($keys as $k) {
+                $epochs[$k] = $this->epoch($k);    // before the Redis read
+            }
+        }
+        $t0 = intdiv(hrtime(true), 1000000);
+        try {
+            if (!($r = $this->redis())) {
+                return null;
+            }
+            $p = $r->multi(\Redis::PIPELINE);
+            foreach ($keys as $k) {
+                $p->get($this->rprefix . $k);
+                $p->pttl($this->rprefix . $k);
+            }
+            $res = $p->exec();
+        } catch (\Throwable) {
+            $this->failed();
+            $res = null;
+        }
+        if (!is_array($res) || count($res) !== 2 * count($keys)) {
+            return null;
+        }
+        $this->afterRedisRead($keys);
+        $out = [];
+        foreach ($keys as $i => $k) {
+            $payload = $res[2 * $i];
+            $pttl = $res[2 * $i + 1];
+            if (!is_string($payload)) {
+                continue;
+            }
+            $out[$k] = self::decode($payload);
+            $e = $epochs[$k] ?? null;
+            if ($e === null || !is_int($pttl) || $pttl === -2) {
+                continue;
+            }
+            $exp = $pttl > 0 ? $t0 + $pttl : 0;
+            if ($this->localTtl > 0 && ($exp === 0 || $exp > $t0 + 1000 * $this->localTtl)) {
+                $exp = $t0 + 1000 * $this->localTtl;
+            }
+            // The segment's own TTL (whole seconds) only frees memory; the
+            // exact expiry is $exp, checked on every hit.
+            $ttl = $exp === 0 ? 0 : intdiv($exp - $t0 + 999, 1000) + 1;
+            \shardcache_store($this->lprefix . $gen . ':v:' . $k, $e . pack('q', $exp) . $payload, $ttl);
+        }
+        return $out;
+    }
+
+    /** The key's epoch (8 random bytes, never reused), created when absent; null if the segment refuses. */
+    private function epoch(string $key): ?string
+    {
+        $ek = $this->lprefix . 'e:' . $key;
+        $e = \shardcache_fetch($ek);
+        if (is_string($e) && strlen($e) === 8) {
+            return $e;
+        }
+        \shardcache_add($ek, random_bytes(8));
+        $e = \shardcache_fetch($ek);
+        return is_string($e) && strlen($e) === 8 ? $e : null;
+    }
+
+    /** @param list<string> $keys */
+    private function dropLocal(array $keys): void
+    {
+        if (!$this->local) {
+            return;
+        }
+        $state = Layout::readState($this->ns);
+        foreach ($keys as $k) {
+            \shardcache_delete($this->lprefix . 'e:' . $k);
+            if ($state !== null) {
+                \shardcache_delete($this->lprefix . $state[0] . ':v:' . $k);   // memory only
+            }
+        }
+    }
+
+    /** @param list<string> $keys */
+    private function deleteKeys(array $keys): bool
+    {
+        if (!$keys) {
+            return true;
+        }
+        $ok = false;
+        if ($r = $this->redis()) {
+            try {
+                $ok = $r->del(array_map(fn ($k) => $this->rprefix . $k, $keys)) !== false;
+            } catch (\RedisException) {
+                $this->failed();
+            }
+        }
+        $this->dropLocal($keys);
+        return $ok;
+    }
+
+    /** The connection, opened again after a failure (rate-limited); null while down. */
+    private function redis(): ?\Redis
+    {
+        if ($this->downSince === 0) {
+            return $this->redis;
+        }
+        $now = intdiv(hrtime(true), 1000000);
+        if ($now - $this->downSince < $this->reconnectMs) {
+            return null;
+        }
+        $r = $this->redis;
+        try {
+            [$pid, $host, $port, $timeout, $auth, $db] = $this->conn;
+            if ($host === '') {
+                throw new \RuntimeException('the \Redis object was not connected');
+            }
+            try {
+                $r->close();
+            } catch (\Throwable) {
+            }
+            is_string($pid) && $pid !== ''
+                ? $r->pconnect($host, $port, $timeout, $pid)
+                : $r->connect($host, $port, $timeout);
+            if ($auth !== null && $auth !== false) {
+                $r->auth($auth);
+            }
+            if ($db) {
+                $r->select($db);
+            }
+        } catch (\Throwable) {
+            $this->downSince = $now ?: 1;
+            return null;
+        }
+        $this->downSince = 0;
+        return $r;
+    }
+
+    private function failed(): void
+    {
+        try {
+            $this->redis->discard();     // leave pipeline mode if the error came in it
+        } catch (\Throwable) {
+        }
+        $this->downSince = intdiv(hrtime(true), 1000000) ?: 1;
+    }
+
+    private static function decode(string $payload): mixed
+    {
+        if ($payload === 'b:0;') {
+            return false;
+        }
+        try {
+            $v = @unserialize($payload);
+        } catch (\Throwable) {
+            return $payload;        // e.g. a class whose __unserialize() throws
+        }
+        return $v === false ? $payload : $v;
+    }
+
+    /** @param mixed $key */
+    private function checkKey($key): void
+    {
+        if (!is_string($key) || $key === '' || strpbrk($key, '{}()/\\@:') !== false) {
+            throw new InvalidArgumentException('invalid cache key' . (is_string($key) ? " '$key'" : ' of type ' . get_debug_type($key)));
+        }
+    }
+
+    /** @return list<string> */
+    private function keyList($keys): array
+    {
+        if (!is_iterable($keys)) {
+            throw new InvalidArgumentException('keys must be iterable');
+        }
+        $out = [];
+        foreach ($keys as $k) {
+            $this->checkKey($k);
+            $out[] = $k;
+        }
+        return $out;
+    }
+
+    /** null: no expiry; otherwise milliseconds (<= 0: already expired). */
+    private function ttlMs($ttl): ?int
+    {
+        if ($ttl === null) {
+            return null;
+        }
+        if (is_int($ttl)) {
+            return $ttl * 1000;
+        }
+        if ($ttl instanceof \DateInterval) {
+            $now = new \DateTimeImmutable('@0');
+            return ($now->add($ttl)->getTimestamp() - $now->getTimestamp()) * 1000;
+        }
+        throw new InvalidArgumentException('invalid TTL of type ' . get_debug_type($ttl));
+    }
+}

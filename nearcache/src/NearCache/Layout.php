@@ -1,0 +1,87 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Shardcache\NearCache;
+
+/**
+ * The names and formats that NearCache (the readers and writers) and Sync (the
+ * one invalidating process per host) share, in Redis and in the host's
+ * shardcache segment. Namespace "ns":
+ *
+ * Redis
+ *   ns:KEY                 the value of KEY: serialize()d PHP value
+ *   ns:@hb:SID:TMS         heartbeat keys of the sync process SID (TMS: its
+ *                          hrtime in ms when it sent the SET); PSR-16 keys
+ *                          cannot hold '@', so these never meet user keys
+ *
+ * Local segment (shardcache_* functions)
+ *   nc:ns:@state           16 bytes, pack('q2', GEN, HBMS); written by Sync only.
+ *                          GEN names the generation of local values; HBMS is
+ *                          the send time (hrtime, ms) of the last heartbeat
+ *                          whose invalidation Sync has received and applied, 0
+ *                          while Sync is disconnected or stopped. Readers use
+ *                          the local layer only while now - HBMS <= max lag.
+ *   nc:ns:e:KEY            epoch of KEY: 8 random bytes, created
+ *                          by a reader (shardcache_add) when absent, deleted by
+ *                          Sync when Redis reports KEY modified and by a writer
+ *                          after its Redis write. Never reused (random), so a
+ *                          value tagged with an epoch is dead once the epoch
+ *                          key changed or vanished (delete, TTL, eviction).
+ *   nc:ns:GEN:v:KEY        EPOCH . pack('q', EXPMS) . payload: the local copy,
+ *                          valid only while the epoch key still holds EPOCH,
+ *                          the generation is GEN and hrtime ms < EXPMS (0: none).
+ *
+ * @internal
+ */
+final class Layout
+{
+    public const INVALIDATE_CHANNEL = '__redis__:invalidate';
+
+    public static function checkNamespace(string $ns): void
+    {
+        if (!preg_match('/^[A-Za-z0-9_.-]{1,64}$/D', $ns)) {
+            throw new \InvalidArgumentException("invalid near-cache namespace '$ns' (1-64 of A-Z a-z 0-9 _ . -)");
+        }
+    }
+
+    /** The Redis key prefix of a namespace (also the CLIENT TRACKING BCAST prefix). */
+    public static function redisPrefix(string $ns): string
+    {
+        return $ns . ':';
+    }
+
+    /** The local key prefix of a namespace. */
+    public static function localPrefix(string $ns): string
+    {
+        return 'nc:' . $ns . ':';
+    }
+
+    public static function stateKey(string $ns): string
+    {
+        return 'nc:' . $ns . ':@state';
+    }
+
+    /** Heartbeat key prefix of one sync process (then the ms send time). */
+    public static function heartbeatPrefix(string $ns, string $sid): string
+    {
+        return $ns . ':@hb:' . $sid . ':';
+    }
+
+    /** hrtime in ms: CLOCK_MONOTONIC, the same clock for every process of a host. */
+    public static function nowMs(): int
+    {
+        return intdiv(hrtime(true), 1000000);
+    }
+
+    /** @return array{0:int,1:int}|null [generation, heartbeat ms] */
+    public static function readState(string $ns): ?array
+    {
+        $s = \shardcache_fetch(self::stateKey($ns));
+        if (!is_string($s) || strlen($s) !== 16) {
+            return null;
+        }
+        $u = unpack('q2', $s);
+        return [$u[1], $u[2]];
+    }
+}

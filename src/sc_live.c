@@ -1,0 +1,185 @@
+/*
+ * sc_live.c - liveness slots: "is the owner of this pin or reservation
+ * still alive?" answered by the kernel, not by /proc or pids.
+ *
+ * Owns: the table of SC_LIVE_SLOTS slots in the segment header
+ * (sc_live_table), and the calling thread's claim on one of them.
+ *
+ * Design. Each slot is a robust process-shared mutex plus a generation
+ * number. A thread that is about to name itself in shared memory (claim a
+ * pin, reserve a key for apcu_entry) first takes a free slot: it trylocks
+ * the slots one after the other until one is free (or was left by a dead
+ * owner), bumps the slot's generation and keeps the lock for as long as it
+ * uses the cache. Its owner token is (generation << 32) | (slot + 1); pins
+ * and reservations record that token, never a pid. Whether the owner of a
+ * token is gone:
+ *   - the slot's generation differs: the slot changed hands, so the owner
+ *     let it go (it left, or died and somebody took the slot since): gone;
+ *   - otherwise trylock the slot: busy means the owner still holds it
+ *     (alive, whatever user it runs as, in any pid namespace or chroot);
+ *     "owner died" (the kernel released the lock of a dead thread) or a
+ *     free lock means the owner no longer holds it: gone. The checker bumps
+ *     the generation, so later checks answer from it alone, and unlocks.
+ * A recycled pid changes nothing: a new process takes a slot of its own
+ * (or the dead one's slot, with a new generation).
+ *
+ * Forks: a child inherits the parent's mapping and thread-local token but
+ * not the parent's lock (the lock stays the parent's). A pthread_atfork
+ * handler forgets the token in the child, whose next pin or reservation
+ * takes a slot of its own. In ZTS every thread has its own token and slot
+ * (two threads of one process are two owners), and a thread that ends
+ * without leaving releases its slot through the kernel ("owner died").
+ *
+ * Exhaustion: when all slots are held by live threads, sc_live_self
+ * returns 0 and callers do without a pin or a reservation (the locked
+ * update path; apcu_entry computes without reserving).
+ *
+ * Death: a thread killed while taking a slot (before the generation was
+ * bumped) has named nobody yet: the next taker finds "owner died" and takes
+ * the slot. Killed while checking a slot (holding its lock for a moment):
+ * the slot looks dead, which it already was. Killed at any other moment: the
+ * kernel marks its slot "owner died" and every token of it reads as gone.
+ * The slot's lock must be released (sc_live_leave) before the segment is
+ * unmapped: the kernel marks a dead owner's lock only while it is mapped.
+ *
+ * Locks: the slot locks only, always with trylock, so this file never
+ * waits and takes part in no lock order.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <unistd.h>
+#include "sc_live.h"
+
+/* The calling thread's claim: the table it holds a slot of, and its token. */
+static _Thread_local sc_live_table *sc_live_mine_table;
+static _Thread_local sc_owner sc_live_mine;
+
+static pthread_once_t sc_live_once = PTHREAD_ONCE_INIT;
+
+static void sc_live_forget(void)
+{
+    /* In a fork child: the parent's slot is still the parent's. */
+    sc_live_mine_table = NULL;
+    sc_live_mine = 0;
+}
+
+static void sc_live_register_atfork(void)
+{
+    pthread_atfork(NULL, NULL, sc_live_forget);
+}
+
+int sc_live_init(sc_live_table *t)
+{
+    uint32_t i;
+
+    t->nslots = SC_LIVE_SLOTS;
+    for (i = 0; i < SC_LIVE_SLOTS; i++) {
+        if (sc_mutex_init(&t->slots[i].lock) != 0) {
+            return -1;
+        }
+        t->slots[i].gen = 0;
+    }
+    return 0;
+}
+
+/* Trylock of a slot: 1 taken (free, or its owner died), 0 busy or unusable. */
+static int sc_live_trylock(sc_live_slot *s)
+{
+    int rc = pthread_mutex_trylock(&s->lock.mx);
+
+    if (rc == EOWNERDEAD) {
+        pthread_mutex_consistent(&s->lock.mx);
+        return 1;
+    }
+    return rc == 0;
+}
+
+static uint32_t sc_live_next_gen(sc_live_slot *s)
+{
+    uint32_t gen = __atomic_load_n(&s->gen, __ATOMIC_RELAXED) + 1;
+
+    if (gen == 0) {
+        gen = 1;
+    }
+    __atomic_store_n(&s->gen, gen, __ATOMIC_RELEASE);
+    return gen;
+}
+
+sc_owner sc_live_self(sc_live_table *t)
+{
+    uint32_t i, start, n;
+
+    if (SC_LIKELY(sc_live_mine_table == t && sc_live_mine)) {
+        return sc_live_mine;
+    }
+    pthread_once(&sc_live_once, sc_live_register_atfork);
+    n = t->nslots;
+    if (n == 0 || n > SC_LIVE_SLOTS) {
+        return 0;
+    }
+    /* Start somewhere that differs between processes and threads, so that
+     * a pool starting at once does not trylock the same slots in turn. */
+    start = (uint32_t)(((uint64_t)getpid() * 2654435761u) ^ ((uintptr_t)&sc_live_mine >> 6)) % n;
+    for (i = 0; i < n; i++) {
+        uint32_t idx = (start + i) % n;
+        sc_live_slot *s = &t->slots[idx];
+        if (sc_live_trylock(s)) {
+            uint32_t gen = sc_live_next_gen(s);
+            sc_live_mine_table = t;
+            sc_live_mine = ((sc_owner)gen << 32) | (sc_owner)(idx + 1);
+            return sc_live_mine;
+        }
+    }
+    return 0;
+}
+
+bool sc_live_gone(sc_live_table *t, sc_owner owner)
+{
+    uint32_t idx, gen;
+    sc_live_slot *s;
+
+    if (owner == 0) {
+        return true;
+    }
+    idx = (uint32_t)(owner & UINT32_MAX) - 1;
+    gen = (uint32_t)(owner >> 32);
+    if (idx >= SC_LIVE_SLOTS || idx >= t->nslots) {
+        return true; /* not a token this table ever handed out */
+    }
+    if (sc_live_mine_table == t && owner == sc_live_mine) {
+        return false;
+    }
+    s = &t->slots[idx];
+    if (__atomic_load_n(&s->gen, __ATOMIC_ACQUIRE) != gen) {
+        return true;
+    }
+    if (!sc_live_trylock(s)) {
+        /* Held: by its owner, or for an instant by another checker or by
+         * a new owner about to bump the generation. Not gone, for now. */
+        return false;
+    }
+    /* Nobody held it: the owner of gen is dead or left. Make later checks
+     * cheap, then free the slot for the next taker. */
+    if (__atomic_load_n(&s->gen, __ATOMIC_RELAXED) == gen) {
+        sc_live_next_gen(s);
+    }
+    pthread_mutex_unlock(&s->lock.mx);
+    return true;
+}
+
+void sc_live_leave(sc_live_table *t)
+{
+    sc_live_slot *s;
+    uint32_t idx;
+
+    if (sc_live_mine_table != t || !sc_live_mine) {
+        return;
+    }
+    idx = (uint32_t)(sc_live_mine & UINT32_MAX) - 1;
+    s = &t->slots[idx];
+    sc_live_next_gen(s);
+    sc_live_mine_table = NULL;
+    sc_live_mine = 0;
+    pthread_mutex_unlock(&s->lock.mx);
+}

@@ -1,0 +1,22 @@
+--TEST--
+apcu_entry with /proc hidden (chroot pool, minimal container): a process waiting for a key that a live process is computing waits for it; the callback runs once
+--SKIPIF--
+<?php
+require __DIR__ . '/noproc.inc';
+np_skip();
+if (!extension_loaded('shardcache')) die('skip shardcache-specific (liveness slots)');
+?>
+--INI--
+apc.enable_cli=1
+--FILE--
+<?php
+require __DIR__ . '/noproc.inc';
+echo np_run(__DIR__ . '/200-entry-live-owner-no-proc.inc');
+?>
+--EXPECT--
+/proc/self visible: false
+A: computing
+B waits while A computes: true
+A got: from A
+B got: from A
+string(6) "from A"

@@ -1,0 +1,23 @@
+<?php
+namespace Shardcache\DoctrineTests;
+
+use PHPUnit\Framework\TestCase;
+
+/* Every test starts from an empty cache. */
+abstract class CacheTestCase extends TestCase
+{
+    protected function setUp(): void
+    {
+        $this->assertTrue(apcu_clear_cache());
+    }
+
+    /* Lets $seconds full seconds pass on the monotonic clock: a whole-second clock
+     * (the cache's, or time()) then shows at least start + $seconds. */
+    protected static function waitSeconds(float $seconds): void
+    {
+        $start = hrtime(true);
+        while (hrtime(true) - $start < $seconds * 1e9) {
+            usleep(50000);
+        }
+    }
+}

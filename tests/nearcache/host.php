@@ -1,0 +1,264 @@
+<?php
+// One simulated "host" for the NearCache tests: this process owns a shardcache
+// segment (anonymous: created at startup, shared with the children it forks),
+// forks its sync process and worker processes, and executes commands read as
+// JSON lines on stdin, answering one JSON line each on stdout.
+//
+//   php -n -d extension=shardcache.so -d apc.enable_cli=1 ... host.php REDIS_PORT NAMESPACE
+//
+// Commands ({"op": ...}):
+//   sync-start                     fork the sync process (Shardcache\NearCache\Sync)
+//   sync-kill / sync-stop          SIGKILL / SIGTERM it and reap it
+//   sync-pause / sync-resume       SIGSTOP / SIGCONT it (a hung sync)
+//   wait-local {"usable":bool, "timeout_ms"}   until the local layer is (not) usable
+//   wait-heartbeat {"after_ms"}    until the sync published a heartbeat sent after
+//                                  after_ms (hrtime ms): every write Redis executed
+//                                  before after_ms has been applied here
+//   get {"key"}                    {"value", "redis_reads"} (redis_reads: Redis
+//                                  reads this call made; 0 = local hit)
+//   set {"key","value"}            {"ok", "done_ns"}: hrtime when set() returned
+//   delete {"key"}
+//   await {"key","old","new","timeout_ms"}  get() in a loop until it returns new;
+//                                  every value read must be old or new, and none
+//                                  old after the first new; {"seen_ns","reads","bad"}
+//   stress-read {"key","workers","ms"}  forked workers get() in a loop; for each
+//                                  value read (JSON), the latest heartbeat (ms) read
+//                                  just before a get() that returned it
+//   race-read {"key"}              fork a worker whose get() stops right after its
+//                                  Redis read; answers when it is stopped there
+//   race-release                   let that worker install its copy; its result
+//   quit
+declare(strict_types=1);
+
+require __DIR__ . '/vendor/autoload.php';
+
+use Shardcache\NearCache;
+use Shardcache\NearCache\Sync;
+
+[, $port, $ns] = $argv;
+$port = (int) $port;
+
+/** NearCache that counts Redis reads and can stop between a Redis read and the install. */
+final class ProbedNearCache extends NearCache
+{
+    public int $redisReads = 0;
+    /** @var null|callable(array):void */
+    public $pause = null;
+
+    protected function afterRedisRead(array $keys): void
+    {
+        $this->redisReads++;
+        if ($this->pause !== null) {
+            ($this->pause)($keys);
+        }
+    }
+}
+
+function out(array $a): void
+{
+    fwrite(STDOUT, json_encode($a) . "\n");
+}
+
+function connect(int $port): Redis
+{
+    $r = new Redis();
+    $r->connect('127.0.0.1', $port, 1.0);
+    $r->setOption(Redis::OPT_READ_TIMEOUT, 1.0);
+    return $r;
+}
+
+/** A child must not run this process's shutdown (PHPUnit, sockets): it ends by SIGKILL. */
+function child_exit(): never
+{
+    posix_kill(posix_getpid(), SIGKILL);
+    exit(0);
+}
+
+$cache = null;
+function cache(): ProbedNearCache
+{
+    global $cache, $port, $ns;
+    if ($cache === null) {
+        $cache = new ProbedNearCache(connect($port), $ns, ['reconnect_ms' => 50]);
+    }
+    return $cache;
+}
+
+$syncPid = 0;
+$race = null;       // [pid, toChild, fromChild]
+
+while (($line = fgets(STDIN)) !== false) {
+    $cmd = json_decode($line, true);
+    $op = $cmd['op'] ?? '';
+    try {
+        switch ($op) {
+            case 'sync-start':
+                $pid = pcntl_fork();
+                if ($pid === 0) {
+                    fclose(STDIN);
+                    // As the systemd unit does (Nice=-5): on a loaded test machine
+                    // a starved sync would make the local layer unusable.
+                    @proc_nice(-5);
+                    $sync = new Sync('127.0.0.1', $port, $ns, ['interval_ms' => 20, 'dead_after_ms' => 300, 'timeout' => 0.5]);
+                    pcntl_async_signals(true);
+                    pcntl_signal(SIGTERM, static fn () => $sync->stop());
+                    $sync->run();
+                    child_exit();
+                }
+                $syncPid = $pid;
+                out(['pid' => $pid]);
+                break;
+            case 'sync-kill':
+            case 'sync-stop':
+                posix_kill($syncPid, $op === 'sync-kill' ? SIGKILL : SIGTERM);
+                pcntl_waitpid($syncPid, $st);
+                $syncPid = 0;
+                out(['ok' => true]);
+                break;
+            case 'sync-pause':
+            case 'sync-resume':
+                posix_kill($syncPid, $op === 'sync-pause' ? SIGSTOP : SIGCONT);
+                out(['ok' => true]);
+                break;
+            case 'wait-local':
+                $deadline = hrtime(true) + $cmd['timeout_ms'] * 1000000;
+                while ((cache()->localGeneration() !== null) !== $cmd['usable'] && hrtime(true) < $deadline) {
+                    usleep(1000);
+                }
+                out(['ok' => (cache()->localGeneration() !== null) === $cmd['usable']]);
+                break;
+            case 'wait-heartbeat':
+                $deadline = hrtime(true) + ($cmd['timeout_ms'] ?? 5000) * 1000000;
+                do {
+                    $st = Shardcache\NearCache\Layout::readState($ns);
+                    $ok = $st !== null && $st[1] >= $cmd['after_ms'];
+                } while (!$ok && hrtime(true) < $deadline && usleep(500) === null);
+                out(['ok' => $ok]);
+                break;
+            case 'get':
+                $before = cache()->redisReads;
+                $v = cache()->get($cmd['key'], $cmd['default'] ?? null);
+                out(['value' => $v, 'redis_reads' => cache()->redisReads - $before]);
+                break;
+            case 'set':
+                $ok = cache()->set($cmd['key'], $cmd['value'], $cmd['ttl'] ?? null);
+                out(['ok' => $ok, 'done_ns' => hrtime(true)]);
+                break;
+            case 'delete':
+                out(['ok' => cache()->delete($cmd['key'])]);
+                break;
+            case 'await':
+                $c = cache();
+                $deadline = hrtime(true) + $cmd['timeout_ms'] * 1000000;
+                $reads = 0;
+                $bad = [];
+                $seen = 0;
+                $extra = 0;
+                while (true) {
+                    $v = $c->get($cmd['key']);
+                    $now = hrtime(true);
+                    $reads++;
+                    if ($seen === 0) {
+                        if ($v === $cmd['new']) {
+                            $seen = $now;
+                        } elseif ($v !== $cmd['old']) {
+                            $bad[] = $v;
+                        }
+                    } elseif ($v !== $cmd['new']) {
+                        $bad[] = $v;      // old again after new: stale
+                    }
+                    // After the first new value, 50 more reads must all be new.
+                    if ($seen !== 0 && ++$extra > 50) {
+                        break;
+                    }
+                    if ($now > $deadline || count($bad) > 10) {
+                        break;
+                    }
+                }
+                out(['seen_ns' => $seen, 'reads' => $reads, 'bad' => $bad]);
+                break;
+            case 'stress-read':
+                // Workers read one key in a loop; per value read, the latest
+                // heartbeat seen just before a read that returned it.
+                $socks = [];
+                $pids = [];
+                for ($w = 0; $w < $cmd['workers']; $w++) {
+                    $pair = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
+                    $pid = pcntl_fork();
+                    if ($pid === 0) {
+                        fclose(STDIN);
+                        $c = new ProbedNearCache(connect($port), $ns);
+                        $maxHb = [];
+                        $reads = 0;
+                        $deadline = hrtime(true) + $cmd['ms'] * 1000000;
+                        while (hrtime(true) < $deadline) {
+                            $st = Shardcache\NearCache\Layout::readState($ns);
+                            $hb = $st === null ? 0 : $st[1];
+                            $v = $c->get($cmd['key']);
+                            $k = json_encode($v);
+                            $maxHb[$k] = max($maxHb[$k] ?? 0, $hb);
+                            $reads++;
+                        }
+                        fwrite($pair[1], json_encode(['max_hb' => $maxHb, 'reads' => $reads, 'redis_reads' => $c->redisReads]) . "\n");
+                        child_exit();
+                    }
+                    $pids[] = $pid;
+                    $socks[] = $pair[0];
+                }
+                $res = ['max_hb' => [], 'reads' => 0, 'redis_reads' => 0];
+                foreach ($socks as $i => $sock) {
+                    $r = json_decode((string) fgets($sock), true);
+                    pcntl_waitpid($pids[$i], $st);
+                    foreach ($r['max_hb'] as $k => $hb) {
+                        $res['max_hb'][$k] = max($res['max_hb'][$k] ?? 0, $hb);
+                    }
+                    $res['reads'] += $r['reads'];
+                    $res['redis_reads'] += $r['redis_reads'];
+                }
+                out($res);
+                break;
+            case 'race-read':
+                $toChild = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
+                $pid = pcntl_fork();
+                if ($pid === 0) {
+                    fclose(STDIN);
+                    $c = new ProbedNearCache(connect($port), $ns);
+                    $sock = $toChild[1];
+                    $c->pause = static function (array $keys) use ($sock): void {
+                        fwrite($sock, "R\n");          // stopped after the Redis read
+                        fgets($sock);                  // until the test releases it
+                    };
+                    $v = $c->get($cmd['key']);
+                    fwrite($sock, json_encode(['value' => $v, 'redis_reads' => $c->redisReads]) . "\n");
+                    child_exit();
+                }
+                $line = fgets($toChild[0]);
+                $race = [$pid, $toChild[0]];
+                out(['stopped' => $line === "R\n"]);
+                break;
+            case 'race-release':
+                [$pid, $sock] = $race;
+                fwrite($sock, "go\n");
+                $res = json_decode((string) fgets($sock), true);
+                pcntl_waitpid($pid, $st);
+                $race = null;
+                out($res ?? ['error' => 'worker gave no result']);
+                break;
+            case 'quit':
+                if ($syncPid) {
+                    posix_kill($syncPid, SIGTERM);
+                    pcntl_waitpid($syncPid, $st);
+                }
+                out(['ok' => true]);
+                exit(0);
+            default:
+                out(['error' => "unknown op $op"]);
+        }
+    } catch (Throwable $e) {
+        out(['error' => get_class($e) . ': ' . $e->getMessage()]);
+    }
+}
+if ($syncPid) {
+    posix_kill($syncPid, SIGTERM);
+    pcntl_waitpid($syncPid, $st);
+}

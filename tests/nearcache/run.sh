@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Runs the Shardcache\NearCache suite (tests/nearcache/tests) with PHPUnit:
+# the PSR-16 integration suite (Debian's php-cache-integration-tests) against
+# NearCache, and the coherence, race and failure tests between two simulated
+# hosts (host.php: two processes, each with its own shardcache segment and its
+# own sync process) and a private redis-server on a free port of 127.0.0.1.
+#
+#   tests/nearcache/run.sh [extension.so] [-- phpunit args]
+#
+#   extension.so  shardcache under test (default: $SO, else <repo>/modules/shardcache.so)
+#
+# Installs what it needs when missing (Debian; as root or with sudo -n):
+# redis-server, php8.2-redis (phpredis), php-cache-integration-tests, composer,
+# php8.2-xml, php8.2-mbstring; then tests/nearcache/composer.json's packages
+# (the library itself from ../../nearcache as a path repository).
+# Prints PHPUnit's output and, last, "nearcache: N passed, N failed, N skipped"
+# (read by scripts/test.sh). Exits non-zero on any failure.
+set -uo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+EXT=""
+PHPUNIT_ARGS=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --) shift; PHPUNIT_ARGS=("$@"); break ;;
+        -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+        *) EXT="$1" ;;
+    esac
+    shift
+done
+EXT="${EXT:-${SO:-$ROOT/modules/shardcache.so}}"
+fail() { echo "run.sh: $*" >&2; echo "nearcache: 0 passed, 1 failed"; exit 1; }
+[ -f "$EXT" ] || fail "extension not found: $EXT (build it first)"
+
+bash "$ROOT/scripts/setup-nearcache.sh" || fail "scripts/setup-nearcache.sh failed"
+
+cd "$HERE" || fail "cannot cd to $HERE"
+export COMPOSER_ALLOW_SUPERUSER=1 COMPOSER_NO_INTERACTION=1
+if [ ! -f vendor/autoload.php ] || [ composer.json -nt vendor/autoload.php ] \
+        || [ ../../nearcache/composer.json -nt vendor/autoload.php ]; then
+    composer update --no-interaction --no-progress --prefer-dist </dev/null || fail "composer update failed"
+    touch vendor/autoload.php
+fi
+[ -x vendor/bin/phpunit ] || fail "vendor/bin/phpunit missing after composer update"
+# The library's own package metadata must stay valid.
+composer validate --strict --no-check-publish ../../nearcache/composer.json >/dev/null </dev/null \
+    || fail "nearcache/composer.json: composer validate --strict failed"
+
+PHP="${PHP:-php}"
+# posix is a shared module on Debian; pcntl is built in. phpredis needs igbinary.
+PHP_ARGS=(-n
+    -d "extension=$EXT" -d apc.enable_cli=1 -d apc.shm_size=64M
+    -d extension=igbinary.so -d extension=redis.so -d extension=posix.so
+    -d extension=xml.so -d extension=dom.so -d extension=xmlwriter.so -d extension=mbstring.so
+    -d extension=tokenizer.so
+    -d memory_limit=512M -d error_reporting=-1 -d display_errors=1)
+"$PHP" "${PHP_ARGS[@]}" -r 'exit(function_exists("shardcache_fetch") && class_exists("Redis") && function_exists("posix_kill") ? 0 : 1);' 2>/dev/null \
+    || fail "cannot load $EXT, redis and posix with $PHP -n"
+NEARCACHE_PHP_ARGS="$("$PHP" -n -r 'echo json_encode(array_slice($argv, 1));' -- "${PHP_ARGS[@]}")"
+export NEARCACHE_PHP_ARGS
+
+junit="$(mktemp "${TMPDIR:-/tmp}/nearcache-junit.XXXXXX")"
+trap 'rm -f "$junit"' EXIT
+echo "run.sh: $(command -v "$PHP") -n, extension=$EXT, $(redis-server --version | cut -d' ' -f1-3), phpredis $("$PHP" "${PHP_ARGS[@]}" -r 'echo phpversion("redis");')"
+"$PHP" "${PHP_ARGS[@]}" vendor/bin/phpunit -c phpunit.xml --log-junit "$junit" \
+    ${PHPUNIT_ARGS[@]+"${PHPUNIT_ARGS[@]}"} </dev/null
+rc=$?
+
+counts="$("$PHP" -n -r '
+    $x = @file_get_contents($argv[1]);
+    if (!$x || !preg_match("/<testsuite\\b[^>]*>/", $x, $m)) exit(1);
+    $a = [];
+    foreach (["tests", "errors", "warnings", "failures", "skipped"] as $k) {
+        $a[$k] = preg_match("/\\b$k=\"(\\d+)\"/", $m[0], $mm) ? (int) $mm[1] : 0;
+    }
+    $failed = $a["errors"] + $a["warnings"] + $a["failures"];
+    echo $a["tests"] - $failed - $a["skipped"], " ", $failed, " ", $a["skipped"];
+' "$junit" 2>/dev/null)"
+if [ -z "$counts" ]; then
+    echo "nearcache: 0 passed, 1 failed"
+    exit 1
+fi
+read -r p f s <<<"$counts"
+if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+echo "nearcache: $p passed, $f failed, $s skipped"
+[ "$rc" -eq 0 ] && [ "$f" -eq 0 ] && [ "$p" -gt 0 ]

@@ -1,0 +1,97 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Shardcache\NearCacheTests;
+
+use Cache\IntegrationTests\SimpleCacheTest;
+use Shardcache\NearCache;
+use Shardcache\NearCache\Sync;
+use Shardcache\NearCacheTests\Support\RedisServer;
+
+/**
+ * The PSR-16 integration suite (cache/integration-tests) against NearCache,
+ * with the local layer in use: this PHPUnit process owns the shardcache
+ * segment and forks the sync process, which shares it.
+ */
+final class Psr16Test extends SimpleCacheTest
+{
+    private static ?RedisServer $redis = null;
+    private static int $syncPid = 0;
+
+    public static function setUpBeforeClass(): void
+    {
+        self::$redis = new RedisServer();
+        self::$syncPid = pcntl_fork();
+        if (self::$syncPid === 0) {
+            @proc_nice(-5);
+            $sync = new Sync('127.0.0.1', self::$redis->port, 'psr16', ['interval_ms' => 20]);
+            pcntl_async_signals(true);
+            pcntl_signal(SIGTERM, static fn () => $sync->stop());
+            $sync->run();
+            posix_kill(posix_getpid(), SIGKILL);   // never run PHPUnit's shutdown in the child
+        }
+        $c = new NearCache(self::$redis->client(), 'psr16');
+        $deadline = microtime(true) + 10;
+        while ($c->localGeneration() === null && microtime(true) < $deadline) {
+            usleep(2000);
+        }
+        if ($c->localGeneration() === null) {
+            throw new \RuntimeException('the sync process never became healthy');
+        }
+    }
+
+    public static function tearDownAfterClass(): void
+    {
+        if (self::$syncPid > 0) {
+            posix_kill(self::$syncPid, SIGTERM);
+            pcntl_waitpid(self::$syncPid, $st);
+            self::$syncPid = 0;
+        }
+        self::$redis = null;
+    }
+
+    public function createSimpleCache()
+    {
+        return new NearCache(self::$redis->client(), 'psr16');
+    }
+
+    /** The suite's get()s must have gone through the local layer, not around it. */
+    public function testLocalLayerIsInUse(): void
+    {
+        $this->cache->set('local', 'v');
+        $r = self::$redis->client();
+        // Local hits must not reach Redis: the server counts its GETs. On a
+        // loaded machine the sync's heartbeat can be late, and the layer is
+        // then bypassed for a moment, as it must be: up to 5 attempts of 100
+        // gets, one of which must make no Redis GET at all.
+        $gets = [];
+        for ($attempt = 1; $attempt <= 5; $attempt++) {
+            $deadline = microtime(true) + 5;
+            while ($this->cache->localGeneration() === null && microtime(true) < $deadline) {
+                usleep(1000);
+            }
+            $this->assertNotNull($this->cache->localGeneration(), 'the sync is healthy');
+            $this->assertSame('v', $this->cache->get('local'));     // at most one Redis read, local fill
+            $before = self::getCalls($r);
+            for ($i = 0; $i < 100; $i++) {
+                $this->assertSame('v', $this->cache->get('local'));
+            }
+            $gets[] = self::getCalls($r) - $before;
+            if (end($gets) === 0) {
+                break;
+            }
+        }
+        $this->assertSame(0, end($gets), '100 local hits made no Redis GET (Redis GETs per attempt: ' . implode(', ', $gets) . ')');
+    }
+
+    private static function getCalls(\Redis $r): int
+    {
+        $s = $r->info('commandstats');
+        if (!isset($s['cmdstat_get'])) {
+            return 0;
+        }
+        preg_match('/calls=(\d+)/', $s['cmdstat_get'], $m);
+        return (int) $m[1];
+    }
+}

@@ -1,0 +1,8 @@
+<?php
+
+declare(strict_types=1);
+
+require dirname(__DIR__) . '/vendor/autoload.php';
+// The PSR-16 integration suite of the Debian package php-cache-integration-tests
+// (run.sh installs it); only its SimpleCacheTest class is used.
+require_once getenv('NEARCACHE_INTEGRATION_TESTS') ?: '/usr/share/php/Cache/IntegrationTests/SimpleCacheTest.php';
