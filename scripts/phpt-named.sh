@@ -7,10 +7,11 @@
 #
 #   scripts/phpt-named.sh [extension.so] [-- extra run-tests.php args]
 #
-# Files are unlinked by a background sweep every second while the suite runs
-# (a process keeps its mapping after the name is gone, and with %p no other
-# process ever opens the same name), so /dev/shm holds only the segments of
-# the tests running now. Output and exit status are run-phpt.sh's.
+# Segment files are unlinked by a background sweep every second while the
+# suite runs (a process keeps its mapping after the name is gone, and with
+# %p no other process ever opens the same name), so /dev/shm holds only the
+# segments of the tests running now; files still being made (*.new) are
+# left alone. Output and exit status are run-phpt.sh's.
 set -u
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,7 +20,7 @@ EXT="${1:-$ROOT/modules/shardcache.so}"
 [ "${1:-}" = "--" ] && shift
 DIR="$(mktemp -d /dev/shm/shardcache-phpt.XXXXXX)" || { echo "phpt-named: cannot make a directory in /dev/shm" >&2; exit 2; }
 chmod 700 "$DIR"
-( while [ -d "$DIR" ]; do find "$DIR" -mindepth 1 -maxdepth 1 -type f -delete 2>/dev/null; sleep 1; done ) &
+( while [ -d "$DIR" ]; do find "$DIR" -mindepth 1 -maxdepth 1 -type f ! -name '*.new' -delete 2>/dev/null; sleep 1; done ) &
 SWEEP=$!
 trap 'kill "$SWEEP" 2>/dev/null; wait "$SWEEP" 2>/dev/null; rm -rf "$DIR"' EXIT
 echo "phpt-named: shardcache.segment=$DIR/seg-%p"

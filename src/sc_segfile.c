@@ -222,7 +222,8 @@ static int sc_lock_file(int fd, int op)
 /* Makes a formatted segment file under a temporary name, holding its
  * exclusive flock, and links it to the path (replace: renames it over
  * whatever is there). Returns the open fd and the mapping in seg; -1 with
- * err; -2 when (link mode) the path appeared meanwhile. */
+ * err; -2 when (link mode) the path appeared meanwhile or the temporary
+ * file vanished: the caller starts over. */
 static int sc_make_file(sc_seg *seg, const sc_segfile_opts *o, bool replace, char *err, size_t errlen)
 {
     static unsigned counter;
@@ -280,7 +281,9 @@ static int sc_make_file(sc_seg *seg, const sc_segfile_opts *o, bool replace, cha
     if (rc != 0) {
         int saved = errno;
         munmap(base, plan.size);
-        if (!replace && saved == EEXIST) {
+        /* EEXIST: another process linked its segment first; ENOENT: our
+         * temporary file was removed under us. Either way: start over. */
+        if (!replace && (saved == EEXIST || saved == ENOENT)) {
             close(fd);
             memset(seg, 0, sizeof(*seg));
             seg->fd = -1;

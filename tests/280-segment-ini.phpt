@@ -1,6 +1,7 @@
 --TEST--
 shardcache.segment, shardcache.segment_mode: defaults, PHP_INI_SYSTEM, bad modes; a named segment is a 0600 file (whatever the umask) that a later process maps with its entries; %u, %U and %p
 --SKIPIF--
+<?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
 <?php if (!function_exists('proc_open')) die('skip needs proc_open'); ?>
 --INI--

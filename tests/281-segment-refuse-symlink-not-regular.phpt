@@ -1,6 +1,7 @@
 --TEST--
 shardcache.segment refusals: a symbolic link (to a good segment, or dangling), a directory, a FIFO: warning, the cache disabled in that process, nothing mapped or created, the target untouched
 --SKIPIF--
+<?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
 <?php if (!function_exists('proc_open') || !function_exists('symlink') || !function_exists('exec')) die('skip needs proc_open, exec and symlink'); ?>
 --INI--

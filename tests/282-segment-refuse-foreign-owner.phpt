@@ -1,6 +1,7 @@
 --TEST--
 shardcache.segment refusals: a file owned by another user is refused (warning, cache disabled, nothing changed); with shardcache.segment_mode=0660 a group-shared file (group rw, one of our groups) of another owner is accepted, with 0600 it is not
 --SKIPIF--
+<?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
 <?php if (!function_exists('proc_open')) die('skip needs proc_open'); ?>
 <?php if (!function_exists('exec') || trim((string) shell_exec('id -u')) !== '0') die('skip needs root (chown to another user)'); ?>

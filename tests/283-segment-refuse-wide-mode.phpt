@@ -1,6 +1,7 @@
 --TEST--
 shardcache.segment refusals: a file with permission bits beyond shardcache.segment_mode (0644, 0606, 0660 and 0640 under 0600, 0660 under 0640, setuid) is refused and left as it is; bits within the mode are accepted
 --SKIPIF--
+<?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
 <?php if (!function_exists('proc_open')) die('skip needs proc_open'); ?>
 --INI--

@@ -1,6 +1,7 @@
 --TEST--
 shardcache.segment: 8 processes started at once on a missing segment all end up on one segment (each increments a counter in it and waits until it reads 8), with no temporary file left; 5 rounds
 --SKIPIF--
+<?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
 <?php if (!function_exists('proc_open')) die('skip needs proc_open'); ?>
 --INI--
