@@ -21,7 +21,7 @@
 #   --incremental   pass --incremental to scripts/build.sh
 #   -h, --help      this text
 # Environment: SC_PHPT_TIMEOUT (s, default 300), SC_VALGRIND_TIMEOUT
-# (s, default 900), SC_EXTRA_TIMEOUT (s, default 300), SC_SETUP_TIMEOUT (s,
+# (s, default 1500), SC_EXTRA_TIMEOUT (s, default 300), SC_SETUP_TIMEOUT (s,
 # default 2400: waiting for the background 8.4 chroot / ZTS PHP build).
 set -uo pipefail
 
@@ -81,7 +81,7 @@ done
 
 export NO_INTERACTION=1 SO
 PHPT_TIMEOUT="${SC_PHPT_TIMEOUT:-300}"
-VALGRIND_TIMEOUT="${SC_VALGRIND_TIMEOUT:-900}"
+VALGRIND_TIMEOUT="${SC_VALGRIND_TIMEOUT:-1500}"
 EXTRA_TIMEOUT="${SC_EXTRA_TIMEOUT:-300}"
 SETUP_TIMEOUT="${SC_SETUP_TIMEOUT:-2400}"
 
