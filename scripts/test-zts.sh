@@ -68,7 +68,7 @@ case "$mode" in
         args=() vg=()
         for a in "$@"; do
             case "$a" in
-                --valgrind) vg=(valgrind -q --error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite
+                --valgrind) vg=(valgrind -q --error-exitcode=97 --suppressions="$ROOT/tests/zts/valgrind.supp" --leak-check=full --errors-for-leak-kinds=definite
                                 --show-leak-kinds=definite --trace-children=no --child-silent-after-fork=yes) ;;
                 *) args+=("$a") ;;
             esac
