@@ -300,6 +300,24 @@ static void sc_it_build_info(sc_php_iterator *it, const sc_entry_meta *m, zend_s
 
 /* ---- the walk list ---- */
 
+/* A listed key's figures (for a key-list iterator: no shard is copied).
+ * Only m's numbers are valid afterwards: its key and value pointed into the
+ * snapshot, which is freed. */
+static bool sc_it_lookup(zend_string *key, int64_t now, sc_entry_meta *m)
+{
+    sc_snapshot *snap;
+    sc_key k;
+    bool found;
+
+    if (!sc_make_key(&k, key)) {
+        return false;
+    }
+    snap = sc_snapshot_key(&sc_shared_cache, &k, now, false);
+    found = sc_snapshot_next(snap, m);
+    sc_snapshot_free(snap);
+    return found;
+}
+
 static void sc_it_walk_add(sc_php_iterator *it, uint32_t *cap, uint64_t stamp, zend_string *key)
 {
     if (it->nwalk == *cap) {
@@ -343,16 +361,9 @@ static void sc_it_make_walk(sc_php_iterator *it, int64_t now)
         /* A key list: look each key up (APCu: instant; no shard is copied). */
         zend_string *key;
         ZEND_HASH_FOREACH_STR_KEY(it->search_keys, key) {
-            sc_snapshot *snap;
-            sc_key k;
-            if (!key || !sc_make_key(&k, key)) {
-                continue;
-            }
-            snap = sc_snapshot_key(&sc_shared_cache, &k, now, false);
-            if (sc_snapshot_next(snap, &m)) {
+            if (key && sc_it_lookup(key, now, &m)) {
                 sc_it_walk_add(it, &cap, m.stamp, zend_string_copy(key));
             }
-            sc_snapshot_free(snap);
         } ZEND_HASH_FOREACH_END();
     } else {
         n = sc_cache_nshards(&sc_shared_cache);
@@ -444,18 +455,11 @@ static void sc_it_totals(sc_php_iterator *it)
         /* A key list: look each key up instead of copying every shard. */
         zend_string *key;
         ZEND_HASH_FOREACH_STR_KEY(it->search_keys, key) {
-            sc_snapshot *snap;
-            sc_key k;
-            if (!key || !sc_make_key(&k, key)) {
-                continue;
-            }
-            snap = sc_snapshot_key(&sc_shared_cache, &k, now, false);
-            if (sc_snapshot_next(snap, &m)) {
+            if (key && sc_it_lookup(key, now, &m)) {
                 it->total_hits += (zend_long)m.nhits;
                 it->total_size += (zend_long)m.mem_size;
                 it->total_count++;
             }
-            sc_snapshot_free(snap);
         } ZEND_HASH_FOREACH_END();
         n = 0;
     }
