@@ -52,17 +52,22 @@ typedef struct sc_pool {
 } sc_pool;
 
 /* Allocator state of one shard (inside its sc_shard). Protected by the
- * shard's write lock. */
+ * shard's write lock.
+ * Issue 20: the three counters every allocation and free writes come
+ * first, so that sc_shard can put them on one cache line with the store
+ * statistics (see sc_shard in sc_segment.h); partial[] (read on every
+ * allocation, written only when a slab fills or stops being full) comes
+ * after them. */
 typedef struct sc_shard_alloc {
-    uint32_t partial[SC_NCLASSES];  /* slabs with a free object, by class */
-    uint32_t pages;                 /* pages owned (slabs and large runs) */
     uint64_t used_bytes;            /* bytes handed out, rounded to class */
     uint64_t requested_bytes;       /* bytes entries need (sc_entry.c); tables
                                        are not counted */
     uint64_t nobjects;
+    uint64_t spare_reuses;          /* slabs and runs taken from the spares */
+    uint32_t pages;                 /* pages owned (slabs and large runs) */
     uint32_t spare_head;            /* empty slabs kept for reuse (any class) */
     uint32_t spare_pages;           /* pages in them */
-    uint64_t spare_reuses;          /* slabs and runs taken from the spares */
+    uint32_t partial[SC_NCLASSES];  /* slabs with a free object, by class */
 } sc_shard_alloc;
 
 struct sc_seg;

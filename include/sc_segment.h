@@ -14,20 +14,24 @@
 #define SC_MAGIC UINT64_C(0x3148435344524853) /* "SHRDSCH1" */
 #define SC_MIN_PAGES_PER_SHARD 8
 
-/* Statistics a shard's writers keep (under the shard's write lock). */
+/* Statistics a shard's writers keep (under the shard's write lock).
+ * Issue 20: ordered so that the figures readers and lock waiters bump
+ * atomically (misses, lock_waits, optimistic_retries, sampled hits) share
+ * no cache line with the ones every store and delete writes (inserts,
+ * updates, deletes: last, next to the allocator's counters; see sc_shard). */
 typedef struct sc_shard_stats {
-    uint64_t inserts;
-    uint64_t updates;
-    uint64_t deletes;
+    uint64_t misses;       /* sampled: SC_MISS_SAMPLE per recorded miss */
+    uint64_t lock_waits;   /* lock requests that found the lock busy */
+    uint64_t optimistic_retries; /* optimistic reads that had to start over */
+    uint64_t hits;         /* sampled: SC_HIT_SAMPLE per recorded hit */
     uint64_t expired;      /* entries removed because their TTL passed */
     uint64_t evicted;      /* live entries removed to make room */
     uint64_t resizes;
     uint64_t nomem;        /* stores refused for lack of memory */
-    uint64_t hits;         /* sampled: SC_HIT_SAMPLE per recorded hit */
-    uint64_t misses;       /* sampled: SC_MISS_SAMPLE per recorded miss */
     uint64_t repairs;      /* times the shard was emptied after a holder died */
-    uint64_t lock_waits;   /* lock requests that found the lock busy */
-    uint64_t optimistic_retries; /* optimistic reads that had to start over */
+    uint64_t inserts;
+    uint64_t updates;
+    uint64_t deletes;
 } sc_shard_stats;
 
 /* A key whose value apcu_entry() is computing (owner 0 = free). hash and
@@ -78,9 +82,12 @@ typedef struct sc_shard {
      * the writers' pin wait, which has only the shard in hand): set when
      * the segment is made, never written again. */
     int64_t live_rel;
-    /* -- writer-only state -- */
-    _Alignas(SC_CACHELINE) sc_shard_alloc alloc;
-    sc_shard_stats stats;
+    /* -- writer-only state --
+     * stats, then alloc: stats' last three fields and alloc's first three
+     * counters sit on one cache line (checked below), so a store or delete
+     * writes one line of figures instead of two (issue 20). */
+    _Alignas(SC_CACHELINE) sc_shard_stats stats;
+    sc_shard_alloc alloc;
     sc_reservation reservations[SC_RESERVATIONS];
     /* apc.slam_defense (sc_cache.c): the last key stored in this shard -
      * its mixed hash and length - the second it was stored (the "now" of
@@ -94,6 +101,11 @@ typedef struct sc_shard {
     int64_t slam_time;
     sc_pin pins[SC_PINS];
 } sc_shard;
+
+/* Every store and delete writes these six figures: one line (issue 20). */
+_Static_assert(offsetof(sc_shard, stats.inserts) / SC_CACHELINE
+               == (offsetof(sc_shard, alloc.nobjects) + 7) / SC_CACHELINE,
+               "a store's figures must share one cache line");
 
 /* The head of a shard whose lock or writer state the caller already has in
  * hand. (A fetch goes from the hash to seg->heads directly, without reading
