@@ -37,6 +37,7 @@
 #include "sc_evict.h"
 #include "sc_value.h"
 #include "sc_pin.h"
+#include "sc_inplace.h"
 
 /* This thread's statistics (see sc_cache.h). */
 _Thread_local sc_local_stats sc_local;
@@ -93,6 +94,26 @@ static uint32_t sc_slam_owner(void)
 static bool sc_slam_refused(const sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner)
 {
     return shard->slam_time == now && shard->slam_hash == hash && shard->slam_len == len && shard->slam_owner != owner;
+}
+
+/* Shard write lock held. */
+static void sc_slam_record(sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner)
+{
+    shard->slam_hash = hash;
+    shard->slam_len = len;
+    shard->slam_time = now;
+    shard->slam_owner = owner;
+}
+
+/* An in-place store (sc_inplace.c) is done: count it, remember it for slam
+ * defense, release the shard. */
+static void sc_store_done(sc_cache *c, sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner)
+{
+    shard->stats.updates++;
+    if (c->slam_defense) {
+        sc_slam_record(shard, hash, len, now, owner);
+    }
+    sc_shard_unlock(shard);
 }
 
 /* Makes the entry, evicting from this shard when memory is short: expired
@@ -168,6 +189,16 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
                 return SC_EXISTS;
             }
         }
+        /* Issue 20: a scalar over a scalar is written into the entry that
+         * holds the key (sc_inplace.c): no allocation, no free, no slot. */
+        if (attempt == 0 && !sc_vtype_has_bytes(value->vtype) && value->len == 0) {
+            old = sc_table_lookup(seg, table, key->str, key->len, hash, &slot);
+            if (old && !sc_vtype_has_bytes(old->vtype)
+                && sc_inplace_store(shard, (sc_entry *)old, value->vtype, value->scalar, ttl, now)) {
+                sc_store_done(c, shard, hash, key->len, now, owner);
+                return SC_OK;
+            }
+        }
         off = sc_make_entry(c, shard, hash, key, value, ttl, now);
         if (off) {
             break;
@@ -215,10 +246,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         shard->stats.inserts++;
     }
     if (c->slam_defense) {
-        shard->slam_hash = hash;
-        shard->slam_len = key->len;
-        shard->slam_time = now;
-        shard->slam_owner = owner;
+        sc_slam_record(shard, hash, key->len, now, owner);
     }
     sc_shard_unlock(shard);
     return SC_OK;

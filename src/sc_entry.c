@@ -36,7 +36,7 @@ static uint64_t sc_chained_head_size(uint32_t key_len, uint32_t nchunks)
  * clock for every process of the machine), made strictly increasing within
  * the thread. Stores in different shards may get equal stamps; readers
  * break such ties themselves. Nothing shared is written to get it. */
-static uint64_t sc_entry_stamp(void)
+uint64_t sc_entry_stamp(void)
 {
     static _Thread_local uint64_t last;
     struct timespec ts;
