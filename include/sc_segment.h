@@ -14,11 +14,12 @@
 #define SC_MAGIC UINT64_C(0x3148435344524853) /* "SHRDSCH1" */
 #define SC_MIN_PAGES_PER_SHARD 8
 
-/* Statistics a shard's writers keep (under the shard's write lock).
- * Issue 20: ordered so that the figures readers and lock waiters bump
- * atomically (misses, lock_waits, optimistic_retries, sampled hits) share
- * no cache line with the ones every store and delete writes (inserts,
- * updates, deletes: last, next to the allocator's counters; see sc_shard). */
+/* Statistics a shard's writers keep (under the shard's write lock). The
+ * counts every store or delete changes (inserts, updates, deletes) are in
+ * the shard's head instead (sc_shard_head), on the line the store writes
+ * anyway (issue 20). The figures readers and lock waiters bump atomically
+ * (misses, lock_waits, optimistic_retries, sampled hits) come first, away
+ * from the allocator's counters that follow (see sc_shard). */
 typedef struct sc_shard_stats {
     uint64_t misses;       /* sampled: SC_MISS_SAMPLE per recorded miss */
     uint64_t lock_waits;   /* lock requests that found the lock busy */
@@ -29,9 +30,6 @@ typedef struct sc_shard_stats {
     uint64_t resizes;
     uint64_t nomem;        /* stores refused for lack of memory */
     uint64_t repairs;      /* times the shard was emptied after a holder died */
-    uint64_t inserts;
-    uint64_t updates;
-    uint64_t deletes;
 } sc_shard_stats;
 
 /* A key whose value apcu_entry() is computing (owner 0 = free). hash and
@@ -66,7 +64,18 @@ typedef struct sc_shard_head {
     _Alignas(SC_CACHELINE) uint64_t seq;
     sc_table table;
     uint32_t pins_used;    /* set once a pin was taken: writers check pins */
+    uint32_t unused;
+    /* Store and delete counts (issue 20): written by the shard's writers
+     * under its write lock, outside the sequence window (readers do not
+     * look at them), on this line because every store writes seq anyway:
+     * counting takes no other shared line. Zeroed by clear; kept by a
+     * repair. */
+    uint64_t inserts;
+    uint64_t updates;
+    uint64_t deletes;
 } sc_shard_head;
+
+_Static_assert(sizeof(sc_shard_head) == SC_CACHELINE, "a shard head is one cache line");
 
 /* One shard. The lock sits alone on its cache line (with what only its
  * holder reads) so that writers taking it do not disturb optimistic
@@ -83,9 +92,9 @@ typedef struct sc_shard {
      * the segment is made, never written again. */
     int64_t live_rel;
     /* -- writer-only state --
-     * stats, then alloc: stats' last three fields and alloc's first three
-     * counters sit on one cache line (checked below), so a store or delete
-     * writes one line of figures instead of two (issue 20). */
+     * stats, then alloc: the counters every allocation and free writes
+     * (alloc's first three) share one line with nothing readers bump
+     * (checked below; issue 20). */
     _Alignas(SC_CACHELINE) sc_shard_stats stats;
     sc_shard_alloc alloc;
     sc_reservation reservations[SC_RESERVATIONS];
@@ -102,10 +111,13 @@ typedef struct sc_shard {
     sc_pin pins[SC_PINS];
 } sc_shard;
 
-/* Every store and delete writes these six figures: one line (issue 20). */
-_Static_assert(offsetof(sc_shard, stats.inserts) / SC_CACHELINE
-               == (offsetof(sc_shard, alloc.nobjects) + 7) / SC_CACHELINE,
-               "a store's figures must share one cache line");
+/* Every allocation and free writes these three figures: one line, not the
+ * one of the figures readers bump (issue 20). */
+_Static_assert(offsetof(sc_shard, alloc.used_bytes) / SC_CACHELINE
+               == (offsetof(sc_shard, alloc.nobjects) + 7) / SC_CACHELINE
+               && offsetof(sc_shard, alloc.used_bytes) / SC_CACHELINE
+               != (offsetof(sc_shard, stats.nomem) + 7) / SC_CACHELINE,
+               "the allocator's figures must share one cache line, apart from the readers' figures");
 
 /* The head of a shard whose lock or writer state the caller already has in
  * hand. (A fetch goes from the hash to seg->heads directly, without reading

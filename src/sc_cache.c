@@ -109,7 +109,7 @@ static void sc_slam_record(sc_shard *shard, uint64_t hash, uint32_t len, int64_t
  * defense, release the shard. */
 static void sc_store_done(sc_cache *c, sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner)
 {
-    shard->stats.updates++;
+    sc_head(shard)->updates++;
     if (c->slam_defense) {
         sc_slam_record(shard, hash, len, now, owner);
     }
@@ -241,9 +241,9 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
 
     if (old) {
         sc_entry_free(seg, shard, (sc_entry *)old);
-        shard->stats.updates++;
+        sc_head(shard)->updates++;
     } else {
-        shard->stats.inserts++;
+        sc_head(shard)->inserts++;
     }
     if (c->slam_defense) {
         sc_slam_record(shard, hash, key->len, now, owner);
@@ -440,7 +440,7 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     sc_table_clear_slot(seg, &sc_head(shard)->table, slot);
     sc_shard_write_end(shard);
     sc_entry_free(seg, shard, (sc_entry *)e);
-    shard->stats.deletes++;
+    sc_head(shard)->deletes++;
     sc_shard_unlock(shard);
     return SC_OK;
 }
@@ -466,6 +466,9 @@ void sc_cache_clear(sc_cache *c)
          * (repairs are kept: they tell about crashes, not about use). */
         memset(&shard->stats, 0, sizeof(shard->stats));
         shard->stats.repairs = repairs;
+        sc_head(shard)->inserts = 0;
+        sc_head(shard)->updates = 0;
+        sc_head(shard)->deletes = 0;
     }
     sc_alloc_reset_pool(seg);
     seg->hdr->clears++;
@@ -496,9 +499,9 @@ void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
         f->mem_used += __atomic_load_n(&s->alloc.used_bytes, __ATOMIC_RELAXED);
         f->mem_requested += __atomic_load_n(&s->alloc.requested_bytes, __ATOMIC_RELAXED);
         f->spare_reuses += __atomic_load_n(&s->alloc.spare_reuses, __ATOMIC_RELAXED);
-        f->inserts += s->stats.inserts;
-        f->updates += s->stats.updates;
-        f->deletes += s->stats.deletes;
+        f->inserts += sc_head(s)->inserts;
+        f->updates += sc_head(s)->updates;
+        f->deletes += sc_head(s)->deletes;
         f->expired += s->stats.expired;
         f->evicted += s->stats.evicted;
         f->nomem += s->stats.nomem;
