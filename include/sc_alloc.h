@@ -54,10 +54,9 @@ typedef struct sc_pool {
 /* Allocator state of one shard (inside its sc_shard). Protected by the
  * shard's write lock.
  * Issue 20: the three counters every allocation and free writes come
- * first, so that sc_shard can put them on one cache line with the store
- * statistics (see sc_shard in sc_segment.h); partial[] (read on every
- * allocation, written only when a slab fills or stops being full) comes
- * after them. */
+ * first, so that they share one cache line (sc_segment.h checks it);
+ * partial[] (read on every allocation, written only when a slab fills or
+ * stops being full) comes after them. */
 typedef struct sc_shard_alloc {
     uint64_t used_bytes;            /* bytes handed out, rounded to class */
     uint64_t requested_bytes;       /* bytes entries need (sc_entry.c); tables
