@@ -37,6 +37,7 @@
 #include "sc_evict.h"
 #include "sc_value.h"
 #include "sc_pin.h"
+#include "sc_epoch.h"
 
 /* This thread's statistics (see sc_cache.h). */
 _Thread_local sc_local_stats sc_local;
@@ -65,19 +66,23 @@ int sc_cache_attach(sc_cache *c, const sc_segfile_opts *opts, uint32_t idle_ttl,
 
 void sc_cache_shutdown(sc_cache *c)
 {
+    if (c->seg.hdr) {
+        sc_epoch_leave(&c->seg);
+    }
     sc_seg_destroy(&c->seg);    /* gives this thread's liveness slot back first */
 }
 
 void sc_cache_thread_done(sc_cache *c)
 {
     if (c->seg.hdr) {
+        sc_epoch_leave(&c->seg);
         sc_live_leave(&c->seg.hdr->live);
     }
 }
 
 static inline bool sc_vtype_has_bytes(uint8_t vtype)
 {
-    return vtype == SC_V_STRING || vtype == SC_V_ARRAY || vtype == SC_V_SERIALIZED;
+    return vtype == SC_V_STRING || vtype == SC_V_ARRAY || vtype == SC_V_SERIALIZED || vtype == SC_V_ZC;
 }
 
 /* ---- store ---- */
@@ -110,6 +115,12 @@ static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const s
     off = SC_MAKE();
     if (off) {
         return off;
+    }
+    if (shard->retire.head && sc_epoch_reclaim(seg, shard, true)) {   /* zero-copy (sc_epoch.c) */
+        off = SC_MAKE();
+        if (off) {
+            return off;
+        }
     }
     if (sc_alloc_flush_spares(seg, &shard->alloc)) {
         off = SC_MAKE();
@@ -168,7 +179,17 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
                 return SC_EXISTS;
             }
         }
+        if (SC_UNLIKELY(shard->retire.head != 0)) {
+            sc_epoch_reclaim(seg, shard, false);
+        }
         off = sc_make_entry(c, shard, hash, key, value, ttl, now);
+        if (off && value->fixup && (((sc_entry *)(seg->base + off))->flags & SC_ENTRY_CHAINED)) {
+            /* A zero-copy layout needs one piece: the caller stores the
+             * value's copying form instead. */
+            sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
+            sc_shard_unlock(shard);
+            return SC_TOOBIG;
+        }
         if (off) {
             break;
         }
@@ -204,12 +225,17 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         slot = sc_table_free_slot(seg, table, hash);
     }
 
+    if (value->fixup) {
+        sc_entry *ne = (sc_entry *)(seg->base + off);
+        value->fixup(value->fixup_arg, SC_ENTRY_VAL(ne), value->len);
+        sc_epoch_adopt(seg, shard, ne);
+    }
     sc_shard_write_begin(shard);
     sc_table_set(seg, table, slot, hash, off);
     sc_shard_write_end(shard);
 
     if (old) {
-        sc_entry_free(seg, shard, (sc_entry *)old);
+        sc_entry_release(seg, shard, (sc_entry *)old);
         shard->stats.updates++;
     } else {
         shard->stats.inserts++;
@@ -254,6 +280,20 @@ static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, cons
     out->scalar = __atomic_load_n(&e->scalar, __ATOMIC_RELAXED);
     out->len = 0;
     out->data = NULL;
+    out->borrowed = false;
+    if (SC_UNLIKELY((sink->borrow >> (vtype & 31)) & 1)
+        && (__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_ZC | SC_ENTRY_CHAINED)) == SC_ENTRY_ZC) {
+        /* Zero-copy: the caller is inside an epoch (sc_epoch.c). */
+        out->data = sc_seg_ptr(&c->seg, sc_seg_off(&c->seg, e) + sizeof(sc_entry) + key->len, val_len);
+        if (!out->data) {
+            *status = SC_NOTFOUND;
+            return SC_READ_DONE;
+        }
+        out->len = val_len;
+        out->borrowed = true;
+        *status = SC_OK;
+        return SC_READ_DONE;
+    }
     if (sc_vtype_has_bytes(vtype)) {
         bool want_string = vtype == SC_V_STRING;
         if (!sink->buf || sink->cap < val_len || sink->is_string != want_string) {
@@ -411,16 +451,38 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     sc_shard_write_begin(shard);
     sc_table_clear_slot(seg, &sc_head(shard)->table, slot);
     sc_shard_write_end(shard);
-    sc_entry_free(seg, shard, (sc_entry *)e);
+    sc_entry_release(seg, shard, (sc_entry *)e);
     shard->stats.deletes++;
     sc_shard_unlock(shard);
     return SC_OK;
+}
+
+/* Clear while a reader may hold zero-copy values (sc_epoch.c): every entry
+ * goes through sc_entry_release and the allocators keep their state, so
+ * that retired memory is not handed out again. Every shard lock held, every
+ * window open. */
+static void sc_clear_entries(sc_seg *seg)
+{
+    uint32_t i, slot;
+
+    for (i = 0; i < seg->nshards; i++) {
+        sc_shard *shard = &seg->shards[i];
+        sc_table *table = &sc_head(shard)->table;
+        for (slot = 0; table->off && slot < table->capacity; slot++) {
+            sc_entry *e = sc_table_slot_entry(seg, table, slot);
+            if (e) {
+                sc_table_clear_slot(seg, table, slot);
+                sc_entry_release(seg, shard, e);
+            }
+        }
+    }
 }
 
 void sc_cache_clear(sc_cache *c)
 {
     sc_seg *seg = &c->seg;
     uint32_t i;
+    bool keep_memory;
 
     sc_mutex_lock(&seg->hdr->global_lock);
     seg->hdr->global_lock_count++;
@@ -428,18 +490,29 @@ void sc_cache_clear(sc_cache *c)
         sc_shard *shard = &seg->shards[i];
         sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
         sc_shard_write_begin(shard);
-        memset(&sc_head(shard)->table, 0, sizeof(sc_head(shard)->table));
+    }
+    /* Every window is open: a reader entering an epoch from now on finds
+     * nothing to hold; one already inside is seen by this scan. */
+    keep_memory = sc_epoch_zc_bytes(seg) && sc_epoch_any_reader(seg) && !seg->hdr->needs_reset;
+    if (keep_memory) {
+        sc_clear_entries(seg);
     }
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *shard = &seg->shards[i];
         uint64_t repairs = shard->stats.repairs;
-        sc_alloc_init_shard(&shard->alloc);
+        if (!keep_memory) {
+            memset(&sc_head(shard)->table, 0, sizeof(sc_head(shard)->table));
+            sc_alloc_init_shard(&shard->alloc);
+        }
         /* As in APCu, clearing starts the hit, miss and insert counts over
          * (repairs are kept: they tell about crashes, not about use). */
         memset(&shard->stats, 0, sizeof(shard->stats));
         shard->stats.repairs = repairs;
     }
-    sc_alloc_reset_pool(seg);
+    if (!keep_memory) {
+        sc_alloc_reset_pool(seg);
+        sc_epoch_forget_all(seg);
+    }
     seg->hdr->clears++;
     for (i = seg->nshards; i-- > 0;) {
         sc_shard *shard = &seg->shards[i];

@@ -20,11 +20,12 @@
 #include "sc_entry.h"
 #include "sc_evict.h"
 #include "sc_pin.h"
+#include "sc_epoch.h"
 
 void sc_shard_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e)
 {
     sc_table_clear_slot(seg, &sc_head(shard)->table, slot);
-    sc_entry_free(seg, shard, e);
+    sc_entry_release(seg, shard, e);
 }
 
 uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t idle_ttl)
@@ -94,8 +95,10 @@ void sc_evict_global(sc_cache *c, uint32_t need_pages, int64_t now)
      * back needs no global lock. */
     for (k = 0; k < seg->nshards && sc_alloc_pool_free_pages(seg) < need_pages; k++) {
         sc_shard *shard = &seg->shards[k];
-        if (__atomic_load_n(&shard->alloc.spare_pages, __ATOMIC_RELAXED)) {
+        if (__atomic_load_n(&shard->alloc.spare_pages, __ATOMIC_RELAXED)
+            || __atomic_load_n(&shard->retire.head, __ATOMIC_RELAXED)) {
             sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
+            flushed += (uint32_t)(sc_epoch_reclaim(seg, shard, k == 0) >> SC_PAGE_SHIFT);
             flushed += sc_alloc_flush_spares(seg, &shard->alloc);
             sc_shard_unlock(shard);
         }

@@ -328,6 +328,8 @@ static void sc_boot_clear(sc_seg *seg, sc_segfile_result *res)
     for (i = 0; i < hdr->live.nslots && i < SC_LIVE_SLOTS; i++) {
         res->stale_locks += sc_mutex_reclaim_stale(&hdr->live.slots[i].lock);
     }
+    /* Nobody of the previous run holds a zero-copy value any more. */
+    sc_epoch_boot(seg);
     hdr->boots++;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     res->booted = true;
