@@ -315,7 +315,7 @@ bool sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, int6
     char *blob;
     bool is_array = Z_TYPE_P(value) == IS_ARRAY;
 
-    if (!sc_zc_on || used >= sc_zc_budget) {
+    if (!sc_zc_on) {
         return false;
     }
     if (is_array ? zend_hash_num_elements(Z_ARRVAL_P(value)) == 0
@@ -323,10 +323,18 @@ bool sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, int6
         return false;
     }
     memset(&b, 0, sizeof(b));
-    b.limit = sc_zc_budget - used;
+    b.limit = sc_zc_budget;
     zend_hash_init(&b.strs, 8, NULL, NULL, 0);
     sc_zb_alloc(&b, sizeof(sc_zc_hdr));
     root = is_array ? sc_zb_array(&b, Z_ARRVAL_P(value), 0) : sc_zb_string(&b, Z_STR_P(value));
+    if (!b.failed && used + 2 * b.len > sc_zc_budget) {
+        /* Full (the copying form takes about as much again): memory
+         * retired by threads that have left since may come back
+         * (sc_epoch.c); else the value takes the copying layout. */
+        if (!sc_epoch_reclaim_all(&c->seg) || sc_epoch_zc_bytes(&c->seg) + 2 * b.len > sc_zc_budget) {
+            b.failed = true;
+        }
+    }
     if (b.failed) {
         sc_zb_free(&b);
         return false;

@@ -49,6 +49,8 @@ typedef struct sc_epoch_table {
     uint64_t leaked_bytes;  /* pages left out of the pool by a repair while
                                readers were in an epoch (sc_shard.c) */
     uint64_t fork_ack;      /* bumped by a fork child once it has published */
+    uint64_t leaves;        /* epochs left (bumped by every sc_epoch_leave) */
+    uint64_t scan_leaves;   /* leaves at the last full reclamation pass */
     _Alignas(SC_CACHELINE) sc_epoch_slot slots[SC_EPOCH_SLOTS];
 } sc_epoch_table;
 
@@ -92,6 +94,12 @@ void sc_epoch_adopt(struct sc_seg *seg, struct sc_shard *shard, struct sc_entry 
 uint64_t sc_epoch_reclaim(struct sc_seg *seg, struct sc_shard *shard, bool force);
 
 /* ---- whole-cache work ---- */
+
+/* No lock held. The zero-copy budget is full: if some thread left its
+ * epoch (or a second passed) since the last pass, scans the epochs and
+ * frees what nobody can hold in every shard (one shard lock at a time).
+ * Returns the bytes freed. */
+uint64_t sc_epoch_reclaim_all(struct sc_seg *seg);
 
 /* True when some live thread is inside an epoch (scans every slot; clears
  * the slots of dead owners). */

@@ -22,7 +22,7 @@
  * fence, read table; writer: unlink, fence, read slots) guarantees that a
  * reader the scan misses sees the unlink.
  * Scans (the minimum published epoch) are throttled: at most once a second
- * or every 256 retirements, unless forced (a store short of memory). The
+ * or every 64 retirements, unless forced (a store short of memory). The
  * result is kept in table->safe, which only grows.
  *
  * Dead readers. A slot whose owner token is gone (sc_live_gone: the kernel
@@ -49,6 +49,7 @@
 #include "sc_segment.h"
 #include "sc_entry.h"
 #include "sc_epoch.h"
+#include "sc_shard.h"
 
 _Static_assert(SC_EPOCH_SLOTS == SC_LIVE_SLOTS, "one epoch slot per liveness slot");
 
@@ -175,6 +176,7 @@ void sc_epoch_leave(sc_seg *seg)
     }
     if (seg->base == sc_epoch_mine.base) {
         __atomic_store_n(&seg->hdr->epochs.slots[sc_epoch_mine.idx].epoch, 0, __ATOMIC_RELEASE);
+        __atomic_fetch_add(&seg->hdr->epochs.leaves, 1, __ATOMIC_RELEASE);
     }
     sc_epoch_mine.epoch = 0;
 }
@@ -249,7 +251,7 @@ uint64_t sc_epoch_reclaim(sc_seg *seg, sc_shard *shard, bool force)
         int64_t now = (int64_t)time(NULL);
         uint64_t g = __atomic_load_n(&t->global, __ATOMIC_RELAXED);
         if (!force && now == __atomic_load_n(&t->scan_time, __ATOMIC_RELAXED)
-            && g - __atomic_load_n(&t->scan_global, __ATOMIC_RELAXED) < 256) {
+            && g - __atomic_load_n(&t->scan_global, __ATOMIC_RELAXED) < 64) {
             return 0;
         }
         safe = sc_epoch_scan(seg, now);
@@ -301,6 +303,32 @@ void sc_entry_release(sc_seg *seg, sc_shard *shard, sc_entry *e)
     __atomic_fetch_add(&t->retired_bytes, e->mem_size, __ATOMIC_RELAXED);
     __atomic_fetch_add(&t->retired, 1, __ATOMIC_RELAXED);
     sc_epoch_reclaim(seg, shard, false);
+}
+
+uint64_t sc_epoch_reclaim_all(sc_seg *seg)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    uint64_t leaves = __atomic_load_n(&t->leaves, __ATOMIC_ACQUIRE), freed = 0;
+    int64_t now = (int64_t)time(NULL);
+    uint32_t i;
+
+    if (leaves == __atomic_load_n(&t->scan_leaves, __ATOMIC_RELAXED)
+        && now == __atomic_load_n(&t->scan_time, __ATOMIC_RELAXED)
+        && __atomic_load_n(&t->global, __ATOMIC_RELAXED) - __atomic_load_n(&t->scan_global, __ATOMIC_RELAXED) < 64) {
+        return 0;
+    }
+    __atomic_store_n(&t->scan_leaves, leaves, __ATOMIC_RELAXED);
+    sc_epoch_scan(seg, now);
+    for (i = 0; i < seg->nshards; i++) {
+        sc_shard *shard = &seg->shards[i];
+        if (!__atomic_load_n(&shard->retire.head, __ATOMIC_RELAXED)) {
+            continue;
+        }
+        sc_shard_lock(seg, shard, SC_LOCK_WRITE);
+        freed += sc_epoch_reclaim(seg, shard, false);
+        sc_shard_unlock(shard);
+    }
+    return freed;
 }
 
 void sc_epoch_forget_all(sc_seg *seg)
