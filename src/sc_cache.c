@@ -40,7 +40,7 @@
 #include "sc_epoch.h"
 
 /* This thread's statistics (see sc_cache.h). */
-_Thread_local sc_local_stats sc_local;
+_Thread_local sc_local_stats sc_local SC_TLS_FAST;
 
 #define SC_OPTIMISTIC_TRIES 4
 #define SC_STORE_ROUNDS 3       /* cross-shard evictions a store may ask for */
