@@ -457,6 +457,7 @@ void sc_zc_info(zval *dst)
         add_assoc_long(&z, "reclaimed", (zend_long)__atomic_load_n(&t->reclaimed, __ATOMIC_RELAXED));
         add_assoc_long(&z, "leaked_bytes", (zend_long)__atomic_load_n(&t->leaked_bytes, __ATOMIC_RELAXED));
         add_assoc_long(&z, "epoch", (zend_long)__atomic_load_n(&t->global, __ATOMIC_RELAXED));
+        add_assoc_long(&z, "readers", (zend_long)sc_epoch_count_readers(&sc_shared_cache.seg));
     }
     add_assoc_bool(&z, "inside", SCG(zc_entered));
     add_assoc_zval(dst, "zero_copy", &z);

@@ -104,6 +104,8 @@ uint64_t sc_epoch_reclaim_all(struct sc_seg *seg);
 /* True when some live thread is inside an epoch (scans every slot; clears
  * the slots of dead owners). */
 bool sc_epoch_any_reader(struct sc_seg *seg);
+/* How many live threads are inside an epoch now (for the figures). */
+uint32_t sc_epoch_count_readers(struct sc_seg *seg);
 /* After a reset of every allocator (clear with no reader inside an
  * epoch): forgets every retire list and zero-copy byte. */
 void sc_epoch_forget_all(struct sc_seg *seg);

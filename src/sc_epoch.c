@@ -225,6 +225,20 @@ bool sc_epoch_any_reader(sc_seg *seg)
     return false;
 }
 
+uint32_t sc_epoch_count_readers(sc_seg *seg)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    uint32_t i, n = 0;
+
+    for (i = 0; i < SC_EPOCH_SLOTS; i++) {
+        if (__atomic_load_n(&t->slots[i].epoch, __ATOMIC_ACQUIRE)
+            && !sc_live_gone(&seg->hdr->live, __atomic_load_n(&t->slots[i].owner, __ATOMIC_RELAXED))) {
+            n++;
+        }
+    }
+    return n;
+}
+
 static inline sc_entry *sc_retired_at(sc_seg *seg, sc_off off)
 {
     return (sc_entry *)(seg->base + off);
