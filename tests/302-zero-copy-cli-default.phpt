@@ -10,9 +10,9 @@ apc.enable_cli=1
 --FILE--
 <?php
 require __DIR__ . '/segment.inc';
-$probe = '$a = ["k" => range(1, 50), "s" => str_repeat("x", 100)]; apcu_store("a", $a); $m = memory_get_usage(); $f = apcu_fetch("a"); $d = memory_get_usage() - $m;'
+$probe = '$a = ["k" => range(1, 50), "s" => str_repeat("x", 100)]; apcu_store("a", $a); $f = apcu_fetch("a"); ob_start(); debug_zval_dump($f); $d = !str_contains(strtok(ob_get_clean(), "\\n"), " interned");'
        . ' echo ini_get("shardcache.zero_copy"), " enabled=", json_encode(shardcache_info()["zero_copy"]["enabled"]),'
-       . ' " copied=", json_encode($d > 0), " same=", json_encode($f === $a), "\n";';
+       . ' " copied=", json_encode($d), " same=", json_encode($f === $a), "\n";';
 function run(string $code, array $ini): string {
     $p = proc_open(seg_cmd($ini, $code), [1 => ['pipe', 'w'], 2 => ['redirect', 1]], $pipes);
     $out = stream_get_contents($pipes[1]);
@@ -31,8 +31,8 @@ $value = '["k" => range(1, 50), "n" => ["x" => str_repeat("y", 90), "e" => []], 
 echo seg_php($seg, '$v = ' . $value . '; apcu_store("a", $v); apcu_store("s", str_repeat("q", 500));'
               . ' echo "laid out: ", json_encode(shardcache_info()["zero_copy"]["bytes"] > 0), "\n";',
              ['shardcache.zero_copy' => '1']), "\n";
-$check = '$v = ' . $value . '; $m = memory_get_usage(); $f = apcu_fetch("a"); $s = apcu_fetch("s"); $d = memory_get_usage() - $m;'
-       . ' echo "same: ", json_encode($f === $v && $s === str_repeat("q", 500)), " copied: ", json_encode($d > 0), "\n";';
+$check = '$v = ' . $value . '; $f = apcu_fetch("a"); $s = apcu_fetch("s"); ob_start(); debug_zval_dump($f); $d = !str_contains(strtok(ob_get_clean(), "\\n"), " interned");'
+       . ' echo "same: ", json_encode($f === $v && $s === str_repeat("q", 500)), " copied: ", json_encode($d), "\n";';
 echo "off: ", seg_php($seg, $check, ['shardcache.zero_copy' => '0']), "\n";
 /* Zero-copy on, but the file is mapped wherever this process got it: the
  * value is used in place only at the address it was laid out for. */
