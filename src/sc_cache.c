@@ -9,7 +9,11 @@
  * odd sequence window, and open the window only to change what readers can
  * reach: a slot, a tag, the table fields, an entry being updated in place.
  * A replaced or deleted entry is freed after it was unlinked; a reader still
- * copying it will fail its sequence check and retry.
+ * copying it will fail its sequence check and retry. Entries whose value is
+ * used in place (zero-copy, SC_ENTRY_ZC) go through sc_entry_release and are
+ * retired instead, until no reader can hold them (src/sc_epoch.c); a clear
+ * while a reader may hold one removes entries one by one and keeps the
+ * allocators.
  *
  * Readers (fetch, exists) write nothing shared: they copy the entry under
  * the sequence counter a few times and fall back to the shard's read lock.

@@ -66,6 +66,8 @@ echo "laid out zero-copy: ", $laid > 0 ? "yes" : "no", "\n";
 $readers = [];
 for ($r = 0; $r < READERS; $r++) {
     [$mine, $theirs] = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
+    stream_set_timeout($mine, 3600);     /* valgrind runs are slow: no 60 s default timeout */
+    stream_set_timeout($theirs, 3600);
     $pid = pcntl_fork();
     if ($pid === 0) {
         fclose($mine);

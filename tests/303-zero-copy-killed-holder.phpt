@@ -21,6 +21,8 @@ function value(int $v): array { return ['v' => $v, 'rows' => array_fill(0, 50, s
 foreach ([1, 2] as $round) {
     apcu_store('a', value(0));
     [$mine, $theirs] = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
+    stream_set_timeout($mine, 3600);     /* valgrind runs are slow: no 60 s default timeout */
+    stream_set_timeout($theirs, 3600);
     $pid = pcntl_fork();
     if ($pid === 0) {
         fclose($mine);
