@@ -139,13 +139,20 @@ static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const s
         /* Entries of the same size class free exactly what is needed;
          * others only help once a whole slab of theirs empties. */
         uint32_t usable = (uint32_t)sc_alloc_usable(size);
-        while (!off && sc_head(shard)->table.used && sc_evict_clock(seg, shard, 1, usable)) {
+        /* Evicting a zero-copy entry that a reader may hold frees nothing
+         * yet (it is retired): with retired entries pinned here, evict a
+         * few and then let the caller evict across the cache instead of
+         * emptying this shard. */
+        uint32_t left = 16;
+#define SC_EVICT_MORE() (!shard->retire.head || left-- > 0)
+        while (!off && SC_EVICT_MORE() && sc_head(shard)->table.used && sc_evict_clock(seg, shard, 1, usable)) {
             off = SC_MAKE();
         }
-        while (!off && sc_head(shard)->table.used) {
+        while (!off && SC_EVICT_MORE() && sc_head(shard)->table.used) {
             sc_evict_clock(seg, shard, 1, 0);
             off = SC_MAKE();
         }
+#undef SC_EVICT_MORE
     }
 #undef SC_MAKE
     return off;
