@@ -38,7 +38,8 @@
 #include "zend_hash.h"
 #include "php_shardcache.h"
 #include "shardcache_zerocopy.h"
-#include "sc_value.h"
+#include "shardcache_value.h"
+#include "sc_evict.h"
 
 #define SC_ZC_MAGIC UINT32_C(0x5a43314b)      /* "K1CZ" */
 #define SC_ZC_ABI ((uint32_t)PHP_VERSION_ID * 4u + (ZEND_DEBUG ? 2u : 0u) + (SC_ZC_ZTS ? 1u : 0u))
@@ -331,7 +332,7 @@ bool sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, int6
         /* Full (the copying form takes about as much again): memory
          * retired by threads that have left since may come back
          * (sc_epoch.c); else the value takes the copying layout. */
-        if (!sc_epoch_reclaim_all(&c->seg) || sc_epoch_zc_bytes(&c->seg) + 2 * b.len > sc_zc_budget) {
+        if (!sc_evict_retired(&c->seg) || sc_epoch_zc_bytes(&c->seg) + 2 * b.len > sc_zc_budget) {
             b.failed = true;
         }
     }

@@ -9,6 +9,7 @@
 #include "php.h"
 #include "sc_cache.h"
 #include "sc_epoch.h"
+#include "sc_vtype.h"
 #include "php_shardcache.h"
 
 /* shardcache.zero_copy resolved for this process (MINIT): on, off. */

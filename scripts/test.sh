@@ -51,6 +51,7 @@ EXTRA_TESTS=(
     "segment-stale-lock|bash scripts/segment-stale-lock-test.sh --so=\"\$SO\""
     "fuzz|bash fuzz/run.sh 60"
     "package|bash scripts/check-package-xml.sh"
+    "core-structure|bash scripts/check-core.sh"
     "browser|SO=\"\$SO\" bash scripts/browser-test.sh"
     "nearcache|bash tests/nearcache/run.sh \"\$SO\""
 )

@@ -42,14 +42,13 @@
  * shard is repaired by sc_shard.c, which asks sc_epoch_shard_must_leak
  * whether the shard's pages may be reused.
  */
+#include "sc_epoch.h"
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
 #include <time.h>
 #include "sc_segment.h"
 #include "sc_entry.h"
-#include "sc_epoch.h"
-#include "sc_shard.h"
 
 _Static_assert(SC_EPOCH_SLOTS == SC_LIVE_SLOTS, "one epoch slot per liveness slot");
 
@@ -319,30 +318,20 @@ void sc_entry_release(sc_seg *seg, sc_shard *shard, sc_entry *e)
     sc_epoch_reclaim(seg, shard, false);
 }
 
-uint64_t sc_epoch_reclaim_all(sc_seg *seg)
+bool sc_epoch_rescan_due(sc_seg *seg)
 {
     sc_epoch_table *t = &seg->hdr->epochs;
-    uint64_t leaves = __atomic_load_n(&t->leaves, __ATOMIC_ACQUIRE), freed = 0;
+    uint64_t leaves = __atomic_load_n(&t->leaves, __ATOMIC_ACQUIRE);
     int64_t now = (int64_t)time(NULL);
-    uint32_t i;
 
     if (leaves == __atomic_load_n(&t->scan_leaves, __ATOMIC_RELAXED)
         && now == __atomic_load_n(&t->scan_time, __ATOMIC_RELAXED)
         && __atomic_load_n(&t->global, __ATOMIC_RELAXED) - __atomic_load_n(&t->scan_global, __ATOMIC_RELAXED) < 64) {
-        return 0;
+        return false;
     }
     __atomic_store_n(&t->scan_leaves, leaves, __ATOMIC_RELAXED);
     sc_epoch_scan(seg, now);
-    for (i = 0; i < seg->nshards; i++) {
-        sc_shard *shard = &seg->shards[i];
-        if (!__atomic_load_n(&shard->retire.head, __ATOMIC_RELAXED)) {
-            continue;
-        }
-        sc_shard_lock(seg, shard, SC_LOCK_WRITE);
-        freed += sc_epoch_reclaim(seg, shard, false);
-        sc_shard_unlock(shard);
-    }
-    return freed;
+    return true;
 }
 
 void sc_epoch_forget_all(sc_seg *seg)

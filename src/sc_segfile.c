@@ -62,6 +62,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "sc_segfile.h"
+#include "sc_epoch.h"
 #include "sc_alloc.h"
 
 #define SC_ATTACH_TRIES 16

@@ -38,7 +38,7 @@ static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
      * pages are left out of the pool (counted; a clear with no reader in
      * an epoch gets them back) rather than handed out again. */
     if (!sc_epoch_shard_must_leak(seg, shard, (uint64_t)shard->alloc.pages << SC_PAGE_SHIFT)) {
-        sc_alloc_reclaim_shard(seg, (uint16_t)shard->index);
+        sc_alloc_reclaim_shard(&seg->ac, (uint16_t)shard->index);
     }
     sc_alloc_init_shard(&shard->alloc);
     shard->stats.repairs++;
