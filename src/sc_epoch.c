@@ -23,7 +23,10 @@
  * reader the scan misses sees the unlink.
  * Scans (the minimum published epoch) are throttled: at most once a second
  * or every 64 retirements, unless forced (a store short of memory). The
- * result is kept in table->safe, which only grows.
+ * result is kept in table->safe, which only grows. When the zero-copy budget
+ * is full, the glue asks sc_evict_retired (sc_evict.c) for one pass over
+ * every shard's list, due once some thread has left its epoch since the
+ * last pass (table->leaves), or a second or 64 retirements later.
  *
  * Dead readers. A slot whose owner token is gone (sc_live_gone: the kernel
  * released the dead owner's robust mutex; never /proc) is ignored by scans,
