@@ -382,7 +382,10 @@ static int sc_fetch_one(zend_string *key, zval *dst, int64_t now)
     sc_zc_sink_prepare(&sink.base);
     if (sc_make_key(&k, key) && sc_cache_fetch(&sc_shared_cache, &k, now, &sink.base, &out) == SC_OK) {
         if (EXPECTED(out.vtype == SC_V_LONG)) {
-            ZVAL_LONG(dst, (zend_long)out.scalar);   /* the hot case, without a call */
+            ZVAL_LONG(dst, (zend_long)out.scalar);   /* the hot cases, without a call */
+            return SC_FETCH_HIT;
+        }
+        if (out.vtype == SC_V_ZC && sc_zc_in_place(&out, dst)) {
             return SC_FETCH_HIT;
         }
         r = sc_out_to_zval(&sink, &out, dst) ? SC_FETCH_HIT : SC_FETCH_UNDECODABLE;

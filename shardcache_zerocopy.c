@@ -41,31 +41,6 @@
 #include "shardcache_value.h"
 #include "sc_evict.h"
 
-#define SC_ZC_MAGIC UINT32_C(0x5a43314b)      /* "K1CZ" */
-#define SC_ZC_ABI ((uint32_t)PHP_VERSION_ID * 4u + (ZEND_DEBUG ? 2u : 0u) + (SC_ZC_ZTS ? 1u : 0u))
-#ifdef ZTS
-# define SC_ZC_ZTS 1
-#else
-# define SC_ZC_ZTS 0
-#endif
-#define SC_ZC_MIN_STRING 64
-#define SC_ZC_MAX_DEPTH 128
-
-enum { SC_ZC_KIND_ARRAY = 1, SC_ZC_KIND_STRING = 2 };
-
-typedef struct sc_zc_hdr {
-    uint32_t magic;
-    uint32_t abi;            /* SC_ZC_ABI of the process that laid it out */
-    uint64_t self;           /* address of this header when laid out */
-    uint64_t root;           /* the zend_array / zend_string */
-    uint32_t portable_off;   /* copying form: bytes from this header */
-    uint32_t portable_len;
-    uint8_t portable_vtype;  /* SC_V_ARRAY, SC_V_STRING ... */
-    uint8_t kind;            /* SC_ZC_KIND_* */
-    uint16_t unused;
-    uint32_t unused2;
-} sc_zc_hdr;
-
 bool sc_zc_on;
 uint64_t sc_zc_budget;
 
@@ -426,13 +401,7 @@ bool sc_zc_to_zval(const sc_value_out *out, zval *dst)
         || h.portable_len > out->len - pad - h.portable_off) {
         return false;
     }
-    if (out->borrowed && sc_zc_on && h.abi == SC_ZC_ABI && h.self == (uint64_t)(uintptr_t)(p + pad)) {
-        if (h.kind == SC_ZC_KIND_ARRAY) {
-            Z_ARR_P(dst) = (zend_array *)(uintptr_t)h.root;
-            Z_TYPE_INFO_P(dst) = IS_ARRAY;
-        } else {
-            ZVAL_INTERNED_STR(dst, (zend_string *)(uintptr_t)h.root);
-        }
+    if (sc_zc_in_place(out, dst)) {
         return true;
     }
     if (h.portable_vtype == SC_V_STRING) {
