@@ -68,7 +68,8 @@ typedef struct sc_zc_builder {
     size_t len, cap;
     uint32_t *rel;          /* positions (from the header) of pointers to relocate */
     size_t nrel, relcap;
-    HashTable strs;         /* zend_string address -> its offset (shared strings once) */
+    zend_string *last_str;  /* the last string laid out, and where */
+    size_t last_off;
     uint64_t limit;         /* give up above this many bytes */
     bool failed;
 } sc_zc_builder;
@@ -83,14 +84,14 @@ static size_t sc_zb_alloc(sc_zc_builder *b, size_t size)
         return 0;
     }
     if (end > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
+        size_t cap = b->cap ? b->cap : 4096;
         while (cap < end) {
             cap *= 2;
         }
         b->buf = erealloc(b->buf, cap);
         b->cap = cap;
     }
-    memset(b->buf + b->len, 0, end - b->len);
+    memset(b->buf + b->len, 0, end - b->len);   /* padding and fields left 0 */
     b->len = end;
     return off;
 }
@@ -110,12 +111,13 @@ static void sc_zb_reloc(sc_zc_builder *b, size_t pos, size_t target)
 
 static size_t sc_zb_string(sc_zc_builder *b, zend_string *s)
 {
-    zval *known = zend_hash_index_find(&b->strs, (zend_ulong)(uintptr_t)s);
     zend_string *d;
     size_t off;
 
-    if (known) {
-        return (size_t)Z_LVAL_P(known);
+    /* The last string laid out again (a key repeated row after row is
+     * usually the same interned string) is shared; others are copied. */
+    if (b->last_str == s) {
+        return b->last_off;
     }
     off = sc_zb_alloc(b, _ZSTR_STRUCT_SIZE(ZSTR_LEN(s)));
     if (b->failed) {
@@ -128,11 +130,8 @@ static size_t sc_zb_string(sc_zc_builder *b, zend_string *s)
     ZSTR_LEN(d) = ZSTR_LEN(s);
     memcpy(ZSTR_VAL(d), ZSTR_VAL(s), ZSTR_LEN(s));
     ZSTR_VAL(d)[ZSTR_LEN(s)] = '\0';
-    {
-        zval o;
-        ZVAL_LONG(&o, (zend_long)off);
-        zend_hash_index_add_new(&b->strs, (zend_ulong)(uintptr_t)s, &o);
-    }
+    b->last_str = s;
+    b->last_off = off;
     return off;
 }
 
@@ -259,7 +258,6 @@ static void sc_zb_free(sc_zc_builder *b)
     if (b->rel) {
         efree(b->rel);
     }
-    zend_hash_destroy(&b->strs);
 }
 
 /* Under the shard lock, on the value bytes in the segment. */
@@ -300,7 +298,6 @@ bool sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, int6
     }
     memset(&b, 0, sizeof(b));
     b.limit = sc_zc_budget;
-    zend_hash_init(&b.strs, 8, NULL, NULL, 0);
     sc_zb_alloc(&b, sizeof(sc_zc_hdr));
     root = is_array ? sc_zb_array(&b, Z_ARRVAL_P(value), 0) : sc_zb_string(&b, Z_STR_P(value));
     if (!b.failed && used + 2 * b.len > sc_zc_budget) {
