@@ -8,11 +8,11 @@
 #include "sc_segment.h"
 
 typedef enum sc_lock_mode {
-    SC_LOCK_READ,   /* changes nothing a dead holder could leave half done:
+    SC_LOCK_NO_REPAIR,   /* changes nothing a dead holder could leave half done:
                        fallback fetches, exists, snapshots, info, sampled
                        hits, reservation slots, in-place int updates. If its
                        holder dies, the shard is not repaired. */
-    SC_LOCK_WRITE   /* changes the table, entries or the shard's pages */
+    SC_LOCK_REPAIR   /* changes the table, entries or the shard's pages */
 } sc_lock_mode;
 
 void sc_shard_lock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode);

@@ -157,7 +157,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         sc_cache_reset(c);
     }
     for (attempt = 0;; attempt++) {
-        sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
+        sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
         if (c->slam_defense && sc_slam_refused(shard, hash, key->len, now, owner)) {
             sc_shard_unlock(shard);
             return SC_SLAM;
@@ -286,7 +286,7 @@ static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint6
 
     /* A sample may be dropped: never wait for a busy lock (its holder may
      * be descheduled) on the way out of a fetch. */
-    if (!sc_shard_trylock(&c->seg, shard, SC_LOCK_READ)) {
+    if (!sc_shard_trylock(&c->seg, shard, SC_LOCK_NO_REPAIR)) {
         return;
     }
     e = (sc_entry *)sc_table_lookup(&c->seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
@@ -340,7 +340,7 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
     sc_local.locked_reads++;
     for (;;) {
         int r;
-        sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
+        sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
         r = sc_read_entry(c, head, key, hash, now, sink, out, &status);
         sc_shard_unlock(shard);
         if (r != SC_READ_NEEDBUF) {
@@ -383,7 +383,7 @@ sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
             return found ? SC_OK : SC_NOTFOUND;
         }
     }
-    sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
+    sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
     {
         uint32_t slot;
         const sc_entry *e = sc_table_lookup(&c->seg, &head->table, key->str, key->len, hash, &slot);
@@ -403,7 +403,7 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     uint32_t slot;
     const sc_entry *e;
 
-    sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
+    sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
     e = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
     if (!e) {
         sc_shard_unlock(shard);
@@ -427,7 +427,7 @@ void sc_cache_clear(sc_cache *c)
     seg->hdr->global_lock_count++;
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *shard = &seg->shards[i];
-        sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
+        sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
         sc_shard_write_begin(shard);
         memset(&sc_head(shard)->table, 0, sizeof(sc_head(shard)->table));
     }

@@ -93,7 +93,7 @@ void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_
     for (k = 0; k < seg->nshards && sc_alloc_pool_free_pages(&seg->ac) < need_pages; k++) {
         sc_shard *shard = &seg->shards[k];
         if (__atomic_load_n(&shard->alloc.spare_pages, __ATOMIC_RELAXED)) {
-            sc_shard_lock(seg, shard, SC_LOCK_WRITE);
+            sc_shard_lock(seg, shard, SC_LOCK_REPAIR);
             flushed += sc_alloc_flush_spares(&seg->ac, &shard->alloc);
             sc_shard_unlock(shard);
         }
@@ -110,7 +110,7 @@ void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_
         for (k = 0; k < seg->nshards && sc_alloc_pool_free_pages(&seg->ac) < target; k++) {
             sc_shard *shard = &seg->shards[hdr->evict_cursor++ & (seg->nshards - 1)];
             uint32_t share;
-            sc_shard_lock(seg, shard, SC_LOCK_WRITE);
+            sc_shard_lock(seg, shard, SC_LOCK_REPAIR);
             any |= sc_evict_expired(seg, shard, now, idle_ttl) > 0;
             share = round < 3 ? (sc_head(shard)->table.used >> (3 - round)) + 1 : sc_head(shard)->table.used;
             any |= sc_evict_clock(seg, shard, share, 0) > 0;

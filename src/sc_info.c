@@ -67,7 +67,7 @@ void sc_info_shard_get(sc_cache *c, uint32_t index, sc_info_shard *out)
     }
     shard = &seg->shards[index];
     table = &seg->heads[index].table;
-    sc_shard_lock(seg, shard, SC_LOCK_READ);
+    sc_shard_lock(seg, shard, SC_LOCK_NO_REPAIR);
     out->entries = table->used;
     out->slots = table->capacity;
     out->tombstones = table->tombs;

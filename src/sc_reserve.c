@@ -89,7 +89,7 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
         if (!self) {
             self = sc_live_self(&seg->hdr->live);
         }
-        sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
+        sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
         e = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
         if (e && !sc_entry_expired(e, now)) {
             /* Stored since the fetch above: fetch it again. */
@@ -159,7 +159,7 @@ void sc_cache_release(sc_cache *c, sc_reservation_ticket *ticket)
     }
     shard = &c->seg.shards[ticket->shard];
     r = &shard->reservations[ticket->slot];
-    sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
+    sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
     if (r->owner && r->owner == sc_live_self(&c->seg.hdr->live)) {
         r->owner = 0;
         r->hash = 0;

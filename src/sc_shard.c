@@ -48,7 +48,7 @@ static void sc_shard_locked(sc_seg *seg, sc_shard *shard, sc_lock_mode mode, boo
         }
         shard->dirty = 0;
     }
-    if (mode == SC_LOCK_WRITE) {
+    if (mode == SC_LOCK_REPAIR) {
         shard->dirty = 1;
     }
 }

@@ -141,7 +141,7 @@ sc_snapshot *sc_snapshot_shard(sc_cache *c, uint32_t index, int64_t now, bool wi
     }
     shard = &seg->shards[index];
     table = &seg->heads[index].table;
-    sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
+    sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
     for (slot = 0; slot < table->capacity; slot++) {
         const sc_entry *e = sc_table_slot_entry(seg, table, slot);
         if (e && !sc_entry_expired(e, now)) {
@@ -164,7 +164,7 @@ sc_snapshot *sc_snapshot_key(sc_cache *c, const sc_key *key, int64_t now, bool w
     if (!snap) {
         return NULL;
     }
-    sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
+    sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
     e = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
     if (e && !sc_entry_expired(e, now)) {
         sc_snap_add(snap, e, with_values);

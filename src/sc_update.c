@@ -140,7 +140,7 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
         sc_status st;
         sc_value_in start;
 
-        sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
+        sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
         e = (sc_entry *)sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
         if (e && !sc_entry_expired(e, now)) {
             /* Atomic against pinned updaters; readers see the old or the
