@@ -9,11 +9,19 @@
  * and is passed over once. The cache is never emptied as a whole
  * because one store did not fit.
  *
- * Locks: per-shard work runs under that shard's write lock, with one odd
+ * Owns: which entries go when memory or table room is short; the shards'
+ * expired and evicted figures; the header's expunges and evict_cursor.
+ *
+ * Locks: per-shard work runs under that shard's REPAIR lock, with one odd
  * sequence window around each batch of removals. Work across shards takes
  * the global lock first and then one shard lock at a time (lock order:
  * global -> shard -> pool), so it never runs while the caller still holds a
  * shard lock.
+ *
+ * Death: killed under a shard's REPAIR lock, the next locker empties that
+ * shard (sc_shard.c). Killed holding the global lock, the kernel hands it
+ * to the next locker with "owner died"; it guards only the order of
+ * whole-cache work and a few figures, so there is nothing to repair.
  */
 #include "sc_evict.h"
 #include "sc_shard.h"

@@ -2,13 +2,19 @@
  * sc_reserve.c - apcu_entry: one computation per missing key, without
  * blocking anybody else.
  *
+ * Owns: the shard's reservation slots (sc_shard.reservations).
+ * Locks: the shard's NO_REPAIR lock, for a few instructions per claim or
+ * release (never while the callback runs); the wake words are atomic.
+ * Death: see the end of the next paragraph, and below: a killed owner's
+ * slot is taken over by the next caller once sc_live_gone says so.
+ *
  * Each shard has SC_RESERVATIONS slots naming a key (by its 64-bit mixed
  * hash) whose value a thread is computing, with that thread's liveness
  * token (sc_live.h: a liveness slot and its generation, never a pid) and a
  * wake word. Slots are claimed and released under the shard's lock, which
  * is held only for those few instructions, never while the user's callback
  * runs: stores and fetches of every other key go on. The lock is taken in
- * read mode (sc_shard.c): a process killed while changing a slot leaves at
+ * NO_REPAIR mode (sc_shard.c): a process killed while changing a slot leaves at
  * worst a slot with a dead owner, which the next caller takes over, so the
  * shard's entries need no repair.
  *

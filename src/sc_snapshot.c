@@ -3,9 +3,13 @@
  *
  * A snapshot is one malloc'd buffer holding, for each entry of a shard (or
  * for one key), its figures, its key and optionally its value bytes. It is
- * filled while the shard's read lock is held - nothing in there can fail by
+ * filled while the shard's lock is held (NO_REPAIR mode) - nothing in there can fail by
  * jumping out (malloc reports failure by returning NULL) - and read after
  * the lock is released, so no PHP code ever runs under a cache lock.
+ *
+ * Owns: nothing shared; the snapshot buffers (process memory).
+ * Locks: the shard's NO_REPAIR lock while copying one shard or one key.
+ * Death: nothing to repair (nothing shared is written; NO_REPAIR mode).
  *
  * Buffer: a sequence of records, each an sc_snap_rec header, the key bytes
  * and the value bytes, padded to 8.
