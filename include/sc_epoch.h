@@ -5,6 +5,12 @@
  * in. Knows nothing of PHP: a zero-copy entry is only an entry flagged
  * SC_ENTRY_ZC whose bytes must not be reused while readers may hold them.
  * See src/sc_epoch.c.
+ *
+ * Owns: the epoch table and the shards' retire lists (sc_epoch_layout.h).
+ * Locks: none of its own: the table with atomics, a retire list under its
+ * shard's REPAIR lock.
+ * Death: see src/sc_epoch.c (a dead reader's epoch is ignored once its
+ * liveness token is gone; a dead writer's shard is repaired).
  */
 #ifndef SC_EPOCH_H
 #define SC_EPOCH_H

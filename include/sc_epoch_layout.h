@@ -3,6 +3,12 @@
  * epoch table in the segment header, a shard's retire list) and the entry
  * flag and vtype of zero-copy values: what sc_segment.h embeds. The
  * functions are in sc_epoch.h (src/sc_epoch.c).
+ *
+ * Owns: the layout of sc_epoch_table (sc_header.epochs), sc_epoch_slot and
+ * sc_retire_list (sc_shard.retire).
+ * Locks: the table and its slots: atomics only, no lock; a retire list:
+ * its shard's REPAIR lock (each struct's block below).
+ * Death: see src/sc_epoch.c.
  */
 #ifndef SC_EPOCH_LAYOUT_H
 #define SC_EPOCH_LAYOUT_H
