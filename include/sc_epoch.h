@@ -6,11 +6,12 @@
  * SC_ENTRY_ZC whose bytes must not be reused while readers may hold them.
  * See src/sc_epoch.c.
  *
- * Owns: the epoch table and the shards' retire lists (sc_epoch_layout.h).
- * Locks: none of its own: the table with atomics, a retire list under its
- * shard's REPAIR lock.
- * Death: see src/sc_epoch.c (a dead reader's epoch is ignored once its
- * liveness token is gone; a dead writer's shard is repaired).
+ * Owns: the functions over the epoch table and the retire lists
+ * (structs in sc_epoch_layout.h).
+ * Locks: readers take none; retiring and reclaiming run under the shard's
+ * REPAIR lock; the epoch table is changed with atomics only.
+ * Death: a dead reader's epoch is released once its liveness slot reads as
+ * gone; a writer dying mid-retire leaves its shard to sc_shard.c's repair.
  */
 #ifndef SC_EPOCH_H
 #define SC_EPOCH_H
@@ -34,7 +35,7 @@ bool sc_epoch_enter(struct sc_seg *seg);
 void sc_epoch_leave(struct sc_seg *seg);
 bool sc_epoch_inside(void);
 
-/* ---- writers (shard write lock held) ---- */
+/* ---- writers (shard REPAIR lock held) ---- */
 
 /* THE hook: an entry no table refers to any more goes away. Ordinary
  * entries are freed at once (sc_entry_free); zero-copy ones are retired. */

@@ -4,11 +4,10 @@
  * flag and vtype of zero-copy values: what sc_segment.h embeds. The
  * functions are in sc_epoch.h (src/sc_epoch.c).
  *
- * Owns: the layout of sc_epoch_table (sc_header.epochs), sc_epoch_slot and
- * sc_retire_list (sc_shard.retire).
- * Locks: the table and its slots: atomics only, no lock; a retire list:
- * its shard's REPAIR lock (each struct's block below).
- * Death: see src/sc_epoch.c.
+ * Owns: the layout of sc_epoch_table, sc_epoch_slot and sc_retire_list.
+ * Locks: as written next to each struct (atomics for the table, the shard's
+ * REPAIR lock for a retire list).
+ * Death: see sc_epoch.h.
  */
 #ifndef SC_EPOCH_LAYOUT_H
 #define SC_EPOCH_LAYOUT_H
@@ -55,7 +54,7 @@ typedef struct sc_epoch_table {
     _Alignas(SC_CACHELINE) sc_epoch_slot slots[SC_EPOCH_SLOTS];
 } sc_epoch_table;
 
-/* Per-shard retire list (inside sc_shard, shard write lock held for every
+/* Per-shard retire list (inside sc_shard, shard REPAIR lock held for every
  * field): entries unlinked from the table, oldest first. An entry on the
  * list keeps its memory; its header's stamp holds the retirement epoch and
  * its scalar the offset of the next retired entry (0 = last). */

@@ -40,12 +40,12 @@
  * leave its epoch before the child has entered it.
  *
  * Locks: none of its own. Retire lists are changed under their shard's
- * write lock; the table with atomics.
- * Death: a reader killed inside its epoch is ignored by scans once its
- * liveness token is gone (see "Dead readers" above). A writer killed while
- * retiring or adopting leaves the figures approximate (they saturate at 0) and its
- * shard is repaired by sc_shard.c, which asks sc_epoch_shard_must_leak
- * whether the shard's pages may be reused.
+ * REPAIR lock; the epoch table with atomics only.
+ * Death: a reader killed inside an epoch holds it until a scan finds its
+ * liveness slot gone (above). A writer killed while retiring or adopting
+ * leaves the figures approximate (they saturate at 0) and its shard is
+ * repaired by sc_shard.c, which asks sc_epoch_shard_must_leak whether the
+ * shard's pages may be reused.
  */
 #include "sc_epoch.h"
 #include <pthread.h>
