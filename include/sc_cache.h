@@ -3,6 +3,15 @@
  * zvals or requests: keys are byte strings with PHP's hash, values are a
  * type tag (sc_vtype.h), a scalar and a byte string produced by the
  * glue (shardcache_value.c).
+ *
+ * Owns: the process-local sc_cache (the mapping and the settings, shared by
+ * a process's threads) and the thread-local sc_local figures; declares the
+ * cache operations of sc_cache.c, sc_update.c, sc_reserve.c and
+ * sc_snapshot.c.
+ * Locks: every operation takes and releases its own locks; none is held
+ * when it returns (an apcu_entry reservation is a slot, not a lock).
+ * Death: see those files: a writer's death empties its shard, a reader's
+ * leaves nothing.
  */
 #ifndef SC_CACHE_H
 #define SC_CACHE_H
@@ -26,6 +35,12 @@ typedef struct sc_value_in {
     int64_t scalar;
     const char *data;
     size_t len;
+    /* Zero-copy values (sc_epoch.h): when set, the entry is made in one
+     * piece (SC_TOOBIG otherwise), flagged SC_ENTRY_ZC, and fixup is called
+     * on its value bytes in place, under the shard lock, before the entry is
+     * linked (it turns the relative layout into absolute pointers). */
+    void (*fixup)(void *arg, char *dst, size_t len);
+    void *fixup_arg;
 } sc_value_in;
 
 /*
@@ -39,10 +54,16 @@ typedef struct sc_sink {
     char *buf;
     size_t cap;
     bool is_string;
+    /* Bit v set: a zero-copy entry (SC_ENTRY_ZC) of vtype v is not copied;
+     * out->data points at its bytes in the segment (out->borrowed). Only
+     * for a caller inside an epoch (sc_epoch_enter) for the whole time it
+     * uses the pointer. */
+    uint32_t borrow;
 } sc_sink;
 
 typedef struct sc_value_out {
     uint8_t vtype;
+    bool borrowed;          /* data points into the segment (see sc_sink) */
     int64_t scalar;
     char *data;             /* the sink's buffer, len bytes */
     size_t len;
@@ -59,7 +80,11 @@ typedef struct sc_local_stats {
     uint64_t locked_reads;
 } sc_local_stats;
 
-extern _Thread_local sc_local_stats sc_local;
+/* initial-exec: read on every fetch; a direct %fs-relative access instead
+ * of a __tls_get_addr call (40 bytes of the static TLS surplus that glibc
+ * keeps for modules loaded with dlopen). */
+#define SC_TLS_FAST __attribute__((tls_model("initial-exec")))
+extern _Thread_local sc_local_stats sc_local SC_TLS_FAST;
 
 /* One per process (the mapping), shared by all its threads. */
 typedef struct sc_cache {

@@ -1,6 +1,10 @@
 /*
  * sc_entry.h - making, reading and freeing entries (src/sc_entry.c). The
  * entry format itself (sc_entry, sc_chunk) is in sc_table.h.
+ *
+ * Owns: the bytes of entries (see sc_table.h for who writes which field).
+ * Locks: create and free: the shard's REPAIR lock; copy: no lock needed.
+ * Death: a writer's death empties the shard (sc_shard.c).
  */
 #ifndef SC_ENTRY_H
 #define SC_ENTRY_H
@@ -20,7 +24,9 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
  * stores. */
 uint64_t sc_entry_stamp(void);
 
-/* Shard write lock held: frees an entry that no table refers to any more. */
+/* Shard write lock held: frees an entry that no table refers to any more.
+ * Callers that unlink entries use sc_entry_release (sc_epoch.h), which
+ * retires zero-copy entries instead. */
 void sc_entry_free(sc_seg *seg, sc_shard *shard, sc_entry *e);
 
 /* Copies len value bytes of e into dst. Safe without a lock (every offset is

@@ -1,6 +1,11 @@
 /*
  * sc_evict.h - removing entries to make room: expired ones first, then
  * others in CLOCK order, within a shard and across the whole cache.
+ *
+ * Owns: the choice of entries to remove; expired/evicted figures.
+ * Locks: the shard's REPAIR lock (per shard), the global lock first for
+ * work across shards (sc_evict_global).
+ * Death: see src/sc_evict.c (the next locker empties the shard).
  */
 #ifndef SC_EVICT_H
 #define SC_EVICT_H
@@ -36,5 +41,11 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem
  * until at least need_pages pages are free in the pool or a full sweep
  * removed everything it could. idle_ttl: apc.ttl, as for sc_evict_expired. */
 void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_t now);
+
+/* No lock held. The zero-copy budget is full: if a rescan of the epochs
+ * is due (sc_epoch_rescan_due), frees every shard's retired entries that
+ * nobody can hold any more, one shard lock at a time. Returns the bytes
+ * freed. */
+uint64_t sc_evict_retired(sc_seg *seg);
 
 #endif

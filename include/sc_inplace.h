@@ -10,8 +10,8 @@
 /* Shard write lock held; `old` is the key's entry, found under that lock.
  * The caller has checked that both old's value type and vtype carry no
  * value bytes (null, false, true, int, float: sc_vtype_has_bytes is false;
- * readers always copy these out of the entry). When old is not chained
- * and has no value bytes, rewrites it
+ * readers always copy these out of the entry). When old is not chained,
+ * not zero-copy (SC_ENTRY_ZC) and has no value bytes, rewrites it
  * in place as the store of (vtype, scalar, ttl) at `now` - what
  * sc_entry_create would have written into a new entry - and returns true:
  * the caller counts an update and is done (no allocation, no free, the

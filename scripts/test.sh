@@ -44,6 +44,7 @@ EXTRA_TESTS=(
     "kill-test|bash scripts/kill-test.sh --kills=500 --seconds=100 --quiet --so=\"\$SO\""
     "kill-test-noproc|bash scripts/kill-test.sh --kills=500 --seconds=150 --quiet --no-proc --so=\"\$SO\""
     "kill-readers|bash scripts/kill-test.sh --readers --kills=400 --seconds=150 --quiet --so=\"\$SO\""
+    "kill-zero-copy|bash scripts/kill-test.sh --zero-copy --kills=300 --seconds=100 --quiet --so=\"\$SO\""
     "kill-test-named|bash scripts/kill-test.sh --kills=300 --seconds=100 --quiet --segment=auto --restart-rounds=10 --so=\"\$SO\""
     "pin-death|bash scripts/pin-death-test.sh --so=\"\$SO\""
     "fpm-segments|bash scripts/fpm-segments-test.sh --so=\"\$SO\""

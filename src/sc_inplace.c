@@ -18,10 +18,11 @@
  * and new times. The stamp (a clock read) is taken before the window
  * opens, so the window stays as short as a slot change.
  *
- * Only values readers always copy are written in place: no pointer a
- * reader may hold into an entry (issue 18's zero-copy values are strings
- * and arrays) ever sees its bytes change. Nothing is freed here, so a
- * reclamation hook in front of the allocator's free is not bypassed.
+ * Only values readers always copy are written in place, and never a
+ * zero-copy entry (SC_ENTRY_ZC, sc_epoch.h: readers may hold pointers into
+ * it): no pointer a reader may hold into an entry ever sees its bytes
+ * change. Nothing is freed or retired here, so sc_entry_release (the one
+ * hook in front of the allocator's free) is not bypassed.
  *
  * A process that dies here dies inside the window, holding the write lock:
  * the next locker finds the counter odd and empties the shard
@@ -30,13 +31,14 @@
 #include "sc_inplace.h"
 #include "sc_entry.h"
 #include "sc_pin.h"
+#include "sc_epoch_layout.h"
 
 bool sc_inplace_store(sc_shard *shard, sc_entry *old, uint8_t vtype, int64_t scalar, uint32_t ttl,
                       int64_t now)
 {
     uint64_t stamp;
 
-    if ((old->flags & SC_ENTRY_CHAINED) || old->val_len != 0) {
+    if ((old->flags & (SC_ENTRY_CHAINED | SC_ENTRY_ZC)) || old->val_len != 0) {
         return false;
     }
     stamp = sc_entry_stamp();
