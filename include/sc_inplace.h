@@ -1,6 +1,11 @@
 /*
  * sc_inplace.h - a store that overwrites a scalar with a scalar in the
  * entry that already holds the key (src/sc_inplace.c, issue 20).
+ *
+ * Owns: the rewrite of a published scalar entry's header.
+ * Locks: the caller holds the shard's REPAIR lock; the fields change
+ * inside the odd window.
+ * Death: the next locker empties the shard (sc_shard.c).
  */
 #ifndef SC_INPLACE_H
 #define SC_INPLACE_H

@@ -1,31 +1,30 @@
 /*
  * sc_inplace.c - overwriting a scalar entry in place (issue 20).
  *
- * Owns: nothing shared of its own. It rewrites the header of an entry that
- * a table already refers to, when a store replaces a scalar (null, bool,
- * int, float) with a scalar: the entry keeps its memory, its slot and its
- * key, so the store writes no allocator line (slab descriptor, free list,
- * figures) and no table slot: only the entry, the shard's lock and
- * sequence counter, and the shard's update count.
+ * When a store replaces a scalar (null, bool, int, float) with a scalar,
+ * the entry keeps its memory, its slot and its key, so the store writes no
+ * allocator line (slab descriptor, free list, figures) and no table slot:
+ * only the entry, the shard's lock and its head (sequence counter and
+ * update count).
  *
- * Locks and readers: the caller holds the shard's write lock, which keeps
- * out every other writer, the locked readers, snapshots, the sampled-hit
- * recorder and the locked int updaters. The fields change inside the
- * shard's odd sequence window (sc_shard_write_begin also drains the pinned
- * int updaters of sc_update.c, which never start while it is odd), so an
+ * Owns: nothing shared of its own; it rewrites the header of an entry that
+ * a table already refers to.
+ * Locks: the caller holds the shard's REPAIR lock, which keeps out every
+ * other writer, the locked readers, snapshots, the sampled-hit recorder
+ * and the locked int updaters. The fields change inside the shard's odd
+ * sequence window (sc_shard_write_begin also drains the pinned int
+ * updaters of sc_update.c, which never start while it is odd), so an
  * optimistic reader that copied the entry meanwhile fails its check and
  * reads again: no reader returns a mix of the old and new value or of old
  * and new times. The stamp (a clock read) is taken before the window
  * opens, so the window stays as short as a slot change.
- *
  * Only values readers always copy are written in place, and never a
  * zero-copy entry (SC_ENTRY_ZC, sc_epoch.h: readers may hold pointers into
  * it): no pointer a reader may hold into an entry ever sees its bytes
  * change. Nothing is freed or retired here, so sc_entry_release (the one
  * hook in front of the allocator's free) is not bypassed.
- *
- * A process that dies here dies inside the window, holding the write lock:
- * the next locker finds the counter odd and empties the shard
+ * Death: a process that dies here dies inside the window, holding the
+ * REPAIR lock: the next locker finds the counter odd and empties the shard
  * (sc_shard.c), as for a death in any other store's window.
  */
 #include "sc_inplace.h"
