@@ -1,4 +1,4 @@
-# benchmarks/web/lib.sh - shared by scripts/web-bench.sh and scripts/fpm-abuse.sh
+# benchmarks/web/lib.sh - shared by benchmarks/web/run.sh and tests/fpm/abuse.sh
 # (source it; it defines functions and WEB_* variables, runs nothing).
 #
 # It owns one private php-fpm + nginx pair per run:

@@ -1,6 +1,6 @@
 <?php
 /*
- * benchmarks/web/table.php - turns the raw results of scripts/web-bench.sh
+ * benchmarks/web/table.php - turns the raw results of benchmarks/web/run.sh
  * (one tab-separated line per wrk run) into the Markdown tables.
  *
  *   php -n table.php MAX.tsv [PACED.tsv]
