@@ -22,7 +22,7 @@ FPM_RUN=0
 NGINX_PID=""
 FPM_BIN="${FPM_BIN:-php-fpm8.2}"
 # Commands put in front of php-fpm and of nginx and wrk,
-# e.g. (taskset -c 1): web-bench.sh --pin keeps the load generator and the
+# e.g. (taskset -c 1): benchmarks/web/run.sh --pin keeps the load generator and the
 # workers on different CPUs. taskset execs, so $! stays the server's pid.
 WEB_FPM_PREFIX=()
 WEB_LOAD_PREFIX=()
