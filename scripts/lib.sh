@@ -24,6 +24,18 @@
 #                                ... -ex kill), output to LOG; returns 0 when
 #                                LOG matches PATTERN (the process stopped
 #                                where it should), else prints LOG's tail
+#   sc_so_option NAME FILE ARGS...
+#                                the options of a runner that takes only
+#                                --so=PATH and --help (FILE's header): sets
+#                                SO (default <root>/modules/shardcache.so);
+#                                exits on --help or an unknown option
+#   sc_suite_args WITH_APCU FILE ARGS...
+#                                the options of a PHPUnit suite runner:
+#                                [--apcu] [extension.so] [-- phpunit args]
+#                                (--apcu only when WITH_APCU is 1); sets EXT
+#                                (default $SO, else <root>/modules/shardcache.so),
+#                                EXPECT_EXT (shardcache or apcu) and the array
+#                                PHPUNIT_ARGS; --help prints FILE's header
 #   sc_need_gdb NAME             print "NAME: gdb is not installed" and the
 #                                "0 passed, 1 failed" line, then exit 1,
 #                                when gdb is missing
@@ -82,6 +94,35 @@ sc_junit_counts() {
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
     echo "$name: $p passed, $f failed, $s skipped"
     [ "$rc" -eq 0 ] && [ "$f" -eq 0 ] && [ "$p" -gt 0 ]
+}
+
+sc_so_option() {
+    local name="$1" file="$2" arg; shift 2
+    SO="$SC_ROOT/modules/shardcache.so"
+    for arg in "$@"; do
+        case "$arg" in
+            --so=*) SO="${arg#*=}" ;;
+            -h|--help) sc_help "$file"; exit 0 ;;
+            *) echo "$name: unknown option $arg" >&2; exit 2 ;;
+        esac
+    done
+}
+
+sc_suite_args() {
+    local with_apcu="$1" file="$2"; shift 2
+    EXT="" EXPECT_EXT=shardcache PHPUNIT_ARGS=()
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --apcu) [ "$with_apcu" = 1 ] || { echo "run.sh: unknown option $1" >&2; exit 2; }
+                    EXT=apcu.so; EXPECT_EXT=apcu ;;
+            -h|--help) sc_help "$file"; exit 0 ;;
+            --) shift; PHPUNIT_ARGS=("$@"); break ;;
+            -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+            *) EXT="$1" ;;
+        esac
+        shift
+    done
+    EXT="${EXT:-${SO:-$SC_ROOT/modules/shardcache.so}}"
 }
 
 sc_need_gdb() {

@@ -15,20 +15,7 @@ NAME="$1" PACKAGE="$2" HERE="$(cd "$3" && pwd)" HELP_FILE="$4"
 shift 4
 ROOT="$(cd "$HERE/../.." && pwd)"
 . "$ROOT/scripts/lib.sh"
-EXT=""
-EXPECT_EXT=shardcache
-PHPUNIT_ARGS=()
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --apcu) EXT=apcu.so; EXPECT_EXT=apcu ;;
-        -h|--help) sed -n '2,/^set -uo/p' "$HELP_FILE" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-        --) shift; PHPUNIT_ARGS=("$@"); break ;;
-        -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
-        *) EXT="$1" ;;
-    esac
-    shift
-done
-EXT="${EXT:-${SO:-$ROOT/modules/shardcache.so}}"
+sc_suite_args 1 "$HELP_FILE" "$@"
 case "$EXT" in
     */*) [ -f "$EXT" ] || { echo "run.sh: extension not found: $EXT (build it first)"; echo "$NAME: 0 passed, 1 failed"; exit 1; } ;;
 esac

@@ -20,18 +20,7 @@ set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 . "$ROOT/scripts/lib.sh"
-EXT=""
-PHPUNIT_ARGS=()
-while [ $# -gt 0 ]; do
-    case "$1" in
-        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        --) shift; PHPUNIT_ARGS=("$@"); break ;;
-        -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
-        *) EXT="$1" ;;
-    esac
-    shift
-done
-EXT="${EXT:-${SO:-$ROOT/modules/shardcache.so}}"
+sc_suite_args 0 "$0" "$@"
 fail() { echo "run.sh: $*" >&2; echo "nearcache: 0 passed, 1 failed"; exit 1; }
 [ -f "$EXT" ] || fail "extension not found: $EXT (build it first)"
 

@@ -28,14 +28,7 @@ set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 . "$ROOT/scripts/lib.sh"
-SO="$ROOT/modules/shardcache.so"
-for arg in "$@"; do
-    case "$arg" in
-        --so=*) SO="${arg#*=}" ;;
-        -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-        *) echo "pin-death-test: unknown option $arg" >&2; exit 2 ;;
-    esac
-done
+sc_so_option pin-death-test "$0" "$@"
 sc_need_gdb pin-death-test
 
 expected_for() {

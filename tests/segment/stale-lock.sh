@@ -21,14 +21,7 @@ set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 . "$ROOT/scripts/lib.sh"
-SO="$ROOT/modules/shardcache.so"
-for arg in "$@"; do
-    case "$arg" in
-        --so=*) SO="${arg#*=}" ;;
-        -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-        *) echo "segment-stale-lock: unknown option $arg" >&2; exit 2 ;;
-    esac
-done
+sc_so_option segment-stale-lock "$0" "$@"
 sc_need_gdb segment-stale-lock
 [ -f "$SO" ] || { echo "segment-stale-lock: $SO not found"; echo "0 passed, 1 failed"; exit 1; }
 
