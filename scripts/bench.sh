@@ -40,10 +40,10 @@ SUITES=(
 )
 
 suite=speed
+named=0          # 1 once the suite is named (the first word that is not an option)
 do_build=1
 build_args=()
 args=()
-first=1
 for arg in "$@"; do
     case "$arg" in
         --no-build) do_build=0 ;;
@@ -51,11 +51,10 @@ for arg in "$@"; do
         --list)
             for entry in "${SUITES[@]}"; do printf '%-10s %s\n' "${entry%%|*}" "${entry#*|}"; done
             exit 0 ;;
-        -h|--help) [ "$first" -eq 1 ] && { sc_help "$0"; exit 0; }; args+=("$arg") ;;
+        -h|--help) [ "$named" -eq 0 ] && { sc_help "$0"; exit 0; }; args+=("$arg") ;;
         -*) args+=("$arg") ;;
-        *) if [ "$first" -eq 1 ]; then suite="$arg"; else args+=("$arg"); fi ;;
+        *) if [ "$named" -eq 0 ]; then suite="$arg"; named=1; else args+=("$arg"); fi ;;
     esac
-    first=0
 done
 
 script=""
