@@ -18,12 +18,13 @@ if test "$PHP_SHARDCACHE" != "no"; then
     shardcache_info.c \
     shardcache_serializer.c \
     shardcache_compat.c \
+    shardcache_value.c \
     src/sc_segment.c \
     src/sc_segfile.c \
     src/sc_lock.c \
     src/sc_alloc.c \
     src/sc_table.c \
-    src/sc_value.c \
+    src/sc_resize.c \
     src/sc_evict.c \
     src/sc_cache.c \
     src/sc_shard.c \

@@ -70,7 +70,7 @@ extern bool sc_active;               /* false: every operation finds/stores noth
 int64_t sc_now(void);
 /* Fills k from a PHP key; false when there is no cache or the key is too long. */
 bool sc_make_key(sc_key *k, zend_string *key);
-/* Decodes a value copied out of the cache (see sc_value.h) into dst. */
+/* Decodes a value copied out of the cache (see shardcache_value.h) into dst. */
 bool sc_php_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *dst);
 
 /* shardcache_iterator.c */

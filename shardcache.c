@@ -2,7 +2,7 @@
  * shardcache.c - the PHP module: module entry, INI settings and the thin
  * PHP-facing functions. Argument handling and APCu's return shapes live
  * here; memory layout, locking and eviction live in src/ behind sc_cache.h,
- * and value encoding in src/sc_value.c.
+ * and value encoding in shardcache_value.c.
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
@@ -18,7 +18,7 @@
 #include "ext/standard/info.h"
 #include "php_shardcache.h"
 #include "sc_cache.h"
-#include "sc_value.h"
+#include "shardcache_value.h"
 #include "sc_info.h"
 #include "sc_segfile.h"
 

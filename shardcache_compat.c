@@ -42,7 +42,7 @@
 #include "ext/standard/info.h"
 #include "ext/standard/php_var.h"
 #include "php_shardcache.h"
-#include "sc_value.h"
+#include "shardcache_value.h"
 
 /* ---- the "apcu" module ---- */
 

@@ -1,6 +1,7 @@
 /*
- * fuzz/fuzz_cache.c - libFuzzer target over the shardcache core (src/ without
- * sc_value.c: no PHP). Built by fuzz/build.sh with ASan + UBSan.
+ * fuzz/fuzz_cache.c - libFuzzer target over the shardcache core (every C
+ * file in src/: the core has no PHP in it). Built by fuzz/build.sh with
+ * ASan + UBSan.
  *
  * Each input is a program: a header picks the segment size (1..4 MB, so that
  * stores evict) and the shard count, then every following group of bytes is
@@ -31,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sc_cache.h"
-#include "sc_value.h"
+#include "sc_vtype.h"
 
 #define NKEYS 48
 #define MAX_VALUE (320 * 1024)

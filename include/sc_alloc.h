@@ -65,17 +65,31 @@ typedef struct sc_shard_alloc {
     uint64_t spare_reuses;          /* slabs and runs taken from the spares */
 } sc_shard_alloc;
 
-struct sc_seg;
+/* The allocator's own view of a mapped segment: where the pages, their
+ * descriptors and the pool are in this process. Process-local, filled once
+ * when the segment is mapped (sc_seg_format, sc_seg_bind) and embedded in
+ * the segment handle (sc_seg.ac); the allocator sees nothing else of the
+ * segment, and no shard: a shard hands in its sc_shard_alloc and its index. */
+typedef struct sc_alloc_ctx {
+    char *base;                 /* the mapping: offsets are from here */
+    char *data;                 /* base + the data area's offset (page 0) */
+    sc_off data_off;
+    sc_page *pages;             /* one descriptor per data page */
+    sc_pool *pool;              /* in the segment header */
+    uint32_t *needs_reset;      /* the header's needs_reset flag */
+    uint32_t npages;
+    uint32_t nshards;           /* sizes the spares cap */
+} sc_alloc_ctx;
 
 /* Takes the pool lock (counted) to change the pool. False when the pool
  * must not be used: its previous writer died mid-change, or the segment
  * waits for a full reset; the lock is not held then. Release with
  * sc_pool_unlock. */
-bool sc_pool_lock(struct sc_seg *seg);
+bool sc_pool_lock(sc_alloc_ctx *ac);
 /* Same, for a holder that only reads the pool: if it dies holding the lock,
  * nothing is reset. */
-bool sc_pool_lock_walk(struct sc_seg *seg);
-void sc_pool_unlock(struct sc_seg *seg);
+bool sc_pool_lock_walk(sc_alloc_ctx *ac);
+void sc_pool_unlock(sc_alloc_ctx *ac);
 
 /* Process-local tables (pages per slab of each class), derived from the
  * constants alone: every process that maps a segment, made by it or not,
@@ -83,38 +97,38 @@ void sc_pool_unlock(struct sc_seg *seg);
 void sc_alloc_init_process(void);
 
 /* Called once while the segment is created (single process). */
-void sc_alloc_init_pool(struct sc_seg *seg);
+void sc_alloc_init_pool(sc_alloc_ctx *ac);
 void sc_alloc_init_shard(sc_shard_alloc *sa);
 
 /* The caller holds shard `owner`'s write lock. Returns an offset of `size`
  * usable bytes aligned to 8, or 0 when no memory is left. */
-sc_off sc_alloc(struct sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint64_t size);
+sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t size);
 /* Like sc_alloc for a run of whole pages: the longest free run up to
  * max_pages pages (*got says how many). 0 when the pool is empty. */
-sc_off sc_alloc_run_upto(struct sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32_t max_pages,
+sc_off sc_alloc_run_upto(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint32_t max_pages,
                          uint32_t *got);
 /* The caller holds the write lock of the shard that allocated off. */
-void sc_free(struct sc_seg *seg, sc_shard_alloc *sa, sc_off off);
+void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off);
 
 /* The caller holds shard `owner`'s write lock: gives the shard's spare
  * slabs back to the pool (before evicting anything). Returns the pages. */
-uint32_t sc_alloc_flush_spares(struct sc_seg *seg, sc_shard_alloc *sa);
+uint32_t sc_alloc_flush_spares(sc_alloc_ctx *ac, sc_shard_alloc *sa);
 
 /* Usable bytes behind an allocation of `size` (its class or page run). */
 uint64_t sc_alloc_usable(uint64_t size);
 
 /* Whole-cache reset: the caller holds the global lock and every shard's write
  * lock; every shard's allocator must be reset with sc_alloc_init_shard. */
-void sc_alloc_reset_pool(struct sc_seg *seg);
+void sc_alloc_reset_pool(sc_alloc_ctx *ac);
 
 /* A shard whose writer died gives back every run it owns (its caller holds
  * the shard lock and then resets the shard's allocator state). */
-void sc_alloc_reclaim_shard(struct sc_seg *seg, uint16_t owner);
+void sc_alloc_reclaim_shard(sc_alloc_ctx *ac, uint16_t owner);
 
 /* Largest request that can ever succeed. */
-uint64_t sc_alloc_max_request(const struct sc_seg *seg);
+uint64_t sc_alloc_max_request(const sc_alloc_ctx *ac);
 
 /* Free pages in the pool (approximate unless the pool lock is held). */
-uint32_t sc_alloc_pool_free_pages(const struct sc_seg *seg);
+uint32_t sc_alloc_pool_free_pages(const sc_alloc_ctx *ac);
 
 #endif

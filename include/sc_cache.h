@@ -1,7 +1,8 @@
 /*
  * sc_cache.h - the cache operations the PHP glue calls. Knows nothing of
  * zvals or requests: keys are byte strings with PHP's hash, values are a
- * type tag, a scalar and a byte string produced by sc_value.c.
+ * type tag (sc_vtype.h), a scalar and a byte string produced by the
+ * glue (shardcache_value.c).
  */
 #ifndef SC_CACHE_H
 #define SC_CACHE_H

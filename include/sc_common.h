@@ -4,7 +4,7 @@
  * Everything that lives in the shared segment refers to other shared things by
  * byte offsets from the segment base (sc_off), never by pointers, so that any
  * offset read from shared memory can be bounds-checked before it is used
- * (sc_seg_ptr in sc_segment.h). Offset 0 is the segment header, so 0 also
+ * (sc_seg_ptr in sc_seg.h). Offset 0 is the segment header, so 0 also
  * serves as "no object".
  */
 #ifndef SC_COMMON_H

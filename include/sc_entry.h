@@ -1,20 +1,11 @@
 /*
- * sc_entry.h - making, reading and freeing entries (src/sc_entry.c).
+ * sc_entry.h - making, reading and freeing entries (src/sc_entry.c). The
+ * entry format itself (sc_entry, sc_chunk) is in sc_table.h.
  */
 #ifndef SC_ENTRY_H
 #define SC_ENTRY_H
 
 #include "sc_segment.h"
-
-/* Set on entries whose value lives in separate page runs (chunks). */
-#define SC_ENTRY_CHAINED 0x02
-/* At most this many chunks per value. */
-#define SC_MAX_CHUNKS 1024
-
-typedef struct sc_chunk {
-    sc_off off;
-    uint64_t len;
-} sc_chunk;
 
 /* Shard write lock held. Allocates and fills a new entry (not yet in any
  * table). Returns its offset, or 0 when the memory is not there (nothing is

@@ -7,8 +7,6 @@
 
 #include "sc_segment.h"
 
-struct sc_cache;
-
 static inline bool sc_entry_expired(const sc_entry *e, int64_t now)
 {
     uint32_t ttl = e->ttl;
@@ -36,7 +34,7 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem
 
 /* No lock held: takes the global lock and removes entries across shards
  * until at least need_pages pages are free in the pool or a full sweep
- * removed everything it could. */
-void sc_evict_global(struct sc_cache *c, uint32_t need_pages, int64_t now);
+ * removed everything it could. idle_ttl: apc.ttl, as for sc_evict_expired. */
+void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_t now);
 
 #endif

@@ -1,15 +1,18 @@
 /*
- * sc_segment.h - the layout of the shared segment and the process-local
- * handle that maps it. See src/sc_segment.c.
+ * sc_segment.h - the layout of the shared segment: the header, the shard
+ * heads and the shards (the aggregate of every module's shared structs),
+ * and making or binding a segment. The process-local handle (sc_seg) and
+ * the offset helpers are in sc_seg.h. See src/sc_segment.c.
  */
 #ifndef SC_SEGMENT_H
 #define SC_SEGMENT_H
 
 #include "sc_common.h"
 #include "sc_lock.h"
-#include "sc_alloc.h"
-#include "sc_table.h"
 #include "sc_live.h"
+#include "sc_alloc.h"
+#include "sc_seg.h"
+#include "sc_table.h"
 
 #define SC_MAGIC UINT64_C(0x3148435344524853) /* "SHRDSCH1" */
 #define SC_MIN_PAGES_PER_SHARD 8
@@ -158,24 +161,6 @@ typedef struct sc_header {
     _Alignas(SC_CACHELINE) sc_live_table live;
 } sc_header;
 
-/* Process-local handle. A forked process inherits it with the mapping (same
- * address). Other processes that map a named segment (sc_segfile.c) have
- * their own handle, and their mapping may sit at another address: shared
- * data never holds a pointer, only offsets from the base (or, for sc_head,
- * from the referring structure). */
-typedef struct sc_seg {
-    char *base;
-    uint64_t size;
-    sc_header *hdr;
-    sc_shard_head *heads;
-    sc_shard *shards;
-    sc_page *pages;
-    uint32_t nshards;
-    uint32_t npages;
-    int fd;                  /* named segment: the open file (holds a shared flock); else -1 */
-    bool named;
-} sc_seg;
-
 /* Hints above this many entries are judged as this many when deciding
  * whether the segment can index them (see sc_seg_plan_make). */
 #define SC_HINT_JUDGED (UINT32_C(1) << 20)
@@ -214,25 +199,6 @@ int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries
                   char *err, size_t errlen);
 /* Unmaps (and closes the file of a named segment: its flock goes with it). */
 void sc_seg_destroy(sc_seg *seg);
-
-/* Bounds-checked translation of an offset read from shared memory. */
-static inline void *sc_seg_ptr(const sc_seg *seg, sc_off off, uint64_t len)
-{
-    if (SC_UNLIKELY(off == 0 || off > seg->size || len > seg->size - off)) {
-        return NULL;
-    }
-    return seg->base + off;
-}
-
-static inline sc_off sc_seg_off(const sc_seg *seg, const void *p)
-{
-    return (sc_off)((const char *)p - seg->base);
-}
-
-static inline uint32_t sc_seg_shard_index(const sc_seg *seg, uint64_t hash)
-{
-    return (uint32_t)(hash >> 32) & (seg->nshards - 1);
-}
 
 static inline sc_shard *sc_seg_shard_for(const sc_seg *seg, uint64_t hash)
 {

@@ -6,6 +6,8 @@
 #define SC_TABLE_H
 
 #include "sc_common.h"
+#include "sc_alloc.h"
+#include "sc_seg.h"
 
 /* Tag bytes: one per slot. */
 #define SC_TAG_EMPTY 0x00
@@ -83,6 +85,17 @@ static inline int64_t sc_ttl_signed(uint32_t ttl)
 
 /* Set when a sampled hit was recorded; cleared by the CLOCK hand. */
 #define SC_ENTRY_REFERENCED 0x01
+/* Set on entries whose value lives in separate page runs (chunks, made
+ * and freed by sc_entry.c): the value bytes are then an array of sc_chunk. */
+#define SC_ENTRY_CHAINED 0x02
+/* At most this many chunks per value. */
+#define SC_MAX_CHUNKS 1024
+
+typedef struct sc_chunk {
+    sc_off off;
+    uint64_t len;
+} sc_chunk;
+
 
 #define SC_ENTRY_KEY(e) ((char *)(e) + sizeof(sc_entry))
 #define SC_ENTRY_VAL(e) ((char *)(e) + sizeof(sc_entry) + (e)->key_len)
@@ -106,30 +119,45 @@ static inline uint64_t sc_table_bytes(uint32_t capacity)
 #define SC_SLOT_SHIFT 3
 #define SC_MAX_SEGMENT (UINT64_C(1) << (32 + SC_SLOT_SHIFT))
 
-#endif
-
-struct sc_seg;
-struct sc_shard;
-
 /*
  * Finds key's entry. Never faults and always terminates, even while a writer
  * changes the table: every offset read is bounds-checked. The answer is
  * trustworthy only if the caller holds the shard lock or validates the
  * shard's sequence counter afterwards. Returns NULL when absent.
  */
-const sc_entry *sc_table_lookup(const struct sc_seg *seg, const sc_table *table, const char *key,
+const sc_entry *sc_table_lookup(const sc_seg *seg, const sc_table *table, const char *key,
                                 uint32_t key_len, uint64_t hash, uint32_t *slot_out);
 
 /* Writers (shard write lock held). */
 
-/* Makes room for one more entry: grows or rehashes the table if needed.
- * Returns false only if the table is full and no memory could be had. */
-bool sc_table_reserve(struct sc_seg *seg, struct sc_shard *shard);
+/* Builds a table of new_capacity holding every entry of *old, in memory
+ * from the shard's allocator (sa, owner: sc_alloc), and describes it in
+ * *out (no tombstones, old's clock hand). Publishes nothing: the caller
+ * stores *out over the shard's table inside its odd sequence window, then
+ * frees old->off. False when there is no memory. */
+bool sc_table_rebuild(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, const sc_table *old,
+                      uint32_t new_capacity, sc_table *out);
+
+/* Dropping tombstones without new shared memory, in two steps:
+ * sc_table_save copies the full slots to process memory (before the
+ * window; false when malloc fails), sc_table_refill empties the table and
+ * puts them back (inside the odd sequence window), sc_table_saved_free. */
+typedef struct sc_table_saved {
+    uint32_t *slots;
+    uint8_t *tags;
+    uint32_t n;
+} sc_table_saved;
+bool sc_table_save(const sc_seg *seg, const sc_table *table, sc_table_saved *saved);
+void sc_table_refill(sc_seg *seg, sc_table *table, const sc_table_saved *saved);
+void sc_table_saved_free(sc_table_saved *saved);
+
 /* Slot where a new entry for hash should go (after sc_table_reserve). */
-uint32_t sc_table_free_slot(const struct sc_seg *seg, const sc_table *table, uint64_t hash);
+uint32_t sc_table_free_slot(const sc_seg *seg, const sc_table *table, uint64_t hash);
 /* Inside the odd sequence window: */
-void sc_table_set(struct sc_seg *seg, sc_table *table, uint32_t slot, uint64_t hash, sc_off entry);
-void sc_table_clear_slot(struct sc_seg *seg, sc_table *table, uint32_t slot);
+void sc_table_set(sc_seg *seg, sc_table *table, uint32_t slot, uint64_t hash, sc_off entry);
+void sc_table_clear_slot(sc_seg *seg, sc_table *table, uint32_t slot);
 
 /* Entry in a slot, or NULL if the slot is not full. */
-sc_entry *sc_table_slot_entry(struct sc_seg *seg, const sc_table *table, uint32_t slot);
+sc_entry *sc_table_slot_entry(sc_seg *seg, const sc_table *table, uint32_t slot);
+
+#endif

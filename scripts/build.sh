@@ -3,6 +3,9 @@
 #   phpize && ./configure --enable-shardcache && make -j2
 # with CFLAGS="-O2 -g -Wall -Wextra" (config.m4 adds -std=c11 -Wall -Wextra).
 #
+# First runs scripts/check-core.sh (no PHP header in src/ or include/, no
+# include circle among the core's modules) and stops if it fails.
+#
 # Fails if the compiler or linker printed any warning. With -Wall -Wextra the
 # PHP 8.2 headers are warning-free on their own, so a warning whose location
 # is a PHP header comes from a macro used in project code (e.g. an unused
@@ -26,6 +29,12 @@ for arg in "$@"; do
         *) echo "build: unknown option $arg" >&2; exit 2 ;;
     esac
 done
+
+# (Skipped in copies of the tree that carry build.sh alone, such as
+# tests/zts/run.sh's .build-zts/: the checkout itself is checked.)
+if [ -f "$ROOT/scripts/check-core.sh" ]; then
+    bash "$ROOT/scripts/check-core.sh"
+fi
 
 export CFLAGS="${CFLAGS:--O2 -g -Wall -Wextra}"
 jobs="${MAKE_JOBS:-2}"

@@ -70,6 +70,7 @@ EXTRA_TESTS=(
     "segment-stale-lock|bash tests/segment/stale-lock.sh --so=\"\$SO\""
     "fuzz|bash fuzz/run.sh 60"
     "package|bash scripts/check-package-xml.sh"
+    "core-structure|bash scripts/check-core.sh"
     "browser|SO=\"\$SO\" bash tests/browser/run.sh"
     "nearcache|bash tests/nearcache/run.sh \"\$SO\""
 )

@@ -54,7 +54,6 @@
  * dirty clear, and its death costs nothing.
  */
 #include <string.h>
-#include "sc_segment.h"
 #include "sc_alloc.h"
 
 static const uint32_t sc_class_size[SC_NCLASSES] = {
@@ -92,9 +91,14 @@ static inline uint32_t sc_slab_objects(const sc_page *h)
     return (h->run << SC_PAGE_SHIFT) / sc_class_size[h->cls];
 }
 
-static inline char *sc_page_addr(sc_seg *seg, uint32_t page)
+static inline char *sc_page_addr(sc_alloc_ctx *ac, uint32_t page)
 {
-    return seg->base + seg->hdr->data_off + ((uint64_t)page << SC_PAGE_SHIFT);
+    return ac->data + ((uint64_t)page << SC_PAGE_SHIFT);
+}
+
+static inline sc_off sc_alloc_off(const sc_alloc_ctx *ac, const char *p)
+{
+    return (sc_off)(p - ac->base);
 }
 
 static void sc_compute_slab_pages(void)
@@ -132,10 +136,10 @@ static inline unsigned sc_bin_of(uint32_t pages)
     return 31 - (unsigned)__builtin_clz(pages);
 }
 
-static void sc_pool_link(sc_seg *seg, uint32_t head, uint32_t run)
+static void sc_pool_link(sc_alloc_ctx *ac, uint32_t head, uint32_t run)
 {
-    sc_pool *pool = &seg->hdr->pool;
-    sc_page *h = &seg->pages[head], *t = &seg->pages[head + run - 1];
+    sc_pool *pool = ac->pool;
+    sc_page *h = &ac->pages[head], *t = &ac->pages[head + run - 1];
     unsigned bin = sc_bin_of(run);
 
     t->kind = SC_PAGE_FREE;
@@ -147,21 +151,21 @@ static void sc_pool_link(sc_seg *seg, uint32_t head, uint32_t run)
     h->prev = SC_NONE;
     h->next = pool->bin_head[bin];
     if (h->next != SC_NONE) {
-        seg->pages[h->next].prev = head;
+        ac->pages[h->next].prev = head;
     }
     pool->bin_head[bin] = head;
     pool->bin_mask |= UINT32_C(1) << bin;
     pool->free_pages += run;
 }
 
-static void sc_pool_unlink(sc_seg *seg, uint32_t head)
+static void sc_pool_unlink(sc_alloc_ctx *ac, uint32_t head)
 {
-    sc_pool *pool = &seg->hdr->pool;
-    sc_page *h = &seg->pages[head];
+    sc_pool *pool = ac->pool;
+    sc_page *h = &ac->pages[head];
     unsigned bin = sc_bin_of(h->run);
 
     if (h->prev != SC_NONE) {
-        seg->pages[h->prev].next = h->next;
+        ac->pages[h->prev].next = h->next;
     } else {
         pool->bin_head[bin] = h->next;
         if (h->next == SC_NONE) {
@@ -169,24 +173,24 @@ static void sc_pool_unlink(sc_seg *seg, uint32_t head)
         }
     }
     if (h->next != SC_NONE) {
-        seg->pages[h->next].prev = h->prev;
+        ac->pages[h->next].prev = h->prev;
     }
     pool->free_pages -= h->run;
 }
 
 /* Takes a run of exactly n pages for owner; SC_NONE when no free run is
  * long enough. */
-static uint32_t sc_pool_take(sc_seg *seg, uint32_t n, uint16_t owner)
+static uint32_t sc_pool_take(sc_alloc_ctx *ac, uint32_t n, uint16_t owner)
 {
-    sc_pool *pool = &seg->hdr->pool;
+    sc_pool *pool = ac->pool;
     unsigned bin = sc_bin_of(n);
     uint32_t head = SC_NONE, p, run;
     int budget = 16;
     uint32_t higher;
 
     /* Runs in n's own bin may be shorter than n: look at a few. */
-    for (p = pool->bin_head[bin]; p != SC_NONE && budget-- > 0; p = seg->pages[p].next) {
-        if (seg->pages[p].run >= n) {
+    for (p = pool->bin_head[bin]; p != SC_NONE && budget-- > 0; p = ac->pages[p].next) {
+        if (ac->pages[p].run >= n) {
             head = p;
             break;
         }
@@ -198,42 +202,42 @@ static uint32_t sc_pool_take(sc_seg *seg, uint32_t n, uint16_t owner)
         }
         head = pool->bin_head[__builtin_ctz(higher)];
     }
-    run = seg->pages[head].run;
-    sc_pool_unlink(seg, head);
+    run = ac->pages[head].run;
+    sc_pool_unlink(ac, head);
     if (run > n) {
-        sc_pool_link(seg, head + n, run - n);
+        sc_pool_link(ac, head + n, run - n);
     }
     /* Before the pool lock is released, the run's first and last pages
      * must stop saying FREE, or a neighbour given back meanwhile would
      * merge with them. The caller fills in the real descriptors. */
-    seg->pages[head].kind = SC_PAGE_LARGE;
-    seg->pages[head].run = n;
-    seg->pages[head].owner = owner;
+    ac->pages[head].kind = SC_PAGE_LARGE;
+    ac->pages[head].run = n;
+    ac->pages[head].owner = owner;
     if (n > 1) {
-        seg->pages[head + n - 1].kind = SC_PAGE_INNER;
-        seg->pages[head + n - 1].head = head;
+        ac->pages[head + n - 1].kind = SC_PAGE_INNER;
+        ac->pages[head + n - 1].head = head;
     }
     return head;
 }
 
 /* Gives a run back, merging it with free neighbours. */
-static void sc_pool_give(sc_seg *seg, uint32_t head, uint32_t run)
+static void sc_pool_give(sc_alloc_ctx *ac, uint32_t head, uint32_t run)
 {
     uint32_t next = head + run;
 
-    if (head > 0 && seg->pages[head - 1].kind == SC_PAGE_FREE) {
-        uint32_t left = seg->pages[head - 1].head;
-        uint32_t left_run = seg->pages[left].run;
-        sc_pool_unlink(seg, left);
+    if (head > 0 && ac->pages[head - 1].kind == SC_PAGE_FREE) {
+        uint32_t left = ac->pages[head - 1].head;
+        uint32_t left_run = ac->pages[left].run;
+        sc_pool_unlink(ac, left);
         head = left;
         run += left_run;
     }
-    if (next < seg->npages && seg->pages[next].kind == SC_PAGE_FREE) {
-        uint32_t right_run = seg->pages[next].run;
-        sc_pool_unlink(seg, next);
+    if (next < ac->npages && ac->pages[next].kind == SC_PAGE_FREE) {
+        uint32_t right_run = ac->pages[next].run;
+        sc_pool_unlink(ac, next);
         run += right_run;
     }
-    sc_pool_link(seg, head, run);
+    sc_pool_link(ac, head, run);
 }
 
 /* Takes the pool lock. Returns false when the pool cannot be used: its
@@ -241,16 +245,16 @@ static void sc_pool_give(sc_seg *seg, uint32_t head, uint32_t run)
  * and the segment waits for a full reset (hdr->needs_reset). A writer
  * (changes bins or runs) sets pool->dirty while it holds the lock; a
  * walker does not, so a walker's death costs nothing. */
-static bool sc_pool_lock_mode(sc_seg *seg, bool writer)
+static bool sc_pool_lock_mode(sc_alloc_ctx *ac, bool writer)
 {
-    sc_pool *pool = &seg->hdr->pool;
+    sc_pool *pool = ac->pool;
 
     if (sc_mutex_lock(&pool->lock) && pool->dirty) {
-        __atomic_store_n(&seg->hdr->needs_reset, 1, __ATOMIC_RELEASE);
+        __atomic_store_n(ac->needs_reset, 1, __ATOMIC_RELEASE);
     }
     pool->dirty = 0;
     pool->lock_count++;
-    if (__atomic_load_n(&seg->hdr->needs_reset, __ATOMIC_ACQUIRE)) {
+    if (__atomic_load_n(ac->needs_reset, __ATOMIC_ACQUIRE)) {
         sc_mutex_unlock(&pool->lock);
         return false;
     }
@@ -260,71 +264,71 @@ static bool sc_pool_lock_mode(sc_seg *seg, bool writer)
     return true;
 }
 
-bool sc_pool_lock(sc_seg *seg)
+bool sc_pool_lock(sc_alloc_ctx *ac)
 {
-    return sc_pool_lock_mode(seg, true);
+    return sc_pool_lock_mode(ac, true);
 }
 
-bool sc_pool_lock_walk(sc_seg *seg)
+bool sc_pool_lock_walk(sc_alloc_ctx *ac)
 {
-    return sc_pool_lock_mode(seg, false);
+    return sc_pool_lock_mode(ac, false);
 }
 
-void sc_pool_unlock(sc_seg *seg)
+void sc_pool_unlock(sc_alloc_ctx *ac)
 {
-    seg->hdr->pool.dirty = 0;
-    sc_mutex_unlock(&seg->hdr->pool.lock);
+    ac->pool->dirty = 0;
+    sc_mutex_unlock(&ac->pool->lock);
 }
 
-static uint32_t sc_pool_take_locked(sc_seg *seg, uint32_t n, uint16_t owner)
+static uint32_t sc_pool_take_locked(sc_alloc_ctx *ac, uint32_t n, uint16_t owner)
 {
     uint32_t head;
 
-    if (!sc_pool_lock(seg)) {
+    if (!sc_pool_lock(ac)) {
         return SC_NONE;
     }
-    head = sc_pool_take(seg, n, owner);
-    sc_pool_unlock(seg);
+    head = sc_pool_take(ac, n, owner);
+    sc_pool_unlock(ac);
     return head;
 }
 
-static void sc_pool_give_locked(sc_seg *seg, uint32_t head, uint32_t run, bool slab)
+static void sc_pool_give_locked(sc_alloc_ctx *ac, uint32_t head, uint32_t run, bool slab)
 {
-    sc_pool *pool = &seg->hdr->pool;
+    sc_pool *pool = ac->pool;
 
-    if (!sc_pool_lock(seg)) {
+    if (!sc_pool_lock(ac)) {
         return; /* the full reset will take it back */
     }
     if (slab) {
         pool->slab_returns++;
     }
-    sc_pool_give(seg, head, run);
-    sc_pool_unlock(seg);
+    sc_pool_give(ac, head, run);
+    sc_pool_unlock(ac);
 }
 
-void sc_alloc_reclaim_shard(sc_seg *seg, uint16_t owner)
+void sc_alloc_reclaim_shard(sc_alloc_ctx *ac, uint16_t owner)
 {
     uint32_t p = 0;
 
-    if (!sc_pool_lock(seg)) {
+    if (!sc_pool_lock(ac)) {
         return;
     }
-    while (p < seg->npages) {
-        sc_page *d = &seg->pages[p];
+    while (p < ac->npages) {
+        sc_page *d = &ac->pages[p];
         uint32_t run = d->run;
-        if (run == 0 || run > seg->npages - p || d->kind == SC_PAGE_INNER) {
+        if (run == 0 || run > ac->npages - p || d->kind == SC_PAGE_INNER) {
             /* The runs no longer tile the data area. */
-            __atomic_store_n(&seg->hdr->needs_reset, 1, __ATOMIC_RELEASE);
+            __atomic_store_n(ac->needs_reset, 1, __ATOMIC_RELEASE);
             break;
         }
         if ((d->kind == SC_PAGE_SLAB || d->kind == SC_PAGE_LARGE) && d->owner == owner) {
             /* Merging with free neighbours keeps the extents the walk reads
              * ahead correct. */
-            sc_pool_give(seg, p, run);
+            sc_pool_give(ac, p, run);
         }
         p += run;
     }
-    sc_pool_unlock(seg);
+    sc_pool_unlock(ac);
 }
 
 void sc_alloc_init_process(void)
@@ -334,9 +338,9 @@ void sc_alloc_init_process(void)
     }
 }
 
-void sc_alloc_init_pool(sc_seg *seg)
+void sc_alloc_init_pool(sc_alloc_ctx *ac)
 {
-    sc_pool *pool = &seg->hdr->pool;
+    sc_pool *pool = ac->pool;
     unsigned b;
 
     sc_alloc_init_process();
@@ -345,14 +349,14 @@ void sc_alloc_init_pool(sc_seg *seg)
     }
     pool->bin_mask = 0;
     pool->free_pages = 0;
-    pool->total_pages = seg->npages;
-    memset(seg->pages, 0, (size_t)seg->npages * sizeof(sc_page));
-    sc_pool_link(seg, 0, seg->npages);
+    pool->total_pages = ac->npages;
+    memset(ac->pages, 0, (size_t)ac->npages * sizeof(sc_page));
+    sc_pool_link(ac, 0, ac->npages);
 }
 
-void sc_alloc_reset_pool(sc_seg *seg)
+void sc_alloc_reset_pool(sc_alloc_ctx *ac)
 {
-    sc_pool *pool = &seg->hdr->pool;
+    sc_pool *pool = ac->pool;
     unsigned b;
 
     sc_mutex_lock(&pool->lock); /* a dead holder's changes are discarded here */
@@ -363,9 +367,9 @@ void sc_alloc_reset_pool(sc_seg *seg)
     }
     pool->bin_mask = 0;
     pool->free_pages = 0;
-    sc_pool_link(seg, 0, seg->npages);
-    __atomic_store_n(&seg->hdr->needs_reset, 0, __ATOMIC_RELEASE);
-    sc_pool_unlock(seg);
+    sc_pool_link(ac, 0, ac->npages);
+    __atomic_store_n(ac->needs_reset, 0, __ATOMIC_RELEASE);
+    sc_pool_unlock(ac);
 }
 
 void sc_alloc_init_shard(sc_shard_alloc *sa)
@@ -381,74 +385,74 @@ void sc_alloc_init_shard(sc_shard_alloc *sa)
 
 /* ---- shard side (caller holds the shard's write lock) ---- */
 
-static void sc_partial_push(sc_seg *seg, sc_shard_alloc *sa, uint32_t head)
+static void sc_partial_push(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t head)
 {
-    sc_page *h = &seg->pages[head];
+    sc_page *h = &ac->pages[head];
     uint32_t *list = &sa->partial[h->cls];
 
     h->prev = SC_NONE;
     h->next = *list;
     if (*list != SC_NONE) {
-        seg->pages[*list].prev = head;
+        ac->pages[*list].prev = head;
     }
     *list = head;
 }
 
-static void sc_partial_remove(sc_seg *seg, sc_shard_alloc *sa, uint32_t head)
+static void sc_partial_remove(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t head)
 {
-    sc_page *h = &seg->pages[head];
+    sc_page *h = &ac->pages[head];
 
     if (h->prev != SC_NONE) {
-        seg->pages[h->prev].next = h->next;
+        ac->pages[h->prev].next = h->next;
     } else {
         sa->partial[h->cls] = h->next;
     }
     if (h->next != SC_NONE) {
-        seg->pages[h->next].prev = h->prev;
+        ac->pages[h->next].prev = h->prev;
     }
 }
 
 /* ---- spares (caller holds the shard's write lock) ---- */
 
-static inline uint32_t sc_spare_cap(const sc_seg *seg)
+static inline uint32_t sc_spare_cap(const sc_alloc_ctx *ac)
 {
-    uint32_t cap = seg->npages / seg->nshards / 32;
+    uint32_t cap = ac->npages / ac->nshards / 32;
     return cap > 16 ? 16 : cap;
 }
 
 /* Whether an empty slab of run pages may be kept: within the cap, and only
  * while the pool has pages to spare (1/8 of all free), so that spares never
  * stand between a store and memory it needs. */
-static inline bool sc_spare_room(const sc_seg *seg, const sc_shard_alloc *sa, uint32_t run)
+static inline bool sc_spare_room(const sc_alloc_ctx *ac, const sc_shard_alloc *sa, uint32_t run)
 {
-    return sa->spare_pages + run <= sc_spare_cap(seg)
-           && sc_alloc_pool_free_pages(seg) >= seg->npages / 8;
+    return sa->spare_pages + run <= sc_spare_cap(ac)
+           && sc_alloc_pool_free_pages(ac) >= ac->npages / 8;
 }
 
-static void sc_spare_push(sc_seg *seg, sc_shard_alloc *sa, uint32_t head)
+static void sc_spare_push(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t head)
 {
-    sc_page *h = &seg->pages[head];
+    sc_page *h = &ac->pages[head];
 
     h->prev = SC_NONE;
     h->next = sa->spare_head;
     if (sa->spare_head != SC_NONE) {
-        seg->pages[sa->spare_head].prev = head;
+        ac->pages[sa->spare_head].prev = head;
     }
     sa->spare_head = head;
     sa->spare_pages += h->run;
 }
 
-static void sc_spare_remove(sc_seg *seg, sc_shard_alloc *sa, uint32_t head)
+static void sc_spare_remove(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t head)
 {
-    sc_page *h = &seg->pages[head];
+    sc_page *h = &ac->pages[head];
 
     if (h->prev != SC_NONE) {
-        seg->pages[h->prev].next = h->next;
+        ac->pages[h->prev].next = h->next;
     } else {
         sa->spare_head = h->next;
     }
     if (h->next != SC_NONE) {
-        seg->pages[h->next].prev = h->prev;
+        ac->pages[h->next].prev = h->prev;
     }
     sa->spare_pages -= h->run;
 }
@@ -457,15 +461,15 @@ static void sc_spare_remove(sc_seg *seg, sc_shard_alloc *sa, uint32_t head)
  * names it) and keeps it as a spare. */
 /* Makes the run of `run` pages at `head` an empty slab of class `cls`
  * owned by `owner`: its inner pages name the head, then the head page. */
-static void sc_slab_format(sc_seg *seg, uint32_t head, uint32_t run, unsigned cls, uint16_t owner)
+static void sc_slab_format(sc_alloc_ctx *ac, uint32_t head, uint32_t run, unsigned cls, uint16_t owner)
 {
-    sc_page *h = &seg->pages[head];
+    sc_page *h = &ac->pages[head];
     uint32_t i;
 
     for (i = 1; i < run; i++) {
-        seg->pages[head + i].kind = SC_PAGE_INNER;
-        seg->pages[head + i].head = head;
-        seg->pages[head + i].owner = owner;
+        ac->pages[head + i].kind = SC_PAGE_INNER;
+        ac->pages[head + i].head = head;
+        ac->pages[head + i].owner = owner;
     }
     h->cls = (uint8_t)cls;
     h->nused = 0;
@@ -477,10 +481,10 @@ static void sc_slab_format(sc_seg *seg, uint32_t head, uint32_t run, unsigned cl
     h->kind = SC_PAGE_SLAB;
 }
 
-static void sc_spare_keep(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32_t head, uint32_t run)
+static void sc_spare_keep(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint32_t head, uint32_t run)
 {
-    sc_slab_format(seg, head, run, 0, owner);
-    sc_spare_push(seg, sa, head);
+    sc_slab_format(ac, head, run, 0, owner);
+    sc_spare_push(ac, sa, head);
 }
 
 /* Takes a spare for a run of `pages` pages: a longer spare is split (its
@@ -489,23 +493,23 @@ static void sc_spare_keep(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint3
  * does when it wastes at most 1/8 of itself on `bytes`-sized objects, as
  * the one-page fallback of sc_slab_new does. Returns the head, SC_NONE when
  * no spare fits. */
-static uint32_t sc_spare_take(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32_t pages, uint32_t bytes)
+static uint32_t sc_spare_take(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint32_t pages, uint32_t bytes)
 {
     uint32_t p;
 
-    for (p = sa->spare_head; p != SC_NONE; p = seg->pages[p].next) {
-        uint32_t run = seg->pages[p].run;
+    for (p = sa->spare_head; p != SC_NONE; p = ac->pages[p].next) {
+        uint32_t run = ac->pages[p].run;
         uint64_t len = (uint64_t)run << SC_PAGE_SHIFT;
         bool shorter_ok = bytes && len >= bytes && (len % bytes) * 8 <= len;
         if (run < pages && !shorter_ok) {
             continue;
         }
-        sc_spare_remove(seg, sa, p);
+        sc_spare_remove(ac, sa, p);
         if (run > pages) {
             /* The tail first becomes a spare of its own; only then does the
              * head stop covering it, so the runs always tile the area. */
-            sc_spare_keep(seg, sa, owner, p + pages, run - pages);
-            seg->pages[p].run = pages;
+            sc_spare_keep(ac, sa, owner, p + pages, run - pages);
+            ac->pages[p].run = pages;
         }
         sa->spare_reuses++;
         return p;
@@ -513,59 +517,59 @@ static uint32_t sc_spare_take(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, u
     return SC_NONE;
 }
 
-uint32_t sc_alloc_flush_spares(sc_seg *seg, sc_shard_alloc *sa)
+uint32_t sc_alloc_flush_spares(sc_alloc_ctx *ac, sc_shard_alloc *sa)
 {
     uint32_t pages = 0;
 
-    if (sa->spare_head == SC_NONE || !sc_pool_lock(seg)) {
+    if (sa->spare_head == SC_NONE || !sc_pool_lock(ac)) {
         return 0;
     }
     while (sa->spare_head != SC_NONE) {
         uint32_t head = sa->spare_head;
-        uint32_t run = seg->pages[head].run;
-        sc_spare_remove(seg, sa, head);
+        uint32_t run = ac->pages[head].run;
+        sc_spare_remove(ac, sa, head);
         sa->pages -= run;
         pages += run;
-        sc_pool_give(seg, head, run);
+        sc_pool_give(ac, head, run);
     }
-    sc_pool_unlock(seg);
+    sc_pool_unlock(ac);
     return pages;
 }
 
-static uint32_t sc_slab_new(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, unsigned cls)
+static uint32_t sc_slab_new(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, unsigned cls)
 {
     uint32_t n = sc_slab_pages[cls], head;
     sc_page *h;
 
-    head = sc_spare_take(seg, sa, owner, n, sc_class_size[cls]);
+    head = sc_spare_take(ac, sa, owner, n, sc_class_size[cls]);
     if (head != SC_NONE) {
         /* A spare's pages already name it and are counted in sa->pages. */
-        h = &seg->pages[head];
+        h = &ac->pages[head];
         h->cls = (uint8_t)cls;
         h->nused = 0;
         h->free_obj = 0;
         h->bump = 0;
-        sc_partial_push(seg, sa, head);
+        sc_partial_push(ac, sa, head);
         return head;
     }
-    head = sc_pool_take_locked(seg, n, owner);
+    head = sc_pool_take_locked(ac, n, owner);
     if (head == SC_NONE && n > 1 && sc_class_size[cls] <= SC_PAGE_SIZE) {
         /* No run that long: a one-page slab wastes more but never fails
          * for want of contiguous pages. */
         n = 1;
-        head = sc_pool_take_locked(seg, n, owner);
+        head = sc_pool_take_locked(ac, n, owner);
     }
     if (head == SC_NONE) {
         return SC_NONE;
     }
-    __atomic_fetch_add(&seg->hdr->pool.slab_refills, 1, __ATOMIC_RELAXED);
-    sc_slab_format(seg, head, n, cls, owner);
+    __atomic_fetch_add(&ac->pool->slab_refills, 1, __ATOMIC_RELAXED);
+    sc_slab_format(ac, head, n, cls, owner);
     sa->pages += n;
-    sc_partial_push(seg, sa, head);
+    sc_partial_push(ac, sa, head);
     return head;
 }
 
-sc_off sc_alloc(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint64_t size)
+sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t size)
 {
     uint32_t head, obj;
     sc_page *h;
@@ -578,45 +582,45 @@ sc_off sc_alloc(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint64_t size)
     if (size > SC_MAX_SMALL) {
         uint64_t n64 = (size + SC_PAGE_SIZE - 1) >> SC_PAGE_SHIFT;
         uint32_t n;
-        if (n64 > seg->npages) {
+        if (n64 > ac->npages) {
             return 0;
         }
         n = (uint32_t)n64;
-        head = sc_spare_take(seg, sa, owner, n, 0);
+        head = sc_spare_take(ac, sa, owner, n, 0);
         if (head != SC_NONE) {
             sa->pages -= n; /* counted again below */
         } else {
-            head = sc_pool_take_locked(seg, n, owner);
+            head = sc_pool_take_locked(ac, n, owner);
             if (head == SC_NONE) {
                 return 0;
             }
-            __atomic_fetch_add(&seg->hdr->pool.large_allocs, 1, __ATOMIC_RELAXED);
+            __atomic_fetch_add(&ac->pool->large_allocs, 1, __ATOMIC_RELAXED);
         }
-        h = &seg->pages[head];
+        h = &ac->pages[head];
         h->kind = SC_PAGE_LARGE;
         h->owner = owner;
         h->run = n;
         h->head = head;
         if (n > 1) {
-            seg->pages[head + n - 1].kind = SC_PAGE_INNER;
-            seg->pages[head + n - 1].head = head;
+            ac->pages[head + n - 1].kind = SC_PAGE_INNER;
+            ac->pages[head + n - 1].head = head;
         }
         sa->pages += n;
         sa->used_bytes += (uint64_t)n << SC_PAGE_SHIFT;
         sa->nobjects++;
-        return sc_seg_off(seg, sc_page_addr(seg, head));
+        return sc_alloc_off(ac, sc_page_addr(ac, head));
     }
 
     cls = sc_class_of(size);
     head = sa->partial[cls];
     if (head == SC_NONE) {
-        head = sc_slab_new(seg, sa, owner, cls);
+        head = sc_slab_new(ac, sa, owner, cls);
         if (head == SC_NONE) {
             return 0;
         }
     }
-    h = &seg->pages[head];
-    slab = sc_page_addr(seg, head);
+    h = &ac->pages[head];
+    slab = sc_page_addr(ac, head);
     if (h->free_obj) {
         obj = h->free_obj - 1;
         memcpy(&h->free_obj, slab + obj, sizeof(uint32_t));
@@ -626,74 +630,74 @@ sc_off sc_alloc(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint64_t size)
     }
     h->nused++;
     if (h->nused == sc_slab_objects(h)) {
-        sc_partial_remove(seg, sa, head);
+        sc_partial_remove(ac, sa, head);
     }
     sa->used_bytes += sc_class_size[cls];
     sa->nobjects++;
-    return sc_seg_off(seg, slab + obj);
+    return sc_alloc_off(ac, slab + obj);
 }
 
-sc_off sc_alloc_run_upto(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32_t max_pages, uint32_t *got)
+sc_off sc_alloc_run_upto(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint32_t max_pages, uint32_t *got)
 {
-    sc_pool *pool = &seg->hdr->pool;
+    sc_pool *pool = ac->pool;
     uint32_t head, run;
     sc_page *h;
 
     *got = 0;
-    if (max_pages == 0 || !sc_pool_lock(seg)) {
+    if (max_pages == 0 || !sc_pool_lock(ac)) {
         return 0;
     }
-    head = sc_pool_take(seg, max_pages, owner);
+    head = sc_pool_take(ac, max_pages, owner);
     if (head == SC_NONE && pool->bin_mask) {
         /* Nothing that long: the first run of the highest bin, whole. */
         head = pool->bin_head[31 - __builtin_clz(pool->bin_mask)];
-        run = seg->pages[head].run;
-        head = sc_pool_take(seg, run < max_pages ? run : max_pages, owner);
+        run = ac->pages[head].run;
+        head = sc_pool_take(ac, run < max_pages ? run : max_pages, owner);
     }
-    sc_pool_unlock(seg);
+    sc_pool_unlock(ac);
     if (head == SC_NONE) {
         return 0;
     }
-    h = &seg->pages[head];
+    h = &ac->pages[head];
     run = h->run;
     __atomic_fetch_add(&pool->large_allocs, 1, __ATOMIC_RELAXED);
     h->kind = SC_PAGE_LARGE;
     h->owner = owner;
     h->head = head;
     if (run > 1) {
-        seg->pages[head + run - 1].kind = SC_PAGE_INNER;
-        seg->pages[head + run - 1].head = head;
+        ac->pages[head + run - 1].kind = SC_PAGE_INNER;
+        ac->pages[head + run - 1].head = head;
     }
     sa->pages += run;
     sa->used_bytes += (uint64_t)run << SC_PAGE_SHIFT;
     sa->nobjects++;
     *got = run;
-    return sc_seg_off(seg, sc_page_addr(seg, head));
+    return sc_alloc_off(ac, sc_page_addr(ac, head));
 }
 
-void sc_free(sc_seg *seg, sc_shard_alloc *sa, sc_off off)
+void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off)
 {
-    uint32_t page = (uint32_t)((off - seg->hdr->data_off) >> SC_PAGE_SHIFT);
+    uint32_t page = (uint32_t)((off - ac->data_off) >> SC_PAGE_SHIFT);
     uint32_t obj, cap;
-    sc_page *h = &seg->pages[page];
+    sc_page *h = &ac->pages[page];
     char *slab;
     bool was_full;
 
     if (h->kind == SC_PAGE_INNER) {
         page = h->head;
-        h = &seg->pages[page];
+        h = &ac->pages[page];
     }
     sa->nobjects--;
     if (h->kind == SC_PAGE_LARGE) {
         uint32_t run = h->run;
         sa->used_bytes -= (uint64_t)run << SC_PAGE_SHIFT;
         sa->pages -= run;
-        sc_pool_give_locked(seg, page, run, false);
+        sc_pool_give_locked(ac, page, run, false);
         return;
     }
     /* SC_PAGE_SLAB */
-    slab = sc_page_addr(seg, page);
-    obj = (uint32_t)(seg->base + off - slab);
+    slab = sc_page_addr(ac, page);
+    obj = (uint32_t)(ac->base + off - slab);
     memcpy(slab + obj, &h->free_obj, sizeof(uint32_t));
     h->free_obj = obj + 1;
     cap = sc_slab_objects(h);
@@ -703,16 +707,16 @@ void sc_free(sc_seg *seg, sc_shard_alloc *sa, sc_off off)
     if (h->nused == 0) {
         uint32_t run = h->run;
         if (!was_full) {
-            sc_partial_remove(seg, sa, page);
+            sc_partial_remove(ac, sa, page);
         }
-        if (sc_spare_room(seg, sa, run)) {
-            sc_spare_push(seg, sa, page);
+        if (sc_spare_room(ac, sa, run)) {
+            sc_spare_push(ac, sa, page);
             return;
         }
         sa->pages -= run;
-        sc_pool_give_locked(seg, page, run, true);
+        sc_pool_give_locked(ac, page, run, true);
     } else if (was_full) {
-        sc_partial_push(seg, sa, page);
+        sc_partial_push(ac, sa, page);
     }
 }
 
@@ -724,12 +728,12 @@ uint64_t sc_alloc_usable(uint64_t size)
     return sc_class_size[sc_class_of(size ? size : 1)];
 }
 
-uint64_t sc_alloc_max_request(const sc_seg *seg)
+uint64_t sc_alloc_max_request(const sc_alloc_ctx *ac)
 {
-    return (uint64_t)seg->npages << SC_PAGE_SHIFT;
+    return (uint64_t)ac->npages << SC_PAGE_SHIFT;
 }
 
-uint32_t sc_alloc_pool_free_pages(const sc_seg *seg)
+uint32_t sc_alloc_pool_free_pages(const sc_alloc_ctx *ac)
 {
-    return __atomic_load_n(&seg->hdr->pool.free_pages, __ATOMIC_RELAXED);
+    return __atomic_load_n(&ac->pool->free_pages, __ATOMIC_RELAXED);
 }

@@ -35,7 +35,8 @@
 #include "sc_shard.h"
 #include "sc_entry.h"
 #include "sc_evict.h"
-#include "sc_value.h"
+#include "sc_resize.h"
+#include "sc_vtype.h"
 #include "sc_pin.h"
 
 /* This thread's statistics (see sc_cache.h). */
@@ -111,7 +112,7 @@ static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const s
     if (off) {
         return off;
     }
-    if (sc_alloc_flush_spares(seg, &shard->alloc)) {
+    if (sc_alloc_flush_spares(&seg->ac, &shard->alloc)) {
         off = SC_MAKE();
         if (off) {
             return off;
@@ -149,7 +150,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     uint32_t slot = 0, owner = c->slam_defense ? sc_slam_owner() : 0;
     int attempt;
 
-    if (size > sc_alloc_max_request(seg) || value->len > UINT32_MAX) {
+    if (size > sc_alloc_max_request(&seg->ac) || value->len > UINT32_MAX) {
         return SC_TOOBIG;
     }
     if (SC_UNLIKELY(__atomic_load_n(&seg->hdr->needs_reset, __ATOMIC_ACQUIRE))) {
@@ -179,7 +180,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
             __atomic_fetch_add(&shard->stats.nomem, 1, __ATOMIC_RELAXED);
             return SC_NOMEM;
         }
-        sc_evict_global(c, (uint32_t)((size + SC_PAGE_SIZE - 1) >> SC_PAGE_SHIFT), now);
+        sc_evict_global(&c->seg, c->idle_ttl, (uint32_t)((size + SC_PAGE_SIZE - 1) >> SC_PAGE_SHIFT), now);
     }
 
     /* Eviction above may have removed the old entry: look again. */
@@ -439,7 +440,7 @@ void sc_cache_clear(sc_cache *c)
         memset(&shard->stats, 0, sizeof(shard->stats));
         shard->stats.repairs = repairs;
     }
-    sc_alloc_reset_pool(seg);
+    sc_alloc_reset_pool(&seg->ac);
     seg->hdr->clears++;
     for (i = seg->nshards; i-- > 0;) {
         sc_shard *shard = &seg->shards[i];
@@ -481,7 +482,7 @@ void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
         f->misses += __atomic_load_n(&s->stats.misses, __ATOMIC_RELAXED);
     }
     f->mem_total = (uint64_t)seg->npages << SC_PAGE_SHIFT;
-    f->mem_free = (uint64_t)sc_alloc_pool_free_pages(seg) << SC_PAGE_SHIFT;
+    f->mem_free = (uint64_t)sc_alloc_pool_free_pages(&seg->ac) << SC_PAGE_SHIFT;
     f->pool_locks = seg->hdr->pool.lock_count;
     f->global_locks = seg->hdr->global_lock_count;
     f->slab_refills = seg->hdr->pool.slab_refills;

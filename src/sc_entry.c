@@ -90,7 +90,7 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
     sc_entry *e;
     sc_off off;
 
-    off = sc_alloc(seg, &shard->alloc, owner, size);
+    off = sc_alloc(&seg->ac, &shard->alloc, owner, size);
     if (off) {
         e = (sc_entry *)(seg->base + off);
         sc_entry_fill(e, hash, key, key_len, vtype, scalar, value_len, ttl, now, sc_alloc_usable(size));
@@ -111,7 +111,7 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
         n = SC_MAX_CHUNKS;
     }
     size = sc_chained_head_size(key_len, n);
-    off = sc_alloc(seg, &shard->alloc, owner, size);
+    off = sc_alloc(&seg->ac, &shard->alloc, owner, size);
     if (!off) {
         return 0;
     }
@@ -127,7 +127,7 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
         if (n == SC_MAX_CHUNKS) {
             goto fail;
         }
-        c = sc_alloc_run_upto(seg, &shard->alloc, owner, want, &got);
+        c = sc_alloc_run_upto(&seg->ac, &shard->alloc, owner, want, &got);
         if (!c) {
             goto fail;
         }
@@ -148,9 +148,9 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
 
 fail:
     for (i = 0; i < n; i++) {
-        sc_free(seg, &shard->alloc, table[i].off);
+        sc_free(&seg->ac, &shard->alloc, table[i].off);
     }
-    sc_free(seg, &shard->alloc, off);
+    sc_free(&seg->ac, &shard->alloc, off);
     return 0;
 }
 
@@ -161,10 +161,10 @@ void sc_entry_free(sc_seg *seg, sc_shard *shard, sc_entry *e)
         uint32_t *count, i;
         sc_chunk *table = sc_chunk_table(e, &count);
         for (i = 0; i < *count; i++) {
-            sc_free(seg, &shard->alloc, table[i].off);
+            sc_free(&seg->ac, &shard->alloc, table[i].off);
         }
     }
-    sc_free(seg, &shard->alloc, sc_seg_off(seg, e));
+    sc_free(&seg->ac, &shard->alloc, sc_seg_off(seg, e));
 }
 
 bool sc_entry_copy_value(const sc_seg *seg, const sc_entry *e, uint32_t key_len, char *dst, uint64_t len)

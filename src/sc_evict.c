@@ -15,10 +15,9 @@
  * global -> shard -> pool), so it never runs while the caller still holds a
  * shard lock.
  */
-#include "sc_cache.h"
+#include "sc_evict.h"
 #include "sc_shard.h"
 #include "sc_entry.h"
-#include "sc_evict.h"
 #include "sc_pin.h"
 
 void sc_shard_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e)
@@ -81,9 +80,8 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem
     return removed;
 }
 
-void sc_evict_global(sc_cache *c, uint32_t need_pages, int64_t now)
+void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_t now)
 {
-    sc_seg *seg = &c->seg;
     sc_header *hdr = seg->hdr;
     uint32_t round, k, flushed = 0, target = need_pages + seg->npages / 64 + 1;
 
@@ -92,28 +90,28 @@ void sc_evict_global(sc_cache *c, uint32_t need_pages, int64_t now)
     }
     /* The shards' spare slabs first: they hold no entries, and giving them
      * back needs no global lock. */
-    for (k = 0; k < seg->nshards && sc_alloc_pool_free_pages(seg) < need_pages; k++) {
+    for (k = 0; k < seg->nshards && sc_alloc_pool_free_pages(&seg->ac) < need_pages; k++) {
         sc_shard *shard = &seg->shards[k];
         if (__atomic_load_n(&shard->alloc.spare_pages, __ATOMIC_RELAXED)) {
-            sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
-            flushed += sc_alloc_flush_spares(seg, &shard->alloc);
+            sc_shard_lock(seg, shard, SC_LOCK_WRITE);
+            flushed += sc_alloc_flush_spares(&seg->ac, &shard->alloc);
             sc_shard_unlock(shard);
         }
     }
-    if (flushed && sc_alloc_pool_free_pages(seg) >= need_pages) {
+    if (flushed && sc_alloc_pool_free_pages(&seg->ac) >= need_pages) {
         return; /* the caller tries again; if that fails, the next call evicts */
     }
     sc_mutex_lock(&hdr->global_lock);
     hdr->global_lock_count++;
     hdr->expunges++;
     /* Each round takes a growing share of every shard: 1/8, 1/4, 1/2, all. */
-    for (round = 0; round < 4 && sc_alloc_pool_free_pages(seg) < target; round++) {
+    for (round = 0; round < 4 && sc_alloc_pool_free_pages(&seg->ac) < target; round++) {
         bool any = false;
-        for (k = 0; k < seg->nshards && sc_alloc_pool_free_pages(seg) < target; k++) {
+        for (k = 0; k < seg->nshards && sc_alloc_pool_free_pages(&seg->ac) < target; k++) {
             sc_shard *shard = &seg->shards[hdr->evict_cursor++ & (seg->nshards - 1)];
             uint32_t share;
-            sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
-            any |= sc_evict_expired(seg, shard, now, c->idle_ttl) > 0;
+            sc_shard_lock(seg, shard, SC_LOCK_WRITE);
+            any |= sc_evict_expired(seg, shard, now, idle_ttl) > 0;
             share = round < 3 ? (sc_head(shard)->table.used >> (3 - round)) + 1 : sc_head(shard)->table.used;
             any |= sc_evict_clock(seg, shard, share, 0) > 0;
             sc_shard_unlock(shard);

@@ -120,7 +120,7 @@ bool sc_info_pool_get(sc_cache *c, bool with_runs, sc_info_pool *out)
         }
     }
 
-    if (!sc_pool_lock_walk(seg)) {
+    if (!sc_pool_lock_walk(&seg->ac)) {
         out->free_pages = SC_LOAD(pool->free_pages);
         free(runs);
         return ok;
@@ -170,7 +170,7 @@ bool sc_info_pool_get(sc_cache *c, bool with_runs, sc_info_pool *out)
         }
         p += run;
     }
-    sc_pool_unlock(seg);
+    sc_pool_unlock(&seg->ac);
     out->walked = true;
     if (with_runs) {
         out->runs = runs;

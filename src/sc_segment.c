@@ -23,7 +23,6 @@
 #include <time.h>
 #include <unistd.h>
 #include "sc_segment.h"
-#include "sc_entry.h"
 
 static uint64_t sc_layout(uint64_t size, uint32_t nshards, uint32_t *npages_out, sc_off *heads_off,
                           sc_off *shards_off, sc_off *pages_off, sc_off *data_off)
@@ -126,6 +125,14 @@ void sc_seg_bind(sc_seg *seg, void *base)
     seg->pages = (sc_page *)((char *)base + hdr->pages_off);
     seg->nshards = hdr->nshards;
     seg->npages = hdr->npages;
+    seg->ac.base = base;
+    seg->ac.data_off = hdr->data_off;
+    seg->ac.data = (char *)base + hdr->data_off;
+    seg->ac.pages = seg->pages;
+    seg->ac.pool = &hdr->pool;
+    seg->ac.needs_reset = &hdr->needs_reset;
+    seg->ac.npages = hdr->npages;
+    seg->ac.nshards = hdr->nshards;
 }
 
 int sc_seg_format(sc_seg *seg, void *base, const sc_seg_plan *plan, uint32_t req_shards,
@@ -168,7 +175,7 @@ int sc_seg_format(sc_seg *seg, void *base, const sc_seg_plan *plan, uint32_t req
         shard->live_rel = (int64_t)((char *)&hdr->live - (char *)shard);
         sc_alloc_init_shard(&shard->alloc);
     }
-    sc_alloc_init_pool(seg);
+    sc_alloc_init_pool(&seg->ac);
     if (sc_mutex_init(&hdr->pool.lock) != 0) {
         return -1;
     }

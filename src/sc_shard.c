@@ -33,7 +33,7 @@ static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
         sc_pin_drain(shard);
     }
     memset(&sc_head(shard)->table, 0, sizeof(sc_table));
-    sc_alloc_reclaim_shard(seg, (uint16_t)shard->index);
+    sc_alloc_reclaim_shard(&seg->ac, (uint16_t)shard->index);
     sc_alloc_init_shard(&shard->alloc);
     shard->stats.repairs++;
     sc_shard_write_end(shard);

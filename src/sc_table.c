@@ -12,15 +12,17 @@
  *
  * Locks: the table and the sc_table fields in the shard are written only by
  * the holder of the shard's write lock, and only inside the shard's odd
- * sequence window when readers can reach the change. A new table is built
- * in fresh memory before it is published; the old one is freed after.
- * Readers may run sc_table_lookup with no lock: it bounds-checks everything.
+ * sequence window when readers can reach the change. This file never sees
+ * a shard: a new table is built in fresh memory (sc_table_rebuild) and
+ * handed back; its caller (sc_resize.c) publishes it inside the window and
+ * frees the old one after. Readers may run sc_table_lookup with no lock: it
+ * bounds-checks everything.
  */
 #include <stdlib.h>
 #include <string.h>
-#include "sc_segment.h"
 #include "sc_table.h"
-#include "sc_pin.h"
+#include "sc_seg.h"
+#include "sc_alloc.h"
 
 static inline uint8_t *sc_tags(const sc_seg *seg, sc_off off)
 {
@@ -150,17 +152,15 @@ void sc_table_clear_slot(sc_seg *seg, sc_table *table, uint32_t slot)
     }
 }
 
-/* Builds a table of new_capacity holding every entry of the current one and
- * publishes it. */
-static bool sc_table_rebuild(sc_seg *seg, sc_shard *shard, uint32_t new_capacity)
+bool sc_table_rebuild(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, const sc_table *old,
+                      uint32_t new_capacity, sc_table *out)
 {
-    sc_table *table = &sc_head(shard)->table;
-    sc_off new_off, old_off = table->off;
-    uint32_t old_capacity = table->capacity, i, used = 0;
+    sc_off new_off, old_off = old->off;
+    uint32_t old_capacity = old->capacity, i, used = 0;
     uint8_t *new_tags;
     uint32_t *new_slots;
 
-    new_off = sc_alloc(seg, &shard->alloc, (uint16_t)shard->index, sc_table_bytes(new_capacity));
+    new_off = sc_alloc(&seg->ac, sa, owner, sc_table_bytes(new_capacity));
     if (!new_off) {
         return false;
     }
@@ -187,87 +187,61 @@ static bool sc_table_rebuild(sc_seg *seg, sc_shard *shard, uint32_t new_capacity
             used++;
         }
     }
-
-    sc_shard_write_begin(shard);
-    table->off = new_off;
-    table->capacity = new_capacity;
-    table->used = used;
-    table->tombs = 0;
-    table->clock_hand &= new_capacity - 1;
-    sc_shard_write_end(shard);
-
-    if (old_off) {
-        sc_free(seg, &shard->alloc, old_off);
-    }
-    shard->stats.resizes++;
+    out->off = new_off;
+    out->capacity = new_capacity;
+    out->used = used;
+    out->tombs = 0;
+    out->clock_hand = old->clock_hand & (new_capacity - 1);
     return true;
 }
 
-/* Drops the tombstones without new shared memory: the full slots are
- * copied to process memory and put back into the emptied table, inside one
- * odd sequence window. */
-static bool sc_table_rehash_in_place(sc_seg *seg, sc_shard *shard)
+bool sc_table_save(const sc_seg *seg, const sc_table *table, sc_table_saved *saved)
 {
-    sc_table *table = &sc_head(shard)->table;
-    uint32_t capacity = table->capacity, mask = capacity - 1, i, n = 0;
-    uint8_t *tags = sc_tags(seg, table->off);
-    uint32_t *slots = sc_slots(seg, table->off, capacity);
-    uint32_t *saved = malloc((size_t)table->used * sizeof(uint32_t) + 1);
-    uint8_t *saved_tags = malloc((size_t)table->used + 1);
+    uint32_t capacity = table->capacity, i, n = 0;
+    const uint8_t *tags = sc_tags(seg, table->off);
+    const uint32_t *slots = sc_slots(seg, table->off, capacity);
 
-    if (!saved || !saved_tags) {
-        free(saved);
-        free(saved_tags);
+    saved->slots = malloc((size_t)table->used * sizeof(uint32_t) + 1);
+    saved->tags = malloc((size_t)table->used + 1);
+    saved->n = 0;
+    if (!saved->slots || !saved->tags) {
+        sc_table_saved_free(saved);
         return false;
     }
     for (i = 0; i < capacity; i++) {
         if (tags[i] & SC_TAG_FULL) {
-            saved[n] = slots[i];
-            saved_tags[n++] = tags[i];
+            saved->slots[n] = slots[i];
+            saved->tags[n++] = tags[i];
         }
     }
-    sc_shard_write_begin(shard);
+    saved->n = n;
+    return true;
+}
+
+void sc_table_refill(sc_seg *seg, sc_table *table, const sc_table_saved *saved)
+{
+    uint32_t capacity = table->capacity, mask = capacity - 1, i;
+    uint8_t *tags = sc_tags(seg, table->off);
+    uint32_t *slots = sc_slots(seg, table->off, capacity);
+
     memset(tags, SC_TAG_EMPTY, capacity);
-    for (i = 0; i < n; i++) {
-        const sc_entry *e = (const sc_entry *)(seg->base + ((sc_off)saved[i] << SC_SLOT_SHIFT));
+    for (i = 0; i < saved->n; i++) {
+        const sc_entry *e = (const sc_entry *)(seg->base + ((sc_off)saved->slots[i] << SC_SLOT_SHIFT));
         uint32_t idx = (uint32_t)e->hash & mask;
         while (tags[idx] != SC_TAG_EMPTY) {
             idx = (idx + 1) & mask;
         }
-        tags[idx] = saved_tags[i];
-        slots[idx] = saved[i];
+        tags[idx] = saved->tags[i];
+        slots[idx] = saved->slots[i];
     }
     table->tombs = 0;
-    sc_shard_write_end(shard);
-    free(saved);
-    free(saved_tags);
-    return true;
 }
 
-bool sc_table_reserve(sc_seg *seg, sc_shard *shard)
+void sc_table_saved_free(sc_table_saved *saved)
 {
-    sc_table *table = &sc_head(shard)->table;
-    uint64_t capacity = table->capacity, load;
-
-    if (!table->off) {
-        return sc_table_rebuild(seg, shard, seg->hdr->initial_capacity);
-    }
-    load = (uint64_t)table->used + table->tombs + 1;
-    if (load * 4 <= capacity * 3) {
-        return true;
-    }
-    /* Mostly tombstones: rehash at the same size; otherwise double. */
-    if (((uint64_t)table->used + 1) * 2 <= capacity) {
-        if (sc_table_rebuild(seg, shard, (uint32_t)capacity) || sc_table_rehash_in_place(seg, shard)) {
-            return true;
-        }
-    } else if (capacity < (UINT64_C(1) << 30) && sc_table_rebuild(seg, shard, (uint32_t)capacity * 2)) {
-        return true;
-    }
-    /* No memory for a new table: drop tombstones in place, then tolerate a
-     * fuller table. */
-    if (table->tombs && sc_table_rehash_in_place(seg, shard)) {
-        load = (uint64_t)table->used + 1;
-    }
-    return load * 16 <= capacity * 15;
+    free(saved->slots);
+    free(saved->tags);
+    saved->slots = NULL;
+    saved->tags = NULL;
+    saved->n = 0;
 }

@@ -22,7 +22,7 @@
 #include "sc_cache.h"
 #include "sc_shard.h"
 #include "sc_evict.h"
-#include "sc_value.h"
+#include "sc_vtype.h"
 #include "sc_pin.h"
 
 /* Applies op to the int at *slot with one atomic instruction. APCu 5.1.22

@@ -1,9 +1,10 @@
 /*
- * shardcache - value encoder (zval <-> bytes).
+ * shardcache_value.c - value encoder (zval <-> bytes).
  *
- * This is the only core file that knows zvals. It turns a PHP value into a
- * (vtype, scalar, bytes) triple that the cache copies into shared memory, and
- * turns such a triple back into a fresh request-local zval. A decoded value
+ * The glue's side of every stored value (the core never sees a zval). It
+ * turns a PHP value into a (vtype, scalar, bytes) triple that the cache
+ * copies into shared memory, and turns such a triple back into a fresh
+ * request-local zval. A decoded value
  * never points into the bytes it came from.
  *
  * Top level (sc_vtype):
@@ -98,7 +99,7 @@
 #include "zend_smart_str.h"
 #include "ext/standard/php_var.h"
 #include "ext/standard/basic_functions.h"
-#include "sc_value.h"
+#include "shardcache_value.h"
 
 #include <string.h>
 

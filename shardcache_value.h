@@ -1,20 +1,16 @@
 /*
- * shardcache - value encoding (zval <-> bytes stored in shared memory).
- * See src/sc_value.c for the byte format and its invariants.
+ * shardcache_value.h - value encoding (zval <-> bytes stored in shared
+ * memory), on the PHP side of the extension: the core (src/, include/)
+ * never sees a zval, only the sc_vtype tag (include/sc_vtype.h), a scalar
+ * and a byte string. See shardcache_value.c for the byte format and its
+ * invariants.
  */
-#ifndef SC_VALUE_H
-#define SC_VALUE_H
+#ifndef SHARDCACHE_VALUE_H
+#define SHARDCACHE_VALUE_H
 
 #include "php.h"
 #include <stdint.h>
-
-typedef enum sc_vtype {
-    SC_V_NULL = 0, SC_V_FALSE = 1, SC_V_TRUE = 2, SC_V_LONG = 3, SC_V_DOUBLE = 4,
-    SC_V_STRING = 5,      /* data = raw bytes, binary safe */
-    SC_V_ARRAY = 6,       /* data = shardcache's own compact binary array format */
-    SC_V_SERIALIZED = 7   /* data = php serialize() output (objects, enums, arrays holding objects or PHP references),
-                             or, after a 0x00 byte, the output of the apc.serializer in use (see sc_value.c) */
-} sc_vtype;
+#include "sc_vtype.h"
 
 /* A third-party serializer, with APCu's calling convention (apc_serializer.h):
  * both return non-zero on success; serialize hands back an emalloc'd buffer. */
@@ -26,7 +22,7 @@ typedef struct sc_encoded {
     int64_t scalar;        /* SC_V_LONG: the value; SC_V_DOUBLE: the IEEE bits (memcpy) */
     const char *data;      /* bytes for STRING/ARRAY/SERIALIZED (NULL otherwise) */
     size_t len;
-    /* private to sc_value.c: what to free in sc_value_encoded_release */
+    /* private to shardcache_value.c: what to free in sc_value_encoded_release */
     zend_string *owned_str;
     char *owned_buf;
 } sc_encoded;

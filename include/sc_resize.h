@@ -1,0 +1,16 @@
+/*
+ * sc_resize.h - keeping room in a shard's table: growing or rehashing it
+ * and publishing the result inside the shard's write window. See
+ * src/sc_resize.c.
+ */
+#ifndef SC_RESIZE_H
+#define SC_RESIZE_H
+
+#include "sc_segment.h"
+
+/* Shard write lock held. Makes room for one more entry: grows or rehashes
+ * the table if needed. Returns false only if the table is full and no
+ * memory could be had. */
+bool sc_table_reserve(sc_seg *seg, sc_shard *shard);
+
+#endif

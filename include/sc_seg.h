@@ -1,0 +1,63 @@
+/*
+ * sc_seg.h - the process-local handle of a mapped segment and the
+ * offset <-> pointer helpers every module uses. It names the shared
+ * structs (sc_header, sc_shard_head, sc_shard) without defining them: their
+ * layout is in sc_segment.h, which only the modules that touch shards
+ * include. Made and filled by src/sc_segment.c (sc_seg_format, sc_seg_bind).
+ *
+ * Owns: nothing shared; the handle is process memory, written once when the
+ * segment is mapped and read-only afterwards (every thread of a ZTS process
+ * shares it; a forked child inherits it with the mapping, at the same
+ * address).
+ * Locks: none.
+ * Process death: nothing to repair (nothing shared is written here).
+ */
+#ifndef SC_SEG_H
+#define SC_SEG_H
+
+#include "sc_common.h"
+#include "sc_alloc.h"
+
+struct sc_header;
+struct sc_shard_head;
+struct sc_shard;
+
+/* Process-local handle. A forked process inherits it with the mapping (same
+ * address). Other processes that map a named segment (sc_segfile.c) have
+ * their own handle, and their mapping may sit at another address: shared
+ * data never holds a pointer, only offsets from the base (or, for sc_head,
+ * from the referring structure). */
+typedef struct sc_seg {
+    char *base;
+    uint64_t size;
+    struct sc_header *hdr;
+    struct sc_shard_head *heads;
+    struct sc_shard *shards;
+    sc_page *pages;
+    uint32_t nshards;
+    uint32_t npages;
+    int fd;                  /* named segment: the open file (holds a shared flock); else -1 */
+    bool named;
+    sc_alloc_ctx ac;         /* the allocator's view of this mapping (sc_alloc.h) */
+} sc_seg;
+
+/* Bounds-checked translation of an offset read from shared memory. */
+static inline void *sc_seg_ptr(const sc_seg *seg, sc_off off, uint64_t len)
+{
+    if (SC_UNLIKELY(off == 0 || off > seg->size || len > seg->size - off)) {
+        return NULL;
+    }
+    return seg->base + off;
+}
+
+static inline sc_off sc_seg_off(const sc_seg *seg, const void *p)
+{
+    return (sc_off)((const char *)p - seg->base);
+}
+
+static inline uint32_t sc_seg_shard_index(const sc_seg *seg, uint64_t hash)
+{
+    return (uint32_t)(hash >> 32) & (seg->nshards - 1);
+}
+
+#endif

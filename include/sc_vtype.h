@@ -1,0 +1,21 @@
+/*
+ * sc_vtype.h - the type tag of a cached value, as the core stores it in
+ * each entry (sc_entry.vtype). The core only tells scalars (no bytes) from
+ * values with bytes (STRING, ARRAY, SERIALIZED) and reads LONG for
+ * apcu_inc/dec/cas; what the bytes mean is the glue's business
+ * (shardcache_value.c, which turns zvals into these and back).
+ *
+ * Owns: nothing shared (constants only). Locks: none. Process death: n/a.
+ */
+#ifndef SC_VTYPE_H
+#define SC_VTYPE_H
+
+typedef enum sc_vtype {
+    SC_V_NULL = 0, SC_V_FALSE = 1, SC_V_TRUE = 2, SC_V_LONG = 3, SC_V_DOUBLE = 4,
+    SC_V_STRING = 5,      /* data = raw bytes, binary safe */
+    SC_V_ARRAY = 6,       /* data = shardcache's own compact binary array format */
+    SC_V_SERIALIZED = 7   /* data = php serialize() output (objects, enums, arrays holding objects or PHP references),
+                             or, after a 0x00 byte, the output of the apc.serializer in use (see shardcache_value.c) */
+} sc_vtype;
+
+#endif
