@@ -2,6 +2,15 @@
  * sc_alloc.h - the shared-memory allocator: a page pool and per-shard
  * size-class slabs. The layout and invariants are described at the top of
  * src/sc_alloc.c.
+ *
+ * Owns: the page descriptors (sc_page), the pool (sc_pool, in the header)
+ * and each shard's allocator state (sc_shard_alloc, in the shard); the
+ * allocator sees them through its own context (sc_alloc_ctx), never a
+ * shard or the segment header.
+ * Locks: the pool lock for the pool and free runs; the owning shard's
+ * REPAIR lock for its slabs, runs and sc_shard_alloc (field blocks below).
+ * Death: see src/sc_alloc.c (a shard's runs are found
+ * again by walking the runs; a half-changed pool means a full reset).
  */
 #ifndef SC_ALLOC_H
 #define SC_ALLOC_H
@@ -15,7 +24,19 @@
 #define SC_MAX_SMALL 32768          /* larger objects are runs of whole pages */
 #define SC_NBINS 32                 /* free-run bins, by floor(log2(pages)) */
 
-/* One descriptor per page of the data area. */
+/* One descriptor per page of the data area (the pages_off array).
+ *   head and tail of a free run (kind FREE, run, head, next/prev in a
+ *       bin): the pool lock. A run leaves the pool with its first and last
+ *       descriptors already saying LARGE / INNER and owner set, under the
+ *       pool lock, so a neighbour given back meanwhile never merges with it.
+ *   descriptors of a slab or large run (kind, cls, owner, run, head, nused,
+ *       free_obj, bump, next/prev in the shard's partial or spare list):
+ *       the owning shard's REPAIR lock, until the run goes back to the pool
+ *       (under the pool lock). The pool lock holder reads a neighbour's
+ *       kind only to see whether it is FREE, which only it can make so.
+ *   Read under the pool lock by sc_alloc_reclaim_shard and sc_info.c's walk
+ *   (cls and nused with relaxed loads, bounds-checked: they may be a
+ *   moment old). */
 typedef struct sc_page {
     uint8_t kind;       /* SC_PAGE_* */
     uint8_t cls;        /* slab: size class */
@@ -37,7 +58,18 @@ enum {
     SC_PAGE_INNER = 3   /* a non-head page of a slab */
 };
 
-/* The pool of free pages (in the segment header). Protected by lock. */
+/* The pool of free pages (sc_header.pool).
+ *   lock: the pool lock; always taken last (global -> shard -> pool).
+ *   dirty: set by a holder that changes bins or runs (sc_pool_lock), right
+ *       after taking lock; cleared by it right before unlocking. A locker
+ *       that finds the previous holder dead with dirty set flags the
+ *       segment for a full reset (sc_header.needs_reset).
+ *   bin_head, bin_mask, total_pages, slab_returns, lock_count: the pool
+ *       lock.
+ *   free_pages: the pool lock; read with relaxed atomic loads and no lock
+ *       (spares cap, eviction, figures), so it may be a moment old.
+ *   slab_refills, large_allocs: atomic add with no lock (after the pool
+ *       lock was released); read with no lock. */
 typedef struct sc_pool {
     sc_mutex lock;
     uint32_t dirty;             /* a writer holds lock (set and cleared by it) */
@@ -51,8 +83,12 @@ typedef struct sc_pool {
     uint64_t large_allocs;
 } sc_pool;
 
-/* Allocator state of one shard (inside its sc_shard). Protected by the
- * shard's write lock. */
+/* Allocator state of one shard (sc_shard.alloc).
+ *   every field: the shard's REPAIR lock (sc_alloc.c, sc_entry.c adds
+ *       requested_bytes); reset by repair (sc_shard.c) and clear.
+ *   used_bytes, requested_bytes, spare_reuses, spare_pages: also read with
+ *       relaxed atomic loads and no lock (figures, sc_evict_global's scan
+ *       for shards with spares), so they may be a moment old. */
 typedef struct sc_shard_alloc {
     uint32_t partial[SC_NCLASSES];  /* slabs with a free object, by class */
     uint32_t pages;                 /* pages owned (slabs and large runs) */

@@ -3,6 +3,15 @@
  * zvals or requests: keys are byte strings with PHP's hash, values are a
  * type tag (sc_vtype.h), a scalar and a byte string produced by the
  * glue (shardcache_value.c).
+ *
+ * Owns: the process-local sc_cache (the mapping and the settings, shared by
+ * a process's threads) and the thread-local sc_local figures; declares the
+ * cache operations of sc_cache.c, sc_update.c, sc_reserve.c and
+ * sc_snapshot.c.
+ * Locks: every operation takes and releases its own locks; none is held
+ * when it returns (an apcu_entry reservation is a slot, not a lock).
+ * Death: see those files: a writer's death empties its shard, a reader's
+ * leaves nothing.
  */
 #ifndef SC_CACHE_H
 #define SC_CACHE_H

@@ -6,6 +6,10 @@
  * offset read from shared memory can be bounds-checked before it is used
  * (sc_seg_ptr in sc_seg.h). Offset 0 is the segment header, so 0 also
  * serves as "no object".
+ *
+ * Owns: nothing shared (constants, sc_off, sc_status, hashing helpers).
+ * Locks: none.
+ * Death: nothing to repair.
  */
 #ifndef SC_COMMON_H
 #define SC_COMMON_H

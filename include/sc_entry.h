@@ -1,6 +1,10 @@
 /*
  * sc_entry.h - making, reading and freeing entries (src/sc_entry.c). The
  * entry format itself (sc_entry, sc_chunk) is in sc_table.h.
+ *
+ * Owns: the bytes of entries (see sc_table.h for who writes which field).
+ * Locks: create and free: the shard's REPAIR lock; copy: no lock needed.
+ * Death: a writer's death empties the shard (sc_shard.c).
  */
 #ifndef SC_ENTRY_H
 #define SC_ENTRY_H

@@ -1,6 +1,11 @@
 /*
  * sc_evict.h - removing entries to make room: expired ones first, then
  * others in CLOCK order, within a shard and across the whole cache.
+ *
+ * Owns: the choice of entries to remove; expired/evicted figures.
+ * Locks: the shard's REPAIR lock (per shard), the global lock first for
+ * work across shards (sc_evict_global).
+ * Death: see src/sc_evict.c (the next locker empties the shard).
  */
 #ifndef SC_EVICT_H
 #define SC_EVICT_H

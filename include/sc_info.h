@@ -4,6 +4,10 @@
  * and a walk of the page pool (free runs, slabs by size class, large runs).
  * Everything is copied into process memory under the lock that protects it
  * and handed back after the lock is released. See src/sc_info.c.
+ *
+ * Owns: nothing shared (it only reads).
+ * Locks: the shard lock in NO_REPAIR mode; the pool lock as a walker.
+ * Death: nothing to repair.
  */
 #ifndef SC_INFO_H
 #define SC_INFO_H

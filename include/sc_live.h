@@ -3,6 +3,12 @@
  * whether the owner of a pin or an apcu_entry reservation still runs,
  * without /proc, without signals and without trusting pids. See
  * src/sc_live.c.
+ *
+ * Owns: the liveness slots (sc_header.live) and each thread's claim on one.
+ * Locks: each slot's own robust mutex, held by its owner for its life and
+ * only ever trylocked by others (no part in the lock order).
+ * Death: the kernel releases a dead owner's slot as "owner died": every
+ * token of it then reads as gone (src/sc_live.c).
  */
 #ifndef SC_LIVE_H
 #define SC_LIVE_H
@@ -24,8 +30,9 @@ typedef struct sc_live_slot {
     uint32_t unused;
 } sc_live_slot;
 
-/* The table of slots, in the segment header. Formatted once when the
- * segment is made (sc_live_init); never moves. */
+/* The table of slots (sc_header.live). nslots: written once when the
+ * segment is made (sc_live_init), read with no lock; the slots: see
+ * sc_live_slot. */
 typedef struct sc_live_table {
     uint32_t nslots;
     uint32_t unused;

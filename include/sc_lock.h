@@ -4,9 +4,11 @@
  * Every lock in shared memory is a process-shared robust mutex (sc_mutex),
  * so a process killed while holding one never hangs the others: the next
  * locker gets the lock with "owner died" and repairs what it protects.
- *  - one lock per shard (sc_shard.c): writers of that shard's table, entries
- *    and pages; readers take it only when the optimistic read below failed
- *    several times;
+ *  - one lock per shard (sc_shard.c), taken in SC_LOCK_REPAIR mode by
+ *    writers of that shard's table, entries and pages, and in
+ *    SC_LOCK_NO_REPAIR mode by holders that leave nothing half done (readers
+ *    whose optimistic read below failed several times, sampled hits,
+ *    reservations, int updates without a pin);
  *  - the global lock: whole-cache work (clear, eviction across shards);
  *  - the page-pool lock: the pool of free pages (sc_alloc.c);
  *  - liveness slots (sc_live.c): each held by one thread for its life, only
@@ -21,6 +23,12 @@
  * it was odd or changed. Readers may therefore see torn data while copying:
  * every offset and length they read is bounds-checked, and nothing they copied
  * is interpreted until the counter confirmed it.
+ *
+ * Owns: the mutex type and the sequence counter protocol.
+ * Locks: the list above; each shared struct says which of them guards
+ * each of its fields.
+ * Death: a dead holder's mutex reaches the next locker as "owner died"
+ * (sc_mutex_lock returns true), who repairs what it protects.
  */
 #ifndef SC_LOCK_H
 #define SC_LOCK_H
@@ -29,6 +37,9 @@
 #include <stdatomic.h>
 #include "sc_common.h"
 
+/* A robust process-shared mutex in shared memory: initialised once when
+ * the segment is made; afterwards only locked and unlocked (by anybody),
+ * and reclaimed by the first user of a named segment after a restart. */
 typedef struct sc_mutex {
     pthread_mutex_t mx;
 } sc_mutex;

@@ -1,6 +1,12 @@
 /*
  * sc_pin.h - pins: how apcu_inc/dec/cas change an int in place without the
  * shard's lock, and how the shard's writers wait for them. See src/sc_pin.c.
+ *
+ * Owns: the shard's pin slots and the opening of its odd window.
+ * Locks: none: slots are claimed by compare-and-swap; writers hold the
+ * shard's REPAIR lock when they open the window.
+ * Death: a dead holder's pin is cleared by a waiting writer once
+ * sc_live_gone says so.
  */
 #ifndef SC_PIN_H
 #define SC_PIN_H

@@ -2,6 +2,11 @@
  * sc_resize.h - keeping room in a shard's table: growing or rehashing it
  * and publishing the result inside the shard's write window. See
  * src/sc_resize.c.
+ *
+ * Owns: when a shard's table is rebuilt, and its publication.
+ * Locks: the caller holds the shard's REPAIR lock; publication inside the
+ * odd window.
+ * Death: the next locker empties the shard (sc_shard.c).
  */
 #ifndef SC_RESIZE_H
 #define SC_RESIZE_H

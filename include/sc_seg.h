@@ -10,7 +10,7 @@
  * shares it; a forked child inherits it with the mapping, at the same
  * address).
  * Locks: none.
- * Process death: nothing to repair (nothing shared is written here).
+ * Death: nothing to repair (nothing shared is written here).
  */
 #ifndef SC_SEG_H
 #define SC_SEG_H

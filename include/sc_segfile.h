@@ -1,6 +1,12 @@
 /*
  * sc_segfile.h - named segments: a segment kept in a file (shardcache.segment)
  * that unrelated processes map, and that outlives them. See src/sc_segfile.c.
+ *
+ * Owns: the segment file: making, checking, mapping, clearing at boot.
+ * Locks: flocks on the file only (shared while mapped, exclusive while
+ * making or clearing).
+ * Death: a temporary file nobody maps, or a clearing the next process
+ * redoes (see src/sc_segfile.c).
  */
 #ifndef SC_SEGFILE_H
 #define SC_SEGFILE_H

@@ -3,6 +3,13 @@
  * heads and the shards (the aggregate of every module's shared structs),
  * and making or binding a segment. The process-local handle (sc_seg) and
  * the offset helpers are in sc_seg.h. See src/sc_segment.c.
+ *
+ * Owns: the layout of every shared struct that is not a module's own
+ * (header, shard heads, shards, figures, reservations, pins).
+ * Locks: each struct below opens with a block saying, field by field, who
+ * writes it under which lock or window and who may read it with no lock.
+ * Death: per field, in those blocks; the repairs are in sc_shard.c
+ * (a shard), sc_alloc.c (the pool) and sc_segfile.c (a restart).
  */
 #ifndef SC_SEGMENT_H
 #define SC_SEGMENT_H
@@ -17,7 +24,37 @@
 #define SC_MAGIC UINT64_C(0x3148435344524853) /* "SHRDSCH1" */
 #define SC_MIN_PAGES_PER_SHARD 8
 
-/* Statistics a shard's writers keep (under the shard's write lock). */
+/*
+ * Terms used in the lock blocks below (see sc_lock.h and sc_shard.h):
+ *   REPAIR lock    the shard's mutex taken with SC_LOCK_REPAIR (its holder
+ *                  sets shard->dirty: if it dies, the next locker empties
+ *                  the shard). "The shard's write lock" in comments.
+ *   NO_REPAIR lock the same mutex taken with SC_LOCK_NO_REPAIR (dirty stays
+ *                  clear: its death leaves nothing to repair). Exclusive
+ *                  too: it excludes REPAIR holders and other NO_REPAIR ones.
+ *   window         the shard's odd sequence window (sc_shard_write_begin ..
+ *                  sc_shard_write_end, REPAIR lock held): what optimistic
+ *                  readers and pin holders can reach changes only inside.
+ *   no lock        a plain or atomic access by anybody, at any time.
+ */
+
+/* Figures of one shard (in sc_shard). No invariant depends on them: they
+ * are read without a lock by sc_cache_figures_get and under the NO_REPAIR
+ * lock by sc_info.c, and may be a moment old.
+ *   inserts, updates, deletes, expired, evicted, resizes, repairs:
+ *       REPAIR lock, plain ++ (repairs: by the locker that repaired).
+ *   nomem: atomic add with no lock after a store gave up for lack of
+ *       pages (sc_cache_store), and plain ++ under the REPAIR lock when the
+ *       table could not grow; the two may race and lose a count.
+ *   hits: NO_REPAIR lock, taken with trylock by one fetch in SC_HIT_SAMPLE
+ *       (sc_record_hit), plain +=.
+ *   misses: atomic add, no lock (one miss in SC_MISS_SAMPLE).
+ *   optimistic_retries: atomic add, no lock (a fetch that retried).
+ *   lock_waits: atomic add by a locker (either mode) right after it got
+ *       the lock it had to wait for.
+ * All are zeroed, except repairs, by sc_cache_clear (global lock and every
+ * shard's REPAIR lock held). A process that dies while bumping one loses
+ * at most that count. */
 typedef struct sc_shard_stats {
     uint64_t inserts;
     uint64_t updates;
@@ -33,9 +70,16 @@ typedef struct sc_shard_stats {
     uint64_t optimistic_retries; /* optimistic reads that had to start over */
 } sc_shard_stats;
 
-/* A key whose value apcu_entry() is computing (owner 0 = free). hash and
- * owner are claimed and released under the shard's lock (read mode: see
- * sc_reserve.c); waiters sleep on wake, which is bumped atomically. */
+/* A key whose value apcu_entry() is computing (owner 0 = free), in the
+ * shard's reservations[] (sc_reserve.c).
+ *   hash, owner: claimed, taken over and released under the shard's
+ *       NO_REPAIR lock (a holder killed halfway leaves at worst a slot
+ *       whose owner is gone, which the next caller takes over); read under
+ *       that lock. Cleared with no lock by the first user of a named
+ *       segment after a restart (sc_segfile.c, exclusive flock held).
+ *   wake: a futex word; bumped atomically (release) by whoever stores the
+ *       value or releases the slot, read atomically with no lock by the
+ *       waiters, who sleep on it. */
 typedef struct sc_reservation {
     uint64_t hash;
     sc_owner owner;        /* liveness token of the computing thread (sc_live.h) */
@@ -46,21 +90,37 @@ typedef struct sc_reservation {
 #define SC_RESERVATIONS 8
 
 /* A pin slot (sc_pin.c): the liveness token (sc_live.h) of a thread
- * changing an int of the shard in place without its lock, or 0. Set by its
- * claimer with a compare-and-swap, cleared by it, or by a waiting writer
- * once sc_live_gone says the token's owner is gone. Each on its own cache
- * line so that pin holders in different slots do not share a line. */
+ * changing an int of the shard in place without its lock, or 0.
+ *   owner: no lock. Set 0 -> token by its claimer with a compare-and-swap,
+ *       cleared by it (release store), or by a REPAIR lock holder waiting
+ *       in sc_shard_write_begin with a compare-and-swap once sc_live_gone
+ *       says the token's owner is gone; read (seq_cst) by those writers.
+ *       Cleared by the first user of a named segment after a restart.
+ * Each on its own cache line so that pin holders in different slots do not
+ * share a line. */
 typedef struct sc_pin {
     _Alignas(SC_CACHELINE) sc_owner owner;
 } sc_pin;
 
 #define SC_PINS 8
 
-/* The line every fetch reads: a shard's sequence counter and its table,
- * written only by the shard's writers. The heads of all shards sit packed in
- * one array, away from the rest of each shard, so that a request whose
- * fetches land in many shards touches a few pages of heads instead of one
- * page per shard (a TLB miss each after every context switch). */
+/* The line every fetch reads: a shard's sequence counter and its table.
+ * The heads of all shards sit packed in one array, away from the rest of
+ * each shard, so that a request whose fetches land in many shards touches
+ * a few pages of heads instead of one page per shard (a TLB miss each
+ * after every context switch).
+ *   seq: REPAIR lock; made odd by sc_shard_write_begin (seq_cst add) and
+ *       even again by sc_shard_write_end (release store). Read with no lock
+ *       by every optimistic reader and pin claimer (acquire / seq_cst).
+ *       Odd with no REPAIR holder means a writer died inside its window:
+ *       the next locker repairs the shard.
+ *   table: REPAIR lock, inside the window (sc_resize.c, sc_cache.c,
+ *       sc_evict.c, repair and clear). Read with no lock by optimistic
+ *       readers (every offset bounds-checked, the result trusted only once
+ *       seq confirms it) and under either lock mode.
+ *   pins_used: no lock; set once 0 -> 1 by the first pin claimer of the
+ *       shard (seq_cst store, before its first claim), never cleared. Read
+ *       by writers (seq_cst) to skip the pin slots of shards never pinned. */
 typedef struct sc_shard_head {
     _Alignas(SC_CACHELINE) uint64_t seq;
     sc_table table;
@@ -69,28 +129,41 @@ typedef struct sc_shard_head {
 
 /* One shard. The lock sits alone on its cache line (with what only its
  * holder reads) so that writers taking it do not disturb optimistic
- * readers of the head. */
+ * readers of the head.
+ *   lock: the shard's robust mutex (sc_shard.c), in either mode.
+ *   dirty: written by the lock holder only: set right after taking the
+ *       lock in REPAIR mode, cleared right before unlocking and by a locker
+ *       that found the previous owner dead (after repairing). Read only by
+ *       lockers that were told the previous owner died.
+ *   index, head_rel, live_rel: written once when the segment is made
+ *       (sc_seg_format, one process), read with no lock afterwards.
+ *   alloc: REPAIR lock (sc_alloc.c), reset by repair and clear. Its figures
+ *       (used_bytes, requested_bytes, spare_reuses, spare_pages) are read
+ *       with relaxed atomic loads and no lock by figures and eviction.
+ *   stats: see sc_shard_stats.
+ *   reservations: see sc_reservation (NO_REPAIR lock, not the REPAIR one).
+ *   slam_*: REPAIR lock, read and written only by stores with
+ *       apc.slam_defense on.
+ *   pins: see sc_pin (no lock). */
 typedef struct sc_shard {
     _Alignas(SC_CACHELINE) sc_mutex lock;
-    uint32_t dirty;        /* a writer holds the lock (see sc_shard.c) */
+    uint32_t dirty;        /* a REPAIR holder has the lock (see sc_shard.c) */
     uint32_t index;
     /* Where this shard's head is, in bytes from the shard itself (see
-     * sc_head): set when the segment is made, never written again. */
+     * sc_head). */
     int64_t head_rel;
     /* Where the segment's liveness table is, in bytes from the shard (for
-     * the writers' pin wait, which has only the shard in hand): set when
-     * the segment is made, never written again. */
+     * the writers' pin wait, which has only the shard in hand). */
     int64_t live_rel;
-    /* -- writer-only state -- */
+    /* -- state of the lock's holders, each field under the lock named
+     *    above; nothing an optimistic reader looks at -- */
     _Alignas(SC_CACHELINE) sc_shard_alloc alloc;
     sc_shard_stats stats;
     sc_reservation reservations[SC_RESERVATIONS];
     /* apc.slam_defense (sc_cache.c): the last key stored in this shard -
      * its mixed hash and length - the second it was stored (the "now" of
-     * the store) and the thread that stored it. Read and written only under
-     * the shard's write lock; written only when slam defense is on. A
-     * writer dying here leaves a stale record, which only matters for the
-     * rest of that second. */
+     * the store) and the thread that stored it. A writer dying here leaves
+     * a stale record, which only matters for the rest of that second. */
     uint64_t slam_hash;
     uint32_t slam_len;
     uint32_t slam_owner;
@@ -117,9 +190,29 @@ static inline sc_live_table *sc_shard_live(const sc_shard *shard)
 #define SC_FORMAT 1
 #define SC_VERSION_LEN 32
 
-/* The segment header at offset 0. Everything but the figures and the locks
- * is written once, by the process that makes the segment, before any other
- * process can map it. */
+/* The segment header at offset 0.
+ *   identity, requested settings, layout (magic .. initial_capacity,
+ *       heads_off .. data_off, start_time): written once by the process
+ *       that makes the segment, before any other process can map it
+ *       (sc_seg_format); read with no lock afterwards.
+ *   boots: named segments only; bumped by the first user after a restart,
+ *       holding the file's exclusive flock (no other process maps it).
+ *   clears: global lock (sc_cache_clear). expunges, evict_cursor: global
+ *       lock (sc_evict_global). global_lock_count: whoever holds the global
+ *       lock. Read with no lock by the figures (approximate).
+ *   resets: atomic add with no lock (sc_cache_reset), read with no lock.
+ *   needs_reset: atomic, no lock: set (release) by a pool locker that
+ *       found the pool's previous writer dead or the runs no longer tiling
+ *       the area (sc_alloc.c), cleared by sc_alloc_reset_pool (global lock,
+ *       every shard's REPAIR lock and the pool lock held); read (acquire) by
+ *       every store and every pool locker.
+ *   global_lock: the whole-cache lock (clear, cross-shard eviction).
+ *       Order: global -> shard locks in increasing index -> pool.
+ *   pool: see sc_pool (sc_alloc.h): the pool lock.
+ *   live: see sc_live_table (sc_live.h): each slot's own lock.
+ * A process that dies holding the global lock leaves the figures above
+ * at most one count short; the shard locks it also held are repaired by
+ * their next lockers (sc_shard.c), the pool by the full reset. */
 typedef struct sc_header {
     /* -- identity: same place in every version -- */
     uint64_t magic;          /* SC_MAGIC, in the writer's byte order */

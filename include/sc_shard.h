@@ -1,6 +1,13 @@
 /*
  * sc_shard.h - taking and releasing a shard's lock, with recovery from a
  * holder that died. See src/sc_shard.c.
+ *
+ * Owns: the shard lock and shard->dirty.
+ * Locks: the shard lock is one exclusive robust mutex. The mode does not
+ * make it shared: it says whether the holder may leave something half done
+ * (REPAIR: it sets dirty, and its death empties the shard) or not
+ * (NO_REPAIR). Comments call the REPAIR mode "the write lock".
+ * Death: see src/sc_shard.c.
  */
 #ifndef SC_SHARD_H
 #define SC_SHARD_H
@@ -8,11 +15,13 @@
 #include "sc_segment.h"
 
 typedef enum sc_lock_mode {
-    SC_LOCK_READ,   /* changes nothing a dead holder could leave half done:
-                       fallback fetches, exists, snapshots, info, sampled
-                       hits, reservation slots, in-place int updates. If its
-                       holder dies, the shard is not repaired. */
-    SC_LOCK_WRITE   /* changes the table, entries or the shard's pages */
+    /* Changes nothing a dead holder could leave half done: fallback
+     * fetches, exists, snapshots, info, sampled hits, reservation slots,
+     * in-place int updates. If its holder dies, the shard is not repaired. */
+    SC_LOCK_NO_REPAIR,
+    /* Changes the table, entries or the shard's pages: the holder marks the
+     * shard dirty, and if it dies, the next locker empties the shard. */
+    SC_LOCK_REPAIR
 } sc_lock_mode;
 
 void sc_shard_lock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode);

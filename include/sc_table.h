@@ -1,6 +1,13 @@
 /*
- * sc_table.h - entries and the per-shard open-addressing table. See
- * src/sc_table.c for the layout and invariants.
+ * sc_table.h - the entry format (sc_entry, sc_chunk) and the per-shard
+ * open-addressing table: lookup, slot changes, rebuild. See src/sc_table.c
+ * for the layout and invariants.
+ *
+ * Owns: the layout of entries and of table memory; no state of its own.
+ * Locks: written under the shard's REPAIR lock (inside the odd window when
+ * readers can reach the change), read with no lock by optimistic readers;
+ * the field blocks below say which field is written how.
+ * Death: see src/sc_table.c (the next locker empties the shard).
  */
 #ifndef SC_TABLE_H
 #define SC_TABLE_H
@@ -19,9 +26,24 @@ static inline uint8_t sc_tag_of(uint64_t hash)
     return (uint8_t)(SC_TAG_FULL | (hash >> 57));
 }
 
-/* An entry: header, then the key bytes, then the value bytes. Entries are
- * immutable once published in a table, except for in-place integer updates
- * (one aligned 8-byte store, see sc_update.c) and the sampled hit figures. */
+/* An entry: header, then the key bytes, then the value bytes (or, with
+ * SC_ENTRY_CHAINED, a chunk list: sc_entry.c). Allocated from its shard's
+ * slabs and filled under the shard's REPAIR lock before any table refers to
+ * it; freed under that lock after no table does. Once published:
+ *   hash, key_len, val_len, vtype, ttl, ctime, mem_size, stamp, the key and
+ *       value bytes: never written again; read with no lock by optimistic
+ *       readers (bounds-checked, trusted once the shard's seq confirms).
+ *   scalar (SC_V_LONG): changed in place by apcu_inc/dec/cas with one
+ *       atomic read-modify-write, under a pin (no lock) or under the
+ *       NO_REPAIR lock (sc_update.c); read atomically with no lock.
+ *   mtime_after: relaxed atomic store by those same updaters; relaxed
+ *       atomic load by anybody.
+ *   nhits, atime_after, flags & SC_ENTRY_REFERENCED: the sampled hit, one
+ *       fetch in SC_HIT_SAMPLE, under the shard's NO_REPAIR lock taken with
+ *       trylock (sc_record_hit); REFERENCED is cleared by the CLOCK hand
+ *       under the REPAIR lock (sc_evict.c). Read under either lock mode.
+ *   flags & SC_ENTRY_CHAINED: set before publication, read (relaxed
+ *       atomic) with no lock. */
 typedef struct sc_entry {
     uint64_t hash;        /* mixed hash of the key */
     uint32_t key_len;
@@ -91,6 +113,9 @@ static inline int64_t sc_ttl_signed(uint32_t ttl)
 /* At most this many chunks per value. */
 #define SC_MAX_CHUNKS 1024
 
+/* One chunk record of a chained value (the value bytes of the entry hold
+ * a count and an array of these): written with the entry, never changed;
+ * read with no lock (each offset and length bounds-checked). */
 typedef struct sc_chunk {
     sc_off off;
     uint64_t len;
@@ -100,8 +125,13 @@ typedef struct sc_chunk {
 #define SC_ENTRY_KEY(e) ((char *)(e) + sizeof(sc_entry))
 #define SC_ENTRY_VAL(e) ((char *)(e) + sizeof(sc_entry) + (e)->key_len)
 
-/* Table state of a shard (inside sc_shard, on the line readers read).
- * Written only inside the shard's odd sequence window. */
+/* Table state of a shard (sc_shard_head.table, on the line readers read).
+ *   every field: written only by the shard's REPAIR lock holder, inside the
+ *       shard's odd sequence window (off and capacity: by sc_resize.c,
+ *       repair and clear; used and tombs: by every slot change;
+ *       clock_hand: by the evictor). Read with no lock by optimistic
+ *       readers (off and capacity with relaxed atomic loads, bounds-checked)
+ *       and under either lock mode. */
 typedef struct sc_table {
     sc_off off;           /* tags[capacity] then uint32 slots[capacity]; 0 = none */
     uint32_t capacity;    /* power of two, or 0 */

@@ -5,7 +5,9 @@
  * apcu_inc/dec/cas; what the bytes mean is the glue's business
  * (shardcache_value.c, which turns zvals into these and back).
  *
- * Owns: nothing shared (constants only). Locks: none. Process death: n/a.
+ * Owns: nothing shared (constants only).
+ * Locks: none.
+ * Death: nothing to repair.
  */
 #ifndef SC_VTYPE_H
 #define SC_VTYPE_H

@@ -7,6 +7,9 @@
 #     shardcache_value.h or php_shardcache.h): the core has no PHP in it;
 #   - src/X.c has its own header include/X.h but does not include it first
 #     among the project headers;
+#   - a core file's first comment lacks one of the three headings "Owns:",
+#     "Locks:", "Death:" (what it owns, which locks protect it, what happens
+#     if a process dies inside it: include/README.md);
 #   - the core's modules include each other in a circle. A module is a
 #     header include/X.h together with src/X.c; a src file without a header
 #     of its own belongs to the module of the first header it includes
@@ -47,7 +50,17 @@ for f in "${headers[@]}" "${sources[@]}"; do
     done < <(includes_of "$f")
 done
 
-# 2. module of each file, and own header first
+# 2. the three headings in each file's first comment
+for f in "${headers[@]}" "${sources[@]}"; do
+    first_comment="$(awk 'NR == 1 && !/^\/\*/ { exit } { print } /\*\// { exit }' "$f")"
+    for heading in Owns Locks Death; do
+        if ! grep -qE "^ \* ${heading}:" <<<"$first_comment"; then
+            problem "$f: its first comment has no \" * ${heading}:\" heading (see include/README.md)"
+        fi
+    done
+done
+
+# 3. module of each file, and own header first
 declare -A module_of
 for h in "${headers[@]}"; do
     b="$(basename "$h" .h)"
@@ -68,7 +81,7 @@ for c in "${sources[@]}"; do
     fi
 done
 
-# 3. module graph and its cycles
+# 4. module graph and its cycles
 declare -A deps
 for f in "${headers[@]}" "${sources[@]}"; do
     m="${module_of[$f]}"
@@ -110,4 +123,4 @@ if [ "$fail" -ne 0 ]; then
     echo "check-core: FAILED" >&2
     exit 1
 fi
-echo "check-core: ok (${#headers[@]} headers, ${#sources[@]} sources, no PHP header, no include circle)"
+echo "check-core: ok (${#headers[@]} headers, ${#sources[@]} sources: no PHP header, the three headings, no include circle)"

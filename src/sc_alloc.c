@@ -1,6 +1,11 @@
 /*
  * sc_alloc.c - the shared-memory allocator.
  *
+ * Owns: the data area's pages and their descriptors (sc_page), the pool of
+ * free runs (sc_pool, in the header) and each shard's allocator state
+ * (sc_shard_alloc). It reaches them through sc_alloc_ctx only: it never
+ * sees a shard or the segment header.
+ *
  * Memory is the data area of the segment, cut into pages of SC_PAGE_SIZE.
  * Every page has a descriptor (sc_page). Pages are grouped in runs that tile
  * the data area with no gaps:
@@ -37,13 +42,13 @@
  * spreads them over several runs when one run is not free.
  *
  * Locks: a shard's slabs, partial lists and objects are touched only by the
- * holder of that shard's write lock, so stores in different shards allocate
+ * holder of that shard's REPAIR lock (its "write lock"), so stores in different shards allocate
  * with no shared lock. The pool (bins, free runs) is touched only under the
  * pool lock, taken when a shard needs a new slab or a large run or gives one
  * back. Free objects hold the offset+1 of the next free object in their
  * first four bytes.
  *
- * Crashes: a run taken from the pool is marked allocated (with its owner)
+ * Death: a run taken from the pool is marked allocated (with its owner)
  * before the pool lock is released, so a shard emptied after its writer died
  * finds every run it owns by walking the runs from page 0
  * (sc_alloc_reclaim_shard). If the pool lock's holder died while changing

@@ -12,7 +12,8 @@
  * copying it will fail its sequence check and retry.
  *
  * Readers (fetch, exists) write nothing shared: they copy the entry under
- * the sequence counter a few times and fall back to the shard's read lock.
+ * the sequence counter a few times and fall back to the shard's lock in
+ * NO_REPAIR mode.
  * They go from the hash straight to the shard's head (seg->heads: counter
  * and table) and touch the sc_shard itself only to lock it.
  * Value bytes are copied into a process-local sink and decoded by the caller
@@ -26,6 +27,23 @@
  * and resets the tables and the allocator in one go. The same full reset
  * runs when a process died while changing the page pool (sc_alloc.c flags
  * hdr->needs_reset): the next store performs it before anything else.
+ *
+ * Owns: what the tables hold (slots, entries) as store, delete and clear
+ * change them; the slam_defense record of each shard; the header's clears
+ * and resets figures; the calling thread's sc_local figures.
+ * Locks: store and delete: the shard's REPAIR lock ("write lock"), with
+ * what readers can reach changed inside the odd window. fetch and exists:
+ * no lock (the sequence counter), then the NO_REPAIR lock as a fallback;
+ * a sampled hit: the NO_REPAIR lock by trylock. Clear and the full reset:
+ * the global lock, every shard's REPAIR lock in index order, and the pool
+ * lock inside sc_alloc_reset_pool.
+ * Death: a store or delete killed under the REPAIR lock leaves its shard
+ * dirty: the next locker empties that shard (sc_shard.c); other shards are
+ * untouched. A fetch or exists killed anywhere wrote nothing shared (or
+ * held only the NO_REPAIR lock). A clear killed halfway leaves the shards
+ * it had locked to be emptied by their next lockers, a half-reset pool
+ * flagged for the full reset, and the global lock to its next locker
+ * (which has nothing of its own to repair).
  */
 #include <string.h>
 #include <unistd.h>
@@ -157,7 +175,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         sc_cache_reset(c);
     }
     for (attempt = 0;; attempt++) {
-        sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
+        sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
         if (c->slam_defense && sc_slam_refused(shard, hash, key->len, now, owner)) {
             sc_shard_unlock(shard);
             return SC_SLAM;
@@ -228,7 +246,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
 /* ---- fetch ---- */
 
 /* Copies key's live entry into out (bytes into the sink). Runs either with
- * the shard's read lock held or under the sequence counter, in which case
+ * the shard's lock held (NO_REPAIR) or under the sequence counter, in which case
  * the caller validates before trusting anything. */
 static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, const sc_shard_head *head, const sc_key *key, uint64_t hash, int64_t now,
                          sc_sink *sink, sc_value_out *out, sc_status *status)
@@ -273,12 +291,12 @@ static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, cons
 }
 
 /* Every SC_HIT_SAMPLE-th hit of a process is recorded in shared memory,
- * under the shard's lock in read mode (no sequence window: readers do not
+ * under the shard's lock in NO_REPAIR mode (no sequence window: readers do not
  * look at these fields): the entry's hit count and access time, its CLOCK
  * reference bit, and the shard's hit total. Each is a whole aligned field
  * written in one store, statistics that no invariant depends on, so a
- * process killed here leaves nothing to repair: the lock is taken in read
- * mode, and its death never empties the shard. */
+ * process killed here leaves nothing to repair: the lock is taken in
+ * NO_REPAIR mode, and its death never empties the shard. */
 static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint64_t hash, int64_t now)
 {
     uint32_t slot;
@@ -286,7 +304,7 @@ static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint6
 
     /* A sample may be dropped: never wait for a busy lock (its holder may
      * be descheduled) on the way out of a fetch. */
-    if (!sc_shard_trylock(&c->seg, shard, SC_LOCK_READ)) {
+    if (!sc_shard_trylock(&c->seg, shard, SC_LOCK_NO_REPAIR)) {
         return;
     }
     e = (sc_entry *)sc_table_lookup(&c->seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
@@ -340,7 +358,7 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
     sc_local.locked_reads++;
     for (;;) {
         int r;
-        sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
+        sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
         r = sc_read_entry(c, head, key, hash, now, sink, out, &status);
         sc_shard_unlock(shard);
         if (r != SC_READ_NEEDBUF) {
@@ -383,7 +401,7 @@ sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
             return found ? SC_OK : SC_NOTFOUND;
         }
     }
-    sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
+    sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
     {
         uint32_t slot;
         const sc_entry *e = sc_table_lookup(&c->seg, &head->table, key->str, key->len, hash, &slot);
@@ -403,7 +421,7 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     uint32_t slot;
     const sc_entry *e;
 
-    sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
+    sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
     e = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
     if (!e) {
         sc_shard_unlock(shard);
@@ -427,7 +445,7 @@ void sc_cache_clear(sc_cache *c)
     seg->hdr->global_lock_count++;
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *shard = &seg->shards[i];
-        sc_shard_lock(&c->seg, shard, SC_LOCK_WRITE);
+        sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
         sc_shard_write_begin(shard);
         memset(&sc_head(shard)->table, 0, sizeof(sc_head(shard)->table));
     }

@@ -14,6 +14,16 @@
  * a table refers to it, except for in-place integer updates (sc_update.c)
  * and the hit figures (sc_cache.c), so an optimistic reader can copy it and
  * trust the copy once the sequence counter confirms it.
+ *
+ * Owns: the bytes of entries (header, key, value, chunk lists) and the
+ * shard's requested_bytes figure.
+ * Locks: sc_entry_create and sc_entry_free run under the shard's REPAIR
+ * lock; sc_entry_copy_value runs with no lock (bounds-checked) or under
+ * either lock mode.
+ * Death: killed while making or freeing an entry (REPAIR lock held): the
+ * next locker empties the shard, giving every run it owns back to the pool,
+ * half-made entries included. A reader killed in sc_entry_copy_value wrote
+ * nothing shared.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -9,11 +9,19 @@
  * and is passed over once. The cache is never emptied as a whole
  * because one store did not fit.
  *
- * Locks: per-shard work runs under that shard's write lock, with one odd
+ * Owns: which entries go when memory or table room is short; the shards'
+ * expired and evicted figures; the header's expunges and evict_cursor.
+ *
+ * Locks: per-shard work runs under that shard's REPAIR lock, with one odd
  * sequence window around each batch of removals. Work across shards takes
  * the global lock first and then one shard lock at a time (lock order:
  * global -> shard -> pool), so it never runs while the caller still holds a
  * shard lock.
+ *
+ * Death: killed under a shard's REPAIR lock, the next locker empties that
+ * shard (sc_shard.c). Killed holding the global lock, the kernel hands it
+ * to the next locker with "owner died"; it guards only the order of
+ * whole-cache work and a few figures, so there is nothing to repair.
  */
 #include "sc_evict.h"
 #include "sc_shard.h"
@@ -93,7 +101,7 @@ void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_
     for (k = 0; k < seg->nshards && sc_alloc_pool_free_pages(&seg->ac) < need_pages; k++) {
         sc_shard *shard = &seg->shards[k];
         if (__atomic_load_n(&shard->alloc.spare_pages, __ATOMIC_RELAXED)) {
-            sc_shard_lock(seg, shard, SC_LOCK_WRITE);
+            sc_shard_lock(seg, shard, SC_LOCK_REPAIR);
             flushed += sc_alloc_flush_spares(&seg->ac, &shard->alloc);
             sc_shard_unlock(shard);
         }
@@ -110,7 +118,7 @@ void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_
         for (k = 0; k < seg->nshards && sc_alloc_pool_free_pages(&seg->ac) < target; k++) {
             sc_shard *shard = &seg->shards[hdr->evict_cursor++ & (seg->nshards - 1)];
             uint32_t share;
-            sc_shard_lock(seg, shard, SC_LOCK_WRITE);
+            sc_shard_lock(seg, shard, SC_LOCK_REPAIR);
             any |= sc_evict_expired(seg, shard, now, idle_ttl) > 0;
             share = round < 3 ? (sc_head(shard)->table.used >> (3 - round)) + 1 : sc_head(shard)->table.used;
             any |= sc_evict_clock(seg, shard, share, 0) > 0;

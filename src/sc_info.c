@@ -1,9 +1,10 @@
 /*
  * sc_info.c - read-only figures for the info functions.
  *
- * Owns nothing in shared memory: it only reads.
+ * Owns: nothing in shared memory: it only reads.
+ * Locks:
  *  - A shard's table, allocator and statistics fields are copied while the
- *    shard's lock is held (sc_shard_lock, read mode), so entries, slots and
+ *    shard's lock is held (sc_shard_lock, SC_LOCK_NO_REPAIR), so entries, slots and
  *    bytes agree with each other. The miss and nomem counters, which other
  *    code bumps atomically without the lock, are read atomically.
  *  - The page pool is walked while the pool lock is held. Under that lock
@@ -19,6 +20,8 @@
  * Results go into process memory (malloc for the run list); no lock is held
  * when the caller gets them, and nothing here can jump out while a lock is
  * held.
+ * Death: nothing to repair: the shard lock is held in NO_REPAIR mode and
+ * the pool lock as a walker, and nothing shared is written.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +70,7 @@ void sc_info_shard_get(sc_cache *c, uint32_t index, sc_info_shard *out)
     }
     shard = &seg->shards[index];
     table = &seg->heads[index].table;
-    sc_shard_lock(seg, shard, SC_LOCK_READ);
+    sc_shard_lock(seg, shard, SC_LOCK_NO_REPAIR);
     out->entries = table->used;
     out->slots = table->capacity;
     out->tombstones = table->tombs;

@@ -8,6 +8,12 @@
  * death so that the caller can repair the state the mutex protects.
  * sc_mutex_reclaim_stale is for a segment file no process has mapped (see
  * sc_segfile.c): a lock still held there has a holder that is gone.
+ *
+ * Locks: the locks themselves (the kernel's robust-mutex list keeps them).
+ * Death: a holder that dies leaves its mutex to the next locker, who gets
+ * EOWNERDEAD; this file makes the mutex consistent and returns "owner
+ * died", and the caller repairs what the mutex protects (sc_shard.c,
+ * sc_alloc.c, sc_live.c).
  */
 #include <errno.h>
 #include "sc_lock.h"

@@ -2,6 +2,9 @@
  * sc_pin.c - pins: in-place int updates without the shard's lock, and the
  * writers' wait for them.
  *
+ * Owns: the shard's pin slots (sc_shard.pins), sc_shard_head.pins_used,
+ * and the opening of the shard's odd window (sc_shard_write_begin).
+ *
  * apcu_inc on one hot key from many processes must not serialise on the
  * shard's mutex. An updater instead claims one of the shard's SC_PINS pin
  * slots (compare-and-swap 0 -> its liveness token, each slot on its own cache line),
@@ -31,7 +34,7 @@
  * a killed updater never leaves a torn int.
  *
  * Locks: none of its own. Writers call sc_shard_write_begin with the shard's
- * write lock held; the liveness check only trylocks.
+ * REPAIR lock held; the liveness check only trylocks.
  */
 #include <sched.h>
 #include "sc_pin.h"

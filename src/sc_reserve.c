@@ -2,13 +2,19 @@
  * sc_reserve.c - apcu_entry: one computation per missing key, without
  * blocking anybody else.
  *
+ * Owns: the shard's reservation slots (sc_shard.reservations).
+ * Locks: the shard's NO_REPAIR lock, for a few instructions per claim or
+ * release (never while the callback runs); the wake words are atomic.
+ * Death: see the end of the next paragraph, and below: a killed owner's
+ * slot is taken over by the next caller once sc_live_gone says so.
+ *
  * Each shard has SC_RESERVATIONS slots naming a key (by its 64-bit mixed
  * hash) whose value a thread is computing, with that thread's liveness
  * token (sc_live.h: a liveness slot and its generation, never a pid) and a
  * wake word. Slots are claimed and released under the shard's lock, which
  * is held only for those few instructions, never while the user's callback
  * runs: stores and fetches of every other key go on. The lock is taken in
- * read mode (sc_shard.c): a process killed while changing a slot leaves at
+ * NO_REPAIR mode (sc_shard.c): a process killed while changing a slot leaves at
  * worst a slot with a dead owner, which the next caller takes over, so the
  * shard's entries need no repair.
  *
@@ -89,7 +95,7 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
         if (!self) {
             self = sc_live_self(&seg->hdr->live);
         }
-        sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
+        sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
         e = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
         if (e && !sc_entry_expired(e, now)) {
             /* Stored since the fetch above: fetch it again. */
@@ -159,7 +165,7 @@ void sc_cache_release(sc_cache *c, sc_reservation_ticket *ticket)
     }
     shard = &c->seg.shards[ticket->shard];
     r = &shard->reservations[ticket->slot];
-    sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
+    sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
     if (r->owner && r->owner == sc_live_self(&c->seg.hdr->live)) {
         r->owner = 0;
         r->hash = 0;

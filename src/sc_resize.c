@@ -10,7 +10,7 @@
  * (sc_shard_write_begin/end, which also wait for pin holders); the old
  * table is freed after the window closed. An in-place rehash rewrites the
  * table inside one window.
- * Process death: the shard is dirty (a writer held its write lock), so the
+ * Death: the shard is dirty (a writer held its write lock), so the
  * next locker empties and rebuilds it (sc_shard.c): a half-built new table
  * or a half-refilled old one is never used after that.
  */

@@ -12,10 +12,17 @@
  * A named segment (shardcache.segment) is a file mapped by unrelated
  * processes, possibly at different addresses; sc_segfile.c opens, checks
  * and maps it and uses sc_seg_plan_make / sc_seg_format / sc_seg_bind from
- * here. Nothing here is written after creation except through the locks
- * described in sc_lock.h. A process that dies while formatting leaves only
- * a private mapping (anonymous) or a temporary file no process maps,
- * never a half-made segment at the configured path (named).
+ * here.
+ *
+ * Owns: the layout (offsets of everything, the layout id) and the one-time
+ * formatting of a segment; mapping and unmapping an anonymous one; filling
+ * the process-local handle (sc_seg, with the allocator's sc_alloc_ctx).
+ * Locks: none. Formatting happens before any other process can see the
+ * segment; after that nothing here writes shared memory except
+ * sc_seg_destroy giving back the thread's liveness slot (sc_live.c).
+ * Death: a process that dies while formatting leaves only a private mapping
+ * (anonymous) or a temporary file no process maps, never a half-made
+ * segment at the configured path (named).
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,9 +1,16 @@
 /*
  * sc_shard.c - the shard lock and what happens when its holder dies.
  *
- * The lock is a robust process-shared mutex. A writer sets shard->dirty
- * right after taking it and clears it right before releasing it; readers
- * leave it alone. When a locker is told the previous owner died:
+ * Owns: the shard lock, shard->dirty, and the repair of a shard whose
+ * holder died.
+ * Locks: the shard lock itself; a repair takes the pool lock inside
+ * (sc_alloc_reclaim_shard), as the lock order allows.
+ * Death: a locker killed during a repair leaves the lock "owner died" with
+ * the window odd: the next locker repairs again (emptying is idempotent).
+ *
+ * The lock is a robust process-shared mutex. A holder in SC_LOCK_REPAIR mode
+ * sets shard->dirty right after taking it and clears it right before
+ * releasing it; SC_LOCK_NO_REPAIR holders leave it clear. When a locker is told the previous owner died:
  *   - if dirty is clear and the sequence counter is even, the dead process
  *     was only reading: nothing to repair;
  *   - otherwise the dead process may have left the table, an entry or the
@@ -48,7 +55,7 @@ static void sc_shard_locked(sc_seg *seg, sc_shard *shard, sc_lock_mode mode, boo
         }
         shard->dirty = 0;
     }
-    if (mode == SC_LOCK_WRITE) {
+    if (mode == SC_LOCK_REPAIR) {
         shard->dirty = 1;
     }
 }
@@ -59,8 +66,8 @@ void sc_shard_lock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode)
     bool owner_died = sc_mutex_lock_counted(&shard->lock, &waited);
 
     if (waited) {
-        /* Under the lock now, but other lockers may touch the figures of
-         * the same line through the sampled-hit path: keep it atomic. */
+        /* Under the lock now (either mode); atomic because the figures
+         * read it with no lock. */
         __atomic_fetch_add(&shard->stats.lock_waits, 1, __ATOMIC_RELAXED);
     }
     sc_shard_locked(seg, shard, mode, owner_died);

@@ -3,9 +3,13 @@
  *
  * A snapshot is one malloc'd buffer holding, for each entry of a shard (or
  * for one key), its figures, its key and optionally its value bytes. It is
- * filled while the shard's read lock is held - nothing in there can fail by
+ * filled while the shard's lock is held (NO_REPAIR mode) - nothing in there can fail by
  * jumping out (malloc reports failure by returning NULL) - and read after
  * the lock is released, so no PHP code ever runs under a cache lock.
+ *
+ * Owns: nothing shared; the snapshot buffers (process memory).
+ * Locks: the shard's NO_REPAIR lock while copying one shard or one key.
+ * Death: nothing to repair (nothing shared is written; NO_REPAIR mode).
  *
  * Buffer: a sequence of records, each an sc_snap_rec header, the key bytes
  * and the value bytes, padded to 8.
@@ -141,7 +145,7 @@ sc_snapshot *sc_snapshot_shard(sc_cache *c, uint32_t index, int64_t now, bool wi
     }
     shard = &seg->shards[index];
     table = &seg->heads[index].table;
-    sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
+    sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
     for (slot = 0; slot < table->capacity; slot++) {
         const sc_entry *e = sc_table_slot_entry(seg, table, slot);
         if (e && !sc_entry_expired(e, now)) {
@@ -164,7 +168,7 @@ sc_snapshot *sc_snapshot_key(sc_cache *c, const sc_key *key, int64_t now, bool w
     if (!snap) {
         return NULL;
     }
-    sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
+    sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
     e = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
     if (e && !sc_entry_expired(e, now)) {
         sc_snap_add(snap, e, with_values);

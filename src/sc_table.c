@@ -10,6 +10,8 @@
  * or below 3/4 of it (up to 15/16 when memory for a bigger table is short),
  * so every probe meets an EMPTY slot.
  *
+ * Owns: the layout of a table's memory (tags, slots) and every change to
+ * it; no state of its own.
  * Locks: the table and the sc_table fields in the shard are written only by
  * the holder of the shard's write lock, and only inside the shard's odd
  * sequence window when readers can reach the change. This file never sees
@@ -17,6 +19,10 @@
  * handed back; its caller (sc_resize.c) publishes it inside the window and
  * frees the old one after. Readers may run sc_table_lookup with no lock: it
  * bounds-checks everything.
+ * Death: a writer killed while changing a table holds the REPAIR lock (and
+ * may be inside the window): the next locker empties the shard, giving the
+ * old table and a half-built new one back with the shard's other runs.
+ * Lookups write nothing.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -2,6 +2,13 @@
  * sc_update.c - apcu_inc, apcu_dec and apcu_cas: integer updates made in
  * place, atomic for the key across processes.
  *
+ * Owns: in-place changes of an int entry's scalar and mtime_after.
+ * Locks: a pin (no lock), else the shard's NO_REPAIR lock; creating a
+ * missing key goes through sc_cache_store (REPAIR lock).
+ * Death: an update is one atomic instruction, never half done. A pin left
+ * by a killed updater is cleared by the next writer once sc_live_gone says
+ * its owner is gone; a NO_REPAIR holder leaves nothing to repair.
+ *
  * Fast path, no lock: the updater pins the shard (sc_pin.c), finds the
  * entry under the sequence counter as a fetch does, and changes the int
  * with one atomic read-modify-write (add, subtract or compare-and-swap) on
@@ -9,7 +16,7 @@
  * wait for each other, optimistic readers load the int in one piece (no
  * sequence window is opened), and the pin keeps every writer from freeing
  * the entry until the update is done.
- * Slow path, shard lock in read mode (nothing to repair if the process dies
+ * Slow path, shard lock in NO_REPAIR mode (nothing to repair if the process dies
  * there): taken when the pin could not be used (every slot busy, no
  * liveness slot left for this thread (sc_live.c), a writer active, the key missing, expired or not an int). It updates with the same
  * atomic instructions, so it is atomic against pinned updaters too.
@@ -140,7 +147,7 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
         sc_status st;
         sc_value_in start;
 
-        sc_shard_lock(&c->seg, shard, SC_LOCK_READ);
+        sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
         e = (sc_entry *)sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
         if (e && !sc_entry_expired(e, now)) {
             /* Atomic against pinned updaters; readers see the old or the
