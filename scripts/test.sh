@@ -87,7 +87,7 @@ PLATFORM_TESTS=(
 
 # OPTIONAL TESTS: "name|timeout|shell command", run only when named.
 OPTIONAL_TESTS=(
-    "asan|3600|bash tests/asan/run.sh --"
+    "asan|3600|bash tests/asan/run.sh"
 )
 # ---------------------------------------------------------------------------
 
