@@ -8,9 +8,13 @@
 #   sc_help FILE                 print FILE's header comment (from line 2 to
 #                                the first `set -` line), without the "# "
 #   sc_missing_pkgs PKG...       print the Debian packages not installed
-#   sc_apt_install TAG PKG...    apt-get install PKG... (as root, or with
-#                                sudo -n), waiting for the dpkg lock; TAG
-#                                prefixes the messages
+#   sc_apt_install TAG [PKG...]  apt-get update, then apt-get install PKG...
+#                                (as root, or with sudo -n), waiting for the
+#                                dpkg lock; while installing, a temporary
+#                                /usr/sbin/policy-rc.d (exit 101) keeps the
+#                                packages from starting system services
+#                                (apache2, nginx, php-fpm, redis), unless one
+#                                exists already; TAG prefixes the messages
 #   sc_junit_counts NAME JUNIT RC
 #                                read a PHPUnit JUnit log and print
 #                                "NAME: N passed, N failed, N skipped" (the
@@ -57,7 +61,7 @@ sc_missing_pkgs() {
 
 sc_apt_install() {
     local tag="$1"; shift
-    local sudo=()
+    local sudo=() apt=(apt-get -o DPkg::Lock::Timeout=900)
     if [ "$(id -u)" -ne 0 ]; then
         if ! command -v sudo >/dev/null 2>&1; then
             echo "$tag: not root and no sudo; install as root: apt-get install -y $*" >&2
@@ -65,12 +69,20 @@ sc_apt_install() {
         fi
         sudo=(sudo -n)
     fi
-    echo "$tag: installing $*"
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 update -qq </dev/null \
+    [ "$#" -gt 0 ] && echo "$tag: installing $*"
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive "${apt[@]}" update -qq </dev/null \
         || { echo "$tag: apt-get update failed" >&2; return 1; }
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq \
-        -o Dpkg::Use-Pty=0 "$@" </dev/null >/dev/null \
-        || { echo "$tag: apt-get install $* failed" >&2; return 1; }
+    [ "$#" -gt 0 ] || return 0
+    local policy_made=0 rc=0
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        printf '#!/bin/sh\n# temporary, from shardcache scripts/lib.sh (sc_apt_install)\nexit 101\n' \
+            | "${sudo[@]}" tee /usr/sbin/policy-rc.d >/dev/null \
+            && "${sudo[@]}" chmod 755 /usr/sbin/policy-rc.d && policy_made=1
+    fi
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -qq -o Dpkg::Use-Pty=0 "$@" \
+        </dev/null >/dev/null || rc=$?
+    [ "$policy_made" -eq 1 ] && "${sudo[@]}" rm -f /usr/sbin/policy-rc.d
+    [ "$rc" -eq 0 ] || { echo "$tag: apt-get install $* failed (exit $rc)" >&2; return 1; }
 }
 
 sc_junit_counts() {

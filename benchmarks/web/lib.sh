@@ -13,6 +13,9 @@
 #     master and of the children it had), never by name.
 # Nothing here touches the system nginx or php-fpm service or their configs.
 
+# sc_missing_pkgs, sc_apt_install
+. "$ROOT/scripts/lib.sh"
+
 WEB_DIR="$ROOT/benchmarks/web"
 WEB_PAGES="$WEB_DIR/pages"
 WEB_TMP=""
@@ -30,47 +33,13 @@ WEB_LOAD_PREFIX=()
 web_log() { echo "$WEB_NAME: $*"; }
 web_err() { echo "$WEB_NAME: $*" >&2; }
 
-# web_install PKG...  (Debian package names): installs what is missing, with
-# `apt-get update` first, as root (or through sudo -n). While installing, a
-# temporary /usr/sbin/policy-rc.d (exit 101) keeps the packages from
-# starting the system nginx / php-fpm services, unless one already exists.
+# web_install PKG...  (Debian package names): installs what is missing
+# (scripts/lib.sh's sc_apt_install: no system service starts meanwhile).
 web_install() {
-    local missing=() pkg
-    for pkg in "$@"; do
-        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q '^install ok installed$'; then
-            missing+=("$pkg")
-        fi
-    done
+    local missing=()
+    mapfile -t missing < <(sc_missing_pkgs "$@")
     [ "${#missing[@]}" -eq 0 ] && return 0
-    web_log "installing ${missing[*]}"
-    local sudo=()
-    if [ "$(id -u)" -ne 0 ]; then
-        if command -v sudo >/dev/null 2>&1; then
-            sudo=(sudo -n env DEBIAN_FRONTEND=noninteractive)
-        else
-            web_err "not root and no sudo; install as root: apt-get install -y ${missing[*]}"
-            return 1
-        fi
-    fi
-    local policy_made=0 rc=0
-    if [ ! -e /usr/sbin/policy-rc.d ]; then
-        if printf '#!/bin/sh\n# temporary, from shardcache benchmarks/web/lib.sh\nexit 101\n' \
-            | "${sudo[@]}" tee /usr/sbin/policy-rc.d >/dev/null \
-            && "${sudo[@]}" chmod 755 /usr/sbin/policy-rc.d; then
-            policy_made=1
-        fi
-    fi
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get update -qq </dev/null || rc=$?
-    if [ "$rc" -eq 0 ]; then
-        DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq -o Dpkg::Use-Pty=0 \
-            "${missing[@]}" </dev/null >/dev/null || rc=$?
-    fi
-    [ "$policy_made" -eq 1 ] && "${sudo[@]}" rm -f /usr/sbin/policy-rc.d
-    if [ "$rc" -ne 0 ]; then
-        web_err "apt-get failed (exit $rc) installing ${missing[*]}"
-        return 1
-    fi
-    return 0
+    sc_apt_install "$WEB_NAME" "${missing[@]}"
 }
 
 # web_resolve_so NAME_OR_PATH -> absolute path of the extension (a bare name
