@@ -19,6 +19,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     shardcache_serializer.c \
     shardcache_compat.c \
     shardcache_value.c \
+    shardcache_zerocopy.c \
     src/sc_segment.c \
     src/sc_segfile.c \
     src/sc_lock.c \
@@ -34,7 +35,8 @@ if test "$PHP_SHARDCACHE" != "no"; then
     src/sc_live.c \
     src/sc_reserve.c \
     src/sc_snapshot.c \
-    src/sc_info.c"
+    src/sc_info.c \
+    src/sc_epoch.c"
 
   dnl -std=c11 alone hides POSIX/GNU declarations (mmap flags, pthread
   dnl robust mutexes, clock_gettime) in files that include system headers

@@ -52,6 +52,11 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     char **held;
     uint32_t nheld;
     uint32_t held_cap;
+    /* This thread is inside a zero-copy epoch (shardcache_zerocopy.c):
+     * from its first fetch of a request to the request's end. */
+    bool zc_entered;
+    char *zero_copy;         /* shardcache.zero_copy: auto, 1, 0 */
+    zend_long zero_copy_max; /* shardcache.zero_copy_max, bytes (0: a quarter of apc.shm_size) */
 ZEND_END_MODULE_GLOBALS(shardcache)
 
 ZEND_EXTERN_MODULE_GLOBALS(shardcache)

@@ -21,6 +21,7 @@
 #include "shardcache_value.h"
 #include "sc_info.h"
 #include "sc_segfile.h"
+#include "shardcache_zerocopy.h"
 
 #include "shardcache_arginfo.h"
 /* The APCu names: their generated table gets a name of its own. */
@@ -155,6 +156,12 @@ static const zend_ini_entry_def sc_own_ini_entries[] = {
     STD_PHP_INI_ENTRY("shardcache.segment", "", PHP_INI_SYSTEM, OnUpdateString, segment,
                       zend_shardcache_globals, shardcache_globals)
     STD_PHP_INI_ENTRY("shardcache.segment_mode", "0600", PHP_INI_SYSTEM, sc_on_update_segment_mode, segment_mode,
+                      zend_shardcache_globals, shardcache_globals)
+    /* Zero-copy fetches (shardcache_zerocopy.c): auto = on for FPM, CGI,
+     * mod_php and LiteSpeed (requests end), off elsewhere (CLI...). */
+    STD_PHP_INI_ENTRY("shardcache.zero_copy", "auto", PHP_INI_SYSTEM, OnUpdateString, zero_copy,
+                      zend_shardcache_globals, shardcache_globals)
+    STD_PHP_INI_ENTRY("shardcache.zero_copy_max", "0", PHP_INI_SYSTEM, OnUpdateLong, zero_copy_max,
                       zend_shardcache_globals, shardcache_globals)
 PHP_INI_END()
 
@@ -308,6 +315,9 @@ static bool sc_out_to_zval(sc_php_sink *sink, const sc_value_out *out, zval *dst
         ZVAL_DOUBLE(dst, d);
         break;
     }
+    case SC_V_ZC:
+        ok = sc_zc_to_zval(out, dst);
+        break;
     case SC_V_STRING: {
         zend_string *s = sink->str;
         sink->str = NULL;
@@ -341,10 +351,11 @@ static bool sc_out_to_zval(sc_php_sink *sink, const sc_value_out *out, zval *dst
 
 bool sc_php_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *dst)
 {
-    sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false}, NULL};
+    sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false, 0}, NULL};
     sc_value_out out;
 
     out.vtype = vtype;
+    out.borrowed = false;
     out.scalar = scalar;
     out.data = (char *)data;
     out.len = len;
@@ -363,12 +374,20 @@ enum { SC_FETCH_MISS = 0, SC_FETCH_HIT = 1, SC_FETCH_UNDECODABLE = 2 };
 /* Fetches one key into dst. */
 static int sc_fetch_one(zend_string *key, zval *dst, int64_t now)
 {
-    sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false}, NULL};
+    sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false, 0}, NULL};
     sc_value_out out;
     sc_key k;
     int r = SC_FETCH_MISS;
 
+    sc_zc_sink_prepare(&sink.base);
     if (sc_make_key(&k, key) && sc_cache_fetch(&sc_shared_cache, &k, now, &sink.base, &out) == SC_OK) {
+        if (EXPECTED(out.vtype == SC_V_LONG)) {
+            ZVAL_LONG(dst, (zend_long)out.scalar);   /* the hot cases, without a call */
+            return SC_FETCH_HIT;
+        }
+        if (out.vtype == SC_V_ZC && sc_zc_in_place(&out, dst)) {
+            return SC_FETCH_HIT;
+        }
         r = sc_out_to_zval(&sink, &out, dst) ? SC_FETCH_HIT : SC_FETCH_UNDECODABLE;
     }
     if (sink.str) {
@@ -396,7 +415,7 @@ static uint32_t sc_clamp_ttl(zend_long ttl)
 static bool sc_store_one(zend_string *key, zval *value, zend_long ttl, bool add_only, int64_t now)
 {
     sc_encoded enc;
-    sc_value_in in;
+    sc_value_in in = {0};
     sc_status st;
     sc_key k;
 
@@ -404,6 +423,9 @@ static bool sc_store_one(zend_string *key, zval *value, zend_long ttl, bool add_
         return false;
     }
     ZVAL_DEREF(value);
+    if (sc_zc_on && sc_zc_store(&sc_shared_cache, &k, value, sc_clamp_ttl(ttl), now, add_only, &st)) {
+        return st == SC_OK;
+    }
     if (sc_value_encode(value, &enc) != SUCCESS) {
         return false;
     }
@@ -690,7 +712,7 @@ static void sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
             /* A negative ttl creates an entry that is already expired, as in
              * APCu: the key stays unreadable (and the call fails) but the
              * entry is kept, as a store with that ttl keeps it. */
-            sc_value_in in;
+            sc_value_in in = {0};
             in.vtype = SC_V_LONG;
             in.scalar = op == SC_UPDATE_DEC ? (int64_t)(0 - (uint64_t)step) : (int64_t)step;
             in.data = NULL;
@@ -740,7 +762,7 @@ ZEND_FUNCTION(shardcache_entry)
     zend_fcall_info_cache fcc;
     zend_long ttl = 0;
     sc_reservation_ticket ticket;
-    sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false}, NULL};
+    sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false, 0}, NULL};
     sc_value_out out;
     zval arg;
     int64_t now;
@@ -757,6 +779,7 @@ ZEND_FUNCTION(shardcache_entry)
         RETURN_NULL(); /* disabled: APCu returns null without calling back */
     }
     now = sc_now();
+    sc_zc_sink_prepare(&sink.base);
     if (sc_cache_reserve(&sc_shared_cache, &k, now, &sink.base, &out, &ticket) == SC_OK) {
         if (!sc_out_to_zval(&sink, &out, return_value)) {
             RETVAL_FALSE;
@@ -1056,6 +1079,7 @@ static PHP_MINIT_FUNCTION(shardcache)
     sc_prev_post_startup = zend_post_startup_cb;
     zend_post_startup_cb = sc_post_startup;
 
+    sc_zc_on = false;
     if (!start) {
         return SUCCESS;
     }
@@ -1085,6 +1109,7 @@ static PHP_MINIT_FUNCTION(shardcache)
             shards = sc_default_shards(shm_size);
         }
     }
+    sc_zc_minit(SCG(zero_copy), SCG(zero_copy_max), shm_size);
     sc_req_size = shm_size;
     sc_req_shards = (uint32_t)shards;
     sc_req_hint = (uint32_t)hint;
@@ -1135,6 +1160,16 @@ static PHP_RINIT_FUNCTION(shardcache)
 #endif
     if (sc_start_ok) {
         sc_resolve_segment();
+    }
+    return SUCCESS;
+}
+
+/* After every module's request shutdown and the executor's: nothing of
+ * the request can point into the segment any more. */
+static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(shardcache)
+{
+    if (sc_active) {
+        sc_zc_request_end();
     }
     return SUCCESS;
 }
@@ -1243,7 +1278,7 @@ zend_module_entry shardcache_module_entry = {
     PHP_MODULE_GLOBALS(shardcache),
     PHP_GINIT(shardcache),
     PHP_GSHUTDOWN(shardcache),
-    NULL,
+    ZEND_MODULE_POST_ZEND_DEACTIVATE_N(shardcache),
     STANDARD_MODULE_PROPERTIES_EX
 };
 

@@ -431,7 +431,7 @@ uint64_t sc_compat_preload(const char *path)
         if (buf) {
             if (sc_preload_encode(buf, len, &tmp, &enc)) {
                 zend_string *key = zend_string_init(name, nlen - 5, 0);
-                sc_value_in in;
+                sc_value_in in = {0};
                 sc_key k;
 
                 in.vtype = enc.vtype;

@@ -32,6 +32,7 @@
 #endif
 #include "php.h"
 #include "php_shardcache.h"
+#include "shardcache_zerocopy.h"
 #include "sc_cache.h"
 #include "sc_info.h"
 
@@ -330,6 +331,7 @@ ZEND_FUNCTION(shardcache_info)
     add_assoc_long(return_value, "resets", (zend_long)f.resets);
     add_assoc_long(return_value, "start_time", (zend_long)f.start_time);
     sc_php_info_local(return_value);
+    sc_zc_info(return_value);
     add_assoc_zval(return_value, "per_shard", &per_shard);
 
     if (sc_active) {

@@ -5,6 +5,8 @@
  *   php benchmarks/compare.php [--workloads=a,b] [--procs=1,2,4,8,16] [--seconds=2]
  *       [--pairs=3] [--shardcache=PATH.so] [--apcu=apcu.so] [--out=file.md]
  *       [--php=/usr/bin/php8.2] [--shm-size=128M] [--ini=k=v,k=v] [--raw=file.jsonl]
+ *       [--shardcache-ini=k=v,k=v]   (extra -d settings for the shardcache runs only,
+ *                                     e.g. shardcache.zero_copy=1)
  *
  * For every workload x procs cell it runs bench.php `pairs` times for each
  * cache, in pairs whose order alternates (shardcache,APCu / APCu,shardcache /
@@ -54,6 +56,7 @@ function usage(string $msg = ''): never
     say("usage: php compare.php [--workloads=a,b] [--procs=1,2,4,8,16] [--seconds=2] [--pairs=3]\n"
         . "         [--shardcache=PATH.so] [--apcu=apcu.so] [--out=file.md]\n"
         . "         [--php=BINARY] [--shm-size=128M] [--ini=k=v,k=v] [--raw=file.jsonl]\n"
+        . "         [--shardcache-ini=k=v,k=v]\n"
         . "workloads: " . implode(', ', ALL_WORKLOADS));
     exit(2);
 }
@@ -78,7 +81,7 @@ function fmt_rate(?float $r): string
 /* ------------------------------------------------------------------ */
 
 $opt = getopt('', ['workloads:', 'procs:', 'seconds:', 'pairs:', 'shardcache:', 'apcu:',
-    'out:', 'php:', 'shm-size:', 'ini:', 'raw:', 'help']);
+    'out:', 'php:', 'shm-size:', 'ini:', 'raw:', 'shardcache-ini:', 'help']);
 if (isset($opt['help'])) {
     usage();
 }
@@ -110,6 +113,7 @@ if ($seconds === false || $pairs === false || !$workloads || !$procsList) {
 $php = $opt['php'] ?? PHP_BINARY;
 $shm = $opt['shm-size'] ?? '128M';
 $extraIni = ini_list($opt['ini'] ?? '');
+$scIni = ini_list($opt['shardcache-ini'] ?? '');
 $bench = __DIR__ . '/bench.php';
 $out = $opt['out'] ?? null;
 $rawFile = $opt['raw'] ?? null;
@@ -159,7 +163,8 @@ foreach ($workloads as $w) {
             foreach ($order as $c) {
                 $runNo++;
                 // 128M: PHP's own default, which bench.php workers have always run with.
-                $argv = array_merge(base_args($php, $caches[$c]['run'], $shm, $extraIni, '128M'),
+                $argv = array_merge(base_args($php, $caches[$c]['run'], $shm,
+                        $c === 'shardcache' ? array_merge($extraIni, $scIni) : $extraIni, '128M'),
                     [$bench, "--workload=$w", "--procs=$p", "--seconds=$seconds"]);
                 [$rc, $o, $e] = run_cmd($argv);
                 $j = null;
@@ -236,6 +241,9 @@ foreach ($caches as $c) {
 }
 $md[] = sprintf('- %d s per run, %d pair(s) per cell (order alternates A,B / B,A), apc.shm_size=%s%s',
     $seconds, $pairs, $shm, $extraIni ? ', ' . implode(', ', array_map(fn($x) => "`$x`", $extraIni)) : '');
+if ($scIni) {
+    $md[] = '- shardcache runs only: ' . implode(', ', array_map(fn($x) => "`$x`", $scIni));
+}
 $md[] = '- ops/s: sum over processes, median over runs; ratio: median of the per-pair ratios shardcache/APCu (> 1: shardcache faster); range: min-max of those ratios';
 $md[] = '';
 $md[] = '| workload | procs | shardcache ops/s | APCu ops/s | shardcache/APCu | ratio range | errors |';

@@ -326,7 +326,7 @@ static void run_op(sc_cache *c, reader *r, fsink *sink)
     int i = rd8(r) % NKEYS;
     sc_key k = mkkey(i);
     sc_value_out out;
-    sc_value_in v;
+    sc_value_in v = {0};
     sc_status st;
     int ms;
 
@@ -412,7 +412,7 @@ static void run_op(sc_cache *c, reader *r, fsink *sink)
             if (from_model) {
                 model[i].scalar = res;
             } else {
-                sc_value_in nv = {SC_V_LONG, res, NULL, 0};
+                sc_value_in nv = {SC_V_LONG, res, NULL, 0, NULL, NULL};
                 model_set(c, i, &nv, ttl);
             }
         } else if (st == SC_BADTYPE) {
@@ -525,7 +525,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[256];
     uint64_t seg_size;
     uint32_t nshards;
-    fsink sink = {{fsink_get, NULL, 0, false}};
+    fsink sink = {{fsink_get, NULL, 0, false, 0}};
 
     if (!keys_ready) {
         const char *t = getenv("FUZZ_TRACE");

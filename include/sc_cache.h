@@ -35,6 +35,12 @@ typedef struct sc_value_in {
     int64_t scalar;
     const char *data;
     size_t len;
+    /* Zero-copy values (sc_epoch.h): when set, the entry is made in one
+     * piece (SC_TOOBIG otherwise), flagged SC_ENTRY_ZC, and fixup is called
+     * on its value bytes in place, under the shard lock, before the entry is
+     * linked (it turns the relative layout into absolute pointers). */
+    void (*fixup)(void *arg, char *dst, size_t len);
+    void *fixup_arg;
 } sc_value_in;
 
 /*
@@ -48,10 +54,16 @@ typedef struct sc_sink {
     char *buf;
     size_t cap;
     bool is_string;
+    /* Bit v set: a zero-copy entry (SC_ENTRY_ZC) of vtype v is not copied;
+     * out->data points at its bytes in the segment (out->borrowed). Only
+     * for a caller inside an epoch (sc_epoch_enter) for the whole time it
+     * uses the pointer. */
+    uint32_t borrow;
 } sc_sink;
 
 typedef struct sc_value_out {
     uint8_t vtype;
+    bool borrowed;          /* data points into the segment (see sc_sink) */
     int64_t scalar;
     char *data;             /* the sink's buffer, len bytes */
     size_t len;
@@ -68,7 +80,11 @@ typedef struct sc_local_stats {
     uint64_t locked_reads;
 } sc_local_stats;
 
-extern _Thread_local sc_local_stats sc_local;
+/* initial-exec: read on every fetch; a direct %fs-relative access instead
+ * of a __tls_get_addr call (40 bytes of the static TLS surplus that glibc
+ * keeps for modules loaded with dlopen). */
+#define SC_TLS_FAST __attribute__((tls_model("initial-exec")))
+extern _Thread_local sc_local_stats sc_local SC_TLS_FAST;
 
 /* One per process (the mapping), shared by all its threads. */
 typedef struct sc_cache {

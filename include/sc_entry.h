@@ -18,7 +18,9 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
                        uint8_t vtype, int64_t scalar, const char *value, uint32_t value_len, uint32_t ttl,
                        int64_t now);
 
-/* Shard write lock held: frees an entry that no table refers to any more. */
+/* Shard write lock held: frees an entry that no table refers to any more.
+ * Callers that unlink entries use sc_entry_release (sc_epoch.h), which
+ * retires zero-copy entries instead. */
 void sc_entry_free(sc_seg *seg, sc_shard *shard, sc_entry *e);
 
 /* Copies len value bytes of e into dst. Safe without a lock (every offset is

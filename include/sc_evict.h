@@ -42,4 +42,10 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem
  * removed everything it could. idle_ttl: apc.ttl, as for sc_evict_expired. */
 void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_t now);
 
+/* No lock held. The zero-copy budget is full: if a rescan of the epochs
+ * is due (sc_epoch_rescan_due), frees every shard's retired entries that
+ * nobody can hold any more, one shard lock at a time. Returns the bytes
+ * freed. */
+uint64_t sc_evict_retired(sc_seg *seg);
+
 #endif

@@ -17,6 +17,7 @@
 #include "sc_common.h"
 #include "sc_lock.h"
 #include "sc_live.h"
+#include "sc_epoch_layout.h"
 #include "sc_alloc.h"
 #include "sc_seg.h"
 #include "sc_table.h"
@@ -169,6 +170,9 @@ typedef struct sc_shard {
     uint32_t slam_owner;
     int64_t slam_time;
     sc_pin pins[SC_PINS];
+    /* Zero-copy entries unlinked but maybe still in use (sc_epoch.c);
+     * shard write lock. */
+    sc_retire_list retire;
 } sc_shard;
 
 /* The head of a shard whose lock or writer state the caller already has in
@@ -252,6 +256,8 @@ typedef struct sc_header {
     /* Liveness slots (sc_live.c): part of the header, so a change of their
      * count or size moves every offset after it (heads_off is sizeof-based). */
     _Alignas(SC_CACHELINE) sc_live_table live;
+    /* Epochs of zero-copy readers (sc_epoch.c): atomics only. */
+    _Alignas(SC_CACHELINE) sc_epoch_table epochs;
 } sc_header;
 
 /* Hints above this many entries are judged as this many when deciding

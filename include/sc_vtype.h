@@ -16,8 +16,10 @@ typedef enum sc_vtype {
     SC_V_NULL = 0, SC_V_FALSE = 1, SC_V_TRUE = 2, SC_V_LONG = 3, SC_V_DOUBLE = 4,
     SC_V_STRING = 5,      /* data = raw bytes, binary safe */
     SC_V_ARRAY = 6,       /* data = shardcache's own compact binary array format */
-    SC_V_SERIALIZED = 7   /* data = php serialize() output (objects, enums, arrays holding objects or PHP references),
+    SC_V_SERIALIZED = 7,  /* data = php serialize() output (objects, enums, arrays holding objects or PHP references),
                              or, after a 0x00 byte, the output of the apc.serializer in use (see shardcache_value.c) */
+    SC_V_ZC = 8           /* data = a zero-copy layout (shardcache_zerocopy.c): an array or string that readers
+                             use in place, plus its copying form; entry flagged SC_ENTRY_ZC (sc_epoch_layout.h) */
 } sc_vtype;
 
 #endif

@@ -63,6 +63,7 @@ EXTRA_TESTS=(
     "kill-test|bash tests/kill/run.sh --kills=500 --seconds=100 --quiet --so=\"\$SO\""
     "kill-test-noproc|bash tests/kill/run.sh --kills=500 --seconds=150 --quiet --no-proc --so=\"\$SO\""
     "kill-readers|bash tests/kill/run.sh --readers --kills=400 --seconds=150 --quiet --so=\"\$SO\""
+    "kill-zero-copy|bash tests/kill/run.sh --zero-copy --kills=300 --seconds=100 --quiet --so=\"\$SO\""
     "kill-test-named|bash tests/kill/run.sh --kills=300 --seconds=100 --quiet --segment=auto --restart-rounds=10 --so=\"\$SO\""
     "pin-death|bash tests/pin/run.sh --so=\"\$SO\""
     "fpm-segments|bash tests/fpm/segments.sh --so=\"\$SO\""

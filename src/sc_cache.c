@@ -9,7 +9,11 @@
  * odd sequence window, and open the window only to change what readers can
  * reach: a slot, a tag, the table fields, an entry being updated in place.
  * A replaced or deleted entry is freed after it was unlinked; a reader still
- * copying it will fail its sequence check and retry.
+ * copying it will fail its sequence check and retry. Entries whose value is
+ * used in place (zero-copy, SC_ENTRY_ZC) go through sc_entry_release and are
+ * retired instead, until no reader can hold them (src/sc_epoch.c); a clear
+ * while a reader may hold one removes entries one by one and keeps the
+ * allocators.
  *
  * Readers (fetch, exists) write nothing shared: they copy the entry under
  * the sequence counter a few times and fall back to the shard's lock in
@@ -56,9 +60,10 @@
 #include "sc_resize.h"
 #include "sc_vtype.h"
 #include "sc_pin.h"
+#include "sc_epoch.h"
 
 /* This thread's statistics (see sc_cache.h). */
-_Thread_local sc_local_stats sc_local;
+_Thread_local sc_local_stats sc_local SC_TLS_FAST;
 
 #define SC_OPTIMISTIC_TRIES 4
 #define SC_STORE_ROUNDS 3       /* cross-shard evictions a store may ask for */
@@ -84,19 +89,23 @@ int sc_cache_attach(sc_cache *c, const sc_segfile_opts *opts, uint32_t idle_ttl,
 
 void sc_cache_shutdown(sc_cache *c)
 {
+    if (c->seg.hdr) {
+        sc_epoch_leave(&c->seg);
+    }
     sc_seg_destroy(&c->seg);    /* gives this thread's liveness slot back first */
 }
 
 void sc_cache_thread_done(sc_cache *c)
 {
     if (c->seg.hdr) {
+        sc_epoch_leave(&c->seg);
         sc_live_leave(&c->seg.hdr->live);
     }
 }
 
 static inline bool sc_vtype_has_bytes(uint8_t vtype)
 {
-    return vtype == SC_V_STRING || vtype == SC_V_ARRAY || vtype == SC_V_SERIALIZED;
+    return vtype == SC_V_STRING || vtype == SC_V_ARRAY || vtype == SC_V_SERIALIZED || vtype == SC_V_ZC;
 }
 
 /* ---- store ---- */
@@ -130,6 +139,12 @@ static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const s
     if (off) {
         return off;
     }
+    if (shard->retire.head && sc_epoch_reclaim(seg, shard, true)) {   /* zero-copy (sc_epoch.c) */
+        off = SC_MAKE();
+        if (off) {
+            return off;
+        }
+    }
     if (sc_alloc_flush_spares(&seg->ac, &shard->alloc)) {
         off = SC_MAKE();
         if (off) {
@@ -143,13 +158,20 @@ static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const s
         /* Entries of the same size class free exactly what is needed;
          * others only help once a whole slab of theirs empties. */
         uint32_t usable = (uint32_t)sc_alloc_usable(size);
-        while (!off && sc_head(shard)->table.used && sc_evict_clock(seg, shard, 1, usable)) {
+        /* Evicting a zero-copy entry that a reader may hold frees nothing
+         * yet (it is retired): with retired entries pinned here, evict a
+         * few and then let the caller evict across the cache instead of
+         * emptying this shard. */
+        uint32_t left = 16;
+#define SC_EVICT_MORE() (!shard->retire.head || left-- > 0)
+        while (!off && SC_EVICT_MORE() && sc_head(shard)->table.used && sc_evict_clock(seg, shard, 1, usable)) {
             off = SC_MAKE();
         }
-        while (!off && sc_head(shard)->table.used) {
+        while (!off && SC_EVICT_MORE() && sc_head(shard)->table.used) {
             sc_evict_clock(seg, shard, 1, 0);
             off = SC_MAKE();
         }
+#undef SC_EVICT_MORE
     }
 #undef SC_MAKE
     return off;
@@ -187,7 +209,17 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
                 return SC_EXISTS;
             }
         }
+        if (SC_UNLIKELY(shard->retire.head != 0)) {
+            sc_epoch_reclaim(seg, shard, false);
+        }
         off = sc_make_entry(c, shard, hash, key, value, ttl, now);
+        if (off && value->fixup && (((sc_entry *)(seg->base + off))->flags & SC_ENTRY_CHAINED)) {
+            /* A zero-copy layout needs one piece: the caller stores the
+             * value's copying form instead. */
+            sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
+            sc_shard_unlock(shard);
+            return SC_TOOBIG;
+        }
         if (off) {
             break;
         }
@@ -223,12 +255,17 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         slot = sc_table_free_slot(seg, table, hash);
     }
 
+    if (value->fixup) {
+        sc_entry *ne = (sc_entry *)(seg->base + off);
+        value->fixup(value->fixup_arg, SC_ENTRY_VAL(ne), value->len);
+        sc_epoch_adopt(seg, shard, ne);
+    }
     sc_shard_write_begin(shard);
     sc_table_set(seg, table, slot, hash, off);
     sc_shard_write_end(shard);
 
     if (old) {
-        sc_entry_free(seg, shard, (sc_entry *)old);
+        sc_entry_release(seg, shard, (sc_entry *)old);
         shard->stats.updates++;
     } else {
         shard->stats.inserts++;
@@ -273,6 +310,20 @@ static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, cons
     out->scalar = __atomic_load_n(&e->scalar, __ATOMIC_RELAXED);
     out->len = 0;
     out->data = NULL;
+    out->borrowed = false;
+    if (SC_UNLIKELY((sink->borrow >> (vtype & 31)) & 1)
+        && (__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_ZC | SC_ENTRY_CHAINED)) == SC_ENTRY_ZC) {
+        /* Zero-copy: the caller is inside an epoch (sc_epoch.c). */
+        out->data = sc_seg_ptr(&c->seg, sc_seg_off(&c->seg, e) + sizeof(sc_entry) + key->len, val_len);
+        if (!out->data) {
+            *status = SC_NOTFOUND;
+            return SC_READ_DONE;
+        }
+        out->len = val_len;
+        out->borrowed = true;
+        *status = SC_OK;
+        return SC_READ_DONE;
+    }
     if (sc_vtype_has_bytes(vtype)) {
         bool want_string = vtype == SC_V_STRING;
         if (!sink->buf || sink->cap < val_len || sink->is_string != want_string) {
@@ -430,16 +481,38 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     sc_shard_write_begin(shard);
     sc_table_clear_slot(seg, &sc_head(shard)->table, slot);
     sc_shard_write_end(shard);
-    sc_entry_free(seg, shard, (sc_entry *)e);
+    sc_entry_release(seg, shard, (sc_entry *)e);
     shard->stats.deletes++;
     sc_shard_unlock(shard);
     return SC_OK;
+}
+
+/* Clear while a reader may hold zero-copy values (sc_epoch.c): every entry
+ * goes through sc_entry_release and the allocators keep their state, so
+ * that retired memory is not handed out again. Every shard lock held, every
+ * window open. */
+static void sc_clear_entries(sc_seg *seg)
+{
+    uint32_t i, slot;
+
+    for (i = 0; i < seg->nshards; i++) {
+        sc_shard *shard = &seg->shards[i];
+        sc_table *table = &sc_head(shard)->table;
+        for (slot = 0; table->off && slot < table->capacity; slot++) {
+            sc_entry *e = sc_table_slot_entry(seg, table, slot);
+            if (e) {
+                sc_table_clear_slot(seg, table, slot);
+                sc_entry_release(seg, shard, e);
+            }
+        }
+    }
 }
 
 void sc_cache_clear(sc_cache *c)
 {
     sc_seg *seg = &c->seg;
     uint32_t i;
+    bool keep_memory;
 
     sc_mutex_lock(&seg->hdr->global_lock);
     seg->hdr->global_lock_count++;
@@ -447,18 +520,29 @@ void sc_cache_clear(sc_cache *c)
         sc_shard *shard = &seg->shards[i];
         sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
         sc_shard_write_begin(shard);
-        memset(&sc_head(shard)->table, 0, sizeof(sc_head(shard)->table));
+    }
+    /* Every window is open: a reader entering an epoch from now on finds
+     * nothing to hold; one already inside is seen by this scan. */
+    keep_memory = sc_epoch_zc_bytes(seg) && sc_epoch_any_reader(seg) && !seg->hdr->needs_reset;
+    if (keep_memory) {
+        sc_clear_entries(seg);
     }
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *shard = &seg->shards[i];
         uint64_t repairs = shard->stats.repairs;
-        sc_alloc_init_shard(&shard->alloc);
+        if (!keep_memory) {
+            memset(&sc_head(shard)->table, 0, sizeof(sc_head(shard)->table));
+            sc_alloc_init_shard(&shard->alloc);
+        }
         /* As in APCu, clearing starts the hit, miss and insert counts over
          * (repairs are kept: they tell about crashes, not about use). */
         memset(&shard->stats, 0, sizeof(shard->stats));
         shard->stats.repairs = repairs;
     }
-    sc_alloc_reset_pool(&seg->ac);
+    if (!keep_memory) {
+        sc_alloc_reset_pool(&seg->ac);
+        sc_epoch_forget_all(seg);
+    }
     seg->hdr->clears++;
     for (i = seg->nshards; i-- > 0;) {
         sc_shard *shard = &seg->shards[i];

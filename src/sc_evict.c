@@ -27,11 +27,12 @@
 #include "sc_shard.h"
 #include "sc_entry.h"
 #include "sc_pin.h"
+#include "sc_epoch.h"
 
 void sc_shard_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e)
 {
     sc_table_clear_slot(seg, &sc_head(shard)->table, slot);
-    sc_entry_free(seg, shard, e);
+    sc_entry_release(seg, shard, e);
 }
 
 uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t idle_ttl)
@@ -100,8 +101,10 @@ void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_
      * back needs no global lock. */
     for (k = 0; k < seg->nshards && sc_alloc_pool_free_pages(&seg->ac) < need_pages; k++) {
         sc_shard *shard = &seg->shards[k];
-        if (__atomic_load_n(&shard->alloc.spare_pages, __ATOMIC_RELAXED)) {
+        if (__atomic_load_n(&shard->alloc.spare_pages, __ATOMIC_RELAXED)
+            || __atomic_load_n(&shard->retire.head, __ATOMIC_RELAXED)) {
             sc_shard_lock(seg, shard, SC_LOCK_REPAIR);
+            flushed += (uint32_t)(sc_epoch_reclaim(seg, shard, k == 0) >> SC_PAGE_SHIFT);
             flushed += sc_alloc_flush_spares(&seg->ac, &shard->alloc);
             sc_shard_unlock(shard);
         }
@@ -129,4 +132,24 @@ void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_
         }
     }
     sc_mutex_unlock(&hdr->global_lock);
+}
+
+uint64_t sc_evict_retired(sc_seg *seg)
+{
+    uint64_t freed = 0;
+    uint32_t i;
+
+    if (!sc_epoch_rescan_due(seg)) {
+        return 0;
+    }
+    for (i = 0; i < seg->nshards; i++) {
+        sc_shard *shard = &seg->shards[i];
+        if (!__atomic_load_n(&shard->retire.head, __ATOMIC_RELAXED)) {
+            continue;
+        }
+        sc_shard_lock(seg, shard, SC_LOCK_REPAIR);
+        freed += sc_epoch_reclaim(seg, shard, false);
+        sc_shard_unlock(shard);
+    }
+    return freed;
 }

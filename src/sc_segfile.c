@@ -62,6 +62,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "sc_segfile.h"
+#include "sc_epoch.h"
 #include "sc_alloc.h"
 
 #define SC_ATTACH_TRIES 16
@@ -328,6 +329,8 @@ static void sc_boot_clear(sc_seg *seg, sc_segfile_result *res)
     for (i = 0; i < hdr->live.nslots && i < SC_LIVE_SLOTS; i++) {
         res->stale_locks += sc_mutex_reclaim_stale(&hdr->live.slots[i].lock);
     }
+    /* Nobody of the previous run holds a zero-copy value any more. */
+    sc_epoch_boot(seg);
     hdr->boots++;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     res->booted = true;

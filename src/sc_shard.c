@@ -28,6 +28,7 @@
 #include <string.h>
 #include "sc_shard.h"
 #include "sc_pin.h"
+#include "sc_epoch.h"
 
 static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
 {
@@ -40,7 +41,12 @@ static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
         sc_pin_drain(shard);
     }
     memset(&sc_head(shard)->table, 0, sizeof(sc_table));
-    sc_alloc_reclaim_shard(&seg->ac, (uint16_t)shard->index);
+    /* A reader may still use a zero-copy value of this shard: then its
+     * pages are left out of the pool (counted; a clear with no reader in
+     * an epoch gets them back) rather than handed out again. */
+    if (!sc_epoch_shard_must_leak(seg, shard, (uint64_t)shard->alloc.pages << SC_PAGE_SHIFT)) {
+        sc_alloc_reclaim_shard(&seg->ac, (uint16_t)shard->index);
+    }
     sc_alloc_init_shard(&shard->alloc);
     shard->stats.repairs++;
     sc_shard_write_end(shard);

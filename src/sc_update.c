@@ -145,7 +145,7 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
         uint32_t slot;
         sc_entry *e;
         sc_status st;
-        sc_value_in start;
+        sc_value_in start = {0};
 
         sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
         e = (sc_entry *)sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);

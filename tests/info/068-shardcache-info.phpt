@@ -169,6 +169,7 @@ optimistic_retries: integer
 resets: integer
 start_time: integer
 local: array
+zero_copy: array
 per_shard: array
 classes: array
 large: array

@@ -383,7 +383,18 @@ if (!$had_hang) {
         foreach (['repairs', 'resets', 'expunges', 'evicted', 'nomem', 'clears'] as $f) {
             if (is_array($info) && isset($info[$f])) $figures[$f] = $info[$f];
         }
+        /* Zero-copy: every worker is gone, so no epoch may still be held
+         * (a killed holder's is released through its liveness slot). */
+        $zc = is_array($info) ? ($info['zero_copy'] ?? null) : null;
+        if (is_array($zc) && $zc['enabled']) {
+            foreach (['bytes', 'retired_bytes', 'reclaimed', 'leaked_bytes', 'readers'] as $f) {
+                $figures["zero_copy_$f"] = $zc[$f];
+            }
+        }
         $problems = $GLOBALS['readers'] ? rk_final_check() : kt_final_check();
+        if (is_array($zc) && $zc['enabled'] && $zc['readers'] !== 0) {
+            $problems[] = "{$zc['readers']} epoch(s) still held after every worker ended";
+        }
         fwrite($pair[1], json_encode(['problems' => $problems, 'figures' => $figures]));
         fclose($pair[1]);
         exit(0);

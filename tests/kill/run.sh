@@ -31,6 +31,9 @@
 #                  cache_info, sma_info, shardcache_info, metrics): every key
 #                  stored before must be there after, unchanged, with no
 #                  repair and no reset (default --shm then 32M: no eviction)
+#   --zero-copy    shardcache.zero_copy=1: fetched arrays and strings are
+#                  used in place; killed workers hold epochs, which must be
+#                  released (the final check counts epochs still held)
 #   --no-proc      run the PHP processes with /proc hidden
 #                  (tests/lib/without-proc.sh; root): liveness must not need it
 #
@@ -54,6 +57,7 @@ SHM=""
 SHARDS=""
 NOPROC=0
 READERS=0
+ZEROCOPY=0
 SECONDS_LIMIT=100
 SEGMENT=""
 RESTART_ROUNDS=10
@@ -64,6 +68,7 @@ for arg in "$@"; do
         --kills=*|--workers=*|--hang=*|--seed=*|--quiet) args+=("$arg") ;;
         --readers) READERS=1; args+=("$arg") ;;
         --no-proc) NOPROC=1 ;;
+        --zero-copy) ZEROCOPY=1 ;;
         --seconds=*) SECONDS_LIMIT="${arg#*=}"; args+=("$arg") ;;
         --shm=*) SHM="${arg#*=}" ;;
         --shards=*) SHARDS="${arg#*=}" ;;
@@ -93,6 +98,7 @@ fi
 php_args=(-n -d extension=posix -d "extension=$SO" -d apc.enable_cli=1 -d "apc.shm_size=$SHM"
           -d memory_limit=512M -d display_errors=stderr)
 [ -n "$SHARDS" ] && php_args+=(-d "shardcache.shards=$SHARDS")
+[ "$ZEROCOPY" = 1 ] && php_args+=(-d shardcache.zero_copy=1)
 if [ "$SEGMENT" = auto ]; then
     SEGDIR="$(mktemp -d /dev/shm/shardcache-killtest.XXXXXX)" || { echo "kill-test: cannot make a directory in /dev/shm"; echo "0 passed, 1 failed"; exit 2; }
     SEGMENT="$SEGDIR/segment"

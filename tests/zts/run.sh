@@ -36,10 +36,10 @@ build() {
     # Sources only (tracked and new files, not ignored); keep the configured
     # tree between runs so that only changed files recompile.
     if git rev-parse --git-dir >/dev/null 2>&1; then
-        git ls-files -z -co --exclude-standard -- config.m4 '*.c' '*.h' 'src/*' 'include/*' scripts/build.sh \
+        git ls-files -z -co --exclude-standard -- config.m4 '*.c' '*.h' 'src/*' 'include/*' scripts/build.sh scripts/check-core.sh \
             | tar -c --null -T - -f - | tar -x -C "$src" --keep-newer-files -f - 2>/dev/null || true
     else
-        tar -c -f - config.m4 ./*.c ./*.h src include scripts/build.sh | tar -x -C "$src" -m -f -
+        tar -c -f - config.m4 ./*.c ./*.h src include scripts/build.sh scripts/check-core.sh | tar -x -C "$src" -m -f -
     fi
     (cd "$src" && PATH="$PREFIX/bin:$PATH" bash scripts/build.sh --incremental)
     # The driver: an embed-SAPI program linked with the ZTS libphp.

@@ -1,0 +1,76 @@
+/*
+ * sc_epoch.h - epoch-based reclamation of zero-copy entries: memory that a
+ * request may still point into is retired instead of freed, and freed once
+ * every thread that could hold a pointer into it has left the epoch it was
+ * in. Knows nothing of PHP: a zero-copy entry is only an entry flagged
+ * SC_ENTRY_ZC whose bytes must not be reused while readers may hold them.
+ * See src/sc_epoch.c.
+ *
+ * Owns: the functions over the epoch table and the retire lists
+ * (structs in sc_epoch_layout.h).
+ * Locks: readers take none; retiring and reclaiming run under the shard's
+ * REPAIR lock; the epoch table is changed with atomics only.
+ * Death: a dead reader's epoch is released once its liveness slot reads as
+ * gone; a writer dying mid-retire leaves its shard to sc_shard.c's repair.
+ */
+#ifndef SC_EPOCH_H
+#define SC_EPOCH_H
+
+#include "sc_common.h"
+#include "sc_epoch_layout.h"
+
+struct sc_seg;
+struct sc_shard;
+struct sc_entry;
+struct sc_live_table;
+
+/* ---- readers (no lock) ---- */
+
+/* The calling thread enters an epoch (publishes it) unless it is in one.
+ * False when it cannot (every liveness slot is taken): it must then copy.
+ * After true, pointers into zero-copy entries read from a table stay valid
+ * until sc_epoch_leave. */
+bool sc_epoch_enter(struct sc_seg *seg);
+/* Leaves the epoch (request end; thread end; before unmapping). */
+void sc_epoch_leave(struct sc_seg *seg);
+bool sc_epoch_inside(void);
+
+/* ---- writers (shard REPAIR lock held) ---- */
+
+/* THE hook: an entry no table refers to any more goes away. Ordinary
+ * entries are freed at once (sc_entry_free); zero-copy ones are retired. */
+void sc_entry_release(struct sc_seg *seg, struct sc_shard *shard, struct sc_entry *e);
+/* A new zero-copy entry (before it is linked): flags it and counts it. */
+void sc_epoch_adopt(struct sc_seg *seg, struct sc_shard *shard, struct sc_entry *e);
+/* Frees retired entries of this shard that nobody can hold any more.
+ * force: scan the published epochs now instead of at most once a second.
+ * Returns the bytes freed. */
+uint64_t sc_epoch_reclaim(struct sc_seg *seg, struct sc_shard *shard, bool force);
+
+/* ---- whole-cache work ---- */
+
+/* No lock held. True when some thread left its epoch (or a second or 64
+ * retirements passed) since the last pass: then the epochs were just
+ * scanned, and every shard's sc_epoch_reclaim frees what nobody can hold
+ * (sc_evict_retired does that pass). */
+bool sc_epoch_rescan_due(struct sc_seg *seg);
+
+/* True when some live thread is inside an epoch (scans every slot; clears
+ * the slots of dead owners). */
+bool sc_epoch_any_reader(struct sc_seg *seg);
+/* How many live threads are inside an epoch now (for the figures). */
+uint32_t sc_epoch_count_readers(struct sc_seg *seg);
+/* After a reset of every allocator (clear with no reader inside an
+ * epoch): forgets every retire list and zero-copy byte. */
+void sc_epoch_forget_all(struct sc_seg *seg);
+/* The shard's memory is being given up wholesale (repair after a dead
+ * writer): true if its pages must be leaked rather than reused because a
+ * reader may still hold one of its zero-copy values. Forgets its list. */
+bool sc_epoch_shard_must_leak(struct sc_seg *seg, struct sc_shard *shard, uint64_t shard_bytes);
+/* Boot of a named segment (no other process maps it): every slot quiescent. */
+void sc_epoch_boot(struct sc_seg *seg);
+
+/* Zero-copy bytes (live and retired) now in the segment. */
+uint64_t sc_epoch_zc_bytes(const struct sc_seg *seg);
+
+#endif

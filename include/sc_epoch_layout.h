@@ -1,0 +1,68 @@
+/*
+ * sc_epoch_layout.h - the shared structs of zero-copy reclamation (the
+ * epoch table in the segment header, a shard's retire list) and the entry
+ * flag and vtype of zero-copy values: what sc_segment.h embeds. The
+ * functions are in sc_epoch.h (src/sc_epoch.c).
+ *
+ * Owns: the layout of sc_epoch_table, sc_epoch_slot and sc_retire_list.
+ * Locks: as written next to each struct (atomics for the table, the shard's
+ * REPAIR lock for a retire list).
+ * Death: see sc_epoch.h.
+ */
+#ifndef SC_EPOCH_LAYOUT_H
+#define SC_EPOCH_LAYOUT_H
+
+#include "sc_common.h"
+
+/* An entry whose value bytes readers use in place (zero-copy): freed only
+ * through the retire list. A free bit of sc_entry.flags (0x01 is
+ * SC_ENTRY_REFERENCED, 0x02 SC_ENTRY_CHAINED). Set by the storing writer
+ * before the entry is linked; never cleared. */
+#define SC_ENTRY_ZC 0x04
+
+
+/* A thread's published epoch, one per liveness slot (same index).
+ * epoch: 0 = quiescent (holds no zero-copy pointer), else the global epoch
+ * + 1 at its first zero-copy fetch of the request; written only by the
+ * thread holding liveness slot i (enter/leave), or set to 0 by a scanner
+ * that found the owner gone. owner: the liveness token (sc_live.h) of the
+ * thread that published epoch, written by it before epoch. */
+typedef struct sc_epoch_slot {
+    uint64_t epoch;
+    uint64_t owner;
+} sc_epoch_slot;
+
+#define SC_EPOCH_SLOTS 1024   /* = SC_LIVE_SLOTS (checked in sc_epoch.c) */
+
+/* In the segment header. Every field is changed with atomic operations
+ * only; none needs a lock. */
+typedef struct sc_epoch_table {
+    _Alignas(SC_CACHELINE) uint64_t global;  /* bumped by each retirement */
+    uint64_t safe;          /* every published epoch was >= this at the last
+                               scan (monotonic: raised by scanners) */
+    int64_t scan_time;      /* second of the last scan (throttle) */
+    uint64_t scan_global;   /* global at the last scan (throttle) */
+    uint64_t zc_bytes;      /* bytes of zero-copy entries, live and retired */
+    uint64_t retired_bytes; /* of which retired, not yet freed */
+    uint64_t retired;       /* entries retired since the segment was made */
+    uint64_t reclaimed;     /* entries freed from retire lists */
+    uint64_t leaked_bytes;  /* pages left out of the pool by a repair while
+                               readers were in an epoch (sc_shard.c) */
+    uint64_t fork_ack;      /* bumped by a fork child once it has published */
+    uint64_t leaves;        /* epochs left (bumped by every sc_epoch_leave) */
+    uint64_t scan_leaves;   /* leaves at the last full reclamation pass */
+    _Alignas(SC_CACHELINE) sc_epoch_slot slots[SC_EPOCH_SLOTS];
+} sc_epoch_table;
+
+/* Per-shard retire list (inside sc_shard, shard REPAIR lock held for every
+ * field): entries unlinked from the table, oldest first. An entry on the
+ * list keeps its memory; its header's stamp holds the retirement epoch and
+ * its scalar the offset of the next retired entry (0 = last). */
+typedef struct sc_retire_list {
+    sc_off head;
+    sc_off tail;
+    uint64_t bytes;         /* retired bytes of this shard (mem_size) */
+    uint64_t zc_bytes;      /* zero-copy bytes of this shard, live and retired */
+} sc_retire_list;
+
+#endif

@@ -1,0 +1,109 @@
+/*
+ * shardcache_zerocopy.h - zero-copy values: arrays and strings laid out in
+ * the segment as PHP's own immutable arrays and strings, returned by a
+ * fetch without a copy (shardcache_zerocopy.c; reclamation: src/sc_epoch.c).
+ */
+#ifndef SHARDCACHE_ZEROCOPY_H
+#define SHARDCACHE_ZEROCOPY_H
+
+#include "php.h"
+#include "sc_cache.h"
+#include "sc_epoch.h"
+#include "sc_vtype.h"
+#include "php_shardcache.h"
+
+/* The layout's header (see shardcache_zerocopy.c). */
+#define SC_ZC_MAGIC UINT32_C(0x5a43314b)      /* "K1CZ" */
+#ifdef ZTS
+# define SC_ZC_ZTS 1
+#else
+# define SC_ZC_ZTS 0
+#endif
+#define SC_ZC_ABI ((uint32_t)PHP_VERSION_ID * 4u + (ZEND_DEBUG ? 2u : 0u) + (SC_ZC_ZTS ? 1u : 0u))
+#define SC_ZC_MIN_STRING 64
+#define SC_ZC_MAX_DEPTH 128
+
+enum { SC_ZC_KIND_ARRAY = 1, SC_ZC_KIND_STRING = 2 };
+
+typedef struct sc_zc_hdr {
+    uint32_t magic;
+    uint32_t abi;            /* SC_ZC_ABI of the process that laid it out */
+    uint64_t self;           /* address of this header when laid out */
+    uint64_t root;           /* the zend_array / zend_string */
+    uint32_t portable_off;   /* copying form: bytes from this header */
+    uint32_t portable_len;
+    uint8_t portable_vtype;  /* SC_V_ARRAY, SC_V_STRING ... */
+    uint8_t kind;            /* SC_ZC_KIND_* */
+    uint16_t unused;
+    uint32_t unused2;
+} sc_zc_hdr;
+
+/* shardcache.zero_copy resolved for this process (MINIT): on, off. */
+extern bool sc_zc_on;
+/* Bytes zero-copy values (live and retired) may take at most. */
+extern uint64_t sc_zc_budget;
+
+/* MINIT: resolves shardcache.zero_copy ("auto", "1", "0") for this SAPI and
+ * the budget (shardcache.zero_copy_max; 0 = a quarter of shm_size). */
+void sc_zc_minit(const char *setting, zend_long max_bytes, uint64_t shm_size);
+
+/* Store: when value can and should be zero-copy, lays it out, stores it and
+ * returns true with *st set; false: the caller stores it the usual way. */
+bool sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, int64_t now, bool add_only,
+                 sc_status *st);
+
+void sc_zc_enter(void);
+
+/* Fetch: makes the sink borrow zero-copy entries when this thread may
+ * (enters the request's epoch at its first call). */
+static zend_always_inline void sc_zc_sink_prepare(sc_sink *sink)
+{
+    if (sc_zc_on) {
+        if (UNEXPECTED(!SCG(zc_entered))) {
+            sc_zc_enter();
+        }
+        if (SCG(zc_entered)) {
+            sink->borrow = UINT32_C(1) << SC_V_ZC;
+        }
+    }
+}
+
+/* A value of vtype SC_V_ZC (borrowed or copied) into dst: the immutable
+ * value itself when usable here, else decoded from its copying form. */
+bool sc_zc_to_zval(const sc_value_out *out, zval *dst);
+
+/* The fetch's fast case: a borrowed value laid out at this address by this
+ * PHP, returned in place. False: use sc_zc_to_zval. */
+static zend_always_inline bool sc_zc_in_place(const sc_value_out *out, zval *dst)
+{
+    const char *p = out->data;
+    const sc_zc_hdr *h;
+    uint8_t pad;
+
+    if (!out->borrowed || !sc_zc_on || out->len < 8 + sizeof(sc_zc_hdr)) {
+        return false;
+    }
+    pad = (uint8_t)p[0];
+    if (pad < 1 || pad > 8) {
+        return false;
+    }
+    h = (const sc_zc_hdr *)(p + pad);   /* 8-aligned in the segment */
+    if (UNEXPECTED(h->self != (uint64_t)(uintptr_t)h || h->abi != SC_ZC_ABI || h->magic != SC_ZC_MAGIC)) {
+        return false;
+    }
+    if (h->kind == SC_ZC_KIND_ARRAY) {
+        Z_ARR_P(dst) = (zend_array *)(uintptr_t)h->root;
+        Z_TYPE_INFO_P(dst) = IS_ARRAY;
+    } else {
+        ZVAL_INTERNED_STR(dst, (zend_string *)(uintptr_t)h->root);
+    }
+    return true;
+}
+
+/* Request end (post-deactivate: after the request's memory is gone). */
+void sc_zc_request_end(void);
+
+/* For shardcache_info(): figures of the epoch table. */
+void sc_zc_info(zval *dst);
+
+#endif

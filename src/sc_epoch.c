@@ -1,0 +1,387 @@
+/*
+ * sc_epoch.c - epoch-based reclamation of zero-copy entries.
+ *
+ * Owns: the epoch table in the segment header (sc_epoch_table: the global
+ * epoch, one published epoch per liveness slot, the zero-copy figures), the
+ * per-shard retire lists (sc_retire_list in each sc_shard) and the calling
+ * thread's own epoch (thread-local).
+ *
+ * Readers. A thread that wants to use values in place publishes, in the
+ * slot of its liveness token (sc_live.h), the global epoch + 1 (store, then
+ * a full fence) before it reads any table, and keeps that number until it
+ * leaves (the glue: after the request's memory is gone). It writes nothing
+ * shared in between.
+ * Writers. An entry flagged SC_ENTRY_ZC that is unlinked (delete,
+ * overwrite, expiry, eviction, clear) is not freed: after a full fence the
+ * writer bumps the global epoch and stamps the entry with the old value + 1
+ * (s), then appends it to its shard's retire list (FIFO, so stamps grow
+ * along it). It is freed once every published epoch is > s: a reader that
+ * published e <= s may have read the table before the unlink; one that
+ * published e > s read the global epoch after the bump, hence after the
+ * unlink, and cannot have found the entry. The fence pair (reader: publish,
+ * fence, read table; writer: unlink, fence, read slots) guarantees that a
+ * reader the scan misses sees the unlink.
+ * Scans (the minimum published epoch) are throttled: at most once a second
+ * or every 64 retirements, unless forced (a store short of memory). The
+ * result is kept in table->safe, which only grows. When the zero-copy budget
+ * is full, the glue asks sc_evict_retired (sc_evict.c) for one pass over
+ * every shard's list, due once some thread has left its epoch since the
+ * last pass (table->leaves), or a second or 64 retirements later.
+ *
+ * Dead readers. A slot whose owner token is gone (sc_live_gone: the kernel
+ * released the dead owner's robust mutex; never /proc) is ignored by scans,
+ * so a killed holder's epoch is released as soon as anyone looks.
+ *
+ * Forks. A child inherits the parent's zero-copy pointers: when the parent
+ * forks inside an epoch, the child (atfork child handler) takes its own
+ * slot and publishes the same epoch, then acknowledges through
+ * table->fork_ack; the parent (atfork parent handler) waits for that
+ * acknowledgement (at most a second) before going on, so the parent cannot
+ * leave its epoch before the child has entered it.
+ *
+ * Locks: none of its own. Retire lists are changed under their shard's
+ * REPAIR lock; the epoch table with atomics only.
+ * Death: a reader killed inside an epoch holds it until a scan finds its
+ * liveness slot gone (above). A writer killed while retiring or adopting
+ * leaves the figures approximate (they saturate at 0) and its shard is
+ * repaired by sc_shard.c, which asks sc_epoch_shard_must_leak whether the
+ * shard's pages may be reused.
+ */
+#include "sc_epoch.h"
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+#include "sc_segment.h"
+#include "sc_entry.h"
+
+_Static_assert(SC_EPOCH_SLOTS == SC_LIVE_SLOTS, "one epoch slot per liveness slot");
+
+static _Thread_local struct {
+    char *base;             /* the mapping the epoch was published in */
+    uint32_t idx;           /* slot index */
+    uint64_t epoch;         /* 0: not inside */
+} sc_epoch_mine;
+
+static pthread_once_t sc_epoch_once = PTHREAD_ONCE_INIT;
+static sc_epoch_table *sc_epoch_fork_table;   /* set by the prepare handler */
+static sc_live_table *sc_epoch_fork_live;
+static uint64_t sc_epoch_fork_ack;
+
+static uint64_t sc_sat_sub(uint64_t *p, uint64_t v)
+{
+    uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED), nv;
+
+    do {
+        nv = old > v ? old - v : 0;
+    } while (!__atomic_compare_exchange_n(p, &old, nv, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    return nv;
+}
+
+static void sc_epoch_publish(sc_epoch_table *t, uint32_t idx, sc_owner token, uint64_t epoch)
+{
+    __atomic_store_n(&t->slots[idx].owner, token, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->slots[idx].epoch, epoch, __ATOMIC_SEQ_CST);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+static void sc_epoch_prepare(void)
+{
+    sc_epoch_fork_table = NULL;
+    if (sc_epoch_mine.epoch) {
+        sc_header *hdr = (sc_header *)sc_epoch_mine.base;
+        sc_epoch_fork_table = &hdr->epochs;
+        sc_epoch_fork_live = &hdr->live;
+        sc_epoch_fork_ack = __atomic_load_n(&hdr->epochs.fork_ack, __ATOMIC_ACQUIRE);
+    }
+}
+
+static void sc_epoch_parent(void)
+{
+    struct timespec ts = {0, 100000};
+    int i;
+
+    if (!sc_epoch_fork_table) {
+        return;
+    }
+    for (i = 0; i < 10000; i++) {
+        if (__atomic_load_n(&sc_epoch_fork_table->fork_ack, __ATOMIC_ACQUIRE) != sc_epoch_fork_ack) {
+            break;
+        }
+        if (i < 100) {
+            sched_yield();
+        } else {
+            nanosleep(&ts, NULL);
+        }
+    }
+    sc_epoch_fork_table = NULL;
+}
+
+static void sc_epoch_child(void)
+{
+    sc_epoch_table *t = sc_epoch_fork_table;
+    sc_owner token;
+
+    sc_epoch_fork_table = NULL;
+    if (!t || !sc_epoch_mine.epoch) {
+        return;
+    }
+    /* sc_live's own child handler (registered first) forgot the parent's
+     * token: this takes a slot of the child's own. */
+    token = sc_live_self(sc_epoch_fork_live);
+    if (token) {
+        sc_epoch_mine.idx = (uint32_t)(token & UINT32_MAX) - 1;
+        sc_epoch_publish(t, sc_epoch_mine.idx, token, sc_epoch_mine.epoch);
+    } else {
+        /* No slot: the child cannot protect what it inherited. */
+        sc_epoch_mine.epoch = 0;
+    }
+    __atomic_fetch_add(&t->fork_ack, 1, __ATOMIC_RELEASE);
+}
+
+static void sc_epoch_register_atfork(void)
+{
+    pthread_atfork(sc_epoch_prepare, sc_epoch_parent, sc_epoch_child);
+}
+
+bool sc_epoch_inside(void)
+{
+    return sc_epoch_mine.epoch != 0;
+}
+
+bool sc_epoch_enter(sc_seg *seg)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    sc_owner token;
+    uint32_t idx;
+    uint64_t epoch;
+
+    if (sc_epoch_mine.epoch && sc_epoch_mine.base == seg->base) {
+        return true;
+    }
+    token = sc_live_self(&seg->hdr->live);
+    if (!token) {
+        return false;
+    }
+    pthread_once(&sc_epoch_once, sc_epoch_register_atfork);
+    idx = (uint32_t)(token & UINT32_MAX) - 1;
+    epoch = __atomic_load_n(&t->global, __ATOMIC_SEQ_CST) + 1;
+    sc_epoch_publish(t, idx, token, epoch);
+    sc_epoch_mine.base = seg->base;
+    sc_epoch_mine.idx = idx;
+    sc_epoch_mine.epoch = epoch;
+    return true;
+}
+
+void sc_epoch_leave(sc_seg *seg)
+{
+    if (!sc_epoch_mine.epoch) {
+        return;
+    }
+    if (seg->base == sc_epoch_mine.base) {
+        __atomic_store_n(&seg->hdr->epochs.slots[sc_epoch_mine.idx].epoch, 0, __ATOMIC_RELEASE);
+        __atomic_fetch_add(&seg->hdr->epochs.leaves, 1, __ATOMIC_RELEASE);
+    }
+    sc_epoch_mine.epoch = 0;
+}
+
+/* The smallest epoch a live thread has published (global + 1 when none),
+ * raising t->safe to it. */
+static uint64_t sc_epoch_scan(sc_seg *seg, int64_t now)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    uint64_t min, safe;
+    uint32_t i;
+
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    min = __atomic_load_n(&t->global, __ATOMIC_SEQ_CST) + 1;
+    __atomic_store_n(&t->scan_time, now, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->scan_global, min - 1, __ATOMIC_RELAXED);
+    for (i = 0; i < SC_EPOCH_SLOTS; i++) {
+        uint64_t e = __atomic_load_n(&t->slots[i].epoch, __ATOMIC_ACQUIRE);
+        if (!e || e >= min) {
+            continue;
+        }
+        if (sc_live_gone(&seg->hdr->live, __atomic_load_n(&t->slots[i].owner, __ATOMIC_RELAXED))) {
+            continue;
+        }
+        min = e;
+    }
+    safe = __atomic_load_n(&t->safe, __ATOMIC_RELAXED);
+    while (safe < min && !__atomic_compare_exchange_n(&t->safe, &safe, min, true, __ATOMIC_RELAXED,
+                                                      __ATOMIC_RELAXED)) {
+    }
+    return min;
+}
+
+bool sc_epoch_any_reader(sc_seg *seg)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    uint32_t i;
+
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    for (i = 0; i < SC_EPOCH_SLOTS; i++) {
+        if (__atomic_load_n(&t->slots[i].epoch, __ATOMIC_ACQUIRE)
+            && !sc_live_gone(&seg->hdr->live, __atomic_load_n(&t->slots[i].owner, __ATOMIC_RELAXED))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+uint32_t sc_epoch_count_readers(sc_seg *seg)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    uint32_t i, n = 0;
+
+    for (i = 0; i < SC_EPOCH_SLOTS; i++) {
+        if (__atomic_load_n(&t->slots[i].epoch, __ATOMIC_ACQUIRE)
+            && !sc_live_gone(&seg->hdr->live, __atomic_load_n(&t->slots[i].owner, __ATOMIC_RELAXED))) {
+            n++;
+        }
+    }
+    return n;
+}
+
+static inline sc_entry *sc_retired_at(sc_seg *seg, sc_off off)
+{
+    return (sc_entry *)(seg->base + off);
+}
+
+void sc_epoch_adopt(sc_seg *seg, sc_shard *shard, sc_entry *e)
+{
+    e->flags |= SC_ENTRY_ZC;
+    shard->retire.zc_bytes += e->mem_size;
+    __atomic_fetch_add(&seg->hdr->epochs.zc_bytes, e->mem_size, __ATOMIC_RELAXED);
+}
+
+uint64_t sc_epoch_reclaim(sc_seg *seg, sc_shard *shard, bool force)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    sc_retire_list *l = &shard->retire;
+    uint64_t safe, freed = 0, n = 0;
+
+    if (!l->head) {
+        return 0;
+    }
+    safe = __atomic_load_n(&t->safe, __ATOMIC_RELAXED);
+    if (sc_retired_at(seg, l->head)->stamp >= safe) {
+        int64_t now = (int64_t)time(NULL);
+        uint64_t g = __atomic_load_n(&t->global, __ATOMIC_RELAXED);
+        if (!force && now == __atomic_load_n(&t->scan_time, __ATOMIC_RELAXED)
+            && g - __atomic_load_n(&t->scan_global, __ATOMIC_RELAXED) < 64) {
+            return 0;
+        }
+        safe = sc_epoch_scan(seg, now);
+    }
+    while (l->head && sc_retired_at(seg, l->head)->stamp < safe) {
+        sc_entry *e = sc_retired_at(seg, l->head);
+        uint64_t mem = e->mem_size;
+        l->head = (sc_off)e->scalar;
+        if (!l->head) {
+            l->tail = 0;
+        }
+        l->bytes = l->bytes > mem ? l->bytes - mem : 0;
+        l->zc_bytes = l->zc_bytes > mem ? l->zc_bytes - mem : 0;
+        sc_entry_free(seg, shard, e);
+        freed += mem;
+        n++;
+    }
+    if (freed) {
+        sc_sat_sub(&t->retired_bytes, freed);
+        sc_sat_sub(&t->zc_bytes, freed);
+        __atomic_fetch_add(&t->reclaimed, n, __ATOMIC_RELAXED);
+    }
+    return freed;
+}
+
+void sc_entry_release(sc_seg *seg, sc_shard *shard, sc_entry *e)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    sc_retire_list *l = &shard->retire;
+    uint64_t stamp;
+
+    if (SC_LIKELY(!(e->flags & SC_ENTRY_ZC))) {
+        sc_entry_free(seg, shard, e);
+        return;
+    }
+    /* The unlink (a table store) happened before: order it before the bump
+     * and before any scan that could free the entry. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    stamp = __atomic_fetch_add(&t->global, 1, __ATOMIC_SEQ_CST) + 1;
+    e->stamp = stamp;
+    e->scalar = 0;
+    if (l->tail) {
+        sc_retired_at(seg, l->tail)->scalar = (int64_t)sc_seg_off(seg, e);
+    } else {
+        l->head = sc_seg_off(seg, e);
+    }
+    l->tail = sc_seg_off(seg, e);
+    l->bytes += e->mem_size;
+    __atomic_fetch_add(&t->retired_bytes, e->mem_size, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&t->retired, 1, __ATOMIC_RELAXED);
+    sc_epoch_reclaim(seg, shard, false);
+}
+
+bool sc_epoch_rescan_due(sc_seg *seg)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    uint64_t leaves = __atomic_load_n(&t->leaves, __ATOMIC_ACQUIRE);
+    int64_t now = (int64_t)time(NULL);
+
+    if (leaves == __atomic_load_n(&t->scan_leaves, __ATOMIC_RELAXED)
+        && now == __atomic_load_n(&t->scan_time, __ATOMIC_RELAXED)
+        && __atomic_load_n(&t->global, __ATOMIC_RELAXED) - __atomic_load_n(&t->scan_global, __ATOMIC_RELAXED) < 64) {
+        return false;
+    }
+    __atomic_store_n(&t->scan_leaves, leaves, __ATOMIC_RELAXED);
+    sc_epoch_scan(seg, now);
+    return true;
+}
+
+void sc_epoch_forget_all(sc_seg *seg)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    uint32_t i;
+
+    for (i = 0; i < seg->nshards; i++) {
+        memset(&seg->shards[i].retire, 0, sizeof(sc_retire_list));
+    }
+    __atomic_store_n(&t->zc_bytes, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->retired_bytes, 0, __ATOMIC_RELAXED);
+}
+
+bool sc_epoch_shard_must_leak(sc_seg *seg, sc_shard *shard, uint64_t shard_bytes)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    sc_retire_list *l = &shard->retire;
+    bool leak;
+
+    if (!l->zc_bytes && !l->head) {
+        return false;
+    }
+    leak = sc_epoch_any_reader(seg);
+    sc_sat_sub(&t->zc_bytes, l->zc_bytes);
+    sc_sat_sub(&t->retired_bytes, l->bytes);
+    memset(l, 0, sizeof(*l));
+    if (leak) {
+        __atomic_fetch_add(&t->leaked_bytes, shard_bytes, __ATOMIC_RELAXED);
+    }
+    return leak;
+}
+
+void sc_epoch_boot(sc_seg *seg)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    uint32_t i;
+
+    for (i = 0; i < SC_EPOCH_SLOTS; i++) {
+        t->slots[i].epoch = 0;
+        t->slots[i].owner = 0;
+    }
+}
+
+uint64_t sc_epoch_zc_bytes(const sc_seg *seg)
+{
+    return __atomic_load_n(&seg->hdr->epochs.zc_bytes, __ATOMIC_RELAXED);
+}
