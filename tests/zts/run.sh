@@ -41,6 +41,14 @@ build() {
     else
         tar -c -f - config.m4 ./*.c ./*.h src include scripts/build.sh scripts/check-core.sh | tar -x -C "$src" -m -f -
     fi
+    # Core files deleted or moved in the checkout (src/sc_value.c went to the
+    # glue) would stay in the copy, and scripts/check-core.sh, run by the
+    # build, would check the stale copies: drop them.
+    local f
+    for f in "$src"/src/*.c "$src"/src/*.h "$src"/include/*.h; do
+        [ -e "$f" ] || continue
+        [ -e "$ROOT/${f#"$src"/}" ] || rm -f "$f"
+    done
     (cd "$src" && PATH="$PREFIX/bin:$PATH" bash scripts/build.sh --incremental)
     # The driver: an embed-SAPI program linked with the ZTS libphp.
     local inc cflags
