@@ -69,7 +69,8 @@ while (shardcache_info()['repairs'] === $repairs && $tries < 2000) {
 echo "a writer died holding the lock: ", shardcache_info()['repairs'] > $repairs ? 'yes' : "no (after $tries kills)", "\n";
 echo "pages held for the reader: ", zc()['leaked_bytes'] > 0 ? 'yes' : 'no', "\n";
 
-/* The cache is refilled over and over: held pages must not be handed out. */
+/* More than the cache holds is stored: held pages must not be handed out
+ * (the reader checks every element of its value). */
 $ok = 0;
 for ($i = 0; $i < 40; $i++) {
     $ok += apcu_store('f' . $i, str_repeat(chr(97 + $i % 26), 1500000)) ? 1 : 0;
