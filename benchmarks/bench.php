@@ -35,6 +35,8 @@
 
 declare(strict_types=1);
 
+require_once __DIR__ . '/yac.inc';   // yac as a third cache (no effect unless yac is loaded)
+
 const BLOCK = 1024;            // ops between two clock checks
 const SEQ_MASK = 65535;        // size-1 of precomputed random sequences
 const HOT_KEYS = 16;
@@ -113,6 +115,9 @@ function fail_env(string $msg): never
  */
 function apcu_owner(): string
 {
+    if (yac_mode()) {
+        return 'yac';
+    }
     if (!function_exists('apcu_fetch')) {
         return 'none';
     }
@@ -872,6 +877,9 @@ function child_main($sock, string $workload, int $seconds): never
     // The run_* generators do their setup (key arrays, random sequences) up
     // to their first `yield`, before the barrier; send() starts the timed part.
     $fn = 'run_' . $workload;
+    if (yac_mode()) {
+        $fn = yac_loop($fn);             // same loop, yac's methods (yac.inc)
+    }
     $run = $fn();
     $run->current();
 
@@ -950,6 +958,9 @@ function main(array $argv): int
     // Which cache answers apcu_*: APCu if loaded (shardcache then does not
     // register the apcu_* names), else shardcache (see apcu_owner()).
     $cache = apcu_owner();
+    if ($cache === 'yac' && !in_array($workload, YAC_WORKLOADS, true)) {
+        fail_env("yac has no API for $workload (no inc/entry/cas)");
+    }
     if ($cache === 'apcu' && extension_loaded('shardcache')) {
         fwrite(STDERR, "bench.php: warning: both apcu and shardcache loaded; apcu_* is APCu's\n");
     }
@@ -1055,7 +1066,7 @@ function main(array $argv): int
     $ok = count($perProc);
     echo json_encode([
         'cache' => $cache,
-        'cache_version' => in_array($cache, ['apcu', 'shardcache'], true) ? phpversion($cache) : null,
+        'cache_version' => in_array($cache, ['apcu', 'shardcache', 'yac'], true) ? phpversion($cache) : null,
         'workload' => $workload,
         'procs' => $procs,
         'seconds' => $seconds,

@@ -7,6 +7,14 @@
  *       [--php=/usr/bin/php8.2] [--shm-size=128M] [--ini=k=v,k=v] [--raw=file.jsonl]
  *       [--shardcache-ini=k=v,k=v]   (extra -d settings for the shardcache runs only,
  *                                     e.g. shardcache.zero_copy=1)
+ *       [--yac=PATH/yac.so|none]
+ *
+ * yac (a lockless shared-memory cache with get/set/add/delete only) is a
+ * third column where its API allows (not inc_hot, entry_10k): by default
+ * scripts/fetch-yac.sh puts Debian's yac.so in /opt/shardcache/yac (never
+ * installed system-wide); --yac=none leaves it out. Within a pair the three
+ * caches run back to back, the order rotating from pair to pair; the
+ * shardcache/yac ratio is the median of the per-pair ratios, as for APCu.
  *
  * For every workload x procs cell it runs bench.php `pairs` times for each
  * cache, in pairs whose order alternates (shardcache,APCu / APCu,shardcache /
@@ -47,6 +55,12 @@ const ALL_WORKLOADS = [
     'entry_10k',
 ];
 const DEFAULT_PROCS = '1,2,4,8,16';
+// The workloads yac's API can run (no inc, entry or cas): bench.php's YAC_WORKLOADS.
+const YAC_WORKLOADS_CMP = [
+    'baseline_local_array', 'baseline_empty_call',
+    'fetch_int_hot16', 'fetch_str_1k', 'fetch_arr_100', 'fetch_obj_small', 'fetch_miss',
+    'store_int_own', 'store_arr_100', 'store_delete', 'mixed_90_10', 'mixed_zipf',
+];
 
 function usage(string $msg = ''): never
 {
@@ -81,7 +95,7 @@ function fmt_rate(?float $r): string
 /* ------------------------------------------------------------------ */
 
 $opt = getopt('', ['workloads:', 'procs:', 'seconds:', 'pairs:', 'shardcache:', 'apcu:',
-    'out:', 'php:', 'shm-size:', 'ini:', 'raw:', 'shardcache-ini:', 'help']);
+    'out:', 'php:', 'shm-size:', 'ini:', 'raw:', 'shardcache-ini:', 'yac:', 'help']);
 if (isset($opt['help'])) {
     usage();
 }
@@ -126,9 +140,16 @@ $caches = find_caches($php, $opt, $shm, $extraIni, [
     'shardcache' => ' (build it with phpize && ./configure && make, or pass --shardcache=PATH.so)',
     'apcu' => ' (apt-get install -y php8.2-apcu, or pass --apcu=PATH.so)',
 ]);
-$both = count($caches) === 2;
+$both = isset($caches['shardcache'], $caches['apcu']);
+$yac = find_yac($php, $opt, $shm, $extraIni);
+if ($yac !== null) {
+    $caches['yac'] = $yac;
+}
 
-$runsTotal = count($workloads) * count($procsList) * $pairs * count($caches);
+$runsTotal = 0;
+foreach ($workloads as $w) {
+    $runsTotal += count($procsList) * $pairs * count(cell_caches($caches, $w));
+}
 say(sprintf('compare.php: %d runs of %ds (about %ds); caches: %s',
     $runsTotal, $seconds, (int)ceil($runsTotal * ($seconds + 0.3)),
     implode(', ', array_map(fn($c) => "{$c['label']} {$c['version']} ({$c['path']})", $caches))));
@@ -141,6 +162,44 @@ if ($rawFile !== null) {
     }
 }
 
+/** The caches that run workload $w: yac only where its API allows. */
+function cell_caches(array $caches, string $w): array
+{
+    return array_values(array_filter(array_keys($caches),
+        fn($c) => $c !== 'yac' || in_array($w, YAC_WORKLOADS_CMP, true)));
+}
+
+/**
+ * yac's cache entry (or null): --yac=PATH, --yac=none, or by default the
+ * build scripts/fetch-yac.sh unpacks (fetched on first use). yac's memory
+ * gets apc.shm_size for its values, and 16M of key slots (the 100,000 keys
+ * of mixed_zipf do not fit the default 4M).
+ */
+function find_yac(string $php, array $opt, string $shm, array $ini): ?array
+{
+    $spec = $opt['yac'] ?? '';
+    if ($spec === 'none') {
+        return null;
+    }
+    if ($spec === '') {
+        [$rc, $o, $e] = run_cmd(['bash', dirname(__DIR__) . '/scripts/fetch-yac.sh'], 600);
+        $spec = trim($o);
+        if ($rc !== 0 || $spec === '') {
+            say('compare.php: yac unavailable (' . trim($e) . '); no yac column');
+            return null;
+        }
+    }
+    $run = ['-d', 'yac.enable_cli=1', '-d', "yac.values_memory_size=$shm", '-d', 'yac.keys_memory_size=16M'];
+    $args = array_merge([$php, '-n', '-d', "extension=$spec"], $run,
+        ['-r', 'echo class_exists("Yac", false) ? phpversion("yac") : "";']);
+    [$rc, $o, $e] = run_cmd($args, 60);
+    if ($rc !== 0 || trim($o) === '') {
+        say("compare.php: yac ($spec) does not load with $php: " . trim($e . ' ' . $o) . '; no yac column');
+        return null;
+    }
+    return ['label' => 'yac', 'path' => $spec, 'run' => $spec, 'version' => trim($o), 'ini' => $run];
+}
+
 /* ---- run ------------------------------------------------------------ */
 
 $results = [];   // "$w|$p" => ['shardcache' => [rates by pair], 'apcu' => [...], 'errors' => [...], 'failed' => [...]]
@@ -149,15 +208,18 @@ $runNo = 0;
 foreach ($workloads as $w) {
     foreach ($procsList as $p) {
         $cell = ['rates' => [], 'errors' => [], 'failed' => []];
-        foreach (array_keys($caches) as $c) {
+        foreach (array_keys($caches) as $c) {   // yac too, even where it cannot run: cells stay empty
             $cell['rates'][$c] = array_fill(0, $pairs, null);
             $cell['errors'][$c] = 0;
             $cell['failed'][$c] = 0;
         }
         for ($pi = 0; $pi < $pairs; $pi++) {
-            // A,B then B,A then A,B ...
-            $order = array_keys($caches);
-            if ($pi % 2 === 1) {
+            // A,B then B,A then A,B ... (with yac: A,B,C / C,B,A / B,C,A ...)
+            $order = cell_caches($caches, $w);
+            if (count($order) === 3) {
+                $order = [[0, 1, 2], [2, 1, 0], [1, 2, 0], [0, 2, 1], [2, 0, 1], [1, 0, 2]][$pi % 6];
+                $order = array_map(fn($i) => cell_caches($caches, $w)[$i], $order);
+            } elseif ($pi % 2 === 1) {
                 $order = array_reverse($order);
             }
             foreach ($order as $c) {
@@ -165,7 +227,7 @@ foreach ($workloads as $w) {
                 // 128M: PHP's own default, which bench.php workers have always run with.
                 $argv = array_merge(base_args($php, $caches[$c]['run'], $shm,
                         $c === 'shardcache' ? array_merge($extraIni, $scIni) : $extraIni, '128M'),
-                    [$bench, "--workload=$w", "--procs=$p", "--seconds=$seconds"]);
+                    $caches[$c]['ini'] ?? [], [$bench, "--workload=$w", "--procs=$p", "--seconds=$seconds"]);
                 [$rc, $o, $e] = run_cmd($argv);
                 $j = null;
                 foreach (array_reverse(explode("\n", trim($o))) as $line) {
@@ -246,8 +308,15 @@ if ($scIni) {
 }
 $md[] = '- ops/s: sum over processes, median over runs; ratio: median of the per-pair ratios shardcache/APCu (> 1: shardcache faster); range: min-max of those ratios';
 $md[] = '';
-$md[] = '| workload | procs | shardcache ops/s | APCu ops/s | shardcache/APCu | ratio range | errors |';
-$md[] = '|---|--:|--:|--:|--:|--:|---|';
+if (isset($caches['yac'])) {
+    $md[] = '- yac: ops/s and the median per-pair ratio shardcache/yac; empty where yac has no API for the workload';
+    $md[] = '';
+    $md[] = '| workload | procs | shardcache ops/s | APCu ops/s | shardcache/APCu | ratio range | yac ops/s | shardcache/yac | ratio range | errors |';
+    $md[] = '|---|--:|--:|--:|--:|--:|--:|--:|--:|---|';
+} else {
+    $md[] = '| workload | procs | shardcache ops/s | APCu ops/s | shardcache/APCu | ratio range | errors |';
+    $md[] = '|---|--:|--:|--:|--:|--:|---|';
+}
 foreach ($workloads as $w) {
     foreach ($procsList as $p) {
         $cell = $results["$w|$p"];
@@ -284,8 +353,29 @@ foreach ($workloads as $w) {
                 $errs[] = sprintf('%s: %d errors, %d failed runs', $info['label'], $cell['errors'][$c], $cell['failed'][$c]);
             }
         }
-        $md[] = sprintf('| %s | %d | %s | %s | %s | %s | %s |', $w, $p, $med['shardcache'], $med['apcu'],
-            $ratio, $range, $errs ? '**' . implode('; ', $errs) . '**' : '0');
+        $yacCols = '';
+        if (isset($caches['yac'])) {
+            $yv = $yr = $yrange = '';
+            if (in_array('yac', cell_caches($caches, $w), true)) {
+                $ok = array_filter($cell['rates']['yac'], fn($x) => $x !== null);
+                $yv = $ok ? fmt_rate(median($ok)) : 'FAIL';
+                $rs = [];
+                for ($pi = 0; $pi < $pairs; $pi++) {
+                    $a = $cell['rates']['shardcache'][$pi] ?? null;
+                    $b = $cell['rates']['yac'][$pi];
+                    if ($a !== null && $b !== null && $b > 0) {
+                        $rs[] = $a / $b;
+                    }
+                }
+                if ($rs) {
+                    $yr = sprintf('%.2f', median($rs));
+                    $yrange = count($rs) > 1 ? sprintf('%.2f-%.2f', min($rs), max($rs)) : '';
+                }
+            }
+            $yacCols = " $yv | $yr | $yrange |";
+        }
+        $md[] = sprintf('| %s | %d | %s | %s | %s | %s |%s %s |', $w, $p, $med['shardcache'], $med['apcu'],
+            $ratio, $range, $yacCols, $errs ? '**' . implode('; ', $errs) . '**' : '0');
     }
 }
 $md[] = '';

@@ -89,17 +89,21 @@ typedef struct sc_pool {
  *       requested_bytes); reset by repair (sc_shard.c) and clear.
  *   used_bytes, requested_bytes, spare_reuses, spare_pages: also read with
  *       relaxed atomic loads and no lock (figures, sc_evict_global's scan
- *       for shards with spares), so they may be a moment old. */
+ *       for shards with spares), so they may be a moment old.
+ *   Issue 20: the three counters every allocation and free writes come
+ *       first, so that they share one cache line (sc_segment.h checks it);
+ *       partial[] (read on every allocation, written only when a slab
+ *       fills or stops being full) comes after them. */
 typedef struct sc_shard_alloc {
-    uint32_t partial[SC_NCLASSES];  /* slabs with a free object, by class */
-    uint32_t pages;                 /* pages owned (slabs and large runs) */
     uint64_t used_bytes;            /* bytes handed out, rounded to class */
     uint64_t requested_bytes;       /* bytes entries need (sc_entry.c); tables
                                        are not counted */
     uint64_t nobjects;
+    uint64_t spare_reuses;          /* slabs and runs taken from the spares */
+    uint32_t pages;                 /* pages owned (slabs and large runs) */
     uint32_t spare_head;            /* empty slabs kept for reuse (any class) */
     uint32_t spare_pages;           /* pages in them */
-    uint64_t spare_reuses;          /* slabs and runs taken from the spares */
+    uint32_t partial[SC_NCLASSES];  /* slabs with a free object, by class */
 } sc_shard_alloc;
 
 /* The allocator's own view of a mapped segment: where the pages, their

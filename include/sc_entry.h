@@ -18,6 +18,12 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
                        uint8_t vtype, int64_t scalar, const char *value, uint32_t value_len, uint32_t ttl,
                        int64_t now);
 
+/* A store's stamp (sc_entry.stamp): the monotonic clock, strictly
+ * increasing within the calling thread. Take it under the shard's write
+ * lock, as sc_entry_create does, so that a shard's stamps follow its
+ * stores. */
+uint64_t sc_entry_stamp(void);
+
 /* Shard write lock held: frees an entry that no table refers to any more.
  * Callers that unlink entries use sc_entry_release (sc_epoch.h), which
  * retires zero-copy entries instead. */

@@ -41,8 +41,13 @@
 
 /* Figures of one shard (in sc_shard). No invariant depends on them: they
  * are read without a lock by sc_cache_figures_get and under the NO_REPAIR
- * lock by sc_info.c, and may be a moment old.
- *   inserts, updates, deletes, expired, evicted, resizes, repairs:
+ * lock by sc_info.c, and may be a moment old. The counts every store or
+ * delete changes (inserts, updates, deletes) are in the shard's head
+ * instead (sc_shard_head), on the line the store writes anyway (issue 20).
+ * The figures readers and lockers bump atomically (misses, lock_waits,
+ * optimistic_retries, sampled hits) come first, on a line away from the
+ * allocator's counters that follow (see sc_shard).
+ *   expired, evicted, resizes, repairs:
  *       REPAIR lock, plain ++ (repairs: by the locker that repaired).
  *   nomem: atomic add with no lock after a store gave up for lack of
  *       pages (sc_cache_store), and plain ++ under the REPAIR lock when the
@@ -57,18 +62,15 @@
  * shard's REPAIR lock held). A process that dies while bumping one loses
  * at most that count. */
 typedef struct sc_shard_stats {
-    uint64_t inserts;
-    uint64_t updates;
-    uint64_t deletes;
+    uint64_t misses;       /* sampled: SC_MISS_SAMPLE per recorded miss */
+    uint64_t lock_waits;   /* lock requests that found the lock busy */
+    uint64_t optimistic_retries; /* optimistic reads that had to start over */
+    uint64_t hits;         /* sampled: SC_HIT_SAMPLE per recorded hit */
     uint64_t expired;      /* entries removed because their TTL passed */
     uint64_t evicted;      /* live entries removed to make room */
     uint64_t resizes;
     uint64_t nomem;        /* stores refused for lack of memory */
-    uint64_t hits;         /* sampled: SC_HIT_SAMPLE per recorded hit */
-    uint64_t misses;       /* sampled: SC_MISS_SAMPLE per recorded miss */
     uint64_t repairs;      /* times the shard was emptied after a holder died */
-    uint64_t lock_waits;   /* lock requests that found the lock busy */
-    uint64_t optimistic_retries; /* optimistic reads that had to start over */
 } sc_shard_stats;
 
 /* A key whose value apcu_entry() is computing (owner 0 = free), in the
@@ -121,12 +123,23 @@ typedef struct sc_pin {
  *       seq confirms it) and under either lock mode.
  *   pins_used: no lock; set once 0 -> 1 by the first pin claimer of the
  *       shard (seq_cst store, before its first claim), never cleared. Read
- *       by writers (seq_cst) to skip the pin slots of shards never pinned. */
+ *       by writers (seq_cst) to skip the pin slots of shards never pinned.
+ *   inserts, updates, deletes (issue 20): REPAIR lock, plain ++, outside
+ *       the window (no reader looks at them); here because every store
+ *       and delete writes seq anyway, so counting takes no other shared
+ *       line. Read as the other figures (sc_shard_stats). Zeroed by clear,
+ *       kept by a repair. */
 typedef struct sc_shard_head {
     _Alignas(SC_CACHELINE) uint64_t seq;
     sc_table table;
     uint32_t pins_used;    /* set once a pin was taken: writers check pins */
+    uint32_t unused;
+    uint64_t inserts;
+    uint64_t updates;
+    uint64_t deletes;
 } sc_shard_head;
+
+_Static_assert(sizeof(sc_shard_head) == SC_CACHELINE, "a shard head is one cache line");
 
 /* One shard. The lock sits alone on its cache line (with what only its
  * holder reads) so that writers taking it do not disturb optimistic
@@ -157,9 +170,12 @@ typedef struct sc_shard {
      * the writers' pin wait, which has only the shard in hand). */
     int64_t live_rel;
     /* -- state of the lock's holders, each field under the lock named
-     *    above; nothing an optimistic reader looks at -- */
-    _Alignas(SC_CACHELINE) sc_shard_alloc alloc;
-    sc_shard_stats stats;
+     *    above; nothing an optimistic reader looks at. stats, then alloc:
+     *    the counters every allocation and free writes (alloc's first
+     *    three) share one line with nothing readers bump (checked below;
+     *    issue 20) -- */
+    _Alignas(SC_CACHELINE) sc_shard_stats stats;
+    sc_shard_alloc alloc;
     sc_reservation reservations[SC_RESERVATIONS];
     /* apc.slam_defense (sc_cache.c): the last key stored in this shard -
      * its mixed hash and length - the second it was stored (the "now" of
@@ -174,6 +190,14 @@ typedef struct sc_shard {
      * shard write lock. */
     sc_retire_list retire;
 } sc_shard;
+
+/* Every allocation and free writes these three figures: one line, not the
+ * one of the figures readers bump (issue 20). */
+_Static_assert(offsetof(sc_shard, alloc.used_bytes) / SC_CACHELINE
+               == (offsetof(sc_shard, alloc.nobjects) + 7) / SC_CACHELINE
+               && offsetof(sc_shard, alloc.used_bytes) / SC_CACHELINE
+               != (offsetof(sc_shard, stats.nomem) + 7) / SC_CACHELINE,
+               "the allocator's figures must share one cache line, apart from the readers' figures");
 
 /* The head of a shard whose lock or writer state the caller already has in
  * hand. (A fetch goes from the hash to seg->heads directly, without reading

@@ -6,6 +6,9 @@
 # --procs=, --pairs=, --seconds=, --out= and --shardcache= given here replace
 # the defaults above; other arguments (e.g. --workloads=a,b, --apcu=PATH) are
 # passed to compare.php unchanged. See benchmarks/README.md.
+# compare.php adds yac as a third column where its API allows: it fetches
+# Debian's php8.2-yac into /opt/shardcache/yac itself (scripts/fetch-yac.sh;
+# never installed system-wide); pass --yac=none to leave it out.
 #
 # Options of this script:
 #   --incremental   pass --incremental to scripts/build.sh

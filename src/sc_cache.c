@@ -61,6 +61,7 @@
 #include "sc_vtype.h"
 #include "sc_pin.h"
 #include "sc_epoch.h"
+#include "sc_inplace.h"
 
 /* This thread's statistics (see sc_cache.h). */
 _Thread_local sc_local_stats sc_local SC_TLS_FAST;
@@ -121,6 +122,26 @@ static uint32_t sc_slam_owner(void)
 static bool sc_slam_refused(const sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner)
 {
     return shard->slam_time == now && shard->slam_hash == hash && shard->slam_len == len && shard->slam_owner != owner;
+}
+
+/* Shard write lock held. */
+static void sc_slam_record(sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner)
+{
+    shard->slam_hash = hash;
+    shard->slam_len = len;
+    shard->slam_time = now;
+    shard->slam_owner = owner;
+}
+
+/* An in-place store (sc_inplace.c) is done: count it, remember it for slam
+ * defense, release the shard. */
+static void sc_store_done(sc_cache *c, sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner)
+{
+    sc_head(shard)->updates++;
+    if (c->slam_defense) {
+        sc_slam_record(shard, hash, len, now, owner);
+    }
+    sc_shard_unlock(shard);
 }
 
 /* Makes the entry, evicting from this shard when memory is short: expired
@@ -212,6 +233,16 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         if (SC_UNLIKELY(shard->retire.head != 0)) {
             sc_epoch_reclaim(seg, shard, false);
         }
+        /* Issue 20: a scalar over a scalar is written into the entry that
+         * holds the key (sc_inplace.c): no allocation, no free, no slot. */
+        if (attempt == 0 && !sc_vtype_has_bytes(value->vtype) && value->len == 0) {
+            old = sc_table_lookup(seg, table, key->str, key->len, hash, &slot);
+            if (old && !sc_vtype_has_bytes(old->vtype)
+                && sc_inplace_store(shard, (sc_entry *)old, value->vtype, value->scalar, ttl, now)) {
+                sc_store_done(c, shard, hash, key->len, now, owner);
+                return SC_OK;
+            }
+        }
         off = sc_make_entry(c, shard, hash, key, value, ttl, now);
         if (off && value->fixup && (((sc_entry *)(seg->base + off))->flags & SC_ENTRY_CHAINED)) {
             /* A zero-copy layout needs one piece: the caller stores the
@@ -266,15 +297,12 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
 
     if (old) {
         sc_entry_release(seg, shard, (sc_entry *)old);
-        shard->stats.updates++;
+        sc_head(shard)->updates++;
     } else {
-        shard->stats.inserts++;
+        sc_head(shard)->inserts++;
     }
     if (c->slam_defense) {
-        shard->slam_hash = hash;
-        shard->slam_len = key->len;
-        shard->slam_time = now;
-        shard->slam_owner = owner;
+        sc_slam_record(shard, hash, key->len, now, owner);
     }
     sc_shard_unlock(shard);
     return SC_OK;
@@ -482,7 +510,7 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     sc_table_clear_slot(seg, &sc_head(shard)->table, slot);
     sc_shard_write_end(shard);
     sc_entry_release(seg, shard, (sc_entry *)e);
-    shard->stats.deletes++;
+    sc_head(shard)->deletes++;
     sc_shard_unlock(shard);
     return SC_OK;
 }
@@ -538,6 +566,9 @@ void sc_cache_clear(sc_cache *c)
          * (repairs are kept: they tell about crashes, not about use). */
         memset(&shard->stats, 0, sizeof(shard->stats));
         shard->stats.repairs = repairs;
+        sc_head(shard)->inserts = 0;
+        sc_head(shard)->updates = 0;
+        sc_head(shard)->deletes = 0;
     }
     if (!keep_memory) {
         sc_alloc_reset_pool(&seg->ac);
@@ -571,9 +602,9 @@ void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
         f->mem_used += __atomic_load_n(&s->alloc.used_bytes, __ATOMIC_RELAXED);
         f->mem_requested += __atomic_load_n(&s->alloc.requested_bytes, __ATOMIC_RELAXED);
         f->spare_reuses += __atomic_load_n(&s->alloc.spare_reuses, __ATOMIC_RELAXED);
-        f->inserts += s->stats.inserts;
-        f->updates += s->stats.updates;
-        f->deletes += s->stats.deletes;
+        f->inserts += sc_head(s)->inserts;
+        f->updates += sc_head(s)->updates;
+        f->deletes += sc_head(s)->deletes;
         f->expired += s->stats.expired;
         f->evicted += s->stats.evicted;
         f->nomem += s->stats.nomem;

@@ -11,9 +11,10 @@
  *     enough pages are free.
  * Every allocation of an entry belongs to the shard the key hashes to and is
  * made and freed under that shard's write lock. An entry is immutable once
- * a table refers to it, except for in-place integer updates (sc_update.c)
- * and the hit figures (sc_cache.c), so an optimistic reader can copy it and
- * trust the copy once the sequence counter confirms it.
+ * a table refers to it, except for in-place integer updates (sc_update.c),
+ * scalar stores over a scalar (sc_inplace.c, inside the window) and the hit
+ * figures (sc_cache.c), so an optimistic reader can copy it and trust the
+ * copy once the sequence counter confirms it.
  *
  * Owns: the bytes of entries (header, key, value, chunk lists) and the
  * shard's requested_bytes figure.
@@ -46,7 +47,7 @@ static uint64_t sc_chained_head_size(uint32_t key_len, uint32_t nchunks)
  * clock for every process of the machine), made strictly increasing within
  * the thread. Stores in different shards may get equal stamps; readers
  * break such ties themselves. Nothing shared is written to get it. */
-static uint64_t sc_entry_stamp(void)
+uint64_t sc_entry_stamp(void)
 {
     static _Thread_local uint64_t last;
     struct timespec ts;

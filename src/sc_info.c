@@ -81,9 +81,9 @@ void sc_info_shard_get(sc_cache *c, uint32_t index, sc_info_shard *out)
     out->mem_used = shard->alloc.used_bytes;
     out->mem_requested = shard->alloc.requested_bytes;
     out->objects = shard->alloc.nobjects;
-    out->inserts = shard->stats.inserts;
-    out->updates = shard->stats.updates;
-    out->deletes = shard->stats.deletes;
+    out->inserts = sc_head(shard)->inserts;
+    out->updates = sc_head(shard)->updates;
+    out->deletes = sc_head(shard)->deletes;
     out->expired = shard->stats.expired;
     out->evicted = shard->stats.evicted;
     out->repairs = shard->stats.repairs;

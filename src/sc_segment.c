@@ -248,12 +248,16 @@ uint64_t sc_seg_layout_id(void)
         offsetof(sc_shard, alloc), offsetof(sc_shard, stats), offsetof(sc_shard, reservations),
         offsetof(sc_shard, pins),
         sizeof(sc_shard_alloc), offsetof(sc_shard_alloc, partial), offsetof(sc_shard_alloc, spare_head),
-        sizeof(sc_shard_stats), sizeof(sc_reservation), sizeof(sc_pin),
+        sizeof(sc_shard_stats), offsetof(sc_shard_stats, repairs), offsetof(sc_shard_alloc, used_bytes),
+        offsetof(sc_shard_head, inserts),
+        sizeof(sc_reservation), sizeof(sc_pin),
         sizeof(sc_table), offsetof(sc_table, off), offsetof(sc_table, capacity),
         sizeof(sc_page), offsetof(sc_page, run), offsetof(sc_page, next),
         sizeof(sc_entry), offsetof(sc_entry, key_len), offsetof(sc_entry, scalar), offsetof(sc_entry, mem_size),
         offsetof(sc_entry, mtime_after), offsetof(sc_entry, stamp), sizeof(sc_live_slot), SC_LIVE_SLOTS,
         sizeof(sc_chunk), offsetof(sc_chunk, len), SC_MAX_CHUNKS, SC_ENTRY_CHAINED, SC_ENTRY_REFERENCED,
+        offsetof(sc_header, epochs), offsetof(sc_epoch_table, held), offsetof(sc_epoch_table, slots),
+        SC_HELD_SETS, SC_HELD_TAG0,
     };
     size_t i;
 

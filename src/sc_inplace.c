@@ -1,0 +1,59 @@
+/*
+ * sc_inplace.c - overwriting a scalar entry in place (issue 20).
+ *
+ * When a store replaces a scalar (null, bool, int, float) with a scalar,
+ * the entry keeps its memory, its slot and its key, so the store writes no
+ * allocator line (slab descriptor, free list, figures) and no table slot:
+ * only the entry, the shard's lock and its head (sequence counter and
+ * update count).
+ *
+ * Owns: nothing shared of its own; it rewrites the header of an entry that
+ * a table already refers to.
+ * Locks: the caller holds the shard's REPAIR lock, which keeps out every
+ * other writer, the locked readers, snapshots, the sampled-hit recorder
+ * and the locked int updaters. The fields change inside the shard's odd
+ * sequence window (sc_shard_write_begin also drains the pinned int
+ * updaters of sc_update.c, which never start while it is odd), so an
+ * optimistic reader that copied the entry meanwhile fails its check and
+ * reads again: no reader returns a mix of the old and new value or of old
+ * and new times. The stamp (a clock read) is taken before the window
+ * opens, so the window stays as short as a slot change.
+ * Only values readers always copy are written in place, and never a
+ * zero-copy entry (SC_ENTRY_ZC, sc_epoch.h: readers may hold pointers into
+ * it): no pointer a reader may hold into an entry ever sees its bytes
+ * change. Nothing is freed or retired here, so sc_entry_release (the one
+ * hook in front of the allocator's free) is not bypassed.
+ * Death: a process that dies here dies inside the window, holding the
+ * REPAIR lock: the next locker finds the counter odd and empties the shard
+ * (sc_shard.c), as for a death in any other store's window.
+ */
+#include "sc_inplace.h"
+#include "sc_entry.h"
+#include "sc_pin.h"
+#include "sc_epoch_layout.h"
+
+bool sc_inplace_store(sc_shard *shard, sc_entry *old, uint8_t vtype, int64_t scalar, uint32_t ttl,
+                      int64_t now)
+{
+    uint64_t stamp;
+
+    if ((old->flags & (SC_ENTRY_CHAINED | SC_ENTRY_ZC)) || old->val_len != 0) {
+        return false;
+    }
+    stamp = sc_entry_stamp();
+    sc_shard_write_begin(shard);
+    /* The fields sc_entry_fill sets; hash, key, val_len (0) and mem_size
+     * (same allocation) stay as they are. */
+    old->vtype = vtype;
+    old->flags = 0;
+    old->reserved = 0;
+    old->ttl = ttl;
+    __atomic_store_n(&old->scalar, scalar, __ATOMIC_RELAXED);
+    old->ctime = now;
+    __atomic_store_n(&old->mtime_after, 0, __ATOMIC_RELAXED);
+    old->atime_after = 0;
+    old->nhits = 0;
+    old->stamp = stamp;
+    sc_shard_write_end(shard);
+    return true;
+}
