@@ -165,7 +165,9 @@ void sc_alloc_reset_pool(sc_alloc_ctx *ac);
 /* A shard whose writer died gives back every run it owns (its caller holds
  * the shard lock and then resets the shard's allocator state). */
 void sc_alloc_reclaim_shard(sc_alloc_ctx *ac, uint16_t owner);
-/* The caller holds the pool lock (sc_pool_lock: the pool changes): gives
+/* The caller holds the pool lock (sc_pool_lock_walk is enough: the pool
+ * is marked dirty around each run given back, so a caller killed between
+ * two runs leaves a usable pool and the other runs still owned): gives
  * back every run owned by `owner`. Returns the pages. */
 uint32_t sc_alloc_give_owned_locked(sc_alloc_ctx *ac, uint16_t owner);
 /* The caller holds the pool lock (sc_pool_lock_walk is enough: the pool

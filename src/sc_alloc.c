@@ -62,7 +62,9 @@
  * (the caller's own tag for runs it holds back) without touching the pool,
  * so a holder killed in the middle leaves each run with one owner or the
  * other, both consistent; sc_alloc_give_owned_locked gives a tag's runs
- * back to the pool.
+ * back to the pool, marking the pool dirty around each run it gives (so
+ * its caller may hold the lock in walk mode: a holder killed between two
+ * runs costs no reset, and the runs left keep their tag).
  */
 #include <string.h>
 #include "sc_alloc.h"
@@ -336,8 +338,14 @@ static uint32_t sc_alloc_walk_owned(sc_alloc_ctx *ac, uint16_t owner, uint16_t t
             pages += run;
             if (give) {
                 /* Merging with free neighbours keeps the extents the walk
-                 * reads ahead correct. */
+                 * reads ahead correct. The pool is marked dirty for this
+                 * one run only: a holder killed between two runs leaves
+                 * a consistent pool and the rest still owned. */
+                __atomic_store_n(&ac->pool->dirty, 1, __ATOMIC_SEQ_CST);
+                __atomic_signal_fence(__ATOMIC_SEQ_CST);
                 sc_pool_give(ac, p, run);
+                __atomic_signal_fence(__ATOMIC_SEQ_CST);
+                __atomic_store_n(&ac->pool->dirty, 0, __ATOMIC_SEQ_CST);
             } else {
                 d->owner = to;
             }
@@ -349,7 +357,10 @@ static uint32_t sc_alloc_walk_owned(sc_alloc_ctx *ac, uint16_t owner, uint16_t t
 
 void sc_alloc_reclaim_shard(sc_alloc_ctx *ac, uint16_t owner)
 {
-    if (!sc_pool_lock(ac)) {
+    /* Walk mode: the walk marks the pool dirty around each run it gives,
+     * so a repairer killed between two runs costs no reset (the shard is
+     * still "owner died": the next locker repairs again). */
+    if (!sc_pool_lock_walk(ac)) {
         return;
     }
     sc_alloc_walk_owned(ac, owner, 0, true);

@@ -58,9 +58,11 @@
  * stamp is below the minimum published epoch. A repairer killed while
  * moving runs leaves some runs tagged and the shard still "owner died":
  * the next locker repairs again and moves the rest; the pool is untouched,
- * so nothing is reset. A process killed while giving a set back is a pool
- * writer killed mid-change: the segment is reset (sc_alloc.c), and the
- * reset forgets every held set.
+ * so nothing is reset. A process killed while giving a set back leaves the
+ * set in use with the runs not yet given (the next pass gives them); only
+ * a death inside the linking of one run marks the pool for a full reset
+ * (sc_alloc.c), as any pool change does, and the reset forgets every held
+ * set.
  */
 #include "sc_epoch.h"
 #include <pthread.h>
@@ -389,7 +391,10 @@ static uint64_t sc_epoch_held_free(sc_seg *seg, uint64_t safe)
             due = true;
         }
     }
-    if (!due || !sc_pool_lock(&seg->ac)) {
+    /* Walk mode: each run given back marks the pool dirty only while it
+     * is being linked (sc_alloc.c), so a process killed in here leaves the
+     * set in use with its remaining runs, which the next pass gives back. */
+    if (!due || !sc_pool_lock_walk(&seg->ac)) {
         return 0;
     }
     mask = t->held_mask;
