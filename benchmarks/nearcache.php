@@ -1,5 +1,5 @@
 <?php
-// Shardcache\NearCache benchmark (run it through scripts/bench-nearcache.sh,
+// Shardcache\NearCache benchmark (run it through benchmarks/nearcache.sh,
 // which installs what it needs and passes the PHP command lines).
 //
 // 1. get() of one hot key, 1 process, in alternating rounds:

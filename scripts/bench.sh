@@ -1,62 +1,71 @@
 #!/usr/bin/env bash
-# Set up, build, and run the side-by-side benchmark (shardcache vs APCu):
-#   php -n benchmarks/compare.php --shardcache=modules/shardcache.so \
-#       --procs=1,2,4,8,16 --pairs=3 --seconds=2 --out=benchmarks/results-latest.md
+# Set up, build, and run one benchmark suite: shardcache side by side with APCu.
 #
-# --procs=, --pairs=, --seconds=, --out= and --shardcache= given here replace
-# the defaults above; other arguments (e.g. --workloads=a,b, --apcu=PATH) are
-# passed to compare.php unchanged. See benchmarks/README.md.
-# compare.php adds yac as a third column where its API allows: it fetches
-# Debian's php8.2-yac into /opt/shardcache/yac itself (scripts/fetch-yac.sh;
-# never installed system-wide); pass --yac=none to leave it out.
+#   scripts/bench.sh                         the speed suite (the README's command)
+#   scripts/bench.sh SUITE [suite options]   one suite; its options go to its script
+#   scripts/bench.sh --list                  the suites and their scripts
 #
-# Options of this script:
-#   --incremental   pass --incremental to scripts/build.sh
+# Suites (each script lives beside what it drives and also runs on its own
+# once modules/shardcache.so is built; each has --help):
+#   speed      benchmarks/speed.sh            bench.php workloads through
+#              compare.php: ops/s of both caches in alternating pairs, 1 to 16
+#              processes (--procs=, --pairs=, --seconds=, --out=, --workloads=)
+#   memory     benchmarks/memory.sh           churn.php and hitratio.php: memory
+#              kept under churn, bytes per entry, hit ratio (--quick, --out=)
+#   web        benchmarks/web/run.sh          php-fpm behind nginx loaded by wrk
+#              (--workers=, --pairs=, --pages=, ...)
+#   nearcache  benchmarks/nearcache.sh        Shardcache\NearCache against
+#              phpredis and Symfony's ChainAdapter (--rounds=, --seconds=)
+#   segment    benchmarks/segment-compare.sh  named segment against anonymous
+#              segment, same build (--workloads=, --pairs=, --shm=)
+# See benchmarks/README.md. Speed figures come from these paired runs only;
+# on a shared or busy machine they are noisy (print `uptime` beside them).
+#
+# Options of this script (anywhere on the line; the rest goes to the suite):
 #   --no-build      use the existing modules/shardcache.so (no setup/build)
+#   --incremental   pass --incremental to scripts/build.sh
+#   --list, -h, --help
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+. "$ROOT/scripts/lib.sh"
 
-procs="1,2,4,8,16"
-pairs="3"
-seconds="2"
-out="$ROOT/benchmarks/results-latest.md"
-so="$ROOT/modules/shardcache.so"
-extra=()
-build_args=()
+SUITES=(
+    "speed|benchmarks/speed.sh"
+    "memory|benchmarks/memory.sh"
+    "web|benchmarks/web/run.sh"
+    "nearcache|benchmarks/nearcache.sh"
+    "segment|benchmarks/segment-compare.sh"
+)
+
+suite=speed
+named=0          # 1 once the suite is named (the first word that is not an option)
 do_build=1
-
+build_args=()
+args=()
 for arg in "$@"; do
     case "$arg" in
-        --procs=*)      procs="${arg#*=}" ;;
-        --pairs=*)      pairs="${arg#*=}" ;;
-        --seconds=*)    seconds="${arg#*=}" ;;
-        --out=*)        out="${arg#*=}" ;;
-        --shardcache=*) so="${arg#*=}" ;;
-        --incremental)  build_args+=(--incremental) ;;
-        --no-build)     do_build=0 ;;
-        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-        *)              extra+=("$arg") ;;
+        --no-build) do_build=0 ;;
+        --incremental) build_args+=(--incremental) ;;
+        --list)
+            for entry in "${SUITES[@]}"; do printf '%-10s %s\n' "${entry%%|*}" "${entry#*|}"; done
+            exit 0 ;;
+        -h|--help) [ "$named" -eq 0 ] && { sc_help "$0"; exit 0; }; args+=("$arg") ;;
+        -*) args+=("$arg") ;;
+        *) if [ "$named" -eq 0 ]; then suite="$arg"; named=1; else args+=("$arg"); fi ;;
     esac
 done
+
+script=""
+for entry in "${SUITES[@]}"; do
+    [ "${entry%%|*}" = "$suite" ] && script="${entry#*|}"
+done
+[ -n "$script" ] || { echo "bench: no suite named $suite (see scripts/bench.sh --list)" >&2; exit 2; }
 
 if [ "$do_build" -eq 1 ]; then
     bash scripts/setup.sh </dev/null
     bash scripts/build.sh ${build_args[@]+"${build_args[@]}"} </dev/null
 fi
-
-if [ ! -f benchmarks/compare.php ]; then
-    echo "bench: benchmarks/compare.php is missing" >&2
-    exit 1
-fi
-if [ ! -f "$so" ]; then
-    echo "bench: $so not found (run without --no-build)" >&2
-    exit 1
-fi
-
-cmd=(php -n benchmarks/compare.php "--shardcache=$so" "--procs=$procs"
-     "--pairs=$pairs" "--seconds=$seconds" "--out=$out" ${extra[@]+"${extra[@]}"})
-echo "bench: ${cmd[*]}"
-"${cmd[@]}" </dev/null
-echo "bench: table written to $out"
+echo "bench: suite $suite: bash $script ${args[*]+"${args[*]}"} (load: $(uptime | sed 's/.*load average: //'))"
+exec bash "$script" ${args[@]+"${args[@]}"} </dev/null

@@ -31,7 +31,7 @@ for arg in "$@"; do
 done
 
 # (Skipped in copies of the tree that carry build.sh alone, such as
-# scripts/test-zts.sh's .build-zts/: the checkout itself is checked.)
+# tests/zts/run.sh's .build-zts/: the checkout itself is checked.)
 if [ -f "$ROOT/scripts/check-core.sh" ]; then
     bash "$ROOT/scripts/check-core.sh"
 fi

@@ -9,13 +9,14 @@
 #   valgrind     memory checking phase of scripts/test.sh
 #   make, gcc    compiler toolchain (normally preinstalled)
 # For the other platforms of scripts/test.sh (phase 6):
-#   debootstrap  the PHP 8.4 trixie chroot (scripts/php84.sh)
+#   debootstrap  the PHP 8.4 trixie chroot (tests/php84/chroot.sh)
 #   dpkg-dev, libpcre2-dev  PHP 8.2 ZTS from Debian's source package
-#                (scripts/php-zts.sh; this adds a deb-src entry for php8.2)
+#                (tests/zts/build-php.sh; this adds a deb-src entry for php8.2)
 #   apache2, libapache2-mod-php8.2, wrk  the Apache prefork test; installed
 #                with a temporary policy-rc.d so that no system Apache starts
 # Nothing here starts a service.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 export DEBIAN_FRONTEND=noninteractive
 
@@ -25,12 +26,7 @@ command -v valgrind >/dev/null 2>&1 || want+=(valgrind)
 command -v make >/dev/null 2>&1 || want+=(make)
 command -v cc >/dev/null 2>&1 || want+=(gcc)
 
-missing=()
-for pkg in "${want[@]}"; do
-    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q '^install ok installed$'; then
-        missing+=("$pkg")
-    fi
-done
+mapfile -t missing < <(sc_missing_pkgs "${want[@]}")
 
 SRCLIST=/etc/apt/sources.list.d/shardcache-deb-src.sources
 need_src=0
@@ -41,18 +37,13 @@ if [ "${#missing[@]}" -eq 0 ] && [ "$need_src" -eq 0 ]; then
     exit 0
 fi
 
-echo "setup: installing ${missing[*]:-no package}$([ "$need_src" -eq 1 ] && echo " (and the php8.2 deb-src entry)")"
-SUDO=()
-if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null 2>&1; then
-        SUDO=(sudo -n env DEBIAN_FRONTEND=noninteractive)
-    else
-        echo "setup: not root and no sudo; install as root: apt-get install -y ${missing[*]}" >&2
-        exit 1
-    fi
-fi
-
 if [ "$need_src" -eq 1 ]; then
+    echo "setup: adding the php8.2 deb-src entry ($SRCLIST)"
+    SUDO=()
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null 2>&1 || { echo "setup: not root and no sudo: cannot write $SRCLIST" >&2; exit 1; }
+        SUDO=(sudo -n)
+    fi
     # Source packages only (PHP's source for the ZTS build); same mirror.
     printf '%s\n' \
         '# Added by shardcache scripts/setup.sh: Debian source packages (PHP'"'"'s' \
@@ -63,21 +54,9 @@ if [ "$need_src" -eq 1 ]; then
         'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' \
         | "${SUDO[@]}" tee "$SRCLIST" >/dev/null
 fi
-APT_OPTS=(-o DPkg::Lock::Timeout=900)
-"${SUDO[@]}" apt-get "${APT_OPTS[@]}" update -qq </dev/null
-if [ "${#missing[@]}" -gt 0 ]; then
-    # No service may start while installing (apache2 would take port 80).
-    policy_made=0
-    if [ ! -e /usr/sbin/policy-rc.d ]; then
-        printf '#!/bin/sh\n# temporary, from shardcache scripts/setup.sh\nexit 101\n' \
-            | "${SUDO[@]}" tee /usr/sbin/policy-rc.d >/dev/null && "${SUDO[@]}" chmod 755 /usr/sbin/policy-rc.d \
-            && policy_made=1
-    fi
-    rc=0
-    "${SUDO[@]}" apt-get "${APT_OPTS[@]}" install -y -qq -o Dpkg::Use-Pty=0 "${missing[@]}" </dev/null >/dev/null || rc=$?
-    [ "$policy_made" -eq 1 ] && "${SUDO[@]}" rm -f /usr/sbin/policy-rc.d
-    [ "$rc" -eq 0 ] || { echo "setup: apt-get install failed (exit $rc)" >&2; exit 1; }
-fi
+# apt-get update (for the new deb-src entry too), then the missing packages
+# with no service started (apache2 would take port 80).
+sc_apt_install setup ${missing[@]+"${missing[@]}"} || exit 1
 
 for tool in phpize php-config; do
     command -v "$tool" >/dev/null 2>&1 || { echo "setup: $tool still missing after install" >&2; exit 1; }

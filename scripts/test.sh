@@ -1,23 +1,42 @@
 #!/usr/bin/env bash
-# Set up, build and run every test of shardcache:
-#   1. scripts/setup.sh          (packages; no-op when present)
-#   2. scripts/build.sh          (clean build, fails on any compiler warning)
-#   3. phpt suite                (scripts/run-phpt.sh)
-#   4. phpt suite under valgrind (scripts/run-phpt.sh --valgrind)
-#   5. extra test commands       (EXTRA_TESTS below)
-#   6. other platforms (PLATFORM_TESTS below): the phpt suite on PHP 8.4 NTS
-#      (a trixie chroot, scripts/php84.sh), the phpt suite and the thread
-#      driver on PHP 8.2 ZTS (scripts/php-zts.sh), Apache prefork + mod_php.
+# Set up, build and run the tests of shardcache, by named phases.
+#
+#   scripts/test.sh                      everything (what CI runs: .ci/run)
+#   scripts/test.sh PHASE...             only these phases (after setup and build)
+#   scripts/test.sh PHASE -- ARGS...     one phase, ARGS appended to its command
+#                                        (e.g. scripts/test.sh phpt -- tests/api/,
+#                                        scripts/test.sh kill-test -- --kills=50)
+#   scripts/test.sh --list               the phases, in run order, with commands
+#
+# A PHASE is a phase's name, or a group: a prefix before "-" (kill: every
+# kill-* phase; fpm; zts: zts-threads*) or "platforms" (every phase of
+# another PHP version, build or SAPI). Every phase runs its command from the
+# project root with no stdin, under a timeout; the command is the runner that
+# lives beside its tests (tests/<area>/run.sh ...), which can also be run on
+# its own (each has --help).
+#
+# What "everything" is, in order:
+#   1. setup          scripts/setup.sh (packages; no-op when present)
+#   2. build          scripts/build.sh (clean build, fails on any compiler warning)
+#   3. phpt           the phpt suite (tests/run-phpt.sh, see tests/README.md)
+#   4. phpt-valgrind  the phpt suite under valgrind (tests/run-phpt.sh --valgrind)
+#   5. extra phases   EXTRA_TESTS below
+#   6. platforms      PLATFORM_TESTS below: the phpt suite on PHP 8.4 NTS (a
+#      trixie chroot, tests/php84/chroot.sh), the phpt suite and the thread
+#      driver on PHP 8.2 ZTS (tests/zts/build-php.sh), Apache prefork + mod_php.
 #      The 8.4 chroot and the ZTS PHP are made once and cached under
 #      /opt/shardcache; on a fresh machine both are prepared in the
 #      background (nice) from the start of the run, while phases 2-5 run.
+# OPTIONAL_TESTS (below) run only when named (e.g. scripts/test.sh asan).
 # Prints a per-phase summary, a table per PHP version / build / SAPI, and,
 # as the very last line, "N passed, N failed" summed over the phases.
 # Exits non-zero on any failure.
 #
 # Options:
-#   --no-valgrind   skip phase 4 (quick local runs; CI always runs it)
-#   --no-platforms  skip phase 6 (only PHP 8.2 NTS)
+#   --list          list the phases and exit
+#   --no-valgrind   skip phase 4 in a whole run (quick local runs; CI always runs it)
+#   --no-platforms  skip phase 6 in a whole run (only PHP 8.2 NTS)
+#   --no-build      skip setup and build: test the existing modules/shardcache.so
 #   --incremental   pass --incremental to scripts/build.sh
 #   -h, --help      this text
 # Environment: SC_PHPT_TIMEOUT (s, default 300), SC_VALGRIND_TIMEOUT
@@ -39,53 +58,134 @@ EXTRA_TESTS=(
     # "bench-smoke|php -n benchmarks/bench.php --workload=fetch_int_hot16 --procs=2 --seconds=1 ..."
     "symfony|bash tests/symfony/run.sh \"\$SO\""
     "doctrine|bash tests/doctrine/run.sh \"\$SO\""
-    "apcu-suite|bash scripts/apcu-suite.sh \"\$SO\""
-    "fpm-abuse|bash scripts/fpm-abuse.sh --seconds=20 --so=\"\$SO\""
-    "kill-test|bash scripts/kill-test.sh --kills=500 --seconds=100 --quiet --so=\"\$SO\""
-    "kill-test-noproc|bash scripts/kill-test.sh --kills=500 --seconds=150 --quiet --no-proc --so=\"\$SO\""
-    "kill-readers|bash scripts/kill-test.sh --readers --kills=400 --seconds=150 --quiet --so=\"\$SO\""
-    "kill-zero-copy|bash scripts/kill-test.sh --zero-copy --kills=300 --seconds=100 --quiet --so=\"\$SO\""
-    "kill-test-named|bash scripts/kill-test.sh --kills=300 --seconds=100 --quiet --segment=auto --restart-rounds=10 --so=\"\$SO\""
-    "pin-death|bash scripts/pin-death-test.sh --so=\"\$SO\""
-    "fpm-segments|bash scripts/fpm-segments-test.sh --so=\"\$SO\""
-    "phpt-named|bash scripts/phpt-named.sh \"\$SO\""
-    "segment-stale-lock|bash scripts/segment-stale-lock-test.sh --so=\"\$SO\""
+    "apcu-suite|bash tests/apcu-suite/run.sh \"\$SO\""
+    "fpm-abuse|bash tests/fpm/abuse.sh --seconds=20 --so=\"\$SO\""
+    "kill-test|bash tests/kill/run.sh --kills=500 --seconds=100 --quiet --so=\"\$SO\""
+    "kill-test-noproc|bash tests/kill/run.sh --kills=500 --seconds=150 --quiet --no-proc --so=\"\$SO\""
+    "kill-readers|bash tests/kill/run.sh --readers --kills=400 --seconds=150 --quiet --so=\"\$SO\""
+    "kill-zero-copy|bash tests/kill/run.sh --zero-copy --kills=300 --seconds=100 --quiet --so=\"\$SO\""
+    "kill-test-named|bash tests/kill/run.sh --kills=300 --seconds=100 --quiet --segment=auto --restart-rounds=10 --so=\"\$SO\""
+    "pin-death|bash tests/pin/run.sh --so=\"\$SO\""
+    "fpm-segments|bash tests/fpm/segments.sh --so=\"\$SO\""
+    "phpt-named|bash tests/run-phpt.sh --named \"\$SO\" --"
+    "segment-stale-lock|bash tests/segment/stale-lock.sh --so=\"\$SO\""
     "fuzz|bash fuzz/run.sh 60"
     "package|bash scripts/check-package-xml.sh"
     "core-structure|bash scripts/check-core.sh"
-    "browser|SO=\"\$SO\" bash scripts/browser-test.sh"
+    "browser|SO=\"\$SO\" bash tests/browser/run.sh"
     "nearcache|bash tests/nearcache/run.sh \"\$SO\""
 )
 
 # PLATFORM TESTS: "name|platform|timeout|shell command" (platform: the PHP
 # version, NTS/ZTS and SAPI it covers, for the table at the end).
 PLATFORM_TESTS=(
-    "phpt-8.4|8.4 NTS cli|600|bash scripts/test-php84.sh"
-    "phpt-8.2-zts|8.2 ZTS cli|600|bash scripts/test-zts.sh phpt"
-    "zts-threads|8.2 ZTS embed|300|bash scripts/test-zts.sh driver --threads=8 --child-threads=2 --seconds=60"
-    "zts-threads-vg|8.2 ZTS embed|600|bash scripts/test-zts.sh driver --threads=4 --child-threads=1 --seconds=8 --ops=100 --fatal-every=0 --valgrind"
-    "apache-prefork|8.2 NTS apache2|300|bash scripts/apache-test.sh --seconds=30 --so=\"\$SO\""
+    "phpt-8.4|8.4 NTS cli|600|bash tests/php84/run.sh --"
+    "phpt-8.2-zts|8.2 ZTS cli|600|bash tests/zts/run.sh phpt --"
+    "zts-threads|8.2 ZTS embed|300|bash tests/zts/run.sh driver --threads=8 --child-threads=2 --seconds=60"
+    "zts-threads-vg|8.2 ZTS embed|600|bash tests/zts/run.sh driver --threads=4 --child-threads=1 --seconds=8 --ops=100 --fatal-every=0 --valgrind"
+    "apache-prefork|8.2 NTS apache2|300|bash tests/apache/run.sh --seconds=30 --so=\"\$SO\""
+)
+
+# OPTIONAL TESTS: "name|timeout|shell command", run only when named.
+OPTIONAL_TESTS=(
+    "asan|3600|bash tests/asan/run.sh"
 )
 # ---------------------------------------------------------------------------
 
 with_valgrind=1
 with_platforms=1
+do_build=1
+list_only=0
 build_args=()
-for arg in "$@"; do
-    case "$arg" in
+selectors=()
+pass_args=()
+while [ $# -gt 0 ]; do
+    case "$1" in
         --no-valgrind) with_valgrind=0 ;;
         --no-platforms) with_platforms=0 ;;
+        --no-build) do_build=0 ;;
         --incremental) build_args+=(--incremental) ;;
+        --list) list_only=1 ;;
         -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-        *) echo "test: unknown option $arg" >&2; exit 2 ;;
+        --) shift; pass_args=("$@"); break ;;
+        -*) echo "test: unknown option $1" >&2; exit 2 ;;
+        *) selectors+=("$1") ;;
     esac
+    shift
 done
 
-export NO_INTERACTION=1 SO
 PHPT_TIMEOUT="${SC_PHPT_TIMEOUT:-300}"
 VALGRIND_TIMEOUT="${SC_VALGRIND_TIMEOUT:-1500}"
 EXTRA_TIMEOUT="${SC_EXTRA_TIMEOUT:-300}"
 SETUP_TIMEOUT="${SC_SETUP_TIMEOUT:-2400}"
+
+# Every phase in run order: "name|kind|timeout|platform|command"
+# (kind: core = must report tests; extra, platform, optional = any command).
+PHASES=(
+    "phpt|core|$PHPT_TIMEOUT|8.2 NTS cli|bash tests/run-phpt.sh \"\$SO\" --"
+    "phpt-valgrind|core|$VALGRIND_TIMEOUT|8.2 NTS cli|bash tests/run-phpt.sh --valgrind \"\$SO\" --"
+)
+for entry in ${EXTRA_TESTS[@]+"${EXTRA_TESTS[@]}"}; do
+    plat=""
+    [ "${entry%%|*}" = fpm-abuse ] && plat="8.2 NTS fpm"
+    PHASES+=("${entry%%|*}|extra|$EXTRA_TIMEOUT|$plat|${entry#*|}")
+done
+for entry in "${PLATFORM_TESTS[@]}"; do
+    IFS='|' read -r name plat limit cmd <<<"$entry"
+    PHASES+=("$name|platform|$limit|$plat|$cmd")
+done
+for entry in ${OPTIONAL_TESTS[@]+"${OPTIONAL_TESTS[@]}"}; do
+    IFS='|' read -r name limit cmd <<<"$entry"
+    PHASES+=("$name|optional|$limit||$cmd")
+done
+
+if [ "$list_only" -eq 1 ]; then
+    printf '%-20s %-9s %s\n' setup prereq "bash scripts/setup.sh"
+    printf '%-20s %-9s %s\n' build prereq "bash scripts/build.sh"
+    for entry in "${PHASES[@]}"; do
+        IFS='|' read -r name kind limit plat cmd <<<"$entry"
+        printf '%-20s %-9s %s\n' "$name" "$kind" "$cmd"
+    done
+    echo "(groups: a prefix before \"-\", e.g. kill, fpm, zts; \"platforms\": every platform phase;"
+    echo " optional phases run only when named; \$SO is the built module)"
+    exit 0
+fi
+
+# SELECTED[name]=1 for the phases to run.
+declare -A SELECTED=()
+if [ "${#selectors[@]}" -eq 0 ]; then
+    for entry in "${PHASES[@]}"; do
+        IFS='|' read -r name kind _ <<<"$entry"
+        case "$kind" in
+            optional) ;;
+            platform) [ "$with_platforms" -eq 1 ] && SELECTED[$name]=1 ;;
+            *) [ "$name" = phpt-valgrind ] && [ "$with_valgrind" -eq 0 ] || SELECTED[$name]=1 ;;
+        esac
+    done
+else
+    for sel in "${selectors[@]}"; do
+        found=0
+        for entry in "${PHASES[@]}"; do
+            IFS='|' read -r name kind _ <<<"$entry"
+            [ "$name" = "$sel" ] && { SELECTED[$name]=1; found=1; }
+        done
+        if [ "$found" -eq 0 ]; then
+            for entry in "${PHASES[@]}"; do
+                IFS='|' read -r name kind _ <<<"$entry"
+                if [ "${name#"$sel"-}" != "$name" ] || { [ "$sel" = platforms ] && [ "$kind" = platform ]; }; then
+                    SELECTED[$name]=1; found=1
+                fi
+            done
+        fi
+        [ "$found" -eq 1 ] || { echo "test: no phase or group named $sel (see scripts/test.sh --list)" >&2; exit 2; }
+    done
+fi
+if [ "${#pass_args[@]}" -gt 0 ] && [ "${#SELECTED[@]}" -ne 1 ]; then
+    echo "test: arguments after -- go to one phase; ${#SELECTED[@]} phases are selected" >&2
+    exit 2
+fi
+
+export NO_INTERACTION=1 SO
 
 logdir="$(mktemp -d "${TMPDIR:-/tmp}/shardcache-test.XXXXXX")"
 trap 'rm -rf "$logdir"' EXIT
@@ -218,46 +318,36 @@ step() { # NAME CMD...
     fi
 }
 
-step setup bash scripts/setup.sh
+# needs_prep WHICH: is a selected phase on that platform (php84 | zts)?
+needs_prep() {
+    local entry name kind limit plat cmd
+    for entry in "${PHASES[@]}"; do
+        IFS='|' read -r name kind limit plat cmd <<<"$entry"
+        [ -n "${SELECTED[$name]:-}" ] || continue
+        case "$1:$plat" in php84:8.4*|zts:*ZTS*) return 0 ;; esac
+    done
+    return 1
+}
 
-# The slow preparations of phase 6 (a debootstrap, a PHP build) start now in
-# the background, niced, and are waited for before their phases.
+if [ "$do_build" -eq 1 ]; then
+    step setup bash scripts/setup.sh
+fi
+
+# The slow preparations of the platform phases (a debootstrap, a PHP build)
+# start now in the background, niced, and are waited for before their phases.
 BG_PIDS=()
-if [ "$with_platforms" -eq 1 ]; then
-    (nice -n 10 bash scripts/php84.sh >"$logdir/prep-php84.log" 2>&1 </dev/null; echo $? >"$logdir/prep-php84.rc") &
+if needs_prep php84; then
+    (nice -n 10 bash tests/php84/chroot.sh >"$logdir/prep-php84.log" 2>&1 </dev/null; echo $? >"$logdir/prep-php84.rc") &
     BG_PIDS+=($!)
-    (nice -n 10 bash scripts/php-zts.sh >"$logdir/prep-zts.log" 2>&1 </dev/null; echo $? >"$logdir/prep-zts.rc") &
+fi
+if needs_prep zts; then
+    (nice -n 10 bash tests/zts/build-php.sh >"$logdir/prep-zts.log" 2>&1 </dev/null; echo $? >"$logdir/prep-zts.rc") &
     BG_PIDS+=($!)
 fi
 
-step build bash scripts/build.sh "${build_args[@]}"
-
-if [ ! -f scripts/run-phpt.sh ]; then
-    echo "test: scripts/run-phpt.sh is missing" >&2
-    SUMMARY+=("$(printf '%-16s FAILED (scripts/run-phpt.sh missing)' phpt)")
-    TOTAL_FAIL=$((TOTAL_FAIL + 1))
-else
-    PHASE_PLATFORM="8.2 NTS cli"
-    run_phase phpt "$PHPT_TIMEOUT" suite bash scripts/run-phpt.sh "$SO"
-    if [ "$with_valgrind" -eq 1 ]; then
-        if command -v valgrind >/dev/null 2>&1; then
-            run_phase phpt-valgrind "$VALGRIND_TIMEOUT" suite bash scripts/run-phpt.sh --valgrind "$SO"
-        else
-            SUMMARY+=("$(printf '%-16s FAILED (valgrind not installed)' phpt-valgrind)")
-            TOTAL_FAIL=$((TOTAL_FAIL + 1))
-        fi
-    else
-        SUMMARY+=("$(printf '%-16s skipped (--no-valgrind)' phpt-valgrind)")
-    fi
+if [ "$do_build" -eq 1 ]; then
+    step build bash scripts/build.sh ${build_args[@]+"${build_args[@]}"}
 fi
-
-PHASE_PLATFORM="8.2 NTS cli"
-for entry in ${EXTRA_TESTS[@]+"${EXTRA_TESTS[@]}"}; do
-    name="${entry%%|*}"
-    case "$name" in fpm-abuse) PHASE_PLATFORM="8.2 NTS fpm" ;; *) PHASE_PLATFORM="" ;; esac
-    run_phase "$name" "$EXTRA_TIMEOUT" cmd bash -c "${entry#*|}"
-done
-PHASE_PLATFORM=""
 
 # wait_prep NAME: waits (up to SETUP_TIMEOUT in all) for a background
 # preparation; prints its log and how long the whole run had waited.
@@ -279,23 +369,41 @@ wait_prep() {
     return 1
 }
 
-if [ "$with_platforms" -eq 1 ]; then
-    php84_ok=0 zts_ok=0
-    wait_prep php84 && php84_ok=1
-    for entry in "${PLATFORM_TESTS[@]}"; do
-        IFS='|' read -r name PHASE_PLATFORM limit cmd <<<"$entry"
-        case "$PHASE_PLATFORM" in
-            8.4*) [ "$php84_ok" -eq 1 ] || continue ;;
-            *ZTS*)
-                if [ "$zts_ok" -eq 0 ]; then
-                    wait_prep zts && zts_ok=1 || zts_ok=2
-                fi
-                [ "$zts_ok" -eq 1 ] || continue ;;
+php84_ok=0 zts_ok=0      # 0: not waited for yet, 1: ready, 2: failed
+for entry in "${PHASES[@]}"; do
+    IFS='|' read -r name kind limit plat cmd <<<"$entry"
+    if [ -z "${SELECTED[$name]:-}" ]; then
+        case "$name:${#selectors[@]}" in
+            phpt-valgrind:0) SUMMARY+=("$(printf '%-16s skipped (--no-valgrind)' phpt-valgrind)") ;;
         esac
-        run_phase "$name" "$limit" cmd bash -c "$cmd"
-    done
-    PHASE_PLATFORM=""
-else
+        continue
+    fi
+    case "$kind:$plat" in
+        platform:8.4*)
+            [ "$php84_ok" -eq 0 ] && { wait_prep php84 && php84_ok=1 || php84_ok=2; }
+            [ "$php84_ok" -eq 1 ] || continue ;;
+        platform:*ZTS*)
+            [ "$zts_ok" -eq 0 ] && { wait_prep zts && zts_ok=1 || zts_ok=2; }
+            [ "$zts_ok" -eq 1 ] || continue ;;
+    esac
+    if [ "$name" = phpt-valgrind ] && ! command -v valgrind >/dev/null 2>&1; then
+        SUMMARY+=("$(printf '%-16s FAILED (valgrind not installed)' phpt-valgrind)")
+        TOTAL_FAIL=$((TOTAL_FAIL + 1))
+        continue
+    fi
+    mode=cmd
+    [ "$kind" = core ] && mode=suite
+    # The platform column of the table at the end: the core phases and the
+    # platform phases (and fpm-abuse) say which PHP they ran on.
+    PHASE_PLATFORM="$plat"
+    if [ "${#pass_args[@]}" -gt 0 ]; then
+        run_phase "$name" "$limit" "$mode" bash -c "$cmd \"\$@\"" "$name" "${pass_args[@]}"
+    else
+        run_phase "$name" "$limit" "$mode" bash -c "$cmd"
+    fi
+done
+PHASE_PLATFORM=""
+if [ "${#selectors[@]}" -eq 0 ] && [ "$with_platforms" -eq 0 ]; then
     SUMMARY+=("$(printf '%-16s skipped (--no-platforms)' platforms)")
 fi
 

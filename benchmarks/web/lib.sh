@@ -1,4 +1,4 @@
-# benchmarks/web/lib.sh - shared by scripts/web-bench.sh and scripts/fpm-abuse.sh
+# benchmarks/web/lib.sh - shared by benchmarks/web/run.sh and tests/fpm/abuse.sh
 # (source it; it defines functions and WEB_* variables, runs nothing).
 #
 # It owns one private php-fpm + nginx pair per run:
@@ -13,6 +13,9 @@
 #     master and of the children it had), never by name.
 # Nothing here touches the system nginx or php-fpm service or their configs.
 
+# sc_missing_pkgs, sc_apt_install
+. "$ROOT/scripts/lib.sh"
+
 WEB_DIR="$ROOT/benchmarks/web"
 WEB_PAGES="$WEB_DIR/pages"
 WEB_TMP=""
@@ -22,7 +25,7 @@ FPM_RUN=0
 NGINX_PID=""
 FPM_BIN="${FPM_BIN:-php-fpm8.2}"
 # Commands put in front of php-fpm and of nginx and wrk,
-# e.g. (taskset -c 1): web-bench.sh --pin keeps the load generator and the
+# e.g. (taskset -c 1): benchmarks/web/run.sh --pin keeps the load generator and the
 # workers on different CPUs. taskset execs, so $! stays the server's pid.
 WEB_FPM_PREFIX=()
 WEB_LOAD_PREFIX=()
@@ -30,47 +33,13 @@ WEB_LOAD_PREFIX=()
 web_log() { echo "$WEB_NAME: $*"; }
 web_err() { echo "$WEB_NAME: $*" >&2; }
 
-# web_install PKG...  (Debian package names): installs what is missing, with
-# `apt-get update` first, as root (or through sudo -n). While installing, a
-# temporary /usr/sbin/policy-rc.d (exit 101) keeps the packages from
-# starting the system nginx / php-fpm services, unless one already exists.
+# web_install PKG...  (Debian package names): installs what is missing
+# (scripts/lib.sh's sc_apt_install: no system service starts meanwhile).
 web_install() {
-    local missing=() pkg
-    for pkg in "$@"; do
-        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q '^install ok installed$'; then
-            missing+=("$pkg")
-        fi
-    done
+    local missing=()
+    mapfile -t missing < <(sc_missing_pkgs "$@")
     [ "${#missing[@]}" -eq 0 ] && return 0
-    web_log "installing ${missing[*]}"
-    local sudo=()
-    if [ "$(id -u)" -ne 0 ]; then
-        if command -v sudo >/dev/null 2>&1; then
-            sudo=(sudo -n env DEBIAN_FRONTEND=noninteractive)
-        else
-            web_err "not root and no sudo; install as root: apt-get install -y ${missing[*]}"
-            return 1
-        fi
-    fi
-    local policy_made=0 rc=0
-    if [ ! -e /usr/sbin/policy-rc.d ]; then
-        if printf '#!/bin/sh\n# temporary, from shardcache benchmarks/web/lib.sh\nexit 101\n' \
-            | "${sudo[@]}" tee /usr/sbin/policy-rc.d >/dev/null \
-            && "${sudo[@]}" chmod 755 /usr/sbin/policy-rc.d; then
-            policy_made=1
-        fi
-    fi
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get update -qq </dev/null || rc=$?
-    if [ "$rc" -eq 0 ]; then
-        DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq -o Dpkg::Use-Pty=0 \
-            "${missing[@]}" </dev/null >/dev/null || rc=$?
-    fi
-    [ "$policy_made" -eq 1 ] && "${sudo[@]}" rm -f /usr/sbin/policy-rc.d
-    if [ "$rc" -ne 0 ]; then
-        web_err "apt-get failed (exit $rc) installing ${missing[*]}"
-        return 1
-    fi
-    return 0
+    sc_apt_install "$WEB_NAME" "${missing[@]}"
 }
 
 # web_resolve_so NAME_OR_PATH -> absolute path of the extension (a bare name

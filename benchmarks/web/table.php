@@ -1,6 +1,6 @@
 <?php
 /*
- * benchmarks/web/table.php - turns the raw results of scripts/web-bench.sh
+ * benchmarks/web/table.php - turns the raw results of benchmarks/web/run.sh
  * (one tab-separated line per wrk run) into the Markdown tables.
  *
  *   php -n table.php MAX.tsv [PACED.tsv]
@@ -16,7 +16,7 @@
  * then the runs themselves. PACED.tsv (runs at a fixed offered load) gets
  * a table of its own.
  * --rate prints FRACTION times the lower of the two caches' median req/s
- * for (WORKERS, PAGE) in MAX.tsv, rounded: the paced load web-bench.sh asks
+ * for (WORKERS, PAGE) in MAX.tsv, rounded: the paced load benchmarks/web/run.sh asks
  * wrk for.
  */
 if ($argc >= 2 && $argv[1] === '--rate') {

@@ -1,6 +1,6 @@
 // tests/browser/dashboard.test.mjs - drives headless Debian chromium (through
 // playwright-core) against tools/dashboard.php served by PHP's built-in
-// server with tests/browser/router.php. Started by scripts/browser-test.sh,
+// server with tests/browser/router.php. Started by tests/browser/run.sh,
 // which sets:
 //   SC_BASE         http://127.0.0.1:PORT of the server with a password set
 //   SC_BASE_NOPASS  a second server started without a password
@@ -20,7 +20,7 @@ const PASSWORD = process.env.SC_PASSWORD;
 const OUT = process.env.SC_OUT || '/tmp';
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 if (!BASE || !PASSWORD) {
-  console.error('SC_BASE and SC_PASSWORD must be set (run scripts/browser-test.sh)');
+  console.error('SC_BASE and SC_PASSWORD must be set (run tests/browser/run.sh)');
   process.exit(2);
 }
 

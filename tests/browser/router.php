@@ -1,7 +1,7 @@
 <?php
 /*
  * tests/browser/router.php - router script of the PHP built-in server used by
- * the browser test (scripts/browser-test.sh):
+ * the browser test (tests/browser/run.sh):
  *
  *   php -n -d extension=.../shardcache.so -d apc.enable_cli=1 \
  *       -S 127.0.0.1:PORT -t tools/ tests/browser/router.php

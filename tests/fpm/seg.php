@@ -1,5 +1,5 @@
 <?php
-// tests/fpm/seg.php - the page of scripts/fpm-segments-test.sh: one cache
+// tests/fpm/seg.php - the page of tests/fpm/segments.sh: one cache
 // operation per request, answered as one line.
 //   ?op=store&k=K&v=V   "stored" | "not stored"
 //   ?op=fetch&k=K       the value, or "miss"

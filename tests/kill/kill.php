@@ -2,7 +2,7 @@
 /*
  * tests/kill/kill.php - the kill test: worker processes hammer the cache
  * while this process (the killer) SIGKILLs them at random moments and forks
- * replacements. Run it through scripts/kill-test.sh, which loads the
+ * replacements. Run it through tests/kill/run.sh, which loads the
  * extension (and posix, for posix_kill) into `php -n`.
  *
  *   php -n -d extension=posix -d extension=shardcache.so -d apc.enable_cli=1 \

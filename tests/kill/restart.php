@@ -1,7 +1,7 @@
 <?php
 /*
  * tests/kill/restart.php - the kill test's restart rounds on a named segment
- * (run by scripts/kill-test.sh --segment=...): the segment's last users die
+ * (run by tests/kill/run.sh --segment=...): the segment's last users die
  * mid-operation, then a new process -- the first user of the file after them,
  * as after a php-fpm restart -- must find it usable exactly as a running
  * pool finds it after a kill.

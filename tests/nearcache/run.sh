@@ -19,22 +19,12 @@ set -uo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-EXT=""
-PHPUNIT_ARGS=()
-while [ $# -gt 0 ]; do
-    case "$1" in
-        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        --) shift; PHPUNIT_ARGS=("$@"); break ;;
-        -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
-        *) EXT="$1" ;;
-    esac
-    shift
-done
-EXT="${EXT:-${SO:-$ROOT/modules/shardcache.so}}"
+. "$ROOT/scripts/lib.sh"
+sc_suite_args 0 "$0" "$@"
 fail() { echo "run.sh: $*" >&2; echo "nearcache: 0 passed, 1 failed"; exit 1; }
 [ -f "$EXT" ] || fail "extension not found: $EXT (build it first)"
 
-bash "$ROOT/scripts/setup-nearcache.sh" || fail "scripts/setup-nearcache.sh failed"
+bash "$ROOT/tests/nearcache/setup.sh" || fail "tests/nearcache/setup.sh failed"
 
 cd "$HERE" || fail "cannot cd to $HERE"
 export COMPOSER_ALLOW_SUPERUSER=1 COMPOSER_NO_INTERACTION=1
@@ -68,21 +58,4 @@ echo "run.sh: $(command -v "$PHP") -n, extension=$EXT, $(redis-server --version 
     ${PHPUNIT_ARGS[@]+"${PHPUNIT_ARGS[@]}"} </dev/null
 rc=$?
 
-counts="$("$PHP" -n -r '
-    $x = @file_get_contents($argv[1]);
-    if (!$x || !preg_match("/<testsuite\\b[^>]*>/", $x, $m)) exit(1);
-    $a = [];
-    foreach (["tests", "errors", "warnings", "failures", "skipped"] as $k) {
-        $a[$k] = preg_match("/\\b$k=\"(\\d+)\"/", $m[0], $mm) ? (int) $mm[1] : 0;
-    }
-    $failed = $a["errors"] + $a["warnings"] + $a["failures"];
-    echo $a["tests"] - $failed - $a["skipped"], " ", $failed, " ", $a["skipped"];
-' "$junit" 2>/dev/null)"
-if [ -z "$counts" ]; then
-    echo "nearcache: 0 passed, 1 failed"
-    exit 1
-fi
-read -r p f s <<<"$counts"
-if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-echo "nearcache: $p passed, $f failed, $s skipped"
-[ "$rc" -eq 0 ] && [ "$f" -eq 0 ] && [ "$p" -gt 0 ]
+sc_junit_counts "nearcache" "$junit" "$rc"

@@ -1,5 +1,5 @@
 <?php
-// Driven by scripts/pin-death-test.sh, which attaches gdb to this process's
+// Driven by tests/pin/run.sh, which attaches gdb to this process's
 // child and stops it just after sc_pin_claim returned (it holds a pin slot of
 // the only shard). Modes:
 //  zombie, reaped: gdb kills the child there. This process then writes to
@@ -16,7 +16,7 @@
 //    sequence counter, and the one in 32 that records a sampled hit skips
 //    the busy lock instead of waiting for it.
 //  held-noproc: held, with this process and its children run with /proc
-//    hidden (scripts/without-proc.sh): the liveness of the pin's holder must
+//    hidden (tests/lib/without-proc.sh): the liveness of the pin's holder must
 //    not depend on /proc.
 //  reused: as reaped, then a new, unrelated process (sleep) is made to get
 //    the dead child's pid (through /proc/sys/kernel/ns_last_pid, root) and

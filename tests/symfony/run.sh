@@ -17,6 +17,6 @@
 # Prints PHPUnit's output and, as the last line, "symfony: N passed, N failed,
 # N skipped" (read by scripts/test.sh). Exits non-zero on any failure.
 set -uo pipefail
-# The work is done by scripts/client-suite.sh (shared with the other client suite).
+# The work is done by tests/lib/client-suite.sh (shared with the other client suite).
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-exec bash "$HERE/../../scripts/client-suite.sh" symfony symfony/cache "$HERE" "${BASH_SOURCE[0]}" "$@"
+exec bash "$HERE/../../tests/lib/client-suite.sh" symfony symfony/cache "$HERE" "${BASH_SOURCE[0]}" "$@"

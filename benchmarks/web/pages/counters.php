@@ -2,7 +2,7 @@
 /*
  * benchmarks/web/pages/counters.php - the cache's contention counters as one
  * line "name=value ..." (shardcache only; APCu has none of these: "none").
- * web-bench.sh reads it before and after a measured run.
+ * benchmarks/web/run.sh reads it before and after a measured run.
  */
 header('Content-Type: text/plain');
 if (!function_exists('shardcache_info')) {

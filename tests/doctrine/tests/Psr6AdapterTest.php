@@ -1,6 +1,8 @@
 <?php
 namespace Shardcache\DoctrineTests;
 
+use Shardcache\ClientTests\CacheTestCase;
+
 use Doctrine\Common\Cache\ApcuCache;
 use Doctrine\Common\Cache\Psr6\CacheAdapter;
 

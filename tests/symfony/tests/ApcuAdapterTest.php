@@ -1,6 +1,8 @@
 <?php
 namespace Shardcache\SymfonyTests;
 
+use Shardcache\ClientTests\CacheTestCase;
+
 use Psr\Cache\InvalidArgumentException;
 use Symfony\Component\Cache\Adapter\ApcuAdapter;
 use Symfony\Component\Cache\Adapter\TagAwareAdapter;

@@ -1,6 +1,8 @@
 <?php
 namespace Shardcache\SymfonyTests;
 
+use Shardcache\ClientTests\CacheTestCase;
+
 use Psr\SimpleCache\CacheInterface;
 use Psr\SimpleCache\InvalidArgumentException;
 use Symfony\Component\Cache\Adapter\ApcuAdapter;

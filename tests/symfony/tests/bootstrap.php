@@ -1,33 +1,5 @@
 <?php
-/*
- * Bootstrap of the Symfony Cache client suite: refuses to run against anything but the
- * extension named by SC_CACHE_EXT (default shardcache), so that a misconfigured run (APCu
- * loaded from a php.ini, or no cache at all) fails instead of testing the wrong thing.
- */
+/* The symfony client suite's bootstrap: its Composer packages, then the checks and the
+ * base test class shared with the other client suite (tests/lib/client-bootstrap.php). */
 require __DIR__ . '/../vendor/autoload.php';
-
-$expected = getenv('SC_CACHE_EXT') ?: 'shardcache';
-if (!function_exists('apcu_fetch')) {
-    fwrite(STDERR, "bootstrap: no apcu_fetch(): load the extension under test (see run.sh)\n");
-    exit(2);
-}
-/* The extension that really answers apcu_*: shardcache registers its APCu
- * names under an "apcu" extension of its own, which depends on shardcache;
- * the real APCu does not. */
-function sc_cache_backend(): string
-{
-    $name = (new ReflectionFunction('apcu_store'))->getExtensionName();
-    if ($name === 'apcu' && array_key_exists('shardcache', (new ReflectionExtension('apcu'))->getDependencies())) {
-        return 'shardcache';
-    }
-    return $name;
-}
-$actual = sc_cache_backend();
-if ($actual !== $expected) {
-    fwrite(STDERR, "bootstrap: apcu_fetch() comes from '$actual', expected '$expected'\n");
-    exit(2);
-}
-if (!apcu_enabled()) {
-    fwrite(STDERR, "bootstrap: the cache is disabled (apc.enable_cli=1 missing?)\n");
-    exit(2);
-}
+require __DIR__ . '/../../lib/client-bootstrap.php';

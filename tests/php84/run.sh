@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Build shardcache against Debian trixie's PHP 8.4 (NTS) and run the phpt
+# suite there. The PHP 8.4 chroot comes from tests/php84/chroot.sh (made once,
+# cached). The working tree is copied into the chroot (/build/shardcache),
+# so the build here does not touch modules/ of the checkout.
+#
+#   bash tests/php84/run.sh [--build-only] [-- run-phpt.sh args...]
+#
+# Prints the build result (fails on any compiler warning, as scripts/build.sh
+# does) and the run-tests summary; exit 0 only if both are clean.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+build_only=0
+extra=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --build-only) build_only=1 ;;
+        --) shift; extra=("$@"); break ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) echo "test-php84: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+start=$(date +%s)
+CHROOT="$(bash tests/php84/chroot.sh)"
+echo "test-php84: chroot $CHROOT ready after $(( $(date +%s) - start ))s"
+
+dest="$CHROOT/build/shardcache"
+rm -rf "$dest"
+mkdir -p "$dest"
+# The source files (tracked and new, not ignored); no build products.
+if git rev-parse --git-dir >/dev/null 2>&1; then
+    git ls-files -z -co --exclude-standard | tar -c --null -T - -f - | tar -x -C "$dest" -f -
+else
+    tar -c --exclude=./modules --exclude=./.libs -f - . | tar -x -C "$dest" -f -
+fi
+
+cmd="cd /build/shardcache && bash scripts/build.sh"
+if [ "$build_only" -eq 0 ]; then
+    args=""
+    [ "${#extra[@]}" -gt 0 ] && args="-- $(printf '%q ' "${extra[@]}")"
+    cmd="$cmd && php -v | head -n 1 && JOBS=${JOBS:-2} bash tests/run-phpt.sh /build/shardcache/modules/shardcache.so $args"
+fi
+bash tests/php84/chroot.sh --run "$cmd"

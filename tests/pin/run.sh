@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Pin test: the lock-free apcu_inc path (src/sc_pin.c) holds a pin slot of
+# the shard while it updates an int in place. gdb stops an incrementing
+# child right after sc_pin_claim returned a slot, then:
+#   held    keeps it stopped: a writer of the same shard must wait for the
+#           pin and finish once gdb lets the child go;
+#   zombie  kills it there and leaves it unreaped: the parent's writes to the
+#           shard must go on (the pin's holder is a zombie);
+#   reaped  kills it and reaps it first: likewise.
+#   held-noproc  held, with the PHP processes run with /proc hidden
+#           (tests/lib/without-proc.sh; skipped when that cannot work here);
+#   reused  reaped, then an unrelated process (sleep) takes the dead child's
+#           pid (ns_last_pid, root): writes must go on all the same;
+#   hit-killed   a child that only fetches is killed holding the shard lock
+#           for a sampled hit: no entry may be lost;
+#   walk-killed  a child that only calls apcu_sma_info() is killed holding
+#           the page-pool lock: no entry may be lost, no reset.
+# One more mode stops a storing child inside the shard lock instead:
+#   fetch-locked  while it is stopped there, 1000 fetches of another key in
+#                 the shard must all finish with the right value (a fetch
+#                 never waits for the lock: the sampled hit skips it).
+# See tests/pin/pin-death.php.
+#
+#   tests/pin/run.sh [--so=PATH]
+#
+# Output ends with "N passed, N failed"; exit status 0 only when all passed.
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+. "$ROOT/scripts/lib.sh"
+sc_so_option pin-death-test "$0" "$@"
+sc_need_gdb pin-death-test
+
+expected_for() {
+    case "$1" in
+        held) printf '%s\n' "child state: t" "writer waits for the pin: true" "writer: stored" \
+                             "k is a positive int: true" "ok" ;;
+        zombie) printf '%s\n' "child state: Z" "bool(true)" "k is an int: true" "bool(true)" "int(101)" \
+                              "bool(true)" "reaped, killed by signal 9" "ok" ;;
+        reaped) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "bool(true)" "k is an int: true" \
+                              "bool(true)" "int(101)" "bool(true)" "ok" ;;
+        fetch-locked) printf '%s\n' "child state: t" "fetches while the writer holds the lock: 1000 of 1000 right" "ok" ;;
+        held-noproc) printf '%s\n' "child state: unknown (no /proc)" "writer waits for the pin: true" "writer: stored" \
+                             "k is a positive int: true" "ok" ;;
+        reused) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "pid reused by an unrelated process: true" \
+                              "bool(true)" "k is an int: true" "bool(true)" "int(101)" "bool(true)" "ok" ;;
+        hit-killed|walk-killed) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "bool(true)" \
+                              "entries after the reader died: 1000 of 1000 right" "repairs: 0, resets: 0" "ok" ;;
+    esac
+}
+
+passed=0
+failed=0
+MODES=(held zombie reaped fetch-locked held-noproc reused hit-killed walk-killed)
+[ -n "${SC_PIN_MODES:-}" ] && read -r -a MODES <<<"$SC_PIN_MODES"
+for mode in "${MODES[@]}"; do
+    wrap=()
+    if [ "$mode" = held-noproc ]; then
+        if ! bash "$ROOT/tests/lib/without-proc.sh" --check; then
+            if [ -n "${CI:-}" ]; then
+                echo "pin-death ($mode): cannot hide /proc here (needs root and unshare)"; failed=$((failed + 1))
+            else
+                echo "pin-death ($mode): skipped (hiding /proc needs root and unshare)"
+            fi
+            continue
+        fi
+        wrap=(bash "$ROOT/tests/lib/without-proc.sh")
+    fi
+    if [ "$mode" = reused ] && [ ! -w /proc/sys/kernel/ns_last_pid ]; then
+        if [ -n "${CI:-}" ]; then
+            echo "pin-death ($mode): /proc/sys/kernel/ns_last_pid is not writable (needs root)"; failed=$((failed + 1))
+        else
+            echo "pin-death ($mode): skipped (needs a writable /proc/sys/kernel/ns_last_pid: root)"
+        fi
+        continue
+    fi
+    dir="$(mktemp -d)"
+    mkfifo "$dir/in" "$dir/out" "$dir/ack"
+    timeout 60 "${wrap[@]}" php -n -d extension=posix -d "extension=$SO" -d apc.enable_cli=1 -d shardcache.shards=1 \
+        "$ROOT/tests/pin/pin-death.php" "$mode" "$dir/ack" <"$dir/in" >"$dir/out" 2>&1 &
+    parent_pid=$!
+    exec 3>"$dir/in" 4<"$dir/out"
+    read -r -t 30 word child <&4
+    if [ "${word:-}" != child ] || [ -z "${child:-}" ]; then
+        echo "pin-death ($mode): no child pid from the parent"
+        failed=$((failed + 1)); exec 3>&- 4<&-; kill "$parent_pid" 2>/dev/null; wait "$parent_pid" 2>/dev/null
+        rm -rf "$dir"; continue
+    fi
+    stop=(-ex 'break sc_pin_claim' -ex 'continue' -ex 'finish')
+    stopped='Value returned is .*(sc_pin \*) 0x[0-9a-f]*[1-9a-f]'
+    if [ "$mode" = fetch-locked ]; then
+        stop=(-ex 'break sc_entry_create' -ex 'continue')
+        stopped='Breakpoint 1, .*sc_entry_create'
+    elif [ "$mode" = hit-killed ]; then
+        # The only caller of sc_shard_trylock is the sampled hit; when it
+        # returns true the child holds the shard's lock.
+        stop=(-ex 'break sc_shard_trylock' -ex 'continue' -ex 'finish')
+        stopped='Value returned is .* = true'
+    elif [ "$mode" = walk-killed ]; then
+        # The first lock taken inside sc_info_pool_get is the pool's.
+        stop=(-ex 'break sc_info_pool_get' -ex 'continue' -ex 'break sc_mutex_lock' -ex 'continue' -ex 'finish')
+        stopped='Value returned is .* = false'
+    fi
+    if [ "$mode" = held ] || [ "$mode" = held-noproc ] || [ "$mode" = fetch-locked ]; then
+        # While the child is stopped in gdb: tell the parent, wait until it
+        # has checked what it must, then let the child go.
+        # (bounded: if the parent died, nobody will ever write the ack)
+        last=(-ex "shell echo held >$dir/in; timeout 30 sh -c 'read line <$dir/ack'" -ex detach)
+    else
+        last=(-ex kill)
+    fi
+    if ! gdb_out="$(sc_gdb_stop "$child" "$dir/gdb" "$stopped" "${stop[@]}" "${last[@]}")"; then
+        echo "pin-death ($mode): $gdb_out"
+        kill -9 "$child" 2>/dev/null
+        [ "$mode" = held ] || [ "$mode" = held-noproc ] || [ "$mode" = fetch-locked ] || echo "no" >&3
+        failed=$((failed + 1)); exec 3>&- 4<&-; wait "$parent_pid" 2>/dev/null; rm -rf "$dir"; continue
+    fi
+    [ "$mode" = held ] || [ "$mode" = held-noproc ] || [ "$mode" = fetch-locked ] || echo "killed" >&3
+    exec 3>&-
+    # The child writes to the same pipe: if the parent died before killing
+    # it (a failure), the output would never end; bound it, then make sure.
+    out="$(timeout 60 cat <&4)"
+    exec 4<&-
+    kill -9 "$child" 2>/dev/null
+    wait "$parent_pid"; rc=$?
+    if [ $rc -eq 0 ] && [ "$out" = "$(expected_for "$mode")" ]; then
+        echo "pin-death ($mode): ok"
+        passed=$((passed + 1))
+    else
+        echo "pin-death ($mode): FAILED (exit $rc); output:"; printf '%s\n' "$out" | sed 's/^/  /'
+        failed=$((failed + 1))
+    fi
+    rm -rf "$dir"
+done
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

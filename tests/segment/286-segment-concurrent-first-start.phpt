@@ -1,0 +1,39 @@
+--TEST--
+shardcache.segment: 8 processes started at once on a missing segment all end up on one segment (each increments a counter in it and waits until it reads 8), with no temporary file left; 5 rounds
+--SKIPIF--
+<?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
+<?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
+<?php if (!function_exists('proc_open')) die('skip needs proc_open'); ?>
+--INI--
+apc.enable_cli=1
+--FILE--
+<?php
+require __DIR__ . '/../lib/segment.inc';
+$d = seg_dir();
+$n = 8;
+$code = '$me = apcu_inc("ready"); $end = microtime(true) + 20;
+    while (($seen = apcu_fetch("ready")) < ' . $n . ' && microtime(true) < $end) usleep(1000);
+    echo $seen, "\n";';
+for ($round = 1; $round <= 5; $round++) {
+    $seg = "$d/seg$round";
+    $procs = [];
+    for ($i = 0; $i < $n; $i++) {
+        $procs[] = proc_open(seg_cmd(['shardcache.segment' => $seg, 'apc.shm_size' => '2M'], $code),
+                             [1 => ['pipe', 'w'], 2 => ['redirect', 1]], $pipes);
+        $outs[$i] = $pipes[1];
+    }
+    $seen = [];
+    foreach ($procs as $i => $p) {
+        $seen[] = trim(stream_get_contents($outs[$i]));
+        fclose($outs[$i]);
+        proc_close($p);
+    }
+    echo "round $round: ", implode(' ', $seen), "; files: ", count(glob("$d/seg$round*")), "\n";
+}
+?>
+--EXPECT--
+round 1: 8 8 8 8 8 8 8 8; files: 1
+round 2: 8 8 8 8 8 8 8 8; files: 1
+round 3: 8 8 8 8 8 8 8 8; files: 1
+round 4: 8 8 8 8 8 8 8 8; files: 1
+round 5: 8 8 8 8 8 8 8 8; files: 1

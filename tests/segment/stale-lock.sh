@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Named segment with a lock whose holder vanished unseen: the state a
+# segment file is left in when the machine stops (power cut, VM killed)
+# while a writer holds a shard lock and the file lives on a disk -- the
+# kernel never ran the holder's exit, so the lock word still names its
+# thread, without the "owner died" mark that a killed process gets.
+#
+#   tests/segment/stale-lock.sh [--so=PATH]
+#
+# A PHP process stores in a loop into a one-shard named segment; gdb stops
+# it inside the shard lock (at sc_entry_create) and, while it is stopped
+# there, copies the segment file to a second path (the "disk image"); then
+# the writer is killed. A new process maps the copy -- its first user --
+# and must store, fetch and clear in that shard within 20 s (the shard is
+# repaired as after a death in a running pool: the repairs figure rises).
+# Without the first user's check of the locks it would wait for ever.
+# Also checked: the original file, whose holder the kernel saw die, is
+# repaired the same way.
+# Output ends with "N passed, N failed"; exit status 0 only when all passed.
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+. "$ROOT/scripts/lib.sh"
+sc_so_option segment-stale-lock "$0" "$@"
+sc_need_gdb segment-stale-lock
+[ -f "$SO" ] || { echo "segment-stale-lock: $SO not found"; echo "0 passed, 1 failed"; exit 1; }
+
+dir="$(mktemp -d /dev/shm/shardcache-stalelock.XXXXXX)" || exit 1
+writer=""
+trap '[ -n "$writer" ] && kill -9 "$writer" 2>/dev/null; rm -rf "$dir"' EXIT
+php_args=(-n -d "extension=$SO" -d apc.enable_cli=1 -d apc.shm_size=4M -d shardcache.shards=1)
+
+php "${php_args[@]}" -d "shardcache.segment=$dir/seg" -r '
+    apcu_store("before", "kept?");
+    echo getmypid(), "\n";
+    for ($i = 0;; $i++) apcu_store("w", $i);' >"$dir/writer.out" 2>&1 &
+writer=$!
+for ((i = 0; i < 100; i++)); do [ -s "$dir/writer.out" ] && break; sleep 0.05; done
+
+gdb_ok=0
+{
+    gdb_out="$(sc_gdb_stop "$writer" "$dir/gdb" 'Breakpoint 1, .*sc_entry_create' \
+        -ex 'break sc_entry_create' -ex continue -ex "shell cp $dir/seg $dir/copy" -ex kill)" && gdb_ok=1
+    wait "$writer"
+} 2>/dev/null
+writer=""
+passed=0
+failed=0
+if [ "$gdb_ok" -eq 0 ] || [ ! -f "$dir/copy" ]; then
+    echo "segment-stale-lock: the writer was not stopped inside the lock: ${gdb_out:-no copy made}"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+check='$t = microtime(true);
+    $ok = apcu_store("x", "after") && apcu_fetch("x") === "after" && apcu_store("w", -1) && apcu_fetch("w") === -1;
+    $i = shardcache_info();
+    printf("store and fetch: %s; repairs: %d; clear: %s\n", $ok ? "ok" : "FAILED", $i["repairs"], var_export(apcu_clear_cache(), true));'
+expect='store and fetch: ok; repairs: 1; clear: true'
+for f in copy seg; do
+    out="$(timeout 20 php "${php_args[@]}" -d "shardcache.segment=$dir/$f" -r "$check" 2>&1)"
+    rc=$?
+    what="the stopped machine's copy (lock word names a vanished thread, no owner-died mark)"
+    [ "$f" = seg ] && what="the original file (the kernel marked the lock owner-died)"
+    if [ "$rc" -eq 0 ] && [ "$out" = "$expect" ]; then
+        echo "ok    $what: $out"
+        passed=$((passed + 1))
+    else
+        [ "$rc" -eq 124 ] && out="$out (hung: killed after 20 s)"
+        echo "FAIL  $what: exit $rc: $out"
+        failed=$((failed + 1))
+    fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
