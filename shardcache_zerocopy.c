@@ -422,7 +422,11 @@ void sc_zc_info(zval *dst)
         add_assoc_long(&z, "retired_bytes", (zend_long)__atomic_load_n(&t->retired_bytes, __ATOMIC_RELAXED));
         add_assoc_long(&z, "retired", (zend_long)__atomic_load_n(&t->retired, __ATOMIC_RELAXED));
         add_assoc_long(&z, "reclaimed", (zend_long)__atomic_load_n(&t->reclaimed, __ATOMIC_RELAXED));
-        add_assoc_long(&z, "leaked_bytes", (zend_long)__atomic_load_n(&t->leaked_bytes, __ATOMIC_RELAXED));
+        /* Pages of repaired shards held back for readers: give back what
+         * nobody can hold first, so the figure says what is really held. */
+        sc_epoch_poll(&sc_shared_cache.seg, true);
+        add_assoc_long(&z, "leaked_bytes", (zend_long)sc_epoch_held_bytes(&sc_shared_cache.seg));
+        add_assoc_long(&z, "repairs_held", (zend_long)__atomic_load_n(&t->repairs_held, __ATOMIC_RELAXED));
         add_assoc_long(&z, "epoch", (zend_long)__atomic_load_n(&t->global, __ATOMIC_RELAXED));
         add_assoc_long(&z, "readers", (zend_long)sc_epoch_count_readers(&sc_shared_cache.seg));
     }

@@ -40,7 +40,8 @@
 typedef struct sc_page {
     uint8_t kind;       /* SC_PAGE_* */
     uint8_t cls;        /* slab: size class */
-    uint16_t owner;     /* slab/large: owning shard */
+    uint16_t owner;     /* slab/large: owning shard (or a tag of the
+                           caller's, sc_alloc_retag_locked) */
     uint32_t run;       /* head of a run (free, slab, large): pages in the run;
                            tail of a free run: pages in the run */
     uint32_t head;      /* inner page of a slab, tail of a free run: head page */
@@ -164,6 +165,16 @@ void sc_alloc_reset_pool(sc_alloc_ctx *ac);
 /* A shard whose writer died gives back every run it owns (its caller holds
  * the shard lock and then resets the shard's allocator state). */
 void sc_alloc_reclaim_shard(sc_alloc_ctx *ac, uint16_t owner);
+/* The caller holds the pool lock (sc_pool_lock_walk is enough: the pool
+ * is marked dirty around each run given back, so a caller killed between
+ * two runs leaves a usable pool and the other runs still owned): gives
+ * back every run owned by `owner`. Returns the pages. */
+uint32_t sc_alloc_give_owned_locked(sc_alloc_ctx *ac, uint16_t owner);
+/* The caller holds the pool lock (sc_pool_lock_walk is enough: the pool
+ * does not change) and whatever keeps `from`'s runs still: every run owned
+ * by `from` is owned by `to` afterwards (a caller's tag for runs it holds
+ * back). Returns the pages moved. */
+uint32_t sc_alloc_retag_locked(sc_alloc_ctx *ac, uint16_t from, uint16_t to);
 
 /* Largest request that can ever succeed. */
 uint64_t sc_alloc_max_request(const sc_alloc_ctx *ac);

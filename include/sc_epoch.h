@@ -64,9 +64,17 @@ uint32_t sc_epoch_count_readers(struct sc_seg *seg);
  * epoch): forgets every retire list and zero-copy byte. */
 void sc_epoch_forget_all(struct sc_seg *seg);
 /* The shard's memory is being given up wholesale (repair after a dead
- * writer): true if its pages must be leaked rather than reused because a
- * reader may still hold one of its zero-copy values. Forgets its list. */
-bool sc_epoch_shard_must_leak(struct sc_seg *seg, struct sc_shard *shard, uint64_t shard_bytes);
+ * writer; its table is already empty): true if its pages were moved to a
+ * held set because a reader may still hold one of its zero-copy values
+ * (the caller must then not give them back itself); false if the caller
+ * gives them back now. Forgets the shard's retire list either way. */
+bool sc_epoch_shard_hold(struct sc_seg *seg, struct sc_shard *shard);
+/* Any lock or none but the pool lock: when held sets wait, scans the
+ * published epochs (at most once a second or every 64 retirements unless
+ * force) and gives back the sets nobody can hold. Returns the bytes. */
+uint64_t sc_epoch_poll(struct sc_seg *seg, bool force);
+/* Bytes of repaired shards' pages held back now (the held sets). */
+uint64_t sc_epoch_held_bytes(const struct sc_seg *seg);
 /* Boot of a named segment (no other process maps it): every slot quiescent. */
 void sc_epoch_boot(struct sc_seg *seg);
 

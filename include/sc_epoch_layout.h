@@ -32,6 +32,20 @@ typedef struct sc_epoch_slot {
     uint64_t owner;
 } sc_epoch_slot;
 
+/* A set of page runs held back from the pool after a repair (see
+ * sc_epoch_table.held). stamp: the retirement epoch (0 = unused); pages:
+ * pages tagged for the set (may undercount by one run if the repairer was
+ * killed mid-walk). */
+typedef struct sc_held_set {
+    uint64_t stamp;
+    uint64_t pages;
+} sc_held_set;
+
+#define SC_HELD_SETS 16
+/* Allocator owner tags of held sets: above every shard index (at most 4096
+ * shards, sc_segment.c). */
+#define SC_HELD_TAG0 0xFF00
+
 #define SC_EPOCH_SLOTS 1024   /* = SC_LIVE_SLOTS (checked in sc_epoch.c) */
 
 /* In the segment header. Every field is changed with atomic operations
@@ -46,11 +60,18 @@ typedef struct sc_epoch_table {
     uint64_t retired_bytes; /* of which retired, not yet freed */
     uint64_t retired;       /* entries retired since the segment was made */
     uint64_t reclaimed;     /* entries freed from retire lists */
-    uint64_t leaked_bytes;  /* pages left out of the pool by a repair while
-                               readers were in an epoch (sc_shard.c) */
+    uint64_t repairs_held;  /* repairs whose pages went to a held set */
     uint64_t fork_ack;      /* bumped by a fork child once it has published */
     uint64_t leaves;        /* epochs left (bumped by every sc_epoch_leave) */
     uint64_t scan_leaves;   /* leaves at the last full reclamation pass */
+    /* Held sets: the pages of shards repaired while readers were inside an
+     * epoch (sc_epoch_shard_hold). Set i's runs carry the allocator owner
+     * tag SC_HELD_TAG0 + i; they go back to the pool once every published
+     * epoch is > held[i].stamp. held_mask (bit i: set i in use), held[]:
+     * the pool lock (read with relaxed loads and no lock, to see whether
+     * any set waits); forgotten by a full reset of the pool. */
+    uint32_t held_mask;
+    sc_held_set held[SC_HELD_SETS];
     _Alignas(SC_CACHELINE) sc_epoch_slot slots[SC_EPOCH_SLOTS];
 } sc_epoch_table;
 

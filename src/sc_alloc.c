@@ -57,6 +57,14 @@
  * full reset (hdr->needs_reset), which sc_alloc_reset_pool performs. A
  * holder that only walked the pool (sc_info.c: sc_pool_lock_walk) leaves
  * dirty clear, and its death costs nothing.
+ * Owner tags: a run's owner is a number the caller chooses (the shard
+ * index); sc_alloc_retag_locked moves every run of one owner to another
+ * (the caller's own tag for runs it holds back) without touching the pool,
+ * so a holder killed in the middle leaves each run with one owner or the
+ * other, both consistent; sc_alloc_give_owned_locked gives a tag's runs
+ * back to the pool, marking the pool dirty around each run it gives (so
+ * its caller may hold the lock in walk mode: a holder killed between two
+ * runs costs no reset, and the runs left keep their tag).
  */
 #include <string.h>
 #include "sc_alloc.h"
@@ -311,13 +319,13 @@ static void sc_pool_give_locked(sc_alloc_ctx *ac, uint32_t head, uint32_t run, b
     sc_pool_unlock(ac);
 }
 
-void sc_alloc_reclaim_shard(sc_alloc_ctx *ac, uint16_t owner)
+/* Gives back (give) or moves to owner `to` every slab or large run owned by
+ * `owner`, walking the runs from page 0 (pool lock held). A walk that finds the runs no longer tiling
+ * the area flags the segment for a full reset and stops. */
+static uint32_t sc_alloc_walk_owned(sc_alloc_ctx *ac, uint16_t owner, uint16_t to, bool give)
 {
-    uint32_t p = 0;
+    uint32_t p = 0, pages = 0;
 
-    if (!sc_pool_lock(ac)) {
-        return;
-    }
     while (p < ac->npages) {
         sc_page *d = &ac->pages[p];
         uint32_t run = d->run;
@@ -327,13 +335,46 @@ void sc_alloc_reclaim_shard(sc_alloc_ctx *ac, uint16_t owner)
             break;
         }
         if ((d->kind == SC_PAGE_SLAB || d->kind == SC_PAGE_LARGE) && d->owner == owner) {
-            /* Merging with free neighbours keeps the extents the walk reads
-             * ahead correct. */
-            sc_pool_give(ac, p, run);
+            pages += run;
+            if (give) {
+                /* Merging with free neighbours keeps the extents the walk
+                 * reads ahead correct. The pool is marked dirty for this
+                 * one run only: a holder killed between two runs leaves
+                 * a consistent pool and the rest still owned. */
+                __atomic_store_n(&ac->pool->dirty, 1, __ATOMIC_SEQ_CST);
+                __atomic_signal_fence(__ATOMIC_SEQ_CST);
+                sc_pool_give(ac, p, run);
+                __atomic_signal_fence(__ATOMIC_SEQ_CST);
+                __atomic_store_n(&ac->pool->dirty, 0, __ATOMIC_SEQ_CST);
+            } else {
+                d->owner = to;
+            }
         }
         p += run;
     }
+    return pages;
+}
+
+void sc_alloc_reclaim_shard(sc_alloc_ctx *ac, uint16_t owner)
+{
+    /* Walk mode: the walk marks the pool dirty around each run it gives,
+     * so a repairer killed between two runs costs no reset (the shard is
+     * still "owner died": the next locker repairs again). */
+    if (!sc_pool_lock_walk(ac)) {
+        return;
+    }
+    sc_alloc_walk_owned(ac, owner, 0, true);
     sc_pool_unlock(ac);
+}
+
+uint32_t sc_alloc_give_owned_locked(sc_alloc_ctx *ac, uint16_t owner)
+{
+    return sc_alloc_walk_owned(ac, owner, 0, true);
+}
+
+uint32_t sc_alloc_retag_locked(sc_alloc_ctx *ac, uint16_t from, uint16_t to)
+{
+    return sc_alloc_walk_owned(ac, from, to, false);
 }
 
 void sc_alloc_init_process(void)

@@ -44,8 +44,25 @@
  * Death: a reader killed inside an epoch holds it until a scan finds its
  * liveness slot gone (above). A writer killed while retiring or adopting
  * leaves the figures approximate (they saturate at 0) and its shard is
- * repaired by sc_shard.c, which asks sc_epoch_shard_must_leak whether the
- * shard's pages may be reused.
+ * repaired by sc_shard.c, which asks sc_epoch_shard_hold (below).
+ *
+ * Repairs. A shard repaired after its writer died drops its table and all
+ * its pages at once. When no live reader is inside an epoch they go back
+ * to the pool at once; otherwise a reader may still hold a value in them:
+ * the repairer bumps the global epoch like a retirement (stamp s), takes a
+ * held set (16 in the table; when all are in use it joins the newest and
+ * raises its stamp) and moves the shard's runs to the set's allocator
+ * owner tag (sc_alloc_retag_locked) under the pool lock in walk mode. Every
+ * scan (throttled, or forced by a store short of memory, a leave or the
+ * figures) gives back, under the pool lock, the runs of each set whose
+ * stamp is below the minimum published epoch. A repairer killed while
+ * moving runs leaves some runs tagged and the shard still "owner died":
+ * the next locker repairs again and moves the rest; the pool is untouched,
+ * so nothing is reset. A process killed while giving a set back leaves the
+ * set in use with the runs not yet given (the next pass gives them); only
+ * a death inside the linking of one run marks the pool for a full reset
+ * (sc_alloc.c), as any pool change does, and the reset forgets every held
+ * set.
  */
 #include "sc_epoch.h"
 #include <pthread.h>
@@ -62,6 +79,8 @@ static _Thread_local struct {
     uint32_t idx;           /* slot index */
     uint64_t epoch;         /* 0: not inside */
 } sc_epoch_mine;
+
+static uint64_t sc_epoch_held_free(sc_seg *seg, uint64_t safe);
 
 static pthread_once_t sc_epoch_once = PTHREAD_ONCE_INIT;
 static sc_epoch_table *sc_epoch_fork_table;   /* set by the prepare handler */
@@ -181,6 +200,9 @@ void sc_epoch_leave(sc_seg *seg)
     if (seg->base == sc_epoch_mine.base) {
         __atomic_store_n(&seg->hdr->epochs.slots[sc_epoch_mine.idx].epoch, 0, __ATOMIC_RELEASE);
         __atomic_fetch_add(&seg->hdr->epochs.leaves, 1, __ATOMIC_RELEASE);
+        sc_epoch_mine.epoch = 0;
+        sc_epoch_poll(seg, false);  /* held sets this leave may free */
+        return;
     }
     sc_epoch_mine.epoch = 0;
 }
@@ -273,6 +295,7 @@ uint64_t sc_epoch_reclaim(sc_seg *seg, sc_shard *shard, bool force)
             return 0;
         }
         safe = sc_epoch_scan(seg, now);
+        sc_epoch_held_free(seg, safe);
     }
     while (l->head && sc_retired_at(seg, l->head)->stamp < safe) {
         sc_entry *e = sc_retired_at(seg, l->head);
@@ -335,7 +358,7 @@ bool sc_epoch_rescan_due(sc_seg *seg)
         return false;
     }
     __atomic_store_n(&t->scan_leaves, leaves, __ATOMIC_RELAXED);
-    sc_epoch_scan(seg, now);
+    sc_epoch_held_free(seg, sc_epoch_scan(seg, now));
     return true;
 }
 
@@ -349,25 +372,124 @@ void sc_epoch_forget_all(sc_seg *seg)
     }
     __atomic_store_n(&t->zc_bytes, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&t->retired_bytes, 0, __ATOMIC_RELAXED);
+    /* The pool was reset: no run carries a held set's tag any more. */
+    __atomic_store_n(&t->held_mask, 0, __ATOMIC_RELAXED);
+    memset(t->held, 0, sizeof(t->held));
 }
 
-bool sc_epoch_shard_must_leak(sc_seg *seg, sc_shard *shard, uint64_t shard_bytes)
+/* Gives back every held set whose stamp is below safe (no reader can hold
+ * a pointer into it any more). Takes the pool lock as a writer. */
+static uint64_t sc_epoch_held_free(sc_seg *seg, uint64_t safe)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    uint32_t mask = __atomic_load_n(&t->held_mask, __ATOMIC_RELAXED), i;
+    uint64_t pages = 0;
+    bool due = false;
+
+    for (i = 0; i < SC_HELD_SETS; i++) {
+        if ((mask & (UINT32_C(1) << i)) && __atomic_load_n(&t->held[i].stamp, __ATOMIC_RELAXED) < safe) {
+            due = true;
+        }
+    }
+    /* Walk mode: each run given back marks the pool dirty only while it
+     * is being linked (sc_alloc.c), so a process killed in here leaves the
+     * set in use with its remaining runs, which the next pass gives back. */
+    if (!due || !sc_pool_lock_walk(&seg->ac)) {
+        return 0;
+    }
+    mask = t->held_mask;
+    for (i = 0; i < SC_HELD_SETS; i++) {
+        if ((mask & (UINT32_C(1) << i)) && t->held[i].stamp < safe) {
+            pages += sc_alloc_give_owned_locked(&seg->ac, (uint16_t)(SC_HELD_TAG0 + i));
+            __atomic_store_n(&t->held[i].pages, 0, __ATOMIC_RELAXED);
+            __atomic_store_n(&t->held[i].stamp, 0, __ATOMIC_RELAXED);
+            __atomic_and_fetch(&t->held_mask, ~(UINT32_C(1) << i), __ATOMIC_RELAXED);
+        }
+    }
+    sc_pool_unlock(&seg->ac);
+    return pages << SC_PAGE_SHIFT;
+}
+
+bool sc_epoch_shard_hold(sc_seg *seg, sc_shard *shard)
 {
     sc_epoch_table *t = &seg->hdr->epochs;
     sc_retire_list *l = &shard->retire;
-    bool leak;
+    uint32_t mask, i, pick = SC_HELD_SETS, newest = 0;
+    uint64_t stamp;
 
     if (!l->zc_bytes && !l->head) {
         return false;
     }
-    leak = sc_epoch_any_reader(seg);
     sc_sat_sub(&t->zc_bytes, l->zc_bytes);
     sc_sat_sub(&t->retired_bytes, l->bytes);
     memset(l, 0, sizeof(*l));
-    if (leak) {
-        __atomic_fetch_add(&t->leaked_bytes, shard_bytes, __ATOMIC_RELAXED);
+    if (!sc_epoch_any_reader(seg)) {
+        return false;
     }
-    return leak;
+    /* The table was emptied before: order that before the bump, as for a
+     * retired entry. A reader that publishes the new epoch cannot find
+     * anything of this shard's old table. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    stamp = __atomic_fetch_add(&t->global, 1, __ATOMIC_SEQ_CST) + 1;
+    /* Walk mode: the pool itself does not change, so a repairer killed in
+     * here costs no reset (the next locker of the shard, which is still
+     * "owner died", repairs again and moves the runs left). */
+    if (!sc_pool_lock_walk(&seg->ac)) {
+        return true;    /* the full reset takes every page back */
+    }
+    mask = t->held_mask;
+    for (i = 0; i < SC_HELD_SETS; i++) {
+        if (!(mask & (UINT32_C(1) << i))) {
+            pick = i;
+            break;
+        }
+        if (t->held[i].stamp > t->held[newest].stamp) {
+            newest = i;
+        }
+    }
+    if (pick == SC_HELD_SETS) {
+        pick = newest;  /* all in use: join the newest, whose wait grows */
+    }
+    /* Stamp first, then the bit, then the runs: a set whose bit is clear
+     * has no run tagged for it. */
+    __atomic_store_n(&t->held[pick].stamp, stamp, __ATOMIC_RELAXED);
+    __atomic_or_fetch(&t->held_mask, UINT32_C(1) << pick, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&t->held[pick].pages,
+                       sc_alloc_retag_locked(&seg->ac, (uint16_t)shard->index, (uint16_t)(SC_HELD_TAG0 + pick)),
+                       __ATOMIC_RELAXED);
+    sc_pool_unlock(&seg->ac);
+    __atomic_fetch_add(&t->repairs_held, 1, __ATOMIC_RELAXED);
+    return true;
+}
+
+uint64_t sc_epoch_poll(sc_seg *seg, bool force)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    int64_t now;
+
+    if (SC_LIKELY(!__atomic_load_n(&t->held_mask, __ATOMIC_RELAXED))) {
+        return 0;
+    }
+    now = (int64_t)time(NULL);
+    if (!force && now == __atomic_load_n(&t->scan_time, __ATOMIC_RELAXED)
+        && __atomic_load_n(&t->global, __ATOMIC_RELAXED) - __atomic_load_n(&t->scan_global, __ATOMIC_RELAXED) < 64) {
+        return 0;
+    }
+    return sc_epoch_held_free(seg, sc_epoch_scan(seg, now));
+}
+
+uint64_t sc_epoch_held_bytes(const sc_seg *seg)
+{
+    const sc_epoch_table *t = &seg->hdr->epochs;
+    uint32_t mask = __atomic_load_n(&t->held_mask, __ATOMIC_RELAXED), i;
+    uint64_t pages = 0;
+
+    for (i = 0; i < SC_HELD_SETS; i++) {
+        if (mask & (UINT32_C(1) << i)) {
+            pages += __atomic_load_n(&t->held[i].pages, __ATOMIC_RELAXED);
+        }
+    }
+    return pages << SC_PAGE_SHIFT;
 }
 
 void sc_epoch_boot(sc_seg *seg)

@@ -97,8 +97,10 @@ void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_
     if (target > seg->npages) {
         target = seg->npages;
     }
-    /* The shards' spare slabs first: they hold no entries, and giving them
-     * back needs no global lock. */
+    /* Pages of repaired shards held for readers that have left since
+     * (sc_epoch.c), then the shards' spare slabs: they hold no entries,
+     * and giving them back needs no global lock. */
+    flushed += (uint32_t)(sc_epoch_poll(seg, true) >> SC_PAGE_SHIFT);
     for (k = 0; k < seg->nshards && sc_alloc_pool_free_pages(&seg->ac) < need_pages; k++) {
         sc_shard *shard = &seg->shards[k];
         if (__atomic_load_n(&shard->alloc.spare_pages, __ATOMIC_RELAXED)

@@ -42,9 +42,9 @@ static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
     }
     memset(&sc_head(shard)->table, 0, sizeof(sc_table));
     /* A reader may still use a zero-copy value of this shard: then its
-     * pages are left out of the pool (counted; a clear with no reader in
-     * an epoch gets them back) rather than handed out again. */
-    if (!sc_epoch_shard_must_leak(seg, shard, (uint64_t)shard->alloc.pages << SC_PAGE_SHIFT)) {
+     * pages are held back (sc_epoch.c) until every reader that could hold
+     * one has left its epoch, rather than handed out again now. */
+    if (!sc_epoch_shard_hold(seg, shard)) {
         sc_alloc_reclaim_shard(&seg->ac, (uint16_t)shard->index);
     }
     sc_alloc_init_shard(&shard->alloc);

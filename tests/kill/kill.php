@@ -395,6 +395,12 @@ if (!$had_hang) {
         if (is_array($zc) && $zc['enabled'] && $zc['readers'] !== 0) {
             $problems[] = "{$zc['readers']} epoch(s) still held after every worker ended";
         }
+        /* Pages of shards repaired while readers were inside an epoch are
+         * held for them only: with every worker gone they must be back in
+         * the pool (the figures give back what nobody can hold). */
+        if (is_array($zc) && $zc['enabled'] && $zc['leaked_bytes'] !== 0) {
+            $problems[] = "{$zc['leaked_bytes']} bytes of repaired shards still held back after every worker ended";
+        }
         fwrite($pair[1], json_encode(['problems' => $problems, 'figures' => $figures]));
         fclose($pair[1]);
         exit(0);
