@@ -49,7 +49,7 @@ if ($pid === 0) {
         } elseif ($mode === 'walk-killed') {
             apcu_sma_info();
         } elseif ($mode === 'fetch-locked') {
-            apcu_store('w', $i);
+            apcu_store('w', "w$i"); // a string: a scalar over a scalar is written in place, without sc_entry_create
         } else {
             apcu_inc('k');
         }
