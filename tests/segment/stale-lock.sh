@@ -33,7 +33,7 @@ php_args=(-n -d "extension=$SO" -d apc.enable_cli=1 -d apc.shm_size=4M -d shardc
 php "${php_args[@]}" -d "shardcache.segment=$dir/seg" -r '
     apcu_store("before", "kept?");
     echo getmypid(), "\n";
-    for ($i = 0;; $i++) apcu_store("w", $i);' >"$dir/writer.out" 2>&1 &
+    for ($i = 0;; $i++) apcu_store("w", "w$i"); /* strings: a scalar over a scalar is written in place, without sc_entry_create */' >"$dir/writer.out" 2>&1 &
 writer=$!
 for ((i = 0; i < 100; i++)); do [ -s "$dir/writer.out" ] && break; sleep 0.05; done
 
