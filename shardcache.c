@@ -233,7 +233,7 @@ bool sc_make_key(sc_key *k, zend_string *key)
     }
     k->str = ZSTR_VAL(key);
     k->len = (uint32_t)ZSTR_LEN(key);
-    k->php_hash = ZSTR_H(key) ? ZSTR_H(key) : zend_string_hash_val(key);
+    k->glue_hash = ZSTR_H(key) ? ZSTR_H(key) : zend_string_hash_val(key);
     return true;
 }
 

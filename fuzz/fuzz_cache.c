@@ -89,7 +89,7 @@ static uint64_t rd64(reader *r)
 }
 
 /* PHP's DJBX33A with the high bit set, as zend_string hashes are. */
-static uint64_t php_hash(const char *s, size_t len)
+static uint64_t key_string_hash(const char *s, size_t len)
 {
     uint64_t h = 5381;
     for (size_t i = 0; i < len; i++) {
@@ -115,7 +115,7 @@ static void setup_keys(void)
         }
         key_len[i] = (uint32_t)n;
         /* keys 40..47 all share one hash: collisions */
-        key_hash[i] = i >= 40 ? UINT64_C(0x8000000000001234) : php_hash(key_buf[i], (size_t)n);
+        key_hash[i] = i >= 40 ? UINT64_C(0x8000000000001234) : key_string_hash(key_buf[i], (size_t)n);
     }
 }
 
@@ -124,7 +124,7 @@ static sc_key mkkey(int i)
     sc_key k;
     k.str = key_buf[i];
     k.len = key_len[i];
-    k.php_hash = key_hash[i];
+    k.glue_hash = key_hash[i];
     return k;
 }
 

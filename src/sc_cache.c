@@ -202,7 +202,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
                          int64_t now, bool add_only)
 {
     sc_seg *seg = &c->seg;
-    uint64_t hash = sc_hash_mix(key->php_hash);
+    uint64_t hash = sc_hash_mix(key->glue_hash);
     sc_shard *shard = sc_seg_shard_for(seg, hash);
     sc_table *table = &sc_head(shard)->table;
     uint64_t size = sizeof(sc_entry) + (uint64_t)key->len + value->len;
@@ -400,7 +400,7 @@ static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint6
 
 sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out)
 {
-    uint64_t hash = sc_hash_mix(key->php_hash);
+    uint64_t hash = sc_hash_mix(key->glue_hash);
     uint32_t index = sc_seg_shard_index(&c->seg, hash);
     sc_shard_head *head = &c->seg.heads[index];
     sc_shard *shard = &c->seg.shards[index]; /* only for its lock and figures */
@@ -459,7 +459,7 @@ done:
 
 sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
 {
-    uint64_t hash = sc_hash_mix(key->php_hash);
+    uint64_t hash = sc_hash_mix(key->glue_hash);
     uint32_t index = sc_seg_shard_index(&c->seg, hash);
     const sc_shard_head *head = &c->seg.heads[index];
     sc_shard *shard = &c->seg.shards[index];
@@ -495,7 +495,7 @@ sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
 sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
 {
     sc_seg *seg = &c->seg;
-    uint64_t hash = sc_hash_mix(key->php_hash);
+    uint64_t hash = sc_hash_mix(key->glue_hash);
     sc_shard *shard = sc_seg_shard_for(seg, hash);
     uint32_t slot;
     const sc_entry *e;

@@ -78,7 +78,7 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
                            sc_reservation_ticket *ticket)
 {
     sc_seg *seg = &c->seg;
-    uint64_t hash = sc_hash_mix(key->php_hash);
+    uint64_t hash = sc_hash_mix(key->glue_hash);
     sc_shard *shard = sc_seg_shard_for(seg, hash);
     sc_owner self = 0;
 

@@ -159,7 +159,7 @@ sc_snapshot *sc_snapshot_shard(sc_cache *c, uint32_t index, int64_t now, bool wi
 sc_snapshot *sc_snapshot_key(sc_cache *c, const sc_key *key, int64_t now, bool with_values)
 {
     sc_seg *seg = &c->seg;
-    uint64_t hash = sc_hash_mix(key->php_hash);
+    uint64_t hash = sc_hash_mix(key->glue_hash);
     sc_shard *shard = sc_seg_shard_for(seg, hash);
     sc_snapshot *snap = sc_snap_new(seg);
     const sc_entry *e;

@@ -131,7 +131,7 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
                           bool create, int64_t now, int64_t *result)
 {
     sc_seg *seg = &c->seg;
-    uint64_t hash = sc_hash_mix(key->php_hash);
+    uint64_t hash = sc_hash_mix(key->glue_hash);
     sc_shard *shard = sc_seg_shard_for(seg, hash);
     int attempt;
 
