@@ -256,7 +256,10 @@ foreach ($workloads as $w) {
                 $bad = $j['errors'] + $j['failed_children'];
                 $cell['errors'][$c] += $j['errors'];
                 $cell['failed'][$c] += $j['failed_children'] > 0 ? 1 : 0;
-                if ($bad > 0) {
+                // yac takes no lock at all, and with several processes its reads
+                // sometimes return a wrong value: those are shown in the table,
+                // but only shardcache's and APCu's make the run fail.
+                if ($bad > 0 && ($c !== 'yac' || $j['failed_children'] > 0)) {
                     $anyBad = true;
                 }
                 if ($j['failed_children'] === 0) {
