@@ -294,7 +294,11 @@ NG_TRUNC="$(grep -c 'while reading upstream' "$WEB_TMP/nginx-error.log" 2>/dev/n
 NG_CONNECT="$(grep -c 'connect() to unix' "$WEB_TMP/nginx-error.log" 2>/dev/null)"
 NG_TIMEOUT="$(grep -c 'timed out' "$WEB_TMP/nginx-error.log" 2>/dev/null)"
 
-# ---- hang details: gdb backtraces of stuck workers ---------------------------
+# ---- hang details: gdb backtraces of the master and the stuck workers ------
+# The stack of a process, as gdb prints it (frames, threads, lock names).
+backtrace_of() {
+    timeout 60 gdb -p "$1" -batch -ex bt 2>&1 | grep -E '^#|Thread|lock' | head -n 40
+}
 if [ -n "$STUCK_PIDS" ]; then
     echo
     echo "fpm-abuse: HANG: stuck workers ($STUCK_HOW): $STUCK_PIDS"
@@ -304,7 +308,7 @@ if [ -n "$STUCK_PIDS" ]; then
     fi
     echo "---- gdb backtrace of the fpm master $FPM_PID (state $(awk '{print $3}' "/proc/$FPM_PID/stat" 2>/dev/null)):"
     if command -v gdb >/dev/null 2>&1; then
-        master_bt="$(timeout 60 gdb -p "$FPM_PID" -batch -ex bt 2>&1 | grep -E '^#|Thread|lock' | head -n 40)"
+        master_bt="$(backtrace_of "$FPM_PID")"
         echo "$master_bt"
         # FPM's own scoreboard spinlock: sched_yield on top, called from the
         # php-fpm executable ("in ?? ()" with no "from <library>").
@@ -322,7 +326,7 @@ if [ -n "$STUCK_PIDS" ]; then
         fi
         echo "---- gdb backtrace of worker $p (state $(awk '{print $3}' "/proc/$p/stat" 2>/dev/null), wchan $(cat "/proc/$p/wchan" 2>/dev/null)):"
         if command -v gdb >/dev/null 2>&1; then
-            timeout 60 gdb -p "$p" -batch -ex bt 2>&1 | grep -E '^#|Thread|lock' | head -n 40
+            backtrace_of "$p"
         else
             echo "(gdb not available)"
         fi
