@@ -20,6 +20,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     shardcache_compat.c \
     shardcache_value.c \
     shardcache_zerocopy.c \
+    shardcache_zc_copy.c \
     src/sc_segment.c \
     src/sc_segfile.c \
     src/sc_lock.c \

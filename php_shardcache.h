@@ -55,6 +55,12 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     /* This thread is inside a zero-copy epoch (shardcache_zerocopy.c):
      * from its first fetch of a request to the request's end. */
     bool zc_entered;
+    /* The request holds (or held) a borrowed zero-copy value: set by
+     * sc_zc_in_place, the one place that hands one out; cleared at request
+     * end. A thread inside an epoch that holds none leaves it at its next
+     * zero-copy store (sc_zc_store), so that a miss or a scalar fetched
+     * once does not pin retired memory for ever (CLI workers). */
+    bool zc_holding;
     char *zero_copy;         /* shardcache.zero_copy: auto, 1, 0 */
     zend_long zero_copy_max; /* shardcache.zero_copy_max, bytes (0: a quarter of apc.shm_size) */
 ZEND_END_MODULE_GLOBALS(shardcache)

@@ -316,7 +316,7 @@ static bool sc_out_to_zval(sc_php_sink *sink, const sc_value_out *out, zval *dst
         break;
     }
     case SC_V_ZC:
-        ok = sc_zc_to_zval(out, dst);
+        ok = sc_zc_to_zval(out, dst) == SC_ZC_COPIED;
         break;
     case SC_V_STRING: {
         zend_string *s = sink->str;
@@ -388,7 +388,12 @@ static int sc_fetch_one(zend_string *key, zval *dst, int64_t now)
         if (out.vtype == SC_V_ZC && sc_zc_in_place(&out, dst)) {
             return SC_FETCH_HIT;
         }
-        r = sc_out_to_zval(&sink, &out, dst) ? SC_FETCH_HIT : SC_FETCH_UNDECODABLE;
+        if (out.vtype == SC_V_ZC) {
+            int z = sc_zc_to_zval(&out, dst);   /* another PHP's layout: a miss */
+            r = z == SC_ZC_COPIED ? SC_FETCH_HIT : z == SC_ZC_FOREIGN ? SC_FETCH_MISS : SC_FETCH_UNDECODABLE;
+        } else {
+            r = sc_out_to_zval(&sink, &out, dst) ? SC_FETCH_HIT : SC_FETCH_UNDECODABLE;
+        }
     }
     if (sink.str) {
         zend_string_efree(sink.str);
@@ -423,6 +428,7 @@ static bool sc_store_one(zend_string *key, zval *value, zend_long ttl, bool add_
         return false;
     }
     ZVAL_DEREF(value);
+    sc_zc_idle();
     if (sc_zc_on && sc_zc_store(&sc_shared_cache, &k, value, sc_clamp_ttl(ttl), now, add_only, &st)) {
         return st == SC_OK;
     }
@@ -633,6 +639,7 @@ ZEND_FUNCTION(shardcache_delete)
         Z_PARAM_ZVAL(key)
     ZEND_PARSE_PARAMETERS_END();
 
+    sc_zc_idle();
     if (Z_TYPE_P(key) == IS_ARRAY) {
         zval *v;
         array_init(return_value);
@@ -671,6 +678,7 @@ ZEND_FUNCTION(shardcache_clear_cache)
     ZEND_PARSE_PARAMETERS_NONE();
 
     if (sc_active) {
+        sc_zc_idle();
         sc_cache_clear(&sc_shared_cache);
     }
     RETURN_TRUE;

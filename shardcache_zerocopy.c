@@ -38,7 +38,6 @@
 #include "zend_hash.h"
 #include "php_shardcache.h"
 #include "shardcache_zerocopy.h"
-#include "shardcache_value.h"
 #include "sc_evict.h"
 
 bool sc_zc_on;
@@ -63,9 +62,24 @@ void sc_zc_minit(const char *setting, zend_long max_bytes, uint64_t shm_size)
 
 /* ---- layout ---- */
 
+/* The builder's buffers are kept by the thread from one store to the next
+ * (so a store allocates nothing in the common case) and given back at
+ * request end (sc_zc_request_end). */
+ZEND_TLS char *sc_zb_kept_mem;
+/* Zero-copy bytes in the segment when this thread's last layout did not
+ * fit the budget (0: none refused since), and that layout's size: until
+ * the level drops, values not much smaller are not laid out again. */
+ZEND_TLS uint64_t sc_zc_full_at;
+ZEND_TLS uint64_t sc_zc_full_len;
+ZEND_TLS size_t sc_zb_kept_cap;
+ZEND_TLS uint32_t *sc_zb_kept_rel;
+ZEND_TLS size_t sc_zb_kept_relcap;
+
 typedef struct sc_zc_builder {
-    char *buf;
-    size_t len, cap;
+    char *mem;              /* the value's bytes: pad, then the layout */
+    char *buf;              /* mem + pad: the header; offsets count from here */
+    size_t pad;             /* 1..8 bytes before the header (see above) */
+    size_t len, cap;        /* len: layout bytes (a multiple of 8); cap: bytes of mem */
     uint32_t *rel;          /* positions (from the header) of pointers to relocate */
     size_t nrel, relcap;
     zend_string *last_str;  /* the last string laid out, and where */
@@ -74,37 +88,86 @@ typedef struct sc_zc_builder {
     bool failed;
 } sc_zc_builder;
 
-static size_t sc_zb_alloc(sc_zc_builder *b, size_t size)
+static void sc_zb_init(sc_zc_builder *b, size_t pad, uint64_t limit)
 {
-    size_t off = ZEND_MM_ALIGNED_SIZE_EX(b->len, 8);
+    memset(b, 0, sizeof(*b));
+    b->pad = pad;
+    b->limit = limit;
+    b->mem = sc_zb_kept_mem;
+    b->cap = sc_zb_kept_cap;
+    b->rel = sc_zb_kept_rel;
+    b->relcap = sc_zb_kept_relcap;
+    sc_zb_kept_mem = NULL;   /* taken while this store runs */
+    sc_zb_kept_cap = 0;
+    sc_zb_kept_rel = NULL;
+    sc_zb_kept_relcap = 0;
+    b->buf = b->mem ? b->mem + pad : NULL;
+}
+
+static void sc_zb_free(sc_zc_builder *b)
+{
+    /* Kept for the next store unless big (then given back now). */
+    if (b->mem && b->cap <= 256 * 1024 && !sc_zb_kept_mem) {
+        sc_zb_kept_mem = b->mem;
+        sc_zb_kept_cap = b->cap;
+    } else if (b->mem) {
+        pefree(b->mem, 1);
+    }
+    if (b->rel && b->relcap <= 64 * 1024 && !sc_zb_kept_rel) {
+        sc_zb_kept_rel = b->rel;
+        sc_zb_kept_relcap = b->relcap;
+    } else if (b->rel) {
+        pefree(b->rel, 1);
+    }
+}
+
+static zend_never_inline void sc_zb_grow(sc_zc_builder *b, size_t need)
+{
+    size_t cap = b->cap ? b->cap : 4096;
+
+    while (cap < need) {
+        cap *= 2;
+    }
+    b->mem = perealloc(b->mem, cap, 1);
+    b->cap = cap;
+    b->buf = b->mem + b->pad;
+}
+
+/* size bytes at the end of the layout (8-aligned); the caller writes
+ * every byte of them, the alignment tail is zeroed here. */
+static zend_always_inline size_t sc_zb_alloc(sc_zc_builder *b, size_t size)
+{
+    size_t off = b->len;
     size_t end = off + ZEND_MM_ALIGNED_SIZE_EX(size, 8);
 
-    if (end > b->limit || end > UINT32_MAX) {
+    if (UNEXPECTED(end > b->limit || end > UINT32_MAX)) {
         b->failed = true;
         return 0;
     }
-    if (end > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < end) {
-            cap *= 2;
-        }
-        b->buf = erealloc(b->buf, cap);
-        b->cap = cap;
+    if (UNEXPECTED(b->pad + end > b->cap)) {
+        sc_zb_grow(b, b->pad + end);
     }
-    memset(b->buf + b->len, 0, end - b->len);   /* padding and fields left 0 */
+    if (end != off) {
+        memset(b->buf + end - 8, 0, 8);
+    }
     b->len = end;
     return off;
 }
 
+static zend_never_inline void sc_zb_rel_grow(sc_zc_builder *b)
+{
+    b->relcap = b->relcap ? b->relcap * 2 : 256;
+    b->rel = perealloc(b->rel, b->relcap * sizeof(uint32_t), 1);
+}
+
 /* The pointer at position pos holds an offset from the header. */
-static void sc_zb_reloc(sc_zc_builder *b, size_t pos, size_t target)
+static zend_always_inline void sc_zb_reloc(sc_zc_builder *b, size_t pos, size_t target)
 {
     uint64_t v = target;
 
     memcpy(b->buf + pos, &v, sizeof(v));
-    if (b->nrel == b->relcap) {
-        b->relcap = b->relcap ? b->relcap * 2 : 64;
-        b->rel = erealloc(b->rel, b->relcap * sizeof(uint32_t));
+    if (UNEXPECTED(b->nrel == b->relcap)) {
+        sc_zb_rel_grow(b);
     }
     b->rel[b->nrel++] = (uint32_t)pos;
 }
@@ -112,24 +175,24 @@ static void sc_zb_reloc(sc_zc_builder *b, size_t pos, size_t target)
 static size_t sc_zb_string(sc_zc_builder *b, zend_string *s)
 {
     zend_string *d;
-    size_t off;
+    size_t off, len = ZSTR_LEN(s);
 
     /* The last string laid out again (a key repeated row after row is
      * usually the same interned string) is shared; others are copied. */
     if (b->last_str == s) {
         return b->last_off;
     }
-    off = sc_zb_alloc(b, _ZSTR_STRUCT_SIZE(ZSTR_LEN(s)));
-    if (b->failed) {
+    off = sc_zb_alloc(b, _ZSTR_STRUCT_SIZE(len));
+    if (UNEXPECTED(b->failed)) {
         return 0;
     }
     d = (zend_string *)(b->buf + off);
     GC_SET_REFCOUNT(d, 2);
     GC_TYPE_INFO(d) = GC_STRING | (IS_STR_INTERNED << GC_FLAGS_SHIFT);
     ZSTR_H(d) = zend_string_hash_val(s);
-    ZSTR_LEN(d) = ZSTR_LEN(s);
-    memcpy(ZSTR_VAL(d), ZSTR_VAL(s), ZSTR_LEN(s));
-    ZSTR_VAL(d)[ZSTR_LEN(s)] = '\0';
+    ZSTR_LEN(d) = len;
+    memcpy(ZSTR_VAL(d), ZSTR_VAL(s), len);
+    ZSTR_VAL(d)[len] = '\0';
     b->last_str = s;
     b->last_off = off;
     return off;
@@ -138,20 +201,13 @@ static size_t sc_zb_string(sc_zc_builder *b, zend_string *s)
 static size_t sc_zb_array(sc_zc_builder *b, HashTable *ht, int depth);
 
 /* Rewrites the zval at position pos (a copy of src) to point into the
- * layout. */
-static void sc_zb_zval(sc_zc_builder *b, size_t pos, zval *src, int depth)
+ * layout: strings and arrays (scalars need nothing: sc_zb_elem). */
+static zend_never_inline void sc_zb_zval(sc_zc_builder *b, size_t pos, zval *src, int depth)
 {
     size_t t;
     zval *dst;
 
     switch (Z_TYPE_P(src)) {
-    case IS_UNDEF:
-    case IS_NULL:
-    case IS_FALSE:
-    case IS_TRUE:
-    case IS_LONG:
-    case IS_DOUBLE:
-        return;
     case IS_STRING:
         t = sc_zb_string(b, Z_STR_P(src));
         if (b->failed) {
@@ -176,9 +232,17 @@ static void sc_zb_zval(sc_zc_builder *b, size_t pos, zval *src, int depth)
     }
 }
 
+/* An element: undef, null, bool, int and float are right as copied. */
+static zend_always_inline void sc_zb_elem(sc_zc_builder *b, size_t pos, zval *src, int depth)
+{
+    if (Z_TYPE_P(src) > IS_DOUBLE) {
+        sc_zb_zval(b, pos, src, depth);
+    }
+}
+
 static size_t sc_zb_array(sc_zc_builder *b, HashTable *ht, int depth)
 {
-    size_t off, doff, data_size, hash_size, i;
+    size_t off, doff, data_size, hash_size, i, n;
     bool packed = HT_IS_PACKED(ht);
     zend_array *a;
 
@@ -190,6 +254,7 @@ static size_t sc_zb_array(sc_zc_builder *b, HashTable *ht, int depth)
     if (b->failed) {
         return 0;
     }
+    memset(b->buf + off, 0, sizeof(zend_array));
     if (HT_FLAGS(ht) & HASH_FLAG_UNINITIALIZED || ht->nNumUsed == 0) {
         /* Empty: a table of its own (two free hash slots), no pointer out
          * of the layout. */
@@ -228,12 +293,17 @@ static size_t sc_zb_array(sc_zc_builder *b, HashTable *ht, int depth)
     a->pDestructor = NULL;
     sc_zb_reloc(b, off + offsetof(zend_array, arData), doff + hash_size);
 
-    for (i = 0; i < ht->nNumUsed && !b->failed; i++) {
-        if (packed) {
-            sc_zb_zval(b, doff + hash_size + i * sizeof(zval), &ht->arPacked[i], depth);
-        } else {
-            Bucket *p = &ht->arData[i];
-            size_t bpos = doff + hash_size + i * sizeof(Bucket);
+    n = ht->nNumUsed;
+    if (packed) {
+        zval *src = ht->arPacked;
+        size_t pos = doff + hash_size;
+        for (i = 0; i < n && !b->failed; i++, pos += sizeof(zval)) {
+            sc_zb_elem(b, pos, &src[i], depth);
+        }
+    } else {
+        Bucket *p = ht->arData;
+        size_t bpos = doff + hash_size;
+        for (i = 0; i < n && !b->failed; i++, p++, bpos += sizeof(Bucket)) {
             if (Z_TYPE(p->val) == IS_UNDEF) {
                 continue;
             }
@@ -244,20 +314,10 @@ static size_t sc_zb_array(sc_zc_builder *b, HashTable *ht, int depth)
                 }
                 sc_zb_reloc(b, bpos + offsetof(Bucket, key), k);
             }
-            sc_zb_zval(b, bpos + offsetof(Bucket, val), &p->val, depth);
+            sc_zb_elem(b, bpos + offsetof(Bucket, val), &p->val, depth);
         }
     }
     return off;
-}
-
-static void sc_zb_free(sc_zc_builder *b)
-{
-    if (b->buf) {
-        efree(b->buf);
-    }
-    if (b->rel) {
-        efree(b->rel);
-    }
 }
 
 /* Under the shard lock, on the value bytes in the segment. */
@@ -282,11 +342,9 @@ bool sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, int6
 {
     sc_zc_builder b;
     sc_zc_hdr *h;
-    sc_encoded enc;
     sc_value_in in = {0};
-    size_t root, pad, poff = 0;
-    uint64_t used = sc_epoch_zc_bytes(&c->seg);
-    char *blob;
+    size_t root;
+    uint64_t used = sc_epoch_zc_bytes(&c->seg), est;
     bool is_array = Z_TYPE_P(value) == IS_ARRAY;
 
     if (!sc_zc_on) {
@@ -296,37 +354,48 @@ bool sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, int6
                  : (Z_TYPE_P(value) != IS_STRING || Z_STRLEN_P(value) < SC_ZC_MIN_STRING)) {
         return false;
     }
-    memset(&b, 0, sizeof(b));
-    b.limit = sc_zc_budget;
+    /* Budget full (readers that never leave, e.g. CLI workers, pin what
+     * is retired): decided before any work, from a lower bound of the
+     * layout's size and from the level of the last refusal, so that a
+     * store that will take the copying layout does not build this one
+     * first. Memory retired by threads that have left since may come back
+     * (sc_evict_retired: throttled, cheap when nothing is due). */
+    est = is_array ? sizeof(sc_zc_hdr) + sizeof(zend_array) + (uint64_t)zend_hash_num_elements(Z_ARRVAL_P(value)) * sizeof(zval)
+                   : sizeof(sc_zc_hdr) + _ZSTR_STRUCT_SIZE(Z_STRLEN_P(value));
+    if (used + est > sc_zc_budget || (sc_zc_full_at && used >= sc_zc_full_at && est * 4 >= sc_zc_full_len)) {
+        if (!sc_evict_retired(&c->seg)) {
+            return false;
+        }
+        used = sc_epoch_zc_bytes(&c->seg);
+        if (used + est > sc_zc_budget || (sc_zc_full_at && used >= sc_zc_full_at && est * 4 >= sc_zc_full_len)) {
+            return false;
+        }
+    }
+    sc_zc_full_at = 0;
+    /* The entry's value starts 64 + key_len bytes into an 8-aligned block:
+     * the pad puts the header on an 8-byte boundary there. */
+    sc_zb_init(&b, 8 - (key->len & 7), sc_zc_budget);
     sc_zb_alloc(&b, sizeof(sc_zc_hdr));
+    if (!b.failed) {
+        memset(b.buf, 0, sizeof(sc_zc_hdr));
+    }
     root = is_array ? sc_zb_array(&b, Z_ARRVAL_P(value), 0) : sc_zb_string(&b, Z_STR_P(value));
-    if (!b.failed && used + 2 * b.len > sc_zc_budget) {
-        /* Full (the copying form takes about as much again): memory
-         * retired by threads that have left since may come back
-         * (sc_epoch.c); else the value takes the copying layout. */
-        if (!sc_evict_retired(&c->seg) || sc_epoch_zc_bytes(&c->seg) + 2 * b.len > sc_zc_budget) {
+    if (!b.failed && used + b.len > sc_zc_budget) {
+        /* Full: memory retired by threads that have left since may come
+         * back (sc_epoch.c); else the value takes the copying layout. */
+        if (!sc_evict_retired(&c->seg) || sc_epoch_zc_bytes(&c->seg) + b.len > sc_zc_budget) {
             b.failed = true;
+            /* Build nothing more until the level drops below this. */
+            sc_zc_full_at = sc_epoch_zc_bytes(&c->seg);
+            if (!sc_zc_full_at) {
+                sc_zc_full_at = 1;
+            }
+            sc_zc_full_len = b.len;
         }
     }
     if (b.failed) {
         sc_zb_free(&b);
         return false;
-    }
-    memset(&enc, 0, sizeof(enc));
-    if (is_array) {
-        /* The copying form, for readers that cannot use the layout. An
-         * encoder refusal raises nothing for these shapes; fall back. */
-        if (sc_value_encode(value, &enc) != SUCCESS) {
-            sc_zb_free(&b);
-            return false;
-        }
-        poff = sc_zb_alloc(&b, enc.len);
-        if (b.failed) {
-            sc_value_encoded_release(&enc);
-            sc_zb_free(&b);
-            return false;
-        }
-        memcpy(b.buf + poff, enc.data, enc.len);
     }
     sc_zb_reloc(&b, offsetof(sc_zc_hdr, root), root);
     h = (sc_zc_hdr *)b.buf;
@@ -334,30 +403,25 @@ bool sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, int6
     h->abi = SC_ZC_ABI;
     h->kind = is_array ? SC_ZC_KIND_ARRAY : SC_ZC_KIND_STRING;
     if (is_array) {
-        h->portable_vtype = enc.vtype;
-        h->portable_off = (uint32_t)poff;
-        h->portable_len = (uint32_t)enc.len;
+        /* No second, copying form: readers that cannot use the layout in
+         * place copy it (shardcache_zc_copy.c). */
+        h->portable_vtype = 0;
+        h->portable_off = 0;
+        h->portable_len = 0;
     } else {
         h->portable_vtype = SC_V_STRING;
         h->portable_off = (uint32_t)(root + offsetof(zend_string, val));
         h->portable_len = (uint32_t)Z_STRLEN_P(value);
     }
-    sc_value_encoded_release(&enc);
-
-    /* The entry's value starts 64 + key_len bytes into an 8-aligned block. */
-    pad = 8 - (key->len & 7);
-    blob = emalloc(pad + b.len);
-    memset(blob, 0, pad);
-    blob[0] = (char)pad;
-    memcpy(blob + pad, b.buf, b.len);
+    memset(b.mem, 0, b.pad);
+    b.mem[0] = (char)b.pad;
     in.vtype = SC_V_ZC;
     in.scalar = 0;
-    in.data = blob;
-    in.len = pad + b.len;
+    in.data = b.mem;
+    in.len = b.pad + b.len;
     in.fixup = sc_zc_fixup;
     in.fixup_arg = &b;
     *st = sc_cache_store(c, key, &in, ttl, now, add_only);
-    efree(blob);
     sc_zb_free(&b);
     /* Too big in one piece: the caller stores the copying form. */
     return *st != SC_TOOBIG && *st != SC_NOMEM;
@@ -372,40 +436,78 @@ void sc_zc_enter(void)
     }
 }
 
-void sc_zc_request_end(void)
+void sc_zc_leave(void)
 {
+    SCG(zc_holding) = false;
     if (SCG(zc_entered)) {
         sc_epoch_leave(&sc_shared_cache.seg);
         SCG(zc_entered) = false;
     }
 }
 
-bool sc_zc_to_zval(const sc_value_out *out, zval *dst)
+void sc_zc_request_end(void)
+{
+    if (sc_zb_kept_mem) {
+        pefree(sc_zb_kept_mem, 1);
+        sc_zb_kept_mem = NULL;
+        sc_zb_kept_cap = 0;
+    }
+    if (sc_zb_kept_rel) {
+        pefree(sc_zb_kept_rel, 1);
+        sc_zb_kept_rel = NULL;
+        sc_zb_kept_relcap = 0;
+    }
+    SCG(zc_holding) = false;
+    if (SCG(zc_entered)) {
+        sc_epoch_leave(&sc_shared_cache.seg);
+        SCG(zc_entered) = false;
+    }
+}
+
+int sc_zc_to_zval(const sc_value_out *out, zval *dst)
 {
     const char *p = out->data;
     sc_zc_hdr h;
     uint8_t pad;
 
+    if (sc_zc_in_place(out, dst)) {
+        return SC_ZC_COPIED;
+    }
     if (!p || out->len < 1) {
-        return false;
+        goto bad;
     }
     pad = (uint8_t)p[0];
     if (pad < 1 || pad > 8 || out->len < pad + sizeof(sc_zc_hdr)) {
-        return false;
+        goto bad;
     }
     memcpy(&h, p + pad, sizeof(h));
-    if (h.magic != SC_ZC_MAGIC || h.portable_off > out->len - pad
-        || h.portable_len > out->len - pad - h.portable_off) {
-        return false;
+    if (h.magic != SC_ZC_MAGIC) {
+        goto bad;
     }
-    if (sc_zc_in_place(out, dst)) {
-        return true;
-    }
-    if (h.portable_vtype == SC_V_STRING) {
+    if (h.kind == SC_ZC_KIND_STRING) {
+        /* The bytes of the string: readable by any PHP. */
+        if (h.portable_vtype != SC_V_STRING || h.portable_off > out->len - pad
+            || h.portable_len > out->len - pad - h.portable_off) {
+            goto bad;
+        }
         ZVAL_STRINGL(dst, p + pad + h.portable_off, h.portable_len);
-        return true;
+        return SC_ZC_COPIED;
     }
-    return sc_php_decode(h.portable_vtype, 0, p + pad + h.portable_off, h.portable_len, dst);
+    if (h.kind != SC_ZC_KIND_ARRAY) {
+        goto bad;
+    }
+    if (h.abi != SC_ZC_ABI) {
+        /* Laid out by another PHP (version, ZTS or debug build): its tables
+         * cannot be read here. A miss, as APCu treats a value it cannot
+         * read; the value stays for the processes that can. */
+        return SC_ZC_FOREIGN;
+    }
+    if (sc_zc_copy_array(p + pad, out->len - pad, dst)) {
+        return SC_ZC_COPIED;
+    }
+bad:
+    php_error_docref(NULL, E_WARNING, "shardcache: a zero-copy value in the cache is corrupt");
+    return SC_ZC_CORRUPT;
 }
 
 void sc_zc_info(zval *dst)

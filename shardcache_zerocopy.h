@@ -68,12 +68,39 @@ static zend_always_inline void sc_zc_sink_prepare(sc_sink *sink)
     }
 }
 
+/* Leaves the epoch (see sc_zc_idle). */
+void sc_zc_leave(void);
+
+/* Writers (store, delete, clear) call this first: a thread inside an
+ * epoch that holds no borrowed value (it fetched only misses, scalars or
+ * copies this request; or it is the fork child of such a parent) leaves
+ * it, or it would pin every value retired until its request ends, which
+ * for a CLI worker is never. Its next fetch enters again. */
+static zend_always_inline void sc_zc_idle(void)
+{
+    if (UNEXPECTED(SCG(zc_entered)) && !SCG(zc_holding)) {
+        sc_zc_leave();
+    }
+}
+
 /* A value of vtype SC_V_ZC (borrowed or copied) into dst: the immutable
- * value itself when usable here, else decoded from its copying form. */
-bool sc_zc_to_zval(const sc_value_out *out, zval *dst);
+ * value itself when usable here, else a copy of it in request memory
+ * (arrays: shardcache_zc_copy.c). SC_ZC_FOREIGN: an array laid out by
+ * another PHP ABI, which this process cannot read (the caller reports a
+ * miss; dst is not set). SC_ZC_CORRUPT: the bytes are not a valid layout
+ * (a warning was raised; dst is not set). */
+enum { SC_ZC_CORRUPT = -1, SC_ZC_FOREIGN = 0, SC_ZC_COPIED = 1 };
+int sc_zc_to_zval(const sc_value_out *out, zval *dst);
+
+/* Copies the array layout whose header is at hdr (len bytes from there to
+ * the value's end; any alignment) into dst, relocating and bounds-checking
+ * every pointer. False (dst not set): not a valid layout. Same ABI only. */
+bool sc_zc_copy_array(const char *hdr, size_t len, zval *dst);
 
 /* The fetch's fast case: a borrowed value laid out at this address by this
- * PHP, returned in place. False: use sc_zc_to_zval. */
+ * PHP, returned in place. False: use sc_zc_to_zval. Any other code that
+ * hands a pointer into the segment to PHP must set SCG(zc_holding) as
+ * this does (see php_shardcache.h). */
 static zend_always_inline bool sc_zc_in_place(const sc_value_out *out, zval *dst)
 {
     const char *p = out->data;
@@ -91,6 +118,7 @@ static zend_always_inline bool sc_zc_in_place(const sc_value_out *out, zval *dst
     if (UNEXPECTED(h->self != (uint64_t)(uintptr_t)h || h->abi != SC_ZC_ABI || h->magic != SC_ZC_MAGIC)) {
         return false;
     }
+    SCG(zc_holding) = true;   /* every borrowed value handed out passes here */
     if (h->kind == SC_ZC_KIND_ARRAY) {
         Z_ARR_P(dst) = (zend_array *)(uintptr_t)h->root;
         Z_TYPE_INFO_P(dst) = IS_ARRAY;
