@@ -66,6 +66,10 @@ void sc_zc_minit(const char *setting, zend_long max_bytes, uint64_t shm_size)
  * (so a store allocates nothing in the common case) and given back at
  * request end (sc_zc_request_end). */
 ZEND_TLS char *sc_zb_kept_mem;
+/* Zero-copy values this thread could not borrow and copied (figures:
+ * shardcache_info()['zero_copy']['copied'], ['foreign']). */
+ZEND_TLS zend_long sc_zc_copied;
+ZEND_TLS zend_long sc_zc_foreign;
 /* Zero-copy bytes in the segment when this thread's last layout did not
  * fit the budget (0: none refused since), and that layout's size: until
  * the level drops, values not much smaller are not laid out again. */
@@ -491,6 +495,7 @@ int sc_zc_to_zval(const sc_value_out *out, zval *dst)
             goto bad;
         }
         ZVAL_STRINGL(dst, p + pad + h.portable_off, h.portable_len);
+        sc_zc_copied++;
         return SC_ZC_COPIED;
     }
     if (h.kind != SC_ZC_KIND_ARRAY) {
@@ -500,9 +505,11 @@ int sc_zc_to_zval(const sc_value_out *out, zval *dst)
         /* Laid out by another PHP (version, ZTS or debug build): its tables
          * cannot be read here. A miss, as APCu treats a value it cannot
          * read; the value stays for the processes that can. */
+        sc_zc_foreign++;
         return SC_ZC_FOREIGN;
     }
     if (sc_zc_copy_array(p + pad, out->len - pad, dst)) {
+        sc_zc_copied++;
         return SC_ZC_COPIED;
     }
 bad:
@@ -533,5 +540,7 @@ void sc_zc_info(zval *dst)
         add_assoc_long(&z, "readers", (zend_long)sc_epoch_count_readers(&sc_shared_cache.seg));
     }
     add_assoc_bool(&z, "inside", SCG(zc_entered));
+    add_assoc_long(&z, "copied", sc_zc_copied);
+    add_assoc_long(&z, "foreign", sc_zc_foreign);
     add_assoc_zval(dst, "zero_copy", &z);
 }

@@ -65,6 +65,34 @@
 #include "sc_epoch.h"
 #include "sc_alloc.h"
 
+/* mmap of the whole file. Test-only knob: SHARDCACHE_TEST_AVOID_ADDR (an
+ * address, hex) reserves that range with a blocker first, so that the
+ * segment is mapped elsewhere than where another process (its creator)
+ * has it (tests/zero-copy/310: the copying path of zero-copy values).
+ * Nothing else reads it; an unset or unparsable value does nothing. */
+#ifndef MAP_FIXED_NOREPLACE
+# define MAP_FIXED_NOREPLACE 0x100000   /* Linux >= 4.17; older kernels take it as a hint */
+#endif
+static void *sc_segfile_mmap(size_t size, int fd)
+{
+    const char *avoid = getenv("SHARDCACHE_TEST_AVOID_ADDR");
+    void *blocker = MAP_FAILED, *base;
+
+    if (avoid && *avoid) {
+        char *end;
+        unsigned long long a = strtoull(avoid, &end, 16);
+        if (*end == '\0' && a && (a & 4095) == 0) {
+            blocker = mmap((void *)(uintptr_t)a, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+                           -1, 0);
+        }
+    }
+    base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (blocker != MAP_FAILED) {
+        munmap(blocker, size);
+    }
+    return base;
+}
+
 #define SC_ATTACH_TRIES 16
 
 /* ---- path expansion ---- */
@@ -257,7 +285,7 @@ static int sc_make_file(sc_seg *seg, const sc_segfile_opts *o, bool replace, cha
                  strerror(rc));
         goto fail_unlink;
     }
-    base = mmap(NULL, plan.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    base = sc_segfile_mmap(plan.size, fd);
     if (base == MAP_FAILED) {
         snprintf(err, errlen, "cannot map %s: %s", tmp, strerror(errno));
         goto fail_unlink;
@@ -448,7 +476,7 @@ int sc_segfile_attach(sc_seg *seg, const sc_segfile_opts *o, sc_segfile_result *
             sc_lock_file(seg->fd, LOCK_SH);
             return 0;
         }
-        base = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        base = sc_segfile_mmap((size_t)st.st_size, fd);
         if (base == MAP_FAILED) {
             snprintf(err, errlen, "cannot map %s: %s", o->path, strerror(errno));
             close(fd);
