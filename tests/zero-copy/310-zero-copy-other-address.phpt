@@ -120,10 +120,15 @@ run($seg, $inc, 'zc_probe("blocked"); zc_check("blocked");', $on, dechex($wbase)
 [$b1] = base_of($seg, 'PROBE-blocked-');
 printf("blocked reader at another address: %s\n", $b1 > 0 && $b1 !== $wbase ? 'yes' : 'no');
 
-// 2. Where the kernel put it (ASLR): a real other address, checked.
-run($seg, $inc, 'zc_probe("aslr"); zc_check("aslr");', $on);
+// 2. Where the kernel put it: with ASLR another address (under valgrind,
+// which traces the children without ASLR, the same one): copied there,
+// borrowed here.
+putenv('SHARDCACHE_TEST_AVOID_ADDR');
+$out = seg_php($seg, "require '$inc'; zc_probe('aslr'); zc_check('aslr');", $on + ['apc.shm_size' => '8M']);
 [$b2] = base_of($seg, 'PROBE-aslr-');
-printf("aslr reader at another address: %s\n", $b2 > 0 && $b2 !== $wbase ? 'yes' : 'no');
+$copied = preg_match('/^aslr: 8 values, 0 wrong, copied (\d+), foreign 0$/', $out, $m) ? (int)$m[1] : -1;
+printf("aslr reader: all right, and copied exactly when at another address: %s\n",
+       $b2 > 0 && ($b2 !== $wbase ? $copied === 16 : $copied === 0) ? 'yes' : "no: $out");
 
 // 3. Zero-copy off in the reader.
 run($seg, $inc, 'zc_check("off");', ['shardcache.zero_copy' => '0']);
@@ -161,8 +166,7 @@ zero-copy bytes: yes
 writer base found: yes
 blocked: 8 values, 0 wrong, copied 16, foreign 0
 blocked reader at another address: yes
-aslr: 8 values, 0 wrong, copied 16, foreign 0
-aslr reader at another address: yes
+aslr reader: all right, and copied exactly when at another address: yes
 off: 8 values, 0 wrong, copied 16, foreign 0
 v1: false, success false
 warning: apcu_fetch(): shardcache: a zero-copy value in the cache is corrupt
