@@ -141,19 +141,27 @@ static bool sc_zr_array(sc_zr *r, size_t pos, zval *dst, int depth)
     if (!sc_zr_ptr(r, off + offsetof(zend_array, arData), (size_t)n * esize, &data)) {
         return false;
     }
-    array_init_size(dst, a.nNumOfElements < n ? a.nNumOfElements : n);
+    array_init_size(dst, packed || a.nNumOfElements > n ? n : a.nNumOfElements);
     ht = Z_ARRVAL_P(dst);
     if (packed) {
+        /* Written in place, the counts kept right at every step so that a
+         * failure half-way leaves a table zval_ptr_dtor can free. */
+        uint32_t count = 0;
+        zval *slots;
         zend_hash_real_init_packed(ht);
+        slots = ht->arPacked;
         for (i = 0; i < n; i++) {
             size_t zpos = data + i * sizeof(zval);
             if ((uint8_t)r->h[zpos + offsetof(zval, u1.v.type)] == IS_UNDEF) {
-                continue;
-            }
-            if (!sc_zr_zval(r, zpos, &v, depth)) {
+                ZVAL_UNDEF(&slots[i]);
+            } else if (!sc_zr_zval(r, zpos, &slots[i], depth)) {
                 goto bad;
+            } else {
+                count++;
             }
-            zend_hash_index_add_new(ht, (zend_ulong)i, &v);
+            ht->nNumUsed = (uint32_t)i + 1;
+            ht->nNumOfElements = count;
+            ht->nNextFreeElement = (zend_long)i + 1;
         }
     } else {
         zend_hash_real_init_mixed(ht);
