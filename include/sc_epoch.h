@@ -63,6 +63,19 @@ uint32_t sc_epoch_count_readers(struct sc_seg *seg);
 /* After a reset of every allocator (clear with no reader inside an
  * epoch): forgets every retire list and zero-copy byte. */
 void sc_epoch_forget_all(struct sc_seg *seg);
+/* Full reset of the pool while live readers may hold zero-copy values
+ * (needs_reset: the pool was left half-changed by a dead writer; the
+ * caller holds the global lock and every shard lock, every window open).
+ * Before the tables are emptied: true when some live reader is inside an
+ * epoch and zero-copy values or held sets exist; *bitmap (malloc'd; NULL
+ * if out of memory: every page) then marks the pages of every zero-copy
+ * entry, linked or retired, and of every held set. After the tables are
+ * emptied, sc_epoch_reset_holding resets the pool with those pages kept
+ * out of it, as held set 0 (given back once every reader inside now has
+ * left: sc_epoch_poll), forgets the rest like sc_epoch_forget_all and
+ * frees the bitmap. */
+bool sc_epoch_reset_collect(struct sc_seg *seg, uint8_t **bitmap);
+void sc_epoch_reset_holding(struct sc_seg *seg, uint8_t *bitmap);
 /* The shard's memory is being given up wholesale (repair after a dead
  * writer; its table is already empty): true if its pages were moved to a
  * held set because a reader may still hold one of its zero-copy values

@@ -79,6 +79,11 @@ typedef struct sc_epoch_table {
  * field): entries unlinked from the table, oldest first. An entry on the
  * list keeps its memory; its header's stamp holds the retirement epoch and
  * its scalar the offset of the next retired entry (0 = last). */
+/* sc_retire_list.bytes of a shard repaired (table dropped) while readers
+ * were inside and the pool waited for a full reset (head 0): that reset
+ * keeps every run the shard owns out of the pool (sc_epoch.c). */
+#define SC_RETIRE_HOLD_RUNS UINT64_MAX
+
 typedef struct sc_retire_list {
     sc_off head;
     sc_off tail;

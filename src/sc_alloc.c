@@ -418,6 +418,50 @@ void sc_alloc_reset_pool(sc_alloc_ctx *ac)
     sc_pool_unlock(ac);
 }
 
+uint32_t sc_alloc_reset_pool_holding(sc_alloc_ctx *ac, const uint8_t *hold, uint16_t tag)
+{
+    sc_pool *pool = ac->pool;
+    uint32_t p = 0, held = 0;
+    unsigned b;
+
+    sc_mutex_lock(&pool->lock); /* a dead holder's changes are discarded here */
+    pool->lock_count++;
+    pool->dirty = 1;
+    for (b = 0; b < SC_NBINS; b++) {
+        pool->bin_head[b] = SC_NONE;
+    }
+    pool->bin_mask = 0;
+    pool->free_pages = 0;
+    /* Runs that tile the area: each maximal span of held pages becomes a
+     * large run owned by tag, each span between them a free run. */
+    while (p < ac->npages) {
+        bool h = !hold || (hold[p >> 3] >> (p & 7)) & 1;
+        uint32_t q = p + 1;
+        while (q < ac->npages && (!hold || ((hold[q >> 3] >> (q & 7)) & 1)) == h) {
+            q++;
+        }
+        if (h) {
+            sc_page *d = &ac->pages[p];
+            memset(d, 0, sizeof(*d));
+            d->kind = SC_PAGE_LARGE;
+            d->run = q - p;
+            d->owner = tag;
+            d->next = d->prev = SC_NONE;
+            if (q - p > 1) {
+                ac->pages[q - 1].kind = SC_PAGE_INNER;
+                ac->pages[q - 1].head = p;
+            }
+            held += q - p;
+        } else {
+            sc_pool_link(ac, p, q - p);
+        }
+        p = q;
+    }
+    __atomic_store_n(ac->needs_reset, 0, __ATOMIC_RELEASE);
+    sc_pool_unlock(ac);
+    return held;
+}
+
 void sc_alloc_init_shard(sc_shard_alloc *sa)
 {
     unsigned c;

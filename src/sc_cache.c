@@ -540,7 +540,8 @@ void sc_cache_clear(sc_cache *c)
 {
     sc_seg *seg = &c->seg;
     uint32_t i;
-    bool keep_memory;
+    bool keep_memory, holding = false;
+    uint8_t *hold = NULL;
 
     sc_mutex_lock(&seg->hdr->global_lock);
     seg->hdr->global_lock_count++;
@@ -554,6 +555,9 @@ void sc_cache_clear(sc_cache *c)
     keep_memory = sc_epoch_zc_bytes(seg) && sc_epoch_any_reader(seg) && !seg->hdr->needs_reset;
     if (keep_memory) {
         sc_clear_entries(seg);
+    } else {
+        /* The pool is reset: the pages readers may hold are kept out of it. */
+        holding = sc_epoch_reset_collect(seg, &hold);
     }
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *shard = &seg->shards[i];
@@ -570,7 +574,9 @@ void sc_cache_clear(sc_cache *c)
         sc_head(shard)->updates = 0;
         sc_head(shard)->deletes = 0;
     }
-    if (!keep_memory) {
+    if (holding) {
+        sc_epoch_reset_holding(seg, hold);
+    } else if (!keep_memory) {
         sc_alloc_reset_pool(&seg->ac);
         sc_epoch_forget_all(seg);
     }

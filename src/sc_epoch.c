@@ -61,16 +61,32 @@
  * so nothing is reset. A process killed while giving a set back leaves the
  * set in use with the runs not yet given (the next pass gives them); only
  * a death inside the linking of one run marks the pool for a full reset
- * (sc_alloc.c), as any pool change does, and the reset forgets every held
- * set.
+ * (sc_alloc.c), as any pool change does.
+ *
+ * Full resets. A full reset of the pool (needs_reset: a writer died while
+ * changing the pool; it runs inside a clear, every shard locked) with a
+ * live reader inside an epoch keeps out of the new pool every page a
+ * reader may hold: the pages of every zero-copy entry (linked or retired),
+ * of every held set, and every run of a shard repaired while the pool
+ * waited for the reset (sc_epoch_shard_hold could not move its runs then:
+ * it marks the shard SC_RETIRE_HOLD_RUNS). They become held set 0, with a
+ * fresh stamp, given back like any held set once every reader inside at
+ * the reset has left; so what a long-running reader pins is bounded as
+ * for retired entries (the zero-copy budget, plus the pages of repaired
+ * shards). A process killed inside the reset leaves the pool flagged again
+ * (its pool lock dirty): the next reset, after the tables are gone, holds
+ * only the held sets' runs it finds, so a second death there can let a
+ * reader's pages be reused.
  */
 #include "sc_epoch.h"
 #include <pthread.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "sc_segment.h"
 #include "sc_entry.h"
+#include "sc_table.h"
 
 _Static_assert(SC_EPOCH_SLOTS == SC_LIVE_SLOTS, "one epoch slot per liveness slot");
 
@@ -435,7 +451,10 @@ bool sc_epoch_shard_hold(sc_seg *seg, sc_shard *shard)
      * here costs no reset (the next locker of the shard, which is still
      * "owner died", repairs again and moves the runs left). */
     if (!sc_pool_lock_walk(&seg->ac)) {
-        return true;    /* the full reset takes every page back */
+        /* The pool waits for a full reset: that reset keeps every run
+         * this shard owns out of the pool (sc_epoch_reset_collect). */
+        l->bytes = SC_RETIRE_HOLD_RUNS;
+        return true;
     }
     mask = t->held_mask;
     for (i = 0; i < SC_HELD_SETS; i++) {
@@ -506,4 +525,110 @@ void sc_epoch_boot(sc_seg *seg)
 uint64_t sc_epoch_zc_bytes(const sc_seg *seg)
 {
     return __atomic_load_n(&seg->hdr->epochs.zc_bytes, __ATOMIC_RELAXED);
+}
+
+/* ---- full reset of the pool (needs_reset) with readers inside ---- */
+
+/* Sets the bits of the pages [p, p + bytes) of the data area, ignoring
+ * what lies outside it (nothing read from the segment is trusted). */
+static void sc_hold_mark(const sc_alloc_ctx *ac, uint8_t *hold, const char *p, uint64_t bytes)
+{
+    uint64_t area = (uint64_t)ac->npages << SC_PAGE_SHIFT, start, end, pg;
+
+    if (p < ac->data || (uint64_t)(p - ac->data) >= area) {
+        return;
+    }
+    start = (uint64_t)(p - ac->data);
+    end = bytes && bytes <= area - start ? start + bytes - 1 : start;
+    for (pg = start >> SC_PAGE_SHIFT; pg <= end >> SC_PAGE_SHIFT; pg++) {
+        hold[pg >> 3] |= (uint8_t)(1u << (pg & 7));
+    }
+}
+
+bool sc_epoch_reset_collect(sc_seg *seg, uint8_t **bitmap)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    sc_alloc_ctx *ac = &seg->ac;
+    uint64_t limit = ((uint64_t)ac->npages << SC_PAGE_SHIFT) / sizeof(sc_entry) + 1;
+    uint8_t *hold;
+    uint32_t i, slot, p;
+
+    bool marked = false;
+
+    *bitmap = NULL;
+    for (i = 0; i < seg->nshards; i++) {
+        if (!seg->shards[i].retire.head && seg->shards[i].retire.bytes == SC_RETIRE_HOLD_RUNS) {
+            marked = true;
+        }
+    }
+    if ((!sc_epoch_zc_bytes(seg) && !__atomic_load_n(&t->held_mask, __ATOMIC_RELAXED) && !marked)
+        || !sc_epoch_any_reader(seg)) {
+        return false;
+    }
+    hold = calloc(((size_t)ac->npages + 7) / 8, 1);
+    *bitmap = hold;
+    if (!hold) {
+        return true;    /* every page is held */
+    }
+    for (i = 0; i < seg->nshards; i++) {
+        sc_shard *shard = &seg->shards[i];
+        const sc_table *table = &sc_head(shard)->table;
+        sc_off off = shard->retire.head;
+        uint64_t n = 0;
+        for (slot = 0; table->off && slot < table->capacity; slot++) {
+            const sc_entry *e = sc_table_slot_entry(seg, table, slot);
+            if (e && (e->flags & SC_ENTRY_ZC)) {
+                sc_hold_mark(ac, hold, (const char *)e, e->mem_size);
+            }
+        }
+        while (off && off < seg->size - sizeof(sc_entry) && n++ < limit) {
+            const sc_entry *e = (const sc_entry *)(seg->base + off);
+            sc_hold_mark(ac, hold, (const char *)e, e->mem_size);
+            off = (sc_off)e->scalar;
+        }
+    }
+    /* Runs of held sets (their pages wait for readers already) and every
+     * run of a shard repaired while the pool waited for this reset (its
+     * table is gone: SC_RETIRE_HOLD_RUNS): kept. The pool may not tile
+     * any more, so every descriptor is looked at; a stale one holds a few
+     * pages more, never fewer. */
+    if (__atomic_load_n(&t->held_mask, __ATOMIC_RELAXED) || marked) {
+        for (p = 0; p < ac->npages; p++) {
+            const sc_page *d = &ac->pages[p];
+            bool keep = (d->owner >= SC_HELD_TAG0 && d->owner < SC_HELD_TAG0 + SC_HELD_SETS)
+                        || (d->owner < seg->nshards && !seg->shards[d->owner].retire.head
+                            && seg->shards[d->owner].retire.bytes == SC_RETIRE_HOLD_RUNS);
+            if ((d->kind == SC_PAGE_SLAB || d->kind == SC_PAGE_LARGE) && keep && d->run) {
+                uint32_t run = d->run <= ac->npages - p ? d->run : ac->npages - p;
+                sc_hold_mark(ac, hold, ac->data + ((uint64_t)p << SC_PAGE_SHIFT), (uint64_t)run << SC_PAGE_SHIFT);
+            }
+        }
+    }
+    return true;
+}
+
+void sc_epoch_reset_holding(sc_seg *seg, uint8_t *bitmap)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    uint64_t stamp;
+    uint32_t pages;
+
+    /* The tables were emptied before: order that before the bump, as for
+     * a retired entry. A reader that publishes the new epoch cannot find
+     * anything of the old tables. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    stamp = __atomic_fetch_add(&t->global, 1, __ATOMIC_SEQ_CST) + 1;
+    /* Set 0 is taken for the held pages: its stamp is written before the
+     * pool is reset and its bit after (a scan that sees the bit took the
+     * pool lock after the reset released it, so it sees the stamp). */
+    sc_epoch_forget_all(seg);
+    __atomic_store_n(&t->held[0].stamp, stamp, __ATOMIC_RELAXED);
+    pages = sc_alloc_reset_pool_holding(&seg->ac, bitmap, (uint16_t)SC_HELD_TAG0);
+    free(bitmap);
+    if (pages) {
+        __atomic_store_n(&t->held[0].pages, pages, __ATOMIC_RELAXED);
+        __atomic_or_fetch(&t->held_mask, UINT32_C(1), __ATOMIC_RELEASE);
+    } else {
+        __atomic_store_n(&t->held[0].stamp, 0, __ATOMIC_RELAXED);
+    }
 }
