@@ -6,8 +6,9 @@
  *   [sc_zc_hdr, 8-aligned in the segment]
  *   [the value laid out as PHP's immutable zend_array / zend_string, every
  *    pointer pointing inside this layout]
- *   [arrays: the value's copying form (the codec's SC_V_ARRAY bytes)]
- * The layout is built in process memory with offsets from the header; the
+ * and nothing else: a value is stored once. The layout is built in process
+ * memory (buffers kept by the thread from one store to the next, given
+ * back at request end) with offsets from the header; the
  * core copies it into the entry and calls sc_zc_fixup under the shard lock,
  * before linking it, to turn the offsets into addresses (the relocation
  * list says where they are) and to record the header's own address.
@@ -17,8 +18,18 @@
  * the creator of an anonymous segment; a named segment mapped elsewhere is
  * not) and the PHP ABI that laid it out is this one (PHP_VERSION_ID, ZTS,
  * debug), the zval points at the immutable value: no copy, nothing
- * allocated. Otherwise (another address or ABI, zero-copy off here, or a
- * copy made by the iterator) the copying form is decoded as usual.
+ * allocated. Otherwise (another address, zero-copy off here, or a copy
+ * made by the iterator) an array is copied into request memory with every
+ * pointer relocated and bounds-checked (shardcache_zc_copy.c), a string
+ * from its bytes; an array laid out by another PHP ABI cannot be read
+ * here and is a miss.
+ *
+ * Budget (shardcache.zero_copy_max): checked before any work from a lower
+ * bound of the layout's size, and again with its real size; a thread that
+ * found it full builds nothing of that size again until the level drops
+ * (sc_zc_full_at). A thread inside an epoch that holds no borrowed value
+ * leaves it at its next write (sc_zc_idle), so that it does not pin what
+ * others retire.
  *
  * Arrays: of null, bool, int, float, string and such arrays (no objects, no
  * PHP references), copied table by table as opcache persists literal

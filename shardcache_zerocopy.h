@@ -30,9 +30,9 @@ typedef struct sc_zc_hdr {
     uint32_t abi;            /* SC_ZC_ABI of the process that laid it out */
     uint64_t self;           /* address of this header when laid out */
     uint64_t root;           /* the zend_array / zend_string */
-    uint32_t portable_off;   /* copying form: bytes from this header */
-    uint32_t portable_len;
-    uint8_t portable_vtype;  /* SC_V_ARRAY, SC_V_STRING ... */
+    uint32_t portable_off;   /* strings: their bytes, from this header */
+    uint32_t portable_len;   /* strings: their length */
+    uint8_t portable_vtype;  /* strings: SC_V_STRING; arrays: 0 (no second form) */
     uint8_t kind;            /* SC_ZC_KIND_* */
     uint16_t unused;
     uint32_t unused2;
