@@ -11,7 +11,10 @@
  *    (each process records every 32nd hit or miss as 32), plus this
  *    process's hits and misses not recorded yet. Per-entry num_hits (and
  *    apcu_key_info's hits) are the sampled counts alone: multiples of 32.
- *  - num_inserts: stores that inserted or replaced an entry; num_entries
+ *  - num_inserts: stores that inserted or replaced an entry (those that
+ *    rewrote a scalar without the shard lock are counted per thread and
+ *    appear in the totals only, not in shardcache_info's per-shard rows);
+ *    num_entries
  *    counts entries still in the tables (expired ones not removed yet
  *    included); expunges: whole-cache evictions; mem_size: bytes held by
  *    entries. num_slots: table slots of all shards; slot_distribution:
@@ -106,6 +109,9 @@ static void sc_php_sum_shards(sc_php_totals *t, zval *per_shard)
             add_next_index_zval(per_shard, &row);
         }
     }
+    /* Stores made without a shard lock are counted per thread, not per
+     * shard (sc_lockless.c): in the totals, not in the per-shard rows. */
+    t->sum.updates += sc_info_lockless_updates(&sc_shared_cache);
 }
 
 /* ---- apcu_cache_info ---- */

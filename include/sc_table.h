@@ -43,14 +43,30 @@ static inline uint8_t sc_tag_of(uint64_t hash)
  *       trylock (sc_record_hit); REFERENCED is cleared by the CLOCK hand
  *       under the REPAIR lock (sc_evict.c). Read under either lock mode.
  *   flags & SC_ENTRY_CHAINED: set before publication, read (relaxed
- *       atomic) with no lock. */
+ *       atomic) with no lock.
+ *   flags & SC_ENTRY_DROPPED, and ttl when it is set: inside the shard's
+ *       window with every pin drained (sc_entry_settle).
+ *   ver (issue 20): the entry's own sequence counter; odd while a writer
+ *       that holds no shard lock rewrites the entry (sc_lockless.c).
+ *       0 when the entry is made. Changed only by: a lockless store
+ *       (compare-and-swap even -> odd under a pin, then a release store of
+ *       the next even value); a writer inside the shard's odd window
+ *       (sc_inplace.c, or sc_entry_settle after a lockless writer died:
+ *       every pin drained, so no lockless writer is active). A lockless
+ *       store rewrites only scalar, ctime, mtime_after, atime_after, nhits
+ *       and stamp, of entries whose ttl is 0, never vtype, flags, ttl,
+ *       val_len, key or value bytes: readers that need only those (exists,
+ *       the expiry checks, apcu_inc's type check) need no version check.
+ *       Readers of the rest (fetch, snapshots) read ver before and after
+ *       (sc_ever_begin / sc_ever_valid), with the stamp as a guard
+ *       against the 16-bit counter wrapping (see sc_ever_valid). */
 typedef struct sc_entry {
     uint64_t hash;        /* mixed hash of the key */
     uint32_t key_len;
     uint32_t val_len;     /* values of 4 GiB or more are refused (SC_TOOBIG) */
     uint8_t vtype;        /* sc_vtype of the value */
     uint8_t flags;        /* SC_ENTRY_* */
-    uint16_t reserved;
+    uint16_t ver;         /* entry version: odd while being rewritten (above) */
     uint32_t ttl;         /* seconds after ctime the entry expires; 0 = never;
                              SC_TTL_EXPIRED | n: stored already expired (ttl -n) */
     int64_t scalar;       /* int value or double bits for scalar vtypes */
@@ -110,6 +126,11 @@ static inline int64_t sc_ttl_signed(uint32_t ttl)
 /* Set on entries whose value lives in separate page runs (chunks, made
  * and freed by sc_entry.c): the value bytes are then an array of sc_chunk. */
 #define SC_ENTRY_CHAINED 0x02
+/* Set (inside the shard's window) on an entry a lockless store left half
+ * written when its writer died (sc_entry_settle, sc_pin.c): the key is
+ * dropped - the entry is also made expired - and the info functions, which
+ * list expired entries, skip it. Removed like any expired entry. */
+#define SC_ENTRY_DROPPED 0x08
 /* At most this many chunks per value. */
 #define SC_MAX_CHUNKS 1024
 
@@ -121,6 +142,46 @@ typedef struct sc_chunk {
     uint64_t len;
 } sc_chunk;
 
+
+/* Entry versions (issue 20). A reader that copies an entry's rewritable
+ * fields (see ver above) with no lock, or with a NO_REPAIR lock (which does
+ * not keep lockless stores out), takes a token first and checks it after:
+ *
+ *   t = sc_ever_begin(e); ...copy... ; if (!sc_ever_valid(e, t)) retry
+ *
+ * Why the stamp too: ver has 16 bits and wraps after 32768 stores. A
+ * reader descheduled between its two checks while exactly a multiple of
+ * 32768 stores went by would see the same ver. Every lockless store also
+ * writes the stamp, read from the clock after it claimed the entry (so
+ * after the previous store of the entry released it); CLOCK_MONOTONIC
+ * does not go back across CPUs, and the same thread never repeats a
+ * stamp, so a later store's stamp equals an earlier one only if two
+ * stores of the entry, made one after the other through the version's
+ * compare-and-swap, read the same nanosecond from the clock. Both must
+ * happen at once for a torn copy to pass: in practice never. (A 64-bit
+ * version would need 6 more bytes; the header is one cache line, full.) */
+typedef struct sc_ever {
+    uint64_t stamp;
+    uint16_t ver;
+} sc_ever;
+
+static inline sc_ever sc_ever_begin(const sc_entry *e)
+{
+    sc_ever t;
+
+    t.ver = __atomic_load_n(&e->ver, __ATOMIC_ACQUIRE);
+    t.stamp = __atomic_load_n(&e->stamp, __ATOMIC_RELAXED);
+    return t;
+}
+
+/* True when nothing a lockless store writes changed since sc_ever_begin
+ * (and no store was under way then). */
+static inline bool sc_ever_valid(const sc_entry *e, sc_ever t)
+{
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    return !(t.ver & 1) && __atomic_load_n(&e->ver, __ATOMIC_RELAXED) == t.ver
+           && __atomic_load_n(&e->stamp, __ATOMIC_RELAXED) == t.stamp;
+}
 
 #define SC_ENTRY_KEY(e) ((char *)(e) + sizeof(sc_entry))
 #define SC_ENTRY_VAL(e) ((char *)(e) + sizeof(sc_entry) + (e)->key_len)

@@ -42,6 +42,11 @@
  * The slot's lock must be released (sc_live_leave) before the segment is
  * unmapped: the kernel marks a dead owner's lock only while it is mapped.
  *
+ * Store counts (issue 20): each slot also holds the count of the stores
+ * its holders made without a shard lock (sc_live_slot.updates); summed on
+ * demand by sc_live_updates, started over by sc_live_updates_clear. A dead
+ * thread's count stays in its slot and in the totals.
+ *
  * Locks: the slot locks only, always with trylock, so this file never
  * waits and takes part in no lock order.
  */
@@ -180,6 +185,28 @@ bool sc_live_gone(sc_live_table *t, sc_owner owner)
     }
     pthread_mutex_unlock(&s->lock.mx);
     return true;
+}
+
+uint64_t sc_live_updates(const sc_live_table *t)
+{
+    uint64_t sum = 0;
+    uint32_t i;
+
+    for (i = 0; i < t->nslots && i < SC_LIVE_SLOTS; i++) {
+        sum += __atomic_load_n(&t->slots[i].updates, __ATOMIC_RELAXED)
+               - __atomic_load_n(&t->slots[i].updates_base, __ATOMIC_RELAXED);
+    }
+    return sum;
+}
+
+void sc_live_updates_clear(sc_live_table *t)
+{
+    uint32_t i;
+
+    for (i = 0; i < t->nslots && i < SC_LIVE_SLOTS; i++) {
+        __atomic_store_n(&t->slots[i].updates_base, __atomic_load_n(&t->slots[i].updates, __ATOMIC_RELAXED),
+                         __ATOMIC_RELAXED);
+    }
 }
 
 void sc_live_leave(sc_live_table *t)
