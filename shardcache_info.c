@@ -55,6 +55,7 @@ static uint64_t sc_php_wasted(const sc_info_shard *s)
 
 typedef struct sc_php_totals {
     sc_info_shard sum;
+    uint64_t lockless_updates;   /* in sum.updates too */
     uint32_t nshards;
 } sc_php_totals;
 
@@ -111,7 +112,8 @@ static void sc_php_sum_shards(sc_php_totals *t, zval *per_shard)
     }
     /* Stores made without a shard lock are counted per thread, not per
      * shard (sc_lockless.c): in the totals, not in the per-shard rows. */
-    t->sum.updates += sc_info_lockless_updates(&sc_shared_cache);
+    t->lockless_updates = sc_info_lockless_updates(&sc_shared_cache);
+    t->sum.updates += t->lockless_updates;
 }
 
 /* ---- apcu_cache_info ---- */
@@ -327,6 +329,7 @@ ZEND_FUNCTION(shardcache_info)
     add_assoc_long(return_value, "inserts", (zend_long)t.sum.inserts);
     add_assoc_long(return_value, "updates", (zend_long)t.sum.updates);
     add_assoc_long(return_value, "deletes", (zend_long)t.sum.deletes);
+    add_assoc_long(return_value, "lockless_updates", (zend_long)t.lockless_updates);
     add_assoc_long(return_value, "hits", (zend_long)t.sum.hits);
     add_assoc_long(return_value, "misses", (zend_long)t.sum.misses);
     add_assoc_long(return_value, "hit_sample", (zend_long)sc_info_hit_sample());
