@@ -48,18 +48,31 @@ typedef struct sc_live_slot {
     uint64_t updates_base;
 } sc_live_slot;
 
-/* The table of slots (sc_header.live). nslots: written once when the
- * segment is made (sc_live_init), read with no lock; the slots: see
- * sc_live_slot. */
-typedef struct sc_live_table {
-    uint32_t nslots;
-    uint32_t unused;
-    sc_live_slot slots[SC_LIVE_SLOTS];
-} sc_live_table;
-
 /* Who holds a pin or a reservation: (generation << 32) | (slot + 1).
  * 0 names nobody. */
 typedef uint64_t sc_owner;
+
+/* Pin lanes (issue 20): each shard has this many pin slots (SC_PINS), and
+ * a thread tries the slot of its lane first in every shard, so that up to
+ * this many threads each write a pin line of their own. */
+#define SC_LIVE_LANES 8
+
+/* The table of slots (sc_header.live). nslots: written once when the
+ * segment is made (sc_live_init), read with no lock; the slots: see
+ * sc_live_slot.
+ *   lanes: the token of the thread that holds each pin lane, or 0 (or a
+ *       token that is gone). No lock: taken by compare-and-swap from 0 or
+ *       from a token sc_live_gone says is gone, once per thread
+ *       (sc_live_lane); never released (a left or dead holder's token
+ *       reads as gone). Read with atomic loads. A stale token after a
+ *       restart of a named segment reads as gone too. */
+typedef struct sc_live_table {
+    uint32_t nslots;
+    uint32_t unused;
+    sc_owner lanes[SC_LIVE_LANES];
+    sc_live_slot slots[SC_LIVE_SLOTS];
+} sc_live_table;
+
 
 /* Formats the table (segment creation, one process). -1 when a lock could
  * not be initialised. */
@@ -76,6 +89,11 @@ sc_owner sc_live_self(sc_live_table *t);
  * live owner, or a slot being checked by someone else at this instant,
  * answers false (look again later). Never blocks. */
 bool sc_live_gone(sc_live_table *t, sc_owner owner);
+
+/* The pin lane of the owner of token self (the caller's own token): one
+ * no live thread holds, taken for good, or when all are held by live
+ * threads, a shared one. */
+uint32_t sc_live_lane(sc_live_table *t, sc_owner self);
 
 /* Counts one lockless store for the owner of token self (the caller's own
  * token, sc_live_self). */

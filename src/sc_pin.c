@@ -8,7 +8,8 @@
  *
  * apcu_inc on one hot key from many processes must not serialise on the
  * shard's mutex. An updater instead claims one of the shard's SC_PINS pin
- * slots (compare-and-swap 0 -> its liveness token, each slot on its own cache line),
+ * slots (compare-and-swap 0 -> its liveness token, each slot on its own cache
+ * line, the slot of its lane first: sc_live_lane),
  * finds the entry under the sequence counter as a fetch does, and changes
  * the int with one atomic read-modify-write. While a pin is held, no writer
  * frees or reuses memory the pin holder found, because:
@@ -48,16 +49,22 @@
 
 #define SC_PIN_SPINS 256
 
-/* The pin slot this thread claimed last (its first try next time): two
- * processes that collided once move apart and stay apart, so each keeps
- * writing its own pin line in every shard (issue 20). Starts from the
- * liveness token. */
-static _Thread_local uint32_t sc_pin_pref = UINT32_MAX;
+/* The pin slot this thread tries first in every shard: its lane
+ * (sc_live_lane), looked up again when its token changes (a fork child). */
+static _Thread_local struct {
+    sc_owner token;
+    uint32_t lane;
+} sc_pin_mine;
 
 sc_pin *sc_pin_claim(sc_shard *shard, sc_owner self)
 {
-    uint32_t first = sc_pin_pref < SC_PINS ? sc_pin_pref : (uint32_t)self % SC_PINS;
-    uint32_t i;
+    uint32_t first, i;
+
+    if (SC_UNLIKELY(sc_pin_mine.token != self)) {
+        sc_pin_mine.lane = sc_live_lane(sc_shard_live(shard), self) % SC_PINS;
+        sc_pin_mine.token = self;
+    }
+    first = sc_pin_mine.lane;
 
     if (SC_UNLIKELY(!__atomic_load_n(&sc_head(shard)->pins_used, __ATOMIC_RELAXED))) {
         __atomic_store_n(&sc_head(shard)->pins_used, 1, __ATOMIC_SEQ_CST);
@@ -70,9 +77,6 @@ sc_pin *sc_pin_claim(sc_shard *shard, sc_owner self)
         if (__atomic_load_n(&pin->owner, __ATOMIC_RELAXED) == 0
             && __atomic_compare_exchange_n(&pin->owner, &expected, self, false, __ATOMIC_SEQ_CST,
                                            __ATOMIC_RELAXED)) {
-            if (SC_UNLIKELY(k != sc_pin_pref)) {
-                sc_pin_pref = k;
-            }
             return pin;
         }
     }

@@ -251,7 +251,7 @@ uint64_t sc_seg_layout_id(void)
         sizeof(sc_shard_stats), offsetof(sc_shard_stats, repairs), offsetof(sc_shard_alloc, used_bytes),
         offsetof(sc_shard_head, inserts),
         sizeof(sc_reservation), sizeof(sc_pin), offsetof(sc_pin, entry_rel), offsetof(sc_entry, ver),
-        offsetof(sc_live_slot, updates),
+        offsetof(sc_live_slot, updates), offsetof(sc_live_table, slots),
         sizeof(sc_table), offsetof(sc_table, off), offsetof(sc_table, capacity),
         sizeof(sc_page), offsetof(sc_page, run), offsetof(sc_page, next),
         sizeof(sc_entry), offsetof(sc_entry, key_len), offsetof(sc_entry, scalar), offsetof(sc_entry, mem_size),
