@@ -30,9 +30,15 @@ static inline uint8_t sc_tag_of(uint64_t hash)
  * SC_ENTRY_CHAINED, a chunk list: sc_entry.c). Allocated from its shard's
  * slabs and filled under the shard's REPAIR lock before any table refers to
  * it; freed under that lock after no table does. Once published:
- *   hash, key_len, val_len, vtype, ttl, ctime, mem_size, stamp, the key and
- *       value bytes: never written again; read with no lock by optimistic
- *       readers (bounds-checked, trusted once the shard's seq confirms).
+ *   hash, key_len, val_len, vtype, ttl, mem_size, the key: never written
+ *       again (ttl: except by sc_entry_settle); read with no lock by
+ *       optimistic readers (bounds-checked, trusted once the shard's seq
+ *       confirms).
+ *   ctime, stamp, the value bytes (and scalar, nhits, atime_after,
+ *       mtime_after, besides their writers below): rewritten in place by a
+ *       store of the same type and length, under the shard's window
+ *       (sc_inplace.c, scalars) or under the entry's version (ver below,
+ *       sc_lockless.c).
  *   scalar (SC_V_LONG): changed in place by apcu_inc/dec/cas with one
  *       atomic read-modify-write, under a pin (no lock) or under the
  *       NO_REPAIR lock (sc_update.c); read atomically with no lock.
@@ -53,10 +59,11 @@ static inline uint8_t sc_tag_of(uint64_t hash)
  *       the next even value); a writer inside the shard's odd window
  *       (sc_inplace.c, or sc_entry_settle after a lockless writer died:
  *       every pin drained, so no lockless writer is active). A lockless
- *       store rewrites only scalar, ctime, mtime_after, atime_after, nhits
- *       and stamp, of entries whose ttl is 0, never vtype, flags, ttl,
- *       val_len, key or value bytes: readers that need only those (exists,
- *       the expiry checks, apcu_inc's type check) need no version check.
+ *       store rewrites only the value bytes (same length), scalar, ctime,
+ *       mtime_after, atime_after, nhits and stamp, of entries whose ttl is
+ *       0, never vtype, flags, ttl, val_len, mem_size or the key: readers
+ *       that need only those (exists, the expiry checks, apcu_inc's type
+ *       check, the allocator) need no version check.
  *       Readers of the rest (fetch, snapshots) read ver before and after
  *       (sc_ever_begin / sc_ever_valid), with the stamp as a guard
  *       against the 16-bit counter wrapping (see sc_ever_valid). */

@@ -226,13 +226,14 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     if (SC_UNLIKELY(__atomic_load_n(&seg->hdr->needs_reset, __ATOMIC_ACQUIRE))) {
         sc_cache_reset(c);
     }
-    /* Issue 20: a scalar over a scalar of the same type, neither with a
-     * TTL, is written into the entry without the shard's lock
+    /* Issue 20: a value over one of the same type and length, neither
+     * with a TTL, is written into the entry without the shard's lock
      * (sc_lockless.c); everything else, and whatever that path declines,
      * goes on below. */
-    if (!add_only && !c->slam_defense && !c->idle_ttl && ttl == 0 && !sc_vtype_has_bytes(value->vtype)
-        && value->len == 0 && !value->fixup
-        && sc_lockless_store(seg, shard, key->str, key->len, hash, value->vtype, value->scalar, now)) {
+    if (!add_only && !c->slam_defense && !c->idle_ttl && ttl == 0 && value->vtype != SC_V_ZC && !value->fixup
+        && value->len <= SC_LOCKLESS_MAX_BYTES
+        && sc_lockless_store(seg, shard, key->str, key->len, hash, value->vtype, value->scalar, value->data,
+                             (uint32_t)value->len, now)) {
         return SC_OK;
     }
     for (attempt = 0;; attempt++) {

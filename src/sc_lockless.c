@@ -3,9 +3,13 @@
  * shard's lock (issue 20, item 3).
  *
  * A store that overwrites a scalar (null, bool, int, float) with a scalar
- * of the same type, both with no TTL, keeps the entry's memory, its slot
- * and everything readers use to find it; only the value and its times
- * change. Taking the shard's lock and opening the shard's window for that
+ * of the same type, or a value with bytes (string, array, serialized; not
+ * zero-copy, not chained) with one of the same type and the same length,
+ * both with no TTL, keeps the entry's memory, its slot, its lengths and
+ * everything readers use to find it; only the value and its times change.
+ * (Same length, not just "fits": the allocator's requested_bytes figure
+ * is computed from val_len when the entry is freed, and the snapshots size
+ * their records from it.) Taking the shard's lock and opening the shard's window for that
  * writes two lines every key of the shard shares (the lock, and the head
  * with seq), which processes storing disjoint keys then pass back and forth
  * on every store. This path writes only the entry, the caller's pin slot
@@ -13,7 +17,7 @@
  *
  *   1. sample the shard's seq (even, else give up) and claim a pin slot;
  *   2. look the key up as a fetch does; check the entry qualifies (same
- *      vtype, ttl 0, no value bytes, not chained, not zero-copy), then
+ *      vtype, ttl 0, same val_len, not chained, not zero-copy), then
  *      check seq again (seq_cst): unchanged means no writer had opened
  *      the window, and from here on every writer that would free, unlink,
  *      retype or rewrite the entry under the lock opens the window first
@@ -22,18 +26,20 @@
  *      version by compare-and-swap even -> odd (another lockless writer
  *      of the same key holding it: give up, the locked path waits);
  *   4. read the stamp (after the claim: see sc_ever_valid), write the
- *      fields, release-store the next even version;
+ *      value bytes and the fields, release-store the next even version;
  *   5. count the store in the caller's liveness slot, clear entry_rel,
  *      release the pin.
  * Readers check the entry's version around their copy (sc_read_entry,
  * sc_snapshot.c); what they need from an entry that this path never
  * changes (vtype, ttl, flags, val_len, key, value bytes) they read as
- * before. Only entries with ttl 0 qualify, and only stores of ttl 0 over
+ * before; they copy value bytes only under that version (no zero-copy
+ * reader holds a pointer into these entries: SC_ENTRY_ZC ones never
+ * qualify). Only entries with ttl 0 qualify, and only stores of ttl 0 over
  * them: the writers that decide from an entry's ttl and ctime outside the
  * window (expiry in sc_evict.c, add_only in sc_cache.c) then never see a
  * ttl that is changing, and an entry this path rewrites never expires.
  *
- * Owns: the lockless rewrite of a published entry's scalar and times, and
+ * Owns: the lockless rewrite of a published entry's value and times, and
  * sc_live_slot.updates of the calling thread.
  * Locks: none. A pin of the shard (sc_pin.c) keeps the entry from being
  * freed or changed under the lock; the entry's version (sc_entry.ver)
@@ -55,15 +61,21 @@
 #include "sc_lockless.h"
 #include "sc_pin.h"
 #include "sc_entry.h"
+#include <string.h>
 
 /* The write itself, inside the entry's version window. Not inlined: the
  * death tests stop a writer here (a gdb breakpoint) and kill it. */
-__attribute__((noinline)) void sc_lockless_fill(sc_entry *e, int64_t scalar, int64_t now);
+__attribute__((noinline)) void sc_lockless_fill(sc_entry *e, int64_t scalar, const char *data, uint32_t len,
+                                                 int64_t now);
 
-__attribute__((noinline)) void sc_lockless_fill(sc_entry *e, int64_t scalar, int64_t now)
+__attribute__((noinline)) void sc_lockless_fill(sc_entry *e, int64_t scalar, const char *data, uint32_t len,
+                                                 int64_t now)
 {
     uint64_t stamp = sc_entry_stamp();
 
+    if (len) {
+        memcpy(SC_ENTRY_VAL(e), data, len);
+    }
     __atomic_store_n(&e->scalar, scalar, __ATOMIC_RELAXED);
     __atomic_store_n(&e->ctime, now, __ATOMIC_RELAXED);
     __atomic_store_n(&e->mtime_after, 0, __ATOMIC_RELAXED);
@@ -73,7 +85,7 @@ __attribute__((noinline)) void sc_lockless_fill(sc_entry *e, int64_t scalar, int
 }
 
 bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash,
-                       uint8_t vtype, int64_t scalar, int64_t now)
+                       uint8_t vtype, int64_t scalar, const char *data, uint32_t len, int64_t now)
 {
     sc_shard_head *head = sc_head(shard);
     uint64_t start = __atomic_load_n(&head->seq, __ATOMIC_ACQUIRE);
@@ -95,7 +107,7 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
         return false;
     }
     e = (sc_entry *)sc_table_lookup(seg, &head->table, key, key_len, hash, &slot);
-    ok = e && e->vtype == vtype && e->ttl == 0 && e->val_len == 0
+    ok = e && e->vtype == vtype && e->ttl == 0 && e->val_len == len
          && !(__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_CHAINED | SC_ENTRY_ZC));
     if (__atomic_load_n(&head->seq, __ATOMIC_SEQ_CST) != start || !ok) {
         sc_pin_release(pin);
@@ -114,7 +126,7 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
     }
     /* The odd version is visible before any field changes. */
     __atomic_thread_fence(__ATOMIC_RELEASE);
-    sc_lockless_fill(e, scalar, now);
+    sc_lockless_fill(e, scalar, data, len, now);
     __atomic_store_n(&e->ver, (uint16_t)(v + 2), __ATOMIC_RELEASE);
     sc_live_count_update(live, self);
     __atomic_store_n(&pin->entry_rel, 0, __ATOMIC_RELAXED);

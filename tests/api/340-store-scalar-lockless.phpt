@@ -1,5 +1,5 @@
 --TEST--
-Scalars overwritten with a scalar of the same type and no TTL (issue 20: written into the entry without the shard lock): values, TTLs, apcu_key_info times, APCUIterator order, num_inserts, and shardcache_info counting those stores per thread (lockless_updates), not in the shard rows; other stores keep the locked path
+Scalars overwritten with a scalar of the same type, and strings, arrays, objects with one of the same type and length, all with no TTL (issue 20: written into the entry without the shard lock): values, TTLs, apcu_key_info times, APCUIterator order, num_inserts, and shardcache_info counting those stores per thread (lockless_updates), not in the shard rows; other stores keep the locked path
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');
@@ -62,6 +62,24 @@ var_dump(apcu_inc('c', 5), apcu_fetch('c'));
 apcu_store('c', 1);
 var_dump(apcu_inc('c'), apcu_fetch('c'));
 
+// Values with bytes: same type and same length -> written in the entry;
+// another length, or a TTL -> the locked path.
+$b = shardcache_info();
+apcu_store('str', 'abcdef');
+apcu_store('arr', [1, 'x' => 2.5, [true]]);
+apcu_store('obj', new ArrayObject([1, 2]));
+apcu_store('str', 'uvwxyz');                       // same length
+apcu_store('arr', [7, 'x' => 8.5, [false]]);       // same shape and length
+apcu_store('obj', new ArrayObject([3, 4]));        // same length
+$m = shardcache_info();
+echo "lockless updates: ", $m['lockless_updates'] - $b['lockless_updates'], "\n";
+var_dump(apcu_fetch('str'), apcu_fetch('arr'), apcu_fetch('obj')->getArrayCopy());
+apcu_store('str', 'longer value');                 // another length
+apcu_store('arr', [7, 'x' => 8.5, [false]], 50);   // a TTL
+$l = shardcache_info();
+echo "lockless updates: ", $l['lockless_updates'] - $m['lockless_updates'], "\n";
+var_dump(apcu_fetch('str'), apcu_key_info('arr')['ttl']);
+
 // APCUIterator's order follows the stores (stamps), whichever path they took.
 apcu_clear_cache();
 foreach (['a', 'b', 'c', 'd'] as $k) {
@@ -108,5 +126,27 @@ int(25)
 int(25)
 int(2)
 int(2)
+lockless updates: 3
+string(6) "uvwxyz"
+array(3) {
+  [0]=>
+  int(7)
+  ["x"]=>
+  float(8.5)
+  [1]=>
+  array(1) {
+    [0]=>
+    bool(false)
+  }
+}
+array(2) {
+  [0]=>
+  int(3)
+  [1]=>
+  int(4)
+}
+lockless updates: 0
+string(12) "longer value"
+int(50)
 b=1 a=1 d='x' c=1
 after clear: num_inserts 8, lockless_updates 3

@@ -37,6 +37,8 @@
 //    never a torn value - the rest of the shard stays (no repair), and 's'
 //    can be stored again.
 //  store-reader-noproc: store-reader with /proc hidden.
+//  store-string: store-reader with 's' an 8-byte string overwritten by
+//    strings of the same length (their bytes are written in the entry).
 // Commands come one per line on stdin; $argv[2] is a fifo this process
 // writes "checked" to in held mode, once it has looked at the writer.
 $mode = $argv[1] ?? 'zombie';
@@ -47,10 +49,14 @@ if ($mode === 'held-noproc') {
 if ($mode === 'store-reader-noproc') {
     $mode = 'store-reader';
 }
+$strings = $mode === 'store-string';
+if ($strings) {
+    $mode = 'store-reader';
+}
 $storer = $mode === 'store-reader' || $mode === 'store-writer';
 apcu_store('k', 0);
 apcu_store('r', ['read', 42]);
-apcu_store('s', -1);
+apcu_store('s', $strings ? 'start---' : -1);
 $readers = $mode === 'hit-killed' || $mode === 'walk-killed';
 if ($readers) {
     for ($i = 0; $i < 1000; $i++) {
@@ -61,7 +67,7 @@ $pid = pcntl_fork();
 if ($pid === 0) {
     for ($i = 0;; $i++) {
         if ($storer) {
-            apcu_store('s', $i);
+            apcu_store('s', $strings ? sprintf('%08d', $i) : $i);
         } elseif ($mode === 'hit-killed') {
             apcu_fetch('e' . ($i % 1000));
         } elseif ($mode === 'walk-killed') {

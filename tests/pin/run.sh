@@ -24,7 +24,8 @@
 #   store-reader  the next fetch of the key must not hang and must find the
 #                 key gone (never a torn value); the rest of the shard stays;
 #   store-writer  the same, with a store of another key of the shard first;
-#   store-reader-noproc  store-reader with /proc hidden.
+#   store-reader-noproc  store-reader with /proc hidden;
+#   store-string  store-reader with same-length strings (bytes rewritten).
 # See tests/pin/pin-death.php.
 #
 #   tests/pin/run.sh [--so=PATH]
@@ -50,7 +51,7 @@ expected_for() {
                              "k is a positive int: true" "ok" ;;
         reused) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "pid reused by an unrelated process: true" \
                               "bool(true)" "k is an int: true" "bool(true)" "int(101)" "bool(true)" "ok" ;;
-        store-reader|store-reader-noproc) printf '%s\n' "child state: $([ "$1" = store-reader ] && echo Z || echo 'unknown (no /proc)')" "reaped, killed by signal 9" "s: false" \
+        store-reader|store-reader-noproc|store-string) printf '%s\n' "child state: $([ "$1" = store-reader-noproc ] && echo 'unknown (no /proc)' || echo Z)" "reaped, killed by signal 9" "s: false" \
                               "s exists: false" "s key info: NULL" "s listed by the iterator: 0" "r: true" \
                               "bool(true)" "s: 7" "bool(true)" "s: 8" "repairs: 0, resets: 0" "ok" ;;
         store-writer) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "bool(true)" "s: false" \
@@ -63,7 +64,7 @@ expected_for() {
 
 passed=0
 failed=0
-MODES=(held zombie reaped fetch-locked held-noproc reused hit-killed walk-killed store-reader store-writer store-reader-noproc)
+MODES=(held zombie reaped fetch-locked held-noproc reused hit-killed walk-killed store-reader store-writer store-reader-noproc store-string)
 [ -n "${SC_PIN_MODES:-}" ] && read -r -a MODES <<<"$SC_PIN_MODES"
 for mode in "${MODES[@]}"; do
     wrap=()
