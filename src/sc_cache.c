@@ -37,8 +37,10 @@
  * hdr->needs_reset): the next store performs it before anything else.
  *
  * Owns: what the tables hold (slots, entries) as store, delete and clear
- * change them (a store of a scalar over the same type: sc_lockless.c); the slam_defense record of each shard; the header's clears
- * and resets figures; the calling thread's sc_local figures.
+ * change them (a store over a value of the same type and length without
+ * the lock: sc_lockless.c); the slam_defense record of each shard; the
+ * header's clears and resets figures; the calling thread's sc_local
+ * figures.
  * Locks: store and delete: the shard's REPAIR lock ("write lock"), with
  * what readers can reach changed inside the odd window. fetch and exists:
  * no lock (the sequence counter), then the NO_REPAIR lock as a fallback;
@@ -49,8 +51,8 @@
  * dirty: the next locker empties that shard (sc_shard.c); other shards are
  * untouched. A fetch killed inside sc_lockless_quiesce's window (NO_REPAIR
  * lock held, seq odd) has its shard emptied by the next locker, which finds
- * the counter odd (sc_shard.c). A fetch or exists killed anywhere wrote nothing shared (or
- * held only the NO_REPAIR lock). A clear killed halfway leaves the shards
+ * the counter odd (sc_shard.c). A fetch or exists killed anywhere else
+ * wrote nothing shared (or held only the NO_REPAIR lock). A clear killed halfway leaves the shards
  * it had locked to be emptied by their next lockers, a half-reset pool
  * flagged for the full reset, and the global lock to its next locker
  * (which has nothing of its own to repair).
@@ -347,7 +349,7 @@ static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, cons
         return SC_READ_DONE;
     }
     /* The entry's own version (issue 20): a lockless store rewrites the
-     * scalar and the times without the shard's seq or lock. */
+     * value and the times without the shard's seq or lock. */
     ver = sc_ever_begin(e);
     vtype = e->vtype;
     val_len = e->val_len;
