@@ -22,7 +22,7 @@ function int_of(int $x): int { return ($x << 16) | (($x * 40503) & 0xffff); }
 function int_ok($v): bool { return is_int($v) && $v >= 0 && ((($v >> 16) * 40503) & 0xffff) === ($v & 0xffff) && x_ok($v >> 16); }
 function x_ok(int $x): bool { return ($x >> 24) < WRITERS && ($x & 0xffffff) <= STEPS; }
 function float_ok($v): bool { return is_float($v) && fmod($v, 1.0) === 0.25 && x_ok((int)$v); }
-function str_of(int $x): string { return substr(str_repeat(sprintf('%d:%d;', $x >> 24, $x & 0xffffff), 100), 0, 512); }
+function str_of(int $x): string { return substr(str_repeat(sprintf('%d:%d;', $x >> 24, $x & 0xffffff), 200), 0, 512); }
 function str_ok($v): bool {
     return is_string($v) && strlen($v) === 512 && preg_match('/^(\d+):(\d+);/', $v, $m)
         && x_ok(((int)$m[1] << 24) | (int)$m[2]) && $v === str_of(((int)$m[1] << 24) | (int)$m[2]);
