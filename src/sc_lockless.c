@@ -15,10 +15,11 @@
  * on every store. This path writes only the entry, the caller's pin slot
  * (a line of its own, sc_pin.c) and the caller's liveness slot (its count):
  *
- *   1. sample the shard's seq (even, else give up) and claim a pin slot;
+ *   1. sample the shard's seq (even, else give up);
  *   2. look the key up as a fetch does; check the entry qualifies (same
- *      vtype, ttl 0, same val_len, not chained, not zero-copy), then
- *      check seq again (seq_cst): unchanged means no writer had opened
+ *      vtype, ttl 0, same val_len, not chained, not zero-copy: else give
+ *      up, before any shared write), claim a pin slot, then check seq
+ *      again (seq_cst): unchanged means no writer had opened
  *      the window, and from here on every writer that would free, unlink,
  *      retype or rewrite the entry under the lock opens the window first
  *      and waits for this pin (sc_shard_write_begin);
@@ -100,16 +101,25 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
     if (start & 1) {
         return false;
     }
+    /* Look first, pin only an entry that qualifies: a store of a new key
+     * (or of another type or length) costs one lookup here, no pin. */
+    e = (sc_entry *)sc_table_lookup(seg, &head->table, key, key_len, hash, &slot);
+    ok = e && e->vtype == vtype && e->ttl == 0 && e->val_len == len
+         && !(__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_CHAINED | SC_ENTRY_ZC));
+    if (!ok) {
+        return false;
+    }
     live = sc_shard_live(shard);
     self = sc_live_self(live);
     pin = self ? sc_pin_claim(shard, self) : NULL;
     if (!pin) {
         return false;
     }
-    e = (sc_entry *)sc_table_lookup(seg, &head->table, key, key_len, hash, &slot);
-    ok = e && e->vtype == vtype && e->ttl == 0 && e->val_len == len
-         && !(__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_CHAINED | SC_ENTRY_ZC));
-    if (__atomic_load_n(&head->seq, __ATOMIC_SEQ_CST) != start || !ok) {
+    /* The claim (seq_cst) comes before this check: if seq has not moved
+     * since before the lookup, no writer opened the window meanwhile, so
+     * what the lookup found still holds, and every writer from now on
+     * waits for the pin before it changes anything. */
+    if (__atomic_load_n(&head->seq, __ATOMIC_SEQ_CST) != start) {
         sc_pin_release(pin);
         return false;
     }
