@@ -34,8 +34,10 @@ sc_entry *sc_pin_entry(sc_shard *shard, int64_t rel);
  * it; the key is dropped (the entry made expired, its version even). */
 void sc_entry_settle(sc_entry *e);
 
-/* Writer side, shard write lock held: opens the odd sequence window and
- * waits until no pin taken before it is held. Every change readers or pin
+/* Writer side, shard write lock held (or the NO_REPAIR lock, by a reader
+ * that must wait out a lockless store: sc_lockless_quiesce; if it dies
+ * inside, seq stays odd and the next locker repairs the shard): opens the
+ * odd sequence window and waits until no pin taken before it is held. Every change readers or pin
  * holders can reach goes between this and sc_shard_write_end. */
 void sc_shard_write_begin(sc_shard *shard);
 
