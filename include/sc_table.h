@@ -199,51 +199,42 @@ static inline __attribute__((always_inline)) bool sc_key_equal(const char *a, co
     }
 }
 
+/*
+ * Finds key's entry. Never faults and always terminates, even while a writer
+ * changes the table: every offset read is bounds-checked. The answer is
+ * trustworthy only if the caller holds the shard lock or validates the
+ * shard's sequence counter afterwards. Returns NULL when absent.
+ */
+const sc_entry *sc_table_lookup(const sc_seg *seg, const sc_table *table, const char *key,
+                                uint32_t key_len, uint64_t hash, uint32_t *slot_out);
+
+/* The same, for the fetch path: the key's home slot is looked at inline
+ * (most keys are found there), anything else by sc_table_lookup. */
 static inline __attribute__((always_inline)) const sc_entry *
 sc_table_find(const sc_seg *seg, const sc_table *table, const char *key, uint32_t key_len, uint64_t hash,
               uint32_t *slot_out)
 {
     sc_off off = __atomic_load_n(&table->off, __ATOMIC_RELAXED);
     uint32_t capacity = __atomic_load_n(&table->capacity, __ATOMIC_RELAXED);
-    const volatile uint8_t *tags;
-    const volatile uint32_t *slots;
-    uint32_t mask, idx, n;
-    uint8_t want = sc_tag_of(hash);
+    uint32_t idx;
 
-    if (!off || !sc_is_pow2(capacity) || !sc_seg_ptr(seg, off, sc_table_bytes(capacity))) {
-        return NULL;
-    }
-    tags = (const volatile uint8_t *)(seg->base + off);
-    slots = (const volatile uint32_t *)(seg->base + off + SC_ALIGN_UP((uint64_t)capacity, 8));
-    mask = capacity - 1;
-    idx = (uint32_t)hash & mask;
-    for (n = 0; n < capacity; n++, idx = (idx + 1) & mask) {
-        uint8_t tag = tags[idx];
-        if (tag == SC_TAG_EMPTY) {
-            return NULL;
-        }
-        if (tag == want) {
+    if (SC_LIKELY(off && sc_is_pow2(capacity) && sc_seg_ptr(seg, off, sc_table_bytes(capacity)))) {
+        const volatile uint8_t *tags = (const volatile uint8_t *)(seg->base + off);
+        const volatile uint32_t *slots =
+            (const volatile uint32_t *)(seg->base + off + SC_ALIGN_UP((uint64_t)capacity, 8));
+        idx = (uint32_t)hash & (capacity - 1);
+        if (SC_LIKELY(tags[idx] == sc_tag_of(hash))) {
             sc_off eoff = (sc_off)slots[idx] << SC_SLOT_SHIFT;
             const sc_entry *e = sc_seg_ptr(seg, eoff, sizeof(sc_entry) + (uint64_t)key_len);
-            if (e && e->hash == hash && e->key_len == key_len && sc_key_equal(SC_ENTRY_KEY(e), key, key_len)) {
+            if (SC_LIKELY(e && e->hash == hash && e->key_len == key_len
+                          && sc_key_equal(SC_ENTRY_KEY(e), key, key_len))) {
                 *slot_out = idx;
                 return e;
             }
         }
     }
-    return NULL;
+    return sc_table_lookup(seg, table, key, key_len, hash, slot_out);
 }
-
-/*
- * Finds key's entry. Never faults and always terminates, even while a writer
- * changes the table: every offset read is bounds-checked. The answer is
- * trustworthy only if the caller holds the shard lock or validates the
- * shard's sequence counter afterwards. Returns NULL when absent.
- * sc_table_find is the same, inlined (the fetch path); sc_table_lookup
- * the out-of-line copy for everybody else.
- */
-const sc_entry *sc_table_lookup(const sc_seg *seg, const sc_table *table, const char *key,
-                                uint32_t key_len, uint64_t hash, uint32_t *slot_out);
 
 /* Writers (shard write lock held). */
 

@@ -43,7 +43,35 @@ static inline uint32_t *sc_slots(const sc_seg *seg, sc_off off, uint32_t capacit
 const sc_entry *sc_table_lookup(const sc_seg *seg, const sc_table *table, const char *key,
                                 uint32_t key_len, uint64_t hash, uint32_t *slot_out)
 {
-    return sc_table_find(seg, table, key, key_len, hash, slot_out);
+    sc_off off = __atomic_load_n(&table->off, __ATOMIC_RELAXED);
+    uint32_t capacity = __atomic_load_n(&table->capacity, __ATOMIC_RELAXED);
+    const volatile uint8_t *tags;
+    const volatile uint32_t *slots;
+    uint32_t mask, idx, n;
+    uint8_t want = sc_tag_of(hash);
+
+    if (!off || !sc_is_pow2(capacity) || !sc_seg_ptr(seg, off, sc_table_bytes(capacity))) {
+        return NULL;
+    }
+    tags = sc_tags(seg, off);
+    slots = sc_slots(seg, off, capacity);
+    mask = capacity - 1;
+    idx = (uint32_t)hash & mask;
+    for (n = 0; n < capacity; n++, idx = (idx + 1) & mask) {
+        uint8_t tag = tags[idx];
+        if (tag == SC_TAG_EMPTY) {
+            return NULL;
+        }
+        if (tag == want) {
+            sc_off eoff = (sc_off)slots[idx] << SC_SLOT_SHIFT;
+            const sc_entry *e = sc_seg_ptr(seg, eoff, sizeof(sc_entry) + (uint64_t)key_len);
+            if (e && e->hash == hash && e->key_len == key_len && sc_key_equal(SC_ENTRY_KEY(e), key, key_len)) {
+                *slot_out = idx;
+                return e;
+            }
+        }
+    }
+    return NULL;
 }
 
 sc_entry *sc_table_slot_entry(sc_seg *seg, const sc_table *table, uint32_t slot)
