@@ -1257,6 +1257,7 @@ static PHP_MINFO_FUNCTION(shardcache)
         sc_cache_figures_get(&sc_shared_cache, &f);
         sc_info_local_unrecorded(&sc_shared_cache, &lh, &lm);
         php_info_print_table_row(2, "Serializer", sc_serializer_describe());
+        php_info_print_table_row(2, "Zero-copy", sc_zc_on ? "on" : "off");
         if (SCG(preload_path) && *SCG(preload_path)) {
             snprintf(buf, sizeof(buf), "%llu values from %.200s", (unsigned long long)sc_preloaded,
                      SCG(preload_path));
