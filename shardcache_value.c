@@ -954,30 +954,71 @@ static zend_always_inline int sc_dec_count(sc_rbuf *r, size_t min_elem_size, uin
     return 1;
 }
 
-static zend_result sc_dec_list(sc_rbuf *r, zval *out, uint32_t depth)
+/* What sc_dec_array_open found. */
+typedef enum sc_dec_open {
+    SC_DEC_OPEN_FAILED,   /* too deep or a count the input cannot hold */
+    SC_DEC_OPEN_EMPTY,    /* an empty array, already in out: nothing to read */
+    SC_DEC_OPEN_FILL      /* out is a real array sized for *n: fill it */
+} sc_dec_open;
+
+/* The start shared by lists and hashes: the depth check, the element count
+ * (each element takes at least min_elem_size bytes of input), the array
+ * itself (packed or mixed) and its place in the reference memo (*memo_id,
+ * for sc_dec_array_close). */
+static sc_dec_open sc_dec_array_open(sc_rbuf *r, zval *out, uint32_t depth, size_t min_elem_size, bool packed,
+                                     uint32_t *n, uint32_t *memo_id)
 {
-    uint32_t n, i;
-    HashTable *ht;
-    zend_result rc = SUCCESS;
-
-    uint32_t id = 0;
-
-    if (depth > SC_VALUE_MAX_DEPTH || !sc_dec_count(r, 1, &n)) {
-        return FAILURE;
+    *memo_id = 0;
+    if (depth > SC_VALUE_MAX_DEPTH || !sc_dec_count(r, min_elem_size, n)) {
+        return SC_DEC_OPEN_FAILED;
     }
-    if (n == 0) {
+    if (*n == 0) {
         ZVAL_EMPTY_ARRAY(out);
         if (r->memo) {
             r->memo->done[sc_memo_add_array(r, out)] = true;
         }
-        return SUCCESS;
+        return SC_DEC_OPEN_EMPTY;
     }
-    array_init_size(out, n);
-    ht = Z_ARRVAL_P(out);
-    zend_hash_real_init_packed(ht);
+    array_init_size(out, *n);
+    if (packed) {
+        zend_hash_real_init_packed(Z_ARRVAL_P(out));
+    } else {
+        zend_hash_real_init_mixed(Z_ARRVAL_P(out));
+    }
     if (r->memo) {
-        id = sc_memo_add_array(r, out);
+        *memo_id = sc_memo_add_array(r, out);
     }
+    return SC_DEC_OPEN_FILL;
+}
+
+/* The end shared by lists and hashes: a finished array is marked done in
+ * the memo; a failed one is released and out left null. */
+static zend_result sc_dec_array_close(sc_rbuf *r, zval *out, uint32_t memo_id, zend_result rc)
+{
+    if (rc != SUCCESS) {
+        zval_ptr_dtor(out);
+        ZVAL_NULL(out);
+    } else if (r->memo) {
+        r->memo->done[memo_id] = true;
+    }
+    return rc;
+}
+
+static zend_result sc_dec_list(sc_rbuf *r, zval *out, uint32_t depth)
+{
+    uint32_t n, i, id;
+    HashTable *ht;
+    zend_result rc = SUCCESS;
+
+    switch (sc_dec_array_open(r, out, depth, 1, true, &n, &id)) {
+    case SC_DEC_OPEN_FAILED:
+        return FAILURE;
+    case SC_DEC_OPEN_EMPTY:
+        return SUCCESS;
+    case SC_DEC_OPEN_FILL:
+        break;
+    }
+    ht = Z_ARRVAL_P(out);
     ZEND_HASH_FILL_PACKED(ht) {
         for (i = 0; i < n; i++) {
             zval tmp;
@@ -989,13 +1030,7 @@ static zend_result sc_dec_list(sc_rbuf *r, zval *out, uint32_t depth)
         }
     } ZEND_HASH_FILL_END();
 
-    if (rc != SUCCESS) {
-        zval_ptr_dtor(out);
-        ZVAL_NULL(out);
-    } else if (r->memo) {
-        r->memo->done[id] = true;
-    }
-    return rc;
+    return sc_dec_array_close(r, out, id, rc);
 }
 
 
@@ -1014,27 +1049,18 @@ static zend_always_inline int sc_add_index(HashTable *ht, zend_long h, zval *val
 
 static zend_result sc_dec_hash(sc_rbuf *r, zval *out, uint32_t depth)
 {
-    uint32_t n, i;
+    uint32_t n, i, id;
     HashTable *ht;
 
-    uint32_t id = 0;
-
-    if (depth > SC_VALUE_MAX_DEPTH || !sc_dec_count(r, 2, &n)) {
+    switch (sc_dec_array_open(r, out, depth, 2, false, &n, &id)) {
+    case SC_DEC_OPEN_FAILED:
         return FAILURE;
-    }
-    if (n == 0) {
-        ZVAL_EMPTY_ARRAY(out);
-        if (r->memo) {
-            r->memo->done[sc_memo_add_array(r, out)] = true;
-        }
+    case SC_DEC_OPEN_EMPTY:
         return SUCCESS;
+    case SC_DEC_OPEN_FILL:
+        break;
     }
-    array_init_size(out, n);
     ht = Z_ARRVAL_P(out);
-    zend_hash_real_init_mixed(ht);
-    if (r->memo) {
-        id = sc_memo_add_array(r, out);
-    }
 
     /* Exactly n inserts into a table sized for >= n: no resize ever happens,
      * which _zend_hash_append relies on. */
@@ -1107,15 +1133,10 @@ static zend_result sc_dec_hash(sc_rbuf *r, zval *out, uint32_t depth)
                 goto fail;
         }
     }
-    if (r->memo) {
-        r->memo->done[id] = true;
-    }
-    return SUCCESS;
+    return sc_dec_array_close(r, out, id, SUCCESS);
 
 fail:
-    zval_ptr_dtor(out);
-    ZVAL_NULL(out);
-    return FAILURE;
+    return sc_dec_array_close(r, out, id, FAILURE);
 }
 
 /* Third-party form: 0x00, then the apc.serializer's bytes. */
