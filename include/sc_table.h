@@ -15,6 +15,7 @@
 #include "sc_common.h"
 #include "sc_alloc.h"
 #include "sc_seg.h"
+#include <string.h>
 
 /* Tag bytes: one per slot. */
 #define SC_TAG_EMPTY 0x00
@@ -217,6 +218,55 @@ static inline uint64_t sc_table_bytes(uint32_t capacity)
 #define SC_SLOT_SHIFT 3
 #define SC_MAX_SEGMENT (UINT64_C(1) << (32 + SC_SLOT_SHIFT))
 
+/* Short keys are compared in place with at most two loads of 8, 4 or 1
+ * bytes a side (the two may overlap); 9 to 64 bytes 8 at a time and the
+ * last 8; longer ones by memcmp. */
+static inline __attribute__((always_inline)) bool sc_key_equal(const char *a, const char *b, uint32_t len)
+{
+    uint64_t x, y, x2, y2;
+    uint32_t u, v, u2, v2;
+
+    if (len >= 8) {
+        uint32_t i;
+        if (len > 64) {
+            return memcmp(a, b, len) == 0;
+        }
+        for (i = 0; i + 8 < len; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y) {
+                return false;
+            }
+        }
+        memcpy(&x2, a + len - 8, 8);
+        memcpy(&y2, b + len - 8, 8);
+        return x2 == y2;
+    }
+    if (len >= 4) {
+        memcpy(&u, a, 4);
+        memcpy(&v, b, 4);
+        memcpy(&u2, a + len - 4, 4);
+        memcpy(&v2, b + len - 4, 4);
+        return ((u ^ v) | (u2 ^ v2)) == 0;
+    }
+    switch (len) {
+    case 3:
+        if (a[2] != b[2]) {
+            return false;
+        }
+        /* fall through */
+    case 2:
+        if (a[1] != b[1]) {
+            return false;
+        }
+        /* fall through */
+    case 1:
+        return a[0] == b[0];
+    default:
+        return true;
+    }
+}
+
 /*
  * Finds key's entry. Never faults and always terminates, even while a writer
  * changes the table: every offset read is bounds-checked. The answer is
@@ -225,6 +275,34 @@ static inline uint64_t sc_table_bytes(uint32_t capacity)
  */
 const sc_entry *sc_table_lookup(const sc_seg *seg, const sc_table *table, const char *key,
                                 uint32_t key_len, uint64_t hash, uint32_t *slot_out);
+
+/* The same, for the fetch path: the key's home slot is looked at inline
+ * (most keys are found there), anything else by sc_table_lookup. */
+static inline __attribute__((always_inline)) const sc_entry *
+sc_table_find(const sc_seg *seg, const sc_table *table, const char *key, uint32_t key_len, uint64_t hash,
+              uint32_t *slot_out)
+{
+    sc_off off = __atomic_load_n(&table->off, __ATOMIC_RELAXED);
+    uint32_t capacity = __atomic_load_n(&table->capacity, __ATOMIC_RELAXED);
+    uint32_t idx;
+
+    if (SC_LIKELY(off && sc_is_pow2(capacity) && sc_seg_ptr(seg, off, sc_table_bytes(capacity)))) {
+        const volatile uint8_t *tags = (const volatile uint8_t *)(seg->base + off);
+        const volatile uint32_t *slots =
+            (const volatile uint32_t *)(seg->base + off + SC_ALIGN_UP((uint64_t)capacity, 8));
+        idx = (uint32_t)hash & (capacity - 1);
+        if (SC_LIKELY(tags[idx] == sc_tag_of(hash))) {
+            sc_off eoff = (sc_off)slots[idx] << SC_SLOT_SHIFT;
+            const sc_entry *e = sc_seg_ptr(seg, eoff, sizeof(sc_entry) + (uint64_t)key_len);
+            if (SC_LIKELY(e && e->hash == hash && e->key_len == key_len
+                          && sc_key_equal(SC_ENTRY_KEY(e), key, key_len))) {
+                *slot_out = idx;
+                return e;
+            }
+        }
+    }
+    return sc_table_lookup(seg, table, key, key_len, hash, slot_out);
+}
 
 /* Writers (shard write lock held). */
 

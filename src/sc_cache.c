@@ -338,7 +338,7 @@ static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, cons
                          sc_sink *sink, sc_value_out *out, sc_status *status)
 {
     uint32_t slot;
-    const sc_entry *e = sc_table_lookup(&c->seg, &head->table, key->str, key->len, hash, &slot);
+    const sc_entry *e = sc_table_find(&c->seg, &head->table, key->str, key->len, hash, &slot);
     uint8_t vtype;
     uint32_t val_len, ttl;
     int64_t ctime;
@@ -426,15 +426,38 @@ static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint6
     sc_shard_unlock(shard);
 }
 
-sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out)
+/* The outcome of a fetch that has read (or not found) its entry: the hit
+ * and miss figures, sampled. */
+static inline __attribute__((always_inline)) sc_status sc_fetch_done(sc_cache *c, sc_shard *shard,
+                                                                     const sc_key *key, uint64_t hash,
+                                                                     int64_t now, sc_status status)
 {
-    uint64_t hash = sc_hash_mix(key->glue_hash);
-    uint32_t index = sc_seg_shard_index(&c->seg, hash);
+    if (status == SC_OK) {
+        if (SC_UNLIKELY((++sc_local.hits & (SC_HIT_SAMPLE - 1)) == 0)) {
+            sc_record_hit(c, shard, key, hash, now);
+        }
+    } else if (SC_UNLIKELY((++sc_local.misses & (SC_MISS_SAMPLE - 1)) == 0)) {
+        __atomic_fetch_add(&shard->stats.misses, SC_MISS_SAMPLE, __ATOMIC_RELAXED);
+    }
+    return status;
+}
+
+/* Every try after a first one that did not succeed: optimistic reads while
+ * the shard's counter lets them, then under the lock. tries: optimistic
+ * tries already spent; retried: the first one failed its check. */
+static __attribute__((noinline)) sc_status sc_cache_fetch_slow(sc_cache *c, const sc_key *key, uint64_t hash,
+                                                               uint32_t index, int64_t now, sc_sink *sink,
+                                                               sc_value_out *out, int tries, bool retried)
+{
     sc_shard_head *head = &c->seg.heads[index];
     sc_shard *shard = &c->seg.shards[index]; /* only for its lock and figures */
     sc_status status = SC_NOTFOUND;
-    int tries = 0, spins = 0;
+    int spins = 0;
 
+    if (retried) {
+        sc_local.optimistic_retries++;
+        __atomic_fetch_add(&shard->stats.optimistic_retries, 1, __ATOMIC_RELAXED);
+    }
     while (tries < SC_OPTIMISTIC_TRIES) {
         uint64_t start = sc_seq_read_begin(&head->seq);
         int r;
@@ -455,7 +478,7 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
                 tries++;
                 continue;
             }
-            goto done;
+            return sc_fetch_done(c, shard, key, hash, now, status);
         }
         tries++;
         sc_local.optimistic_retries++;
@@ -480,16 +503,35 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
         }
         sink->get(sink, out->vtype, out->len);
     }
+    return sc_fetch_done(c, shard, key, hash, now, status);
+}
 
-done:
-    if (status == SC_OK) {
-        if (SC_UNLIKELY((++sc_local.hits & (SC_HIT_SAMPLE - 1)) == 0)) {
-            sc_record_hit(c, shard, key, hash, now);
-        }
-    } else if (SC_UNLIKELY((++sc_local.misses & (SC_MISS_SAMPLE - 1)) == 0)) {
-        __atomic_fetch_add(&shard->stats.misses, SC_MISS_SAMPLE, __ATOMIC_RELAXED);
+/* The first optimistic try is written out on its own: it is the whole
+ * fetch nearly always (an even counter, a value that needs no buffer or
+ * fits the one given, no writer meanwhile), and alone it keeps few values
+ * live. Anything else goes on in sc_cache_fetch_slow, as the next try. */
+sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out)
+{
+    uint64_t hash = sc_hash_mix(key->glue_hash);
+    uint32_t index = sc_seg_shard_index(&c->seg, hash);
+    sc_shard_head *head = &c->seg.heads[index];
+    sc_status status = SC_NOTFOUND;
+    uint64_t start = sc_seq_read_begin(&head->seq);
+    int r;
+
+    if (SC_UNLIKELY(start & 1)) {
+        return sc_cache_fetch_slow(c, key, hash, index, now, sink, out, 0, false);
     }
-    return status;
+    r = sc_read_entry(c, head, key, hash, now, sink, out, &status);
+    if (SC_UNLIKELY(!sc_seq_read_valid(&head->seq, start))) {
+        return sc_cache_fetch_slow(c, key, hash, index, now, sink, out, 1, true);
+    }
+    if (SC_UNLIKELY(r == SC_READ_NEEDBUF)) {
+        /* The length is consistent: get a buffer outside any lock. */
+        sink->get(sink, out->vtype, out->len);
+        return sc_cache_fetch_slow(c, key, hash, index, now, sink, out, 1, false);
+    }
+    return sc_fetch_done(c, &c->seg.shards[index], key, hash, now, status);
 }
 
 sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
