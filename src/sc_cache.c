@@ -523,7 +523,8 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
         return sc_cache_fetch_slow(c, key, hash, index, now, sink, out, 0, false);
     }
     r = sc_read_entry(c, head, key, hash, now, sink, out, &status);
-    if (SC_UNLIKELY(!sc_seq_read_valid(&head->seq, start))) {
+    if (SC_UNLIKELY(!sc_seq_read_valid(&head->seq, start)) || SC_UNLIKELY(r == SC_READ_TORN)) {
+        /* A writer changed the shard, or a lockless store the entry. */
         return sc_cache_fetch_slow(c, key, hash, index, now, sink, out, 1, true);
     }
     if (SC_UNLIKELY(r == SC_READ_NEEDBUF)) {
