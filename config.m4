@@ -32,6 +32,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     src/sc_shard.c \
     src/sc_entry.c \
     src/sc_inplace.c \
+    src/sc_lockless.c \
     src/sc_update.c \
     src/sc_pin.c \
     src/sc_live.c \

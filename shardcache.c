@@ -371,34 +371,68 @@ bool sc_php_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, 
  * the last as found ($success true) too. */
 enum { SC_FETCH_MISS = 0, SC_FETCH_HIT = 1, SC_FETCH_UNDECODABLE = 2 };
 
-/* Fetches one key into dst. */
-static int sc_fetch_one(zend_string *key, zval *dst, int64_t now)
+/* The rest of a hit that is neither an int nor a zero-copy value used in
+ * place: decoding, copying. Consumes the sink's string. */
+static zend_never_inline int sc_fetch_finish(sc_php_sink *sink, const sc_value_out *out, zval *dst)
 {
-    sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false, 0}, NULL};
-    sc_value_out out;
-    sc_key k;
-    int r = SC_FETCH_MISS;
+    int r;
 
-    sc_zc_sink_prepare(&sink.base);
-    if (sc_make_key(&k, key) && sc_cache_fetch(&sc_shared_cache, &k, now, &sink.base, &out) == SC_OK) {
-        if (EXPECTED(out.vtype == SC_V_LONG)) {
-            ZVAL_LONG(dst, (zend_long)out.scalar);   /* the hot cases, without a call */
-            return SC_FETCH_HIT;
-        }
-        if (out.vtype == SC_V_ZC && sc_zc_in_place(&out, dst)) {
-            return SC_FETCH_HIT;
-        }
-        if (out.vtype == SC_V_ZC) {
-            int z = sc_zc_to_zval(&out, dst);   /* another PHP's layout: a miss */
-            r = z == SC_ZC_COPIED ? SC_FETCH_HIT : z == SC_ZC_FOREIGN ? SC_FETCH_MISS : SC_FETCH_UNDECODABLE;
-        } else {
-            r = sc_out_to_zval(&sink, &out, dst) ? SC_FETCH_HIT : SC_FETCH_UNDECODABLE;
-        }
+    if (out->vtype == SC_V_ZC) {
+        /* Not usable in place: copied; or laid out by another PHP, which
+         * cannot read it here: a miss. */
+        int z = sc_zc_to_zval(out, dst);
+        r = z == SC_ZC_COPIED ? SC_FETCH_HIT : z == SC_ZC_FOREIGN ? SC_FETCH_MISS : SC_FETCH_UNDECODABLE;
+    } else {
+        r = sc_out_to_zval(sink, out, dst) ? SC_FETCH_HIT : SC_FETCH_UNDECODABLE;
     }
-    if (sink.str) {
-        zend_string_efree(sink.str);
+
+    if (sink->str) {
+        zend_string_efree(sink->str);
     }
     return r;
+}
+
+/* Fetches one key into dst. Inlined into apcu_fetch: the two commonest
+ * hits (an int, a zero-copy value in place) return without another call. */
+static zend_always_inline int sc_fetch_one(zend_string *key, zval *dst, int64_t now)
+{
+    sc_php_sink sink;
+    sc_value_out out;
+    sc_key k;
+
+    if (UNEXPECTED(!sc_make_key(&k, key))) {
+        return SC_FETCH_MISS;
+    }
+    sink.base.get = sc_php_sink_get;
+    sink.base.buf = NULL;
+    sink.base.cap = 0;
+    sink.base.is_string = false;
+    sink.base.borrow = 0;
+    sink.str = NULL;
+    sc_zc_sink_prepare(&sink.base);
+    if (sc_cache_fetch(&sc_shared_cache, &k, now, &sink.base, &out) == SC_OK) {
+        /* sink.str is set only when a try asked for a string buffer (the
+         * value may have changed between tries). */
+        if (EXPECTED(out.vtype == SC_V_LONG) && EXPECTED(!sink.str)) {
+            ZVAL_LONG(dst, (zend_long)out.scalar);
+            return SC_FETCH_HIT;
+        }
+        if (out.vtype == SC_V_ZC && EXPECTED(!sink.str) && sc_zc_in_place(&out, dst)) {
+            return SC_FETCH_HIT;
+        }
+        return sc_fetch_finish(&sink, &out, dst);
+    }
+    if (UNEXPECTED(sink.str != NULL)) {
+        zend_string_efree(sink.str);
+    }
+    return SC_FETCH_MISS;
+}
+
+/* sc_fetch_one, called (apcu_fetch of an array, of a key that is not a
+ * string). */
+static zend_never_inline int sc_fetch_one_call(zend_string *key, zval *dst, int64_t now)
+{
+    return sc_fetch_one(key, dst, now);
 }
 
 /* A ttl as the core takes it (sc_table.h): positive ones clamped to
@@ -527,7 +561,7 @@ static void sc_fetch_many(HashTable *in, zval *return_value, int64_t now)
     array_init(return_value);
     zend_try {
         for (; i < count; i++) {
-            if (sc_fetch_one(keys[i], &found, now) == SC_FETCH_HIT) {
+            if (sc_fetch_one_call(keys[i], &found, now) == SC_FETCH_HIT) {
                 zend_hash_update(Z_ARRVAL_P(return_value), keys[i], &found);
             }
             zend_string_release(keys[i]);
@@ -550,6 +584,7 @@ ZEND_FUNCTION(shardcache_fetch)
 {
     zval *key, *success = NULL;
     int64_t now;
+    int r;
 
     ZEND_PARSE_PARAMETERS_START(1, 2)
         Z_PARAM_ZVAL(key)
@@ -561,31 +596,28 @@ ZEND_FUNCTION(shardcache_fetch)
         ZEND_TRY_ASSIGN_REF_FALSE(success);
     }
     now = sc_now();
-    if (Z_TYPE_P(key) == IS_ARRAY) {
+    if (EXPECTED(Z_TYPE_P(key) == IS_STRING)) {
+        r = sc_fetch_one(Z_STR_P(key), return_value, now);
+    } else if (Z_TYPE_P(key) == IS_ARRAY) {
         sc_fetch_many(Z_ARRVAL_P(key), return_value, now);
         if (success) {
             ZEND_TRY_ASSIGN_REF_TRUE(success);
         }
         return;
-    }
-    {
-        bool owned = Z_TYPE_P(key) != IS_STRING;
-        zend_string *skey = owned ? zval_try_get_string(key) : Z_STR_P(key);
-        int r;
+    } else {
+        zend_string *skey = zval_try_get_string(key);
         if (!skey) {
             RETURN_THROWS();
         }
-        r = sc_fetch_one(skey, return_value, now);
-        if (owned) {
-            zend_string_release(skey);
-        }
-        if (r != SC_FETCH_MISS && success) {
-            /* Found, even when decoding it threw (as in APCu). */
-            ZEND_TRY_ASSIGN_REF_TRUE(success);
-        }
-        if (r != SC_FETCH_HIT) {
-            RETURN_FALSE;
-        }
+        r = sc_fetch_one_call(skey, return_value, now);
+        zend_string_release(skey);
+    }
+    if (r != SC_FETCH_MISS && success) {
+        /* Found, even when decoding it threw (as in APCu). */
+        ZEND_TRY_ASSIGN_REF_TRUE(success);
+    }
+    if (r != SC_FETCH_HIT) {
+        RETURN_FALSE;
     }
 }
 
@@ -1237,6 +1269,7 @@ static PHP_MINFO_FUNCTION(shardcache)
         sc_cache_figures_get(&sc_shared_cache, &f);
         sc_info_local_unrecorded(&sc_shared_cache, &lh, &lm);
         php_info_print_table_row(2, "Serializer", sc_serializer_describe());
+        php_info_print_table_row(2, "Zero-copy", sc_zc_on ? "on" : "off");
         if (SCG(preload_path) && *SCG(preload_path)) {
             snprintf(buf, sizeof(buf), "%llu values from %.200s", (unsigned long long)sc_preloaded,
                      SCG(preload_path));

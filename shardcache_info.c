@@ -11,7 +11,10 @@
  *    (each process records every 32nd hit or miss as 32), plus this
  *    process's hits and misses not recorded yet. Per-entry num_hits (and
  *    apcu_key_info's hits) are the sampled counts alone: multiples of 32.
- *  - num_inserts: stores that inserted or replaced an entry; num_entries
+ *  - num_inserts: stores that inserted or replaced an entry (those that
+ *    rewrote a scalar without the shard lock are counted per thread and
+ *    appear in the totals only, not in shardcache_info's per-shard rows);
+ *    num_entries
  *    counts entries still in the tables (expired ones not removed yet
  *    included); expunges: whole-cache evictions; mem_size: bytes held by
  *    entries. num_slots: table slots of all shards; slot_distribution:
@@ -52,6 +55,7 @@ static uint64_t sc_php_wasted(const sc_info_shard *s)
 
 typedef struct sc_php_totals {
     sc_info_shard sum;
+    uint64_t lockless_updates;   /* in sum.updates too */
     uint32_t nshards;
 } sc_php_totals;
 
@@ -106,6 +110,10 @@ static void sc_php_sum_shards(sc_php_totals *t, zval *per_shard)
             add_next_index_zval(per_shard, &row);
         }
     }
+    /* Stores made without a shard lock are counted per thread, not per
+     * shard (sc_lockless.c): in the totals, not in the per-shard rows. */
+    t->lockless_updates = sc_info_lockless_updates(&sc_shared_cache);
+    t->sum.updates += t->lockless_updates;
 }
 
 /* ---- apcu_cache_info ---- */
@@ -321,6 +329,7 @@ ZEND_FUNCTION(shardcache_info)
     add_assoc_long(return_value, "inserts", (zend_long)t.sum.inserts);
     add_assoc_long(return_value, "updates", (zend_long)t.sum.updates);
     add_assoc_long(return_value, "deletes", (zend_long)t.sum.deletes);
+    add_assoc_long(return_value, "lockless_updates", (zend_long)t.lockless_updates);
     add_assoc_long(return_value, "hits", (zend_long)t.sum.hits);
     add_assoc_long(return_value, "misses", (zend_long)t.sum.misses);
     add_assoc_long(return_value, "hit_sample", (zend_long)sc_info_hit_sample());

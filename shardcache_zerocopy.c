@@ -58,7 +58,9 @@ uint64_t sc_zc_budget;
 
 void sc_zc_minit(const char *setting, zend_long max_bytes, uint64_t shm_size)
 {
-    if (!setting || !*setting || strcasecmp(setting, "auto") == 0) {
+    /* php.ini's parser turns off, no, false and none into "" (an unset
+     * entry is "auto", its default): "" is off, not auto. */
+    if (!setting || strcasecmp(setting, "auto") == 0) {
         /* On where requests end (the epoch is released every request);
          * off where a process may run for ever without a request end. */
         const char *n = sapi_module.name;

@@ -107,7 +107,9 @@ static zend_always_inline bool sc_zc_in_place(const sc_value_out *out, zval *dst
     const sc_zc_hdr *h;
     uint8_t pad;
 
-    if (!out->borrowed || !sc_zc_on || out->len < 8 + sizeof(sc_zc_hdr)) {
+    /* borrowed: only a sink that sc_zc_sink_prepare let borrow (zero-copy
+     * on, inside an epoch) gets a pointer into the segment. */
+    if (!out->borrowed || out->len < 8 + sizeof(sc_zc_hdr)) {
         return false;
     }
     pad = (uint8_t)p[0];

@@ -4,7 +4,8 @@
  * without /proc, without signals and without trusting pids. See
  * src/sc_live.c.
  *
- * Owns: the liveness slots (sc_header.live) and each thread's claim on one.
+ * Owns: the liveness slots (sc_header.live) and each thread's claim on one,
+ * and the per-thread store counts kept in them (issue 20).
  * Locks: each slot's own robust mutex, held by its owner for its life and
  * only ever trylocked by others (no part in the lock order).
  * Death: the kernel releases a dead owner's slot as "owner died": every
@@ -25,23 +26,53 @@
  * after taking it, a leaving owner or a checker that found it dead right
  * before unlocking); read by anybody with an atomic load. */
 typedef struct sc_live_slot {
-    sc_mutex lock;
+    _Alignas(SC_CACHELINE) sc_mutex lock;
     uint32_t gen;
     uint32_t unused;
+    /* Per-thread statistics (issue 20): stores that took no shard lock
+     * (sc_lockless.c), which therefore count nowhere in the shard figures.
+     * The slot and its line are the holder's alone, so counting writes no
+     * line another thread writes (each slot on its own line).
+     *   updates: written only by the slot's holder (relaxed load + store),
+     *       while it holds a pin of the shard it stored into (so that a
+     *       clear, which drains every pin, sees the count done).
+     *   updates_base: written only by sc_cache_clear (global lock, every
+     *       shard's window open: no lockless store under way): the value
+     *       of updates at the last clear.
+     * The count of the slot is updates - updates_base. It belongs to the
+     * slot, not to one owner: a thread that dies or leaves leaves its count
+     * there, and the slot's next holder adds to it, so the totals keep
+     * every store ever counted (until a clear). Read with relaxed loads
+     * and no lock by the info functions (sc_live_updates). */
+    uint64_t updates;
+    uint64_t updates_base;
 } sc_live_slot;
-
-/* The table of slots (sc_header.live). nslots: written once when the
- * segment is made (sc_live_init), read with no lock; the slots: see
- * sc_live_slot. */
-typedef struct sc_live_table {
-    uint32_t nslots;
-    uint32_t unused;
-    sc_live_slot slots[SC_LIVE_SLOTS];
-} sc_live_table;
 
 /* Who holds a pin or a reservation: (generation << 32) | (slot + 1).
  * 0 names nobody. */
 typedef uint64_t sc_owner;
+
+/* Pin lanes (issue 20): each shard has this many pin slots (SC_PINS), and
+ * a thread tries the slot of its lane first in every shard, so that up to
+ * this many threads each write a pin line of their own. */
+#define SC_LIVE_LANES 8
+
+/* The table of slots (sc_header.live). nslots: written once when the
+ * segment is made (sc_live_init), read with no lock; the slots: see
+ * sc_live_slot.
+ *   lanes: the token of the thread that holds each pin lane, or 0 (or a
+ *       token that is gone). No lock: taken by compare-and-swap from 0 or
+ *       from a token sc_live_gone says is gone, once per thread
+ *       (sc_live_lane); never released (a left or dead holder's token
+ *       reads as gone). Read with atomic loads. A stale token after a
+ *       restart of a named segment reads as gone too. */
+typedef struct sc_live_table {
+    uint32_t nslots;
+    uint32_t unused;
+    sc_owner lanes[SC_LIVE_LANES];
+    sc_live_slot slots[SC_LIVE_SLOTS];
+} sc_live_table;
+
 
 /* Formats the table (segment creation, one process). -1 when a lock could
  * not be initialised. */
@@ -58,6 +89,25 @@ sc_owner sc_live_self(sc_live_table *t);
  * live owner, or a slot being checked by someone else at this instant,
  * answers false (look again later). Never blocks. */
 bool sc_live_gone(sc_live_table *t, sc_owner owner);
+
+/* The pin lane of the owner of token self (the caller's own token): one
+ * no live thread holds, taken for good, or when all are held by live
+ * threads, a shared one. */
+uint32_t sc_live_lane(sc_live_table *t, sc_owner self);
+
+/* Counts one lockless store for the owner of token self (the caller's own
+ * token, sc_live_self). */
+static inline void sc_live_count_update(sc_live_table *t, sc_owner self)
+{
+    sc_live_slot *s = &t->slots[(uint32_t)(self & UINT32_MAX) - 1];
+
+    __atomic_store_n(&s->updates, __atomic_load_n(&s->updates, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+}
+
+/* The lockless stores counted in all slots since the last clear. */
+uint64_t sc_live_updates(const sc_live_table *t);
+/* Starts the counts over (sc_cache_clear: no lockless store under way). */
+void sc_live_updates_clear(sc_live_table *t);
 
 /* The calling thread gives its slot back (before the segment is unmapped,
  * or when the thread ends). Its pins and reservations must be released. */

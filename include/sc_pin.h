@@ -6,7 +6,7 @@
  * Locks: none: slots are claimed by compare-and-swap; writers hold the
  * shard's REPAIR lock when they open the window.
  * Death: a dead holder's pin is cleared by a waiting writer once
- * sc_live_gone says so.
+ * sc_live_gone says so; an entry it left half written is settled then.
  */
 #ifndef SC_PIN_H
 #define SC_PIN_H
@@ -26,8 +26,18 @@ static inline void sc_pin_release(sc_pin *pin)
     __atomic_store_n(&pin->owner, 0, __ATOMIC_RELEASE);
 }
 
-/* Writer side, shard write lock held: opens the odd sequence window and
- * waits until no pin taken before it is held. Every change readers or pin
+/* The entry an sc_pin.entry_rel names. */
+sc_entry *sc_pin_entry(sc_shard *shard, int64_t rel);
+
+/* Inside the shard's odd window with every pin drained (no lockless writer
+ * active): if e's version is odd, a lockless store died in the middle of
+ * it; the key is dropped (the entry made expired, its version even). */
+void sc_entry_settle(sc_entry *e);
+
+/* Writer side, shard write lock held (or the NO_REPAIR lock, by a reader
+ * that must wait out a lockless store: sc_lockless_quiesce; if it dies
+ * inside, seq stays odd and the next locker repairs the shard): opens the
+ * odd sequence window and waits until no pin taken before it is held. Every change readers or pin
  * holders can reach goes between this and sc_shard_write_end. */
 void sc_shard_write_begin(sc_shard *shard);
 

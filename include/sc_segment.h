@@ -93,19 +93,30 @@ typedef struct sc_reservation {
 #define SC_RESERVATIONS 8
 
 /* A pin slot (sc_pin.c): the liveness token (sc_live.h) of a thread
- * changing an int of the shard in place without its lock, or 0.
+ * changing an int of the shard in place without its lock, or storing over
+ * an entry without it (sc_lockless.c), or 0.
  *   owner: no lock. Set 0 -> token by its claimer with a compare-and-swap,
  *       cleared by it (release store), or by a REPAIR lock holder waiting
  *       in sc_shard_write_begin with a compare-and-swap once sc_live_gone
  *       says the token's owner is gone; read (seq_cst) by those writers.
  *       Cleared by the first user of a named segment after a restart.
+ *   entry_rel (issue 20): the entry a lockless store is rewriting, in bytes
+ *       from the shard (the segment's mappings differ between processes),
+ *       or 0. Written by the owner only (relaxed): set before it claims the
+ *       entry's version, cleared after it released it, both while it holds
+ *       the pin. Read by a drainer that found the owner gone, before it
+ *       clears owner: that entry's version, if still odd once every pin is
+ *       drained, was left odd by the dead writer (sc_pin.c settles it).
+ *       Cleared with owner after a restart.
  * Each on its own cache line so that pin holders in different slots do not
  * share a line. */
 typedef struct sc_pin {
     _Alignas(SC_CACHELINE) sc_owner owner;
+    int64_t entry_rel;
 } sc_pin;
 
 #define SC_PINS 8
+_Static_assert(SC_PINS == SC_LIVE_LANES, "one pin slot per lane");
 
 /* The line every fetch reads: a shard's sequence counter and its table.
  * The heads of all shards sit packed in one array, away from the rest of

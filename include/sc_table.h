@@ -15,6 +15,7 @@
 #include "sc_common.h"
 #include "sc_alloc.h"
 #include "sc_seg.h"
+#include <string.h>
 
 /* Tag bytes: one per slot. */
 #define SC_TAG_EMPTY 0x00
@@ -30,9 +31,15 @@ static inline uint8_t sc_tag_of(uint64_t hash)
  * SC_ENTRY_CHAINED, a chunk list: sc_entry.c). Allocated from its shard's
  * slabs and filled under the shard's REPAIR lock before any table refers to
  * it; freed under that lock after no table does. Once published:
- *   hash, key_len, val_len, vtype, ttl, ctime, mem_size, stamp, the key and
- *       value bytes: never written again; read with no lock by optimistic
- *       readers (bounds-checked, trusted once the shard's seq confirms).
+ *   hash, key_len, val_len, vtype, ttl, mem_size, the key: never written
+ *       again (ttl: except by sc_entry_settle); read with no lock by
+ *       optimistic readers (bounds-checked, trusted once the shard's seq
+ *       confirms).
+ *   ctime, stamp, the value bytes (and scalar, nhits, atime_after,
+ *       mtime_after, besides their writers below): rewritten in place by a
+ *       store of the same type and length, under the shard's window
+ *       (sc_inplace.c, scalars) or under the entry's version (ver below,
+ *       sc_lockless.c).
  *   scalar (SC_V_LONG): changed in place by apcu_inc/dec/cas with one
  *       atomic read-modify-write, under a pin (no lock) or under the
  *       NO_REPAIR lock (sc_update.c); read atomically with no lock.
@@ -43,14 +50,31 @@ static inline uint8_t sc_tag_of(uint64_t hash)
  *       trylock (sc_record_hit); REFERENCED is cleared by the CLOCK hand
  *       under the REPAIR lock (sc_evict.c). Read under either lock mode.
  *   flags & SC_ENTRY_CHAINED: set before publication, read (relaxed
- *       atomic) with no lock. */
+ *       atomic) with no lock.
+ *   flags & SC_ENTRY_DROPPED, and ttl when it is set: inside the shard's
+ *       window with every pin drained (sc_entry_settle).
+ *   ver (issue 20): the entry's own sequence counter; odd while a writer
+ *       that holds no shard lock rewrites the entry (sc_lockless.c).
+ *       0 when the entry is made. Changed only by: a lockless store
+ *       (compare-and-swap even -> odd under a pin, then a release store of
+ *       the next even value); a writer inside the shard's odd window
+ *       (sc_inplace.c, or sc_entry_settle after a lockless writer died:
+ *       every pin drained, so no lockless writer is active). A lockless
+ *       store rewrites only the value bytes (same length), scalar, ctime,
+ *       mtime_after, atime_after, nhits and stamp, of entries whose ttl is
+ *       0, never vtype, flags, ttl, val_len, mem_size or the key: readers
+ *       that need only those (exists, the expiry checks, apcu_inc's type
+ *       check, the allocator) need no version check.
+ *       Readers of the rest (fetch, snapshots) read ver before and after
+ *       (sc_ever_begin / sc_ever_valid), with the stamp as a guard
+ *       against the 16-bit counter wrapping (see sc_ever_valid). */
 typedef struct sc_entry {
     uint64_t hash;        /* mixed hash of the key */
     uint32_t key_len;
     uint32_t val_len;     /* values of 4 GiB or more are refused (SC_TOOBIG) */
     uint8_t vtype;        /* sc_vtype of the value */
     uint8_t flags;        /* SC_ENTRY_* */
-    uint16_t reserved;
+    uint16_t ver;         /* entry version: odd while being rewritten (above) */
     uint32_t ttl;         /* seconds after ctime the entry expires; 0 = never;
                              SC_TTL_EXPIRED | n: stored already expired (ttl -n) */
     int64_t scalar;       /* int value or double bits for scalar vtypes */
@@ -110,6 +134,11 @@ static inline int64_t sc_ttl_signed(uint32_t ttl)
 /* Set on entries whose value lives in separate page runs (chunks, made
  * and freed by sc_entry.c): the value bytes are then an array of sc_chunk. */
 #define SC_ENTRY_CHAINED 0x02
+/* Set (inside the shard's window) on an entry a lockless store left half
+ * written when its writer died (sc_entry_settle, sc_pin.c): the key is
+ * dropped - the entry is also made expired - and the info functions, which
+ * list expired entries, skip it. Removed like any expired entry. */
+#define SC_ENTRY_DROPPED 0x08
 /* At most this many chunks per value. */
 #define SC_MAX_CHUNKS 1024
 
@@ -121,6 +150,46 @@ typedef struct sc_chunk {
     uint64_t len;
 } sc_chunk;
 
+
+/* Entry versions (issue 20). A reader that copies an entry's rewritable
+ * fields (see ver above) with no lock, or with a NO_REPAIR lock (which does
+ * not keep lockless stores out), takes a token first and checks it after:
+ *
+ *   t = sc_ever_begin(e); ...copy... ; if (!sc_ever_valid(e, t)) retry
+ *
+ * Why the stamp too: ver has 16 bits and wraps after 32768 stores. A
+ * reader descheduled between its two checks while exactly a multiple of
+ * 32768 stores went by would see the same ver. Every lockless store also
+ * writes the stamp, read from the clock after it claimed the entry (so
+ * after the previous store of the entry released it); CLOCK_MONOTONIC
+ * does not go back across CPUs, and the same thread never repeats a
+ * stamp, so a later store's stamp equals an earlier one only if two
+ * stores of the entry, made one after the other through the version's
+ * compare-and-swap, read the same nanosecond from the clock. Both must
+ * happen at once for a torn copy to pass: in practice never. (A 64-bit
+ * version would need 6 more bytes; the header is one cache line, full.) */
+typedef struct sc_ever {
+    uint64_t stamp;
+    uint16_t ver;
+} sc_ever;
+
+static inline sc_ever sc_ever_begin(const sc_entry *e)
+{
+    sc_ever t;
+
+    t.ver = __atomic_load_n(&e->ver, __ATOMIC_ACQUIRE);
+    t.stamp = __atomic_load_n(&e->stamp, __ATOMIC_RELAXED);
+    return t;
+}
+
+/* True when nothing a lockless store writes changed since sc_ever_begin
+ * (and no store was under way then). */
+static inline bool sc_ever_valid(const sc_entry *e, sc_ever t)
+{
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    return !(t.ver & 1) && __atomic_load_n(&e->ver, __ATOMIC_RELAXED) == t.ver
+           && __atomic_load_n(&e->stamp, __ATOMIC_RELAXED) == t.stamp;
+}
 
 #define SC_ENTRY_KEY(e) ((char *)(e) + sizeof(sc_entry))
 #define SC_ENTRY_VAL(e) ((char *)(e) + sizeof(sc_entry) + (e)->key_len)
@@ -149,6 +218,55 @@ static inline uint64_t sc_table_bytes(uint32_t capacity)
 #define SC_SLOT_SHIFT 3
 #define SC_MAX_SEGMENT (UINT64_C(1) << (32 + SC_SLOT_SHIFT))
 
+/* Short keys are compared in place with at most two loads of 8, 4 or 1
+ * bytes a side (the two may overlap); 9 to 64 bytes 8 at a time and the
+ * last 8; longer ones by memcmp. */
+static inline __attribute__((always_inline)) bool sc_key_equal(const char *a, const char *b, uint32_t len)
+{
+    uint64_t x, y, x2, y2;
+    uint32_t u, v, u2, v2;
+
+    if (len >= 8) {
+        uint32_t i;
+        if (len > 64) {
+            return memcmp(a, b, len) == 0;
+        }
+        for (i = 0; i + 8 < len; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y) {
+                return false;
+            }
+        }
+        memcpy(&x2, a + len - 8, 8);
+        memcpy(&y2, b + len - 8, 8);
+        return x2 == y2;
+    }
+    if (len >= 4) {
+        memcpy(&u, a, 4);
+        memcpy(&v, b, 4);
+        memcpy(&u2, a + len - 4, 4);
+        memcpy(&v2, b + len - 4, 4);
+        return ((u ^ v) | (u2 ^ v2)) == 0;
+    }
+    switch (len) {
+    case 3:
+        if (a[2] != b[2]) {
+            return false;
+        }
+        /* fall through */
+    case 2:
+        if (a[1] != b[1]) {
+            return false;
+        }
+        /* fall through */
+    case 1:
+        return a[0] == b[0];
+    default:
+        return true;
+    }
+}
+
 /*
  * Finds key's entry. Never faults and always terminates, even while a writer
  * changes the table: every offset read is bounds-checked. The answer is
@@ -157,6 +275,34 @@ static inline uint64_t sc_table_bytes(uint32_t capacity)
  */
 const sc_entry *sc_table_lookup(const sc_seg *seg, const sc_table *table, const char *key,
                                 uint32_t key_len, uint64_t hash, uint32_t *slot_out);
+
+/* The same, for the fetch path: the key's home slot is looked at inline
+ * (most keys are found there), anything else by sc_table_lookup. */
+static inline __attribute__((always_inline)) const sc_entry *
+sc_table_find(const sc_seg *seg, const sc_table *table, const char *key, uint32_t key_len, uint64_t hash,
+              uint32_t *slot_out)
+{
+    sc_off off = __atomic_load_n(&table->off, __ATOMIC_RELAXED);
+    uint32_t capacity = __atomic_load_n(&table->capacity, __ATOMIC_RELAXED);
+    uint32_t idx;
+
+    if (SC_LIKELY(off && sc_is_pow2(capacity) && sc_seg_ptr(seg, off, sc_table_bytes(capacity)))) {
+        const volatile uint8_t *tags = (const volatile uint8_t *)(seg->base + off);
+        const volatile uint32_t *slots =
+            (const volatile uint32_t *)(seg->base + off + SC_ALIGN_UP((uint64_t)capacity, 8));
+        idx = (uint32_t)hash & (capacity - 1);
+        if (SC_LIKELY(tags[idx] == sc_tag_of(hash))) {
+            sc_off eoff = (sc_off)slots[idx] << SC_SLOT_SHIFT;
+            const sc_entry *e = sc_seg_ptr(seg, eoff, sizeof(sc_entry) + (uint64_t)key_len);
+            if (SC_LIKELY(e && e->hash == hash && e->key_len == key_len
+                          && sc_key_equal(SC_ENTRY_KEY(e), key, key_len))) {
+                *slot_out = idx;
+                return e;
+            }
+        }
+    }
+    return sc_table_lookup(seg, table, key, key_len, hash, slot_out);
+}
 
 /* Writers (shard write lock held). */
 

@@ -16,8 +16,12 @@
  * allocators.
  *
  * Readers (fetch, exists) write nothing shared: they copy the entry under
- * the sequence counter a few times and fall back to the shard's lock in
- * NO_REPAIR mode.
+ * the sequence counter (and, for fetch, the entry's own version: a store
+ * that rewrites an entry without the lock, sc_lockless.c, moves only that)
+ * a few times and fall back to the shard's lock in NO_REPAIR mode. Exists
+ * needs no entry version: it reads only the ttl, which no lockless store
+ * changes. A locked fetch that still finds the entry mid-rewrite opens the
+ * shard's window (sc_lockless_quiesce) and reads inside it.
  * They go from the hash straight to the shard's head (seg->heads: counter
  * and table) and touch the sc_shard itself only to lock it.
  * Value bytes are copied into a process-local sink and decoded by the caller
@@ -33,8 +37,10 @@
  * hdr->needs_reset): the next store performs it before anything else.
  *
  * Owns: what the tables hold (slots, entries) as store, delete and clear
- * change them; the slam_defense record of each shard; the header's clears
- * and resets figures; the calling thread's sc_local figures.
+ * change them (a store over a value of the same type and length without
+ * the lock: sc_lockless.c); the slam_defense record of each shard; the
+ * header's clears and resets figures; the calling thread's sc_local
+ * figures.
  * Locks: store and delete: the shard's REPAIR lock ("write lock"), with
  * what readers can reach changed inside the odd window. fetch and exists:
  * no lock (the sequence counter), then the NO_REPAIR lock as a fallback;
@@ -43,8 +49,10 @@
  * lock inside sc_alloc_reset_pool.
  * Death: a store or delete killed under the REPAIR lock leaves its shard
  * dirty: the next locker empties that shard (sc_shard.c); other shards are
- * untouched. A fetch or exists killed anywhere wrote nothing shared (or
- * held only the NO_REPAIR lock). A clear killed halfway leaves the shards
+ * untouched. A fetch killed inside sc_lockless_quiesce's window (NO_REPAIR
+ * lock held, seq odd) has its shard emptied by the next locker, which finds
+ * the counter odd (sc_shard.c). A fetch or exists killed anywhere else
+ * wrote nothing shared (or held only the NO_REPAIR lock). A clear killed halfway leaves the shards
  * it had locked to be emptied by their next lockers, a half-reset pool
  * flagged for the full reset, and the global lock to its next locker
  * (which has nothing of its own to repair).
@@ -62,6 +70,7 @@
 #include "sc_pin.h"
 #include "sc_epoch.h"
 #include "sc_inplace.h"
+#include "sc_lockless.h"
 
 /* This thread's statistics (see sc_cache.h). */
 _Thread_local sc_local_stats sc_local SC_TLS_FAST;
@@ -70,7 +79,9 @@ _Thread_local sc_local_stats sc_local SC_TLS_FAST;
 #define SC_STORE_ROUNDS 3       /* cross-shard evictions a store may ask for */
 #define SC_ODD_SPINS 128
 
-enum { SC_READ_DONE = 0, SC_READ_NEEDBUF = 1 };
+/* SC_READ_TORN: the entry was being rewritten by a lockless store
+ * (sc_lockless.c) while it was copied: copy again. */
+enum { SC_READ_DONE = 0, SC_READ_NEEDBUF = 1, SC_READ_TORN = 2 };
 
 int sc_cache_init(sc_cache *c, uint64_t size, uint32_t nshards, uint32_t entries_hint, uint32_t idle_ttl,
                   char *err, size_t errlen)
@@ -217,6 +228,16 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     if (SC_UNLIKELY(__atomic_load_n(&seg->hdr->needs_reset, __ATOMIC_ACQUIRE))) {
         sc_cache_reset(c);
     }
+    /* Issue 20: a value over one of the same type and length, neither
+     * with a TTL, is written into the entry without the shard's lock
+     * (sc_lockless.c); everything else, and whatever that path declines,
+     * goes on below. */
+    if (!add_only && !c->slam_defense && !c->idle_ttl && ttl == 0 && value->vtype != SC_V_ZC && !value->fixup
+        && value->len <= SC_LOCKLESS_MAX_BYTES
+        && sc_lockless_store(seg, shard, key->str, key->len, hash, value->vtype, value->scalar, value->data,
+                             (uint32_t)value->len, now)) {
+        return SC_OK;
+    }
     for (attempt = 0;; attempt++) {
         sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
         if (c->slam_defense && sc_slam_refused(shard, hash, key->len, now, owner)) {
@@ -317,15 +338,19 @@ static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, cons
                          sc_sink *sink, sc_value_out *out, sc_status *status)
 {
     uint32_t slot;
-    const sc_entry *e = sc_table_lookup(&c->seg, &head->table, key->str, key->len, hash, &slot);
+    const sc_entry *e = sc_table_find(&c->seg, &head->table, key->str, key->len, hash, &slot);
     uint8_t vtype;
     uint32_t val_len, ttl;
     int64_t ctime;
+    sc_ever ver;
 
     if (!e) {
         *status = SC_NOTFOUND;
         return SC_READ_DONE;
     }
+    /* The entry's own version (issue 20): a lockless store rewrites the
+     * value and the times without the shard's seq or lock. */
+    ver = sc_ever_begin(e);
     vtype = e->vtype;
     val_len = e->val_len;
     ttl = e->ttl;
@@ -365,6 +390,9 @@ static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, cons
         out->data = sink->buf;
         out->len = val_len;
     }
+    if (SC_UNLIKELY(!sc_ever_valid(e, ver))) {
+        return SC_READ_TORN;
+    }
     *status = SC_OK;
     return SC_READ_DONE;
 }
@@ -398,15 +426,38 @@ static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint6
     sc_shard_unlock(shard);
 }
 
-sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out)
+/* The outcome of a fetch that has read (or not found) its entry: the hit
+ * and miss figures, sampled. */
+static inline __attribute__((always_inline)) sc_status sc_fetch_done(sc_cache *c, sc_shard *shard,
+                                                                     const sc_key *key, uint64_t hash,
+                                                                     int64_t now, sc_status status)
 {
-    uint64_t hash = sc_hash_mix(key->glue_hash);
-    uint32_t index = sc_seg_shard_index(&c->seg, hash);
+    if (status == SC_OK) {
+        if (SC_UNLIKELY((++sc_local.hits & (SC_HIT_SAMPLE - 1)) == 0)) {
+            sc_record_hit(c, shard, key, hash, now);
+        }
+    } else if (SC_UNLIKELY((++sc_local.misses & (SC_MISS_SAMPLE - 1)) == 0)) {
+        __atomic_fetch_add(&shard->stats.misses, SC_MISS_SAMPLE, __ATOMIC_RELAXED);
+    }
+    return status;
+}
+
+/* Every try after a first one that did not succeed: optimistic reads while
+ * the shard's counter lets them, then under the lock. tries: optimistic
+ * tries already spent; retried: the first one failed its check. */
+static __attribute__((noinline)) sc_status sc_cache_fetch_slow(sc_cache *c, const sc_key *key, uint64_t hash,
+                                                               uint32_t index, int64_t now, sc_sink *sink,
+                                                               sc_value_out *out, int tries, bool retried)
+{
     sc_shard_head *head = &c->seg.heads[index];
     sc_shard *shard = &c->seg.shards[index]; /* only for its lock and figures */
     sc_status status = SC_NOTFOUND;
-    int tries = 0, spins = 0;
+    int spins = 0;
 
+    if (retried) {
+        sc_local.optimistic_retries++;
+        __atomic_fetch_add(&shard->stats.optimistic_retries, 1, __ATOMIC_RELAXED);
+    }
     while (tries < SC_OPTIMISTIC_TRIES) {
         uint64_t start = sc_seq_read_begin(&head->seq);
         int r;
@@ -420,14 +471,14 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
             continue;
         }
         r = sc_read_entry(c, head, key, hash, now, sink, out, &status);
-        if (SC_LIKELY(sc_seq_read_valid(&head->seq, start))) {
+        if (SC_LIKELY(sc_seq_read_valid(&head->seq, start)) && SC_LIKELY(r != SC_READ_TORN)) {
             if (r == SC_READ_NEEDBUF) {
                 /* The length is consistent: get a buffer outside any lock. */
                 sink->get(sink, out->vtype, out->len);
                 tries++;
                 continue;
             }
-            goto done;
+            return sc_fetch_done(c, shard, key, hash, now, status);
         }
         tries++;
         sc_local.optimistic_retries++;
@@ -439,22 +490,49 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
         int r;
         sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
         r = sc_read_entry(c, head, key, hash, now, sink, out, &status);
+        if (SC_UNLIKELY(r == SC_READ_TORN)) {
+            /* The lock does not keep lockless stores out: read inside the
+             * window, which waits for them (or settles a dead one's). */
+            sc_lockless_quiesce(&c->seg, shard, key->str, key->len, hash);
+            r = sc_read_entry(c, head, key, hash, now, sink, out, &status);
+            sc_shard_write_end(shard);
+        }
         sc_shard_unlock(shard);
         if (r != SC_READ_NEEDBUF) {
             break;
         }
         sink->get(sink, out->vtype, out->len);
     }
+    return sc_fetch_done(c, shard, key, hash, now, status);
+}
 
-done:
-    if (status == SC_OK) {
-        if (SC_UNLIKELY((++sc_local.hits & (SC_HIT_SAMPLE - 1)) == 0)) {
-            sc_record_hit(c, shard, key, hash, now);
-        }
-    } else if (SC_UNLIKELY((++sc_local.misses & (SC_MISS_SAMPLE - 1)) == 0)) {
-        __atomic_fetch_add(&shard->stats.misses, SC_MISS_SAMPLE, __ATOMIC_RELAXED);
+/* The first optimistic try is written out on its own: it is the whole
+ * fetch nearly always (an even counter, a value that needs no buffer or
+ * fits the one given, no writer meanwhile), and alone it keeps few values
+ * live. Anything else goes on in sc_cache_fetch_slow, as the next try. */
+sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out)
+{
+    uint64_t hash = sc_hash_mix(key->glue_hash);
+    uint32_t index = sc_seg_shard_index(&c->seg, hash);
+    sc_shard_head *head = &c->seg.heads[index];
+    sc_status status = SC_NOTFOUND;
+    uint64_t start = sc_seq_read_begin(&head->seq);
+    int r;
+
+    if (SC_UNLIKELY(start & 1)) {
+        return sc_cache_fetch_slow(c, key, hash, index, now, sink, out, 0, false);
     }
-    return status;
+    r = sc_read_entry(c, head, key, hash, now, sink, out, &status);
+    if (SC_UNLIKELY(!sc_seq_read_valid(&head->seq, start)) || SC_UNLIKELY(r == SC_READ_TORN)) {
+        /* A writer changed the shard, or a lockless store the entry. */
+        return sc_cache_fetch_slow(c, key, hash, index, now, sink, out, 1, true);
+    }
+    if (SC_UNLIKELY(r == SC_READ_NEEDBUF)) {
+        /* The length is consistent: get a buffer outside any lock. */
+        sink->get(sink, out->vtype, out->len);
+        return sc_cache_fetch_slow(c, key, hash, index, now, sink, out, 1, false);
+    }
+    return sc_fetch_done(c, &c->seg.shards[index], key, hash, now, status);
 }
 
 sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
@@ -574,6 +652,8 @@ void sc_cache_clear(sc_cache *c)
         sc_head(shard)->updates = 0;
         sc_head(shard)->deletes = 0;
     }
+    /* Every window is open and drained: no lockless store is under way. */
+    sc_live_updates_clear(&seg->hdr->live);
     if (holding) {
         sc_epoch_reset_holding(seg, hold);
     } else if (!keep_memory) {
@@ -620,6 +700,7 @@ void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
         f->hits += s->stats.hits;
         f->misses += __atomic_load_n(&s->stats.misses, __ATOMIC_RELAXED);
     }
+    f->updates += sc_live_updates(&seg->hdr->live);   /* lockless stores */
     f->mem_total = (uint64_t)seg->npages << SC_PAGE_SHIFT;
     f->mem_free = (uint64_t)sc_alloc_pool_free_pages(&seg->ac) << SC_PAGE_SHIFT;
     f->pool_locks = seg->hdr->pool.lock_count;

@@ -70,7 +70,7 @@ static void sc_entry_fill(sc_entry *e, uint64_t hash, const char *key, uint32_t 
     e->val_len = value_len;
     e->vtype = vtype;
     e->flags = 0;
-    e->reserved = 0;
+    e->ver = 0;
     e->ttl = ttl;
     e->scalar = scalar;
     e->ctime = now;

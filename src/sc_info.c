@@ -17,6 +17,8 @@
  *    during the walk leaves nothing to repair. If the pool's previous
  *    writer died, the pool is flagged for the full reset exactly as
  *    sc_alloc.c does, and the walk is skipped.
+ *  - The stores made without a shard lock are counted per thread in the
+ *    liveness slots (sc_live.h) and summed with relaxed loads, no lock.
  * Results go into process memory (malloc for the run list); no lock is held
  * when the caller gets them, and nothing here can jump out while a lock is
  * held.
@@ -55,6 +57,11 @@ uint64_t sc_info_nominal_slots(const sc_cache *c)
         slots += cap ? cap : initial;
     }
     return slots;
+}
+
+uint64_t sc_info_lockless_updates(const sc_cache *c)
+{
+    return sc_live_updates(&c->seg.hdr->live);
 }
 
 void sc_info_shard_get(sc_cache *c, uint32_t index, sc_info_shard *out)

@@ -23,6 +23,9 @@
  * it): no pointer a reader may hold into an entry ever sees its bytes
  * change. Nothing is freed or retired here, so sc_entry_release (the one
  * hook in front of the allocator's free) is not bypassed.
+ * The entry's version (sc_entry.ver) moves to its next even value, so
+ * that no version token taken before this rewrite (sc_ever_begin)
+ * validates afterwards.
  * Death: a process that dies here dies inside the window, holding the
  * REPAIR lock: the next locker finds the counter odd and empties the shard
  * (sc_shard.c), as for a death in any other store's window.
@@ -46,7 +49,11 @@ bool sc_inplace_store(sc_shard *shard, sc_entry *old, uint8_t vtype, int64_t sca
      * (same allocation) stay as they are. */
     old->vtype = vtype;
     old->flags = 0;
-    old->reserved = 0;
+    /* Next even version (from an odd one too: a lockless writer that died
+     * mid-write and was not seen by a drain, e.g. across a restart of a
+     * named segment; every field it wrote is written again here). No
+     * lockless writer is active: the window drained the pins. */
+    __atomic_store_n(&old->ver, (uint16_t)((old->ver | 1) + 1), __ATOMIC_RELAXED);
     old->ttl = ttl;
     __atomic_store_n(&old->scalar, scalar, __ATOMIC_RELAXED);
     old->ctime = now;

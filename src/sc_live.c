@@ -42,6 +42,16 @@
  * The slot's lock must be released (sc_live_leave) before the segment is
  * unmapped: the kernel marks a dead owner's lock only while it is mapped.
  *
+ * Pin lanes (issue 20): a thread takes one of SC_LIVE_LANES lanes the
+ * first time it pins (sc_live_lane), from 0 or from a holder that is gone,
+ * and tries the pin slot of its lane first in every shard: distinct live
+ * threads, up to SC_LIVE_LANES of them, write distinct pin lines.
+ *
+ * Store counts (issue 20): each slot also holds the count of the stores
+ * its holders made without a shard lock (sc_live_slot.updates); summed on
+ * demand by sc_live_updates, started over by sc_live_updates_clear. A dead
+ * thread's count stays in its slot and in the totals.
+ *
  * Locks: the slot locks only, always with trylock, so this file never
  * waits and takes part in no lock order.
  */
@@ -180,6 +190,46 @@ bool sc_live_gone(sc_live_table *t, sc_owner owner)
     }
     pthread_mutex_unlock(&s->lock.mx);
     return true;
+}
+
+uint32_t sc_live_lane(sc_live_table *t, sc_owner self)
+{
+    uint32_t first = (uint32_t)(self & UINT32_MAX) % SC_LIVE_LANES, i;
+
+    for (i = 0; i < SC_LIVE_LANES; i++) {
+        uint32_t k = (first + i) % SC_LIVE_LANES;
+        sc_owner cur = __atomic_load_n(&t->lanes[k], __ATOMIC_ACQUIRE);
+        if (cur == self) {
+            return k;
+        }
+        if ((cur == 0 || sc_live_gone(t, cur))
+            && __atomic_compare_exchange_n(&t->lanes[k], &cur, self, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            return k;
+        }
+    }
+    return first;
+}
+
+uint64_t sc_live_updates(const sc_live_table *t)
+{
+    uint64_t sum = 0;
+    uint32_t i;
+
+    for (i = 0; i < t->nslots && i < SC_LIVE_SLOTS; i++) {
+        sum += __atomic_load_n(&t->slots[i].updates, __ATOMIC_RELAXED)
+               - __atomic_load_n(&t->slots[i].updates_base, __ATOMIC_RELAXED);
+    }
+    return sum;
+}
+
+void sc_live_updates_clear(sc_live_table *t)
+{
+    uint32_t i;
+
+    for (i = 0; i < t->nslots && i < SC_LIVE_SLOTS; i++) {
+        __atomic_store_n(&t->slots[i].updates_base, __atomic_load_n(&t->slots[i].updates, __ATOMIC_RELAXED),
+                         __ATOMIC_RELAXED);
+    }
 }
 
 void sc_live_leave(sc_live_table *t)

@@ -3,11 +3,13 @@
  * writers' wait for them.
  *
  * Owns: the shard's pin slots (sc_shard.pins), sc_shard_head.pins_used,
- * and the opening of the shard's odd window (sc_shard_write_begin).
+ * the opening of the shard's odd window (sc_shard_write_begin), and the
+ * settling of an entry a lockless store left half written (sc_entry_settle).
  *
  * apcu_inc on one hot key from many processes must not serialise on the
  * shard's mutex. An updater instead claims one of the shard's SC_PINS pin
- * slots (compare-and-swap 0 -> its liveness token, each slot on its own cache line),
+ * slots (compare-and-swap 0 -> its liveness token, each slot on its own cache
+ * line, the slot of its lane first: sc_live_lane),
  * finds the entry under the sequence counter as a fetch does, and changes
  * the int with one atomic read-modify-write. While a pin is held, no writer
  * frees or reuses memory the pin holder found, because:
@@ -31,7 +33,13 @@
  * no /proc, works across users and cannot be fooled by a recycled pid - and
  * clears the slot for it if not; a pin holder that is merely descheduled is
  * waited for (sched_yield). The update itself is one atomic instruction, so
- * a killed updater never leaves a torn int.
+ * a killed updater never leaves a torn int. A lockless store (sc_lockless.c)
+ * names in its pin the entry it rewrites (entry_rel) before it makes the
+ * entry's version odd: a holder found dead with an entry named leaves that
+ * entry to be settled once every pin is drained (no live lockless writer
+ * is then active): if its version is still odd, the dead store was cut
+ * in the middle and sc_entry_settle drops the key (expires the entry in
+ * place); if even, the store was complete or never began.
  *
  * Locks: none of its own. Writers call sc_shard_write_begin with the shard's
  * REPAIR lock held; the liveness check only trylocks.
@@ -41,16 +49,29 @@
 
 #define SC_PIN_SPINS 256
 
+/* The pin slot this thread tries first in every shard: its lane
+ * (sc_live_lane), looked up again when its token changes (a fork child). */
+static _Thread_local struct {
+    sc_owner token;
+    uint32_t lane;
+} sc_pin_mine;
+
 sc_pin *sc_pin_claim(sc_shard *shard, sc_owner self)
 {
-    uint32_t first = (uint32_t)self % SC_PINS;
-    uint32_t i;
+    uint32_t first, i;
+
+    if (SC_UNLIKELY(sc_pin_mine.token != self)) {
+        sc_pin_mine.lane = sc_live_lane(sc_shard_live(shard), self) % SC_PINS;
+        sc_pin_mine.token = self;
+    }
+    first = sc_pin_mine.lane;
 
     if (SC_UNLIKELY(!__atomic_load_n(&sc_head(shard)->pins_used, __ATOMIC_RELAXED))) {
         __atomic_store_n(&sc_head(shard)->pins_used, 1, __ATOMIC_SEQ_CST);
     }
     for (i = 0; i < SC_PINS; i++) {
-        sc_pin *pin = &shard->pins[(first + i) % SC_PINS];
+        uint32_t k = (first + i) % SC_PINS;
+        sc_pin *pin = &shard->pins[k];
         sc_owner expected = 0;
 
         if (__atomic_load_n(&pin->owner, __ATOMIC_RELAXED) == 0
@@ -62,10 +83,36 @@ sc_pin *sc_pin_claim(sc_shard *shard, sc_owner self)
     return NULL;
 }
 
-static void sc_pin_wait(sc_live_table *live, sc_pin *pin)
+sc_entry *sc_pin_entry(sc_shard *shard, int64_t rel)
+{
+    return (sc_entry *)((uintptr_t)shard + (uintptr_t)rel);
+}
+
+void sc_entry_settle(sc_entry *e)
+{
+    uint16_t v = __atomic_load_n(&e->ver, __ATOMIC_RELAXED);
+
+    if (!(v & 1)) {
+        return;
+    }
+    /* Torn by a writer that died: the key is dropped - made an entry that
+     * is expired from the start (SC_TTL_EXPIRED), which no fetch, exists or
+     * update returns and which the next store of the key replaces and
+     * expiry removes. Removing it from the table here is not possible:
+     * the caller of sc_shard_write_begin may hold this very entry (a store
+     * replacing it, a delete) and free it afterwards. */
+    e->ttl = SC_TTL_EXPIRED | 1;
+    e->flags |= SC_ENTRY_DROPPED;
+    __atomic_store_n(&e->ver, (uint16_t)(v + 1), __ATOMIC_RELEASE);
+}
+
+/* Waits until the pin is free. Returns the entry a holder found dead was
+ * rewriting without the lock (its entry_rel), or 0. */
+static int64_t sc_pin_wait(sc_live_table *live, sc_pin *pin)
 {
     unsigned spins = 0;
     sc_owner holder;
+    int64_t torn = 0;
 
     while ((holder = __atomic_load_n(&pin->owner, __ATOMIC_SEQ_CST)) != 0) {
         if (++spins < SC_PIN_SPINS) {
@@ -74,24 +121,41 @@ static void sc_pin_wait(sc_live_table *live, sc_pin *pin)
         }
         spins = 0;
         if (sc_live_gone(live, holder)) {
-            /* Died holding the pin: its update was one atomic instruction,
-             * done or not done; only the slot is left to free. */
-            __atomic_compare_exchange_n(&pin->owner, &holder, 0, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+            /* Died holding the pin. An int update was one atomic
+             * instruction, done or not done; a lockless store may have
+             * died inside its entry's version window: remember the entry,
+             * settled once every other pin is drained. */
+            int64_t rel = __atomic_load_n(&pin->entry_rel, __ATOMIC_ACQUIRE);
+            __atomic_store_n(&pin->entry_rel, 0, __ATOMIC_RELAXED);
+            if (__atomic_compare_exchange_n(&pin->owner, &holder, 0, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)
+                && rel) {
+                torn = rel;
+            }
         } else {
             sched_yield();
         }
     }
+    return torn;
 }
 
 void sc_pin_drain(sc_shard *shard)
 {
-    uint32_t i;
+    int64_t torn[SC_PINS];
+    uint32_t i, n = 0;
 
     if (!__atomic_load_n(&sc_head(shard)->pins_used, __ATOMIC_SEQ_CST)) {
         return;
     }
     for (i = 0; i < SC_PINS; i++) {
-        sc_pin_wait(sc_shard_live(shard), &shard->pins[i]);
+        int64_t rel = sc_pin_wait(sc_shard_live(shard), &shard->pins[i]);
+        if (rel) {
+            torn[n++] = rel;
+        }
+    }
+    /* Every pin is free and the window is odd: no lockless store is under
+     * way, so an odd entry version now is a dead writer's. */
+    for (i = 0; i < n; i++) {
+        sc_entry_settle(sc_pin_entry(shard, torn[i]));
     }
 }
 

@@ -346,6 +346,7 @@ static void sc_boot_clear(sc_seg *seg, sc_segfile_result *res)
         res->stale_locks += sc_mutex_reclaim_stale(&shard->lock);
         for (j = 0; j < SC_PINS; j++) {
             __atomic_store_n(&shard->pins[j].owner, 0, __ATOMIC_RELAXED);
+            shard->pins[j].entry_rel = 0;
         }
         for (j = 0; j < SC_RESERVATIONS; j++) {
             shard->reservations[j].hash = 0;

@@ -8,8 +8,13 @@
  * the lock is released, so no PHP code ever runs under a cache lock.
  *
  * Owns: nothing shared; the snapshot buffers (process memory).
- * Locks: the shard's NO_REPAIR lock while copying one shard or one key.
- * Death: nothing to repair (nothing shared is written; NO_REPAIR mode).
+ * Locks: the shard's NO_REPAIR lock while copying one shard or one key;
+ * each entry's copy is checked against its version (lockless stores,
+ * sc_lockless.c, are not kept out by the lock), and made inside the
+ * shard's window when a lockless writer is slow or died.
+ * Death: nothing to repair (nothing shared is written; NO_REPAIR mode),
+ * except when killed inside that window: the next locker then finds the
+ * counter odd and empties the shard (sc_shard.c).
  *
  * Buffer: a sequence of records, each an sc_snap_rec header, the key bytes
  * and the value bytes, padded to 8.
@@ -20,6 +25,8 @@
 #include "sc_shard.h"
 #include "sc_entry.h"
 #include "sc_evict.h"
+#include "sc_lockless.h"
+#include "sc_pin.h"
 
 /* The figures are kept as an sc_entry_meta whose pointers are filled in by
  * sc_snapshot_next (the buffer may move while it grows). */
@@ -107,6 +114,37 @@ static void sc_snap_add(sc_snapshot *snap, const sc_entry *e, bool with_values)
     snap->len += need;
 }
 
+#define SC_SNAP_TRIES 64
+
+/* Adds e, copied whole: the shard's NO_REPAIR lock keeps out every writer
+ * but a lockless store (sc_lockless.c), so the copy is checked against the
+ * entry's version and made again; an entry that stays odd (a slow or dead
+ * lockless writer) is copied inside the shard's window, which waits for
+ * the writer or settles what a dead one left (sc_lockless_quiesce_entry). */
+static void sc_snap_add_whole(sc_snapshot *snap, sc_shard *shard, const sc_entry *e, int64_t now,
+                              bool with_values)
+{
+    int tries;
+
+    for (tries = 0; tries < SC_SNAP_TRIES; tries++) {
+        size_t len = snap->len;
+        sc_ever ver = sc_ever_begin(e);
+        if (!(ver.ver & 1)) {
+            sc_snap_add(snap, e, with_values);
+            if (snap->failed || sc_ever_valid(e, ver)) {
+                return;
+            }
+            snap->len = len;
+        }
+        sc_cpu_relax();
+    }
+    sc_lockless_quiesce_entry(shard, (sc_entry *)e);
+    if (!(e->flags & SC_ENTRY_DROPPED) && !sc_entry_expired(e, now)) {
+        sc_snap_add(snap, e, with_values);
+    }
+    sc_shard_write_end(shard);
+}
+
 static sc_snapshot *sc_snap_new(const sc_seg *seg)
 {
     sc_snapshot *snap = calloc(1, sizeof(sc_snapshot));
@@ -148,8 +186,8 @@ sc_snapshot *sc_snapshot_shard(sc_cache *c, uint32_t index, int64_t now, bool wi
     sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
     for (slot = 0; slot < table->capacity; slot++) {
         const sc_entry *e = sc_table_slot_entry(seg, table, slot);
-        if (e && !sc_entry_expired(e, now)) {
-            sc_snap_add(snap, e, with_values);
+        if (e && !(e->flags & SC_ENTRY_DROPPED) && !sc_entry_expired(e, now)) {
+            sc_snap_add_whole(snap, shard, e, now, with_values);
         }
     }
     sc_shard_unlock(shard);
@@ -170,8 +208,8 @@ sc_snapshot *sc_snapshot_key(sc_cache *c, const sc_key *key, int64_t now, bool w
     }
     sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
     e = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
-    if (e && !sc_entry_expired(e, now)) {
-        sc_snap_add(snap, e, with_values);
+    if (e && !(e->flags & SC_ENTRY_DROPPED) && !sc_entry_expired(e, now)) {
+        sc_snap_add_whole(snap, shard, e, now, with_values);
     }
     sc_shard_unlock(shard);
     return sc_snap_done(snap);

@@ -40,48 +40,6 @@ static inline uint32_t *sc_slots(const sc_seg *seg, sc_off off, uint32_t capacit
     return (uint32_t *)(seg->base + off + SC_ALIGN_UP((uint64_t)capacity, 8));
 }
 
-/* Short keys are compared in place, 8, 4, 2 and 1 bytes at a time; long
- * ones by memcmp. */
-static inline bool sc_key_equal(const char *a, const char *b, uint32_t len)
-{
-    uint64_t x, y;
-    uint32_t u, v;
-    uint16_t s, t;
-
-    if (len > 64) {
-        return memcmp(a, b, len) == 0;
-    }
-    while (len >= 8) {
-        memcpy(&x, a, 8);
-        memcpy(&y, b, 8);
-        if (x != y) {
-            return false;
-        }
-        a += 8;
-        b += 8;
-        len -= 8;
-    }
-    if (len & 4) {
-        memcpy(&u, a, 4);
-        memcpy(&v, b, 4);
-        if (u != v) {
-            return false;
-        }
-        a += 4;
-        b += 4;
-    }
-    if (len & 2) {
-        memcpy(&s, a, 2);
-        memcpy(&t, b, 2);
-        if (s != t) {
-            return false;
-        }
-        a += 2;
-        b += 2;
-    }
-    return !(len & 1) || *a == *b;
-}
-
 const sc_entry *sc_table_lookup(const sc_seg *seg, const sc_table *table, const char *key,
                                 uint32_t key_len, uint64_t hash, uint32_t *slot_out)
 {

@@ -47,6 +47,11 @@
 #                     nginx for a CPU.
 #   --shm=SIZE        apc.shm_size for both caches (default 128M)
 #   --shardcache=PATH shardcache build (default modules/shardcache.so)
+#   --zero-copy=on|off|auto
+#                     shardcache.zero_copy for the shardcache runs (default:
+#                     the extension's default, auto = on under php-fpm)
+#   --shardcache-ini=k=v,k=v
+#                     more -d settings for the shardcache runs only
 #   --apcu=PATH       APCu (default apcu.so from PHP's extension_dir)
 #   --out=FILE        also write the table (and the raw runs) to FILE
 #   --no-install      do not apt-get anything
@@ -73,6 +78,8 @@ PIN_NOTE=""
 SHM=128M
 SC_SO="$ROOT/modules/shardcache.so"
 APCU_SO=apcu.so
+SC_INI=()
+ZC_NOTE=""
 OUT=""
 INSTALL=1
 for arg in "$@"; do
@@ -89,6 +96,14 @@ for arg in "$@"; do
         --shm=*) SHM="${arg#*=}" ;;
         --shardcache=*) SC_SO="${arg#*=}" ;;
         --apcu=*) APCU_SO="${arg#*=}" ;;
+        --zero-copy=*)
+            case "${arg#*=}" in
+                on|off|auto) SC_INI+=("shardcache.zero_copy=${arg#*=}"); ZC_NOTE=", shardcache.zero_copy=${arg#*=}" ;;
+                *) echo "web-bench: --zero-copy takes on, off or auto" >&2; exit 2 ;;
+            esac ;;
+        --shardcache-ini=*)
+            IFS=, read -r -a _kv <<<"${arg#*=}"
+            SC_INI+=("${_kv[@]}"); ZC_NOTE="$ZC_NOTE, shardcache: ${arg#*=}" ;;
         --out=*) OUT="${arg#*=}" ;;
         --no-install) INSTALL=0 ;;
         --keep) WEB_KEEP=1 ;;
@@ -139,7 +154,7 @@ nginx_start off || exit 1
 BASE="http://127.0.0.1:$WEB_PORT"
 nruns=$(( ${#WORKERS_A[@]} * PAIRS * 2 * ${#PAGES_A[@]} * (PACED + 1) ))
 echo "web-bench: nginx on 127.0.0.1:$WEB_PORT; $nruns runs of ${SECS}s (+${WARMUP}s warm-up)," \
-     "wrk -t$THREADS -c$CONNS, apc.shm_size=$SHM, $(nproc) cores$PIN_NOTE"
+     "wrk -t$THREADS -c$CONNS, apc.shm_size=$SHM, $(nproc) cores$PIN_NOTE$ZC_NOTE"
 echo "web-bench: APCu       $APCU_SO"
 
 ERRORS=0
@@ -228,12 +243,18 @@ measure() {
 # run_pairs MODE W: PAIRS pairs of php-fpm runs (the order of the two caches
 # alternates between pairs), every page measured in each.
 run_pairs() {
-    local mode="$1" W="$2" pair cache so who page order
+    local mode="$1" W="$2" pair cache so who page order kv
     for ((pair = 1; pair <= PAIRS; pair++)); do
         if [ $((pair % 2)) -eq 1 ]; then order=(shardcache apcu); else order=(apcu shardcache); fi
         for cache in "${order[@]}"; do
-            so="$SC_SO"; [ "$cache" = apcu ] && so="$APCU_SO"
-            if ! fpm_start "$so" "$W" 0 "$SHM"; then
+            local extra=()
+            so="$SC_SO"
+            if [ "$cache" = apcu ]; then
+                so="$APCU_SO"
+            else
+                for kv in ${SC_INI[@]+"${SC_INI[@]}"}; do extra+=(-d "$kv"); done
+            fi
+            if ! fpm_start "$so" "$W" 0 "$SHM" ${extra[@]+"${extra[@]}"}; then
                 note_error "$W workers, $cache, pair $pair: php-fpm did not start"
                 ERRORS=$((ERRORS + 1)); continue
             fi
@@ -242,6 +263,7 @@ run_pairs() {
                 note_error "php-fpm does not answer with $cache enabled: $(echo "$who" | tr '\n' ' ')"
                 ERRORS=$((ERRORS + 1)); fpm_stop; continue
             fi
+            [ "$pair" -eq 1 ] && echo "web-bench: $W workers, $cache: $(echo "$who" | sed -n 2p)"
             for page in "${PAGES_A[@]}"; do
                 measure "$mode" "$W" "$page" "$cache" "$pair"
             done
@@ -277,7 +299,7 @@ table="$(php -n "$WEB_DIR/table.php" "$WEB_TMP/raw-max.tsv" "$WEB_TMP/raw-paced.
 {
     echo "## Web benchmark: php-fpm + nginx, shardcache vs APCu"
     echo
-    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(php -n -r 'echo PHP_VERSION;'), nginx $(nginx -v 2>&1 | sed 's|.*/||'), wrk -t$THREADS -c$CONNS, ${SECS} s per run (+${WARMUP} s warm-up), $PAIRS pairs, apc.shm_size=$SHM, pm = static, opcache on$PIN_NOTE."
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(php -n -r 'echo PHP_VERSION;'), nginx $(nginx -v 2>&1 | sed 's|.*/||'), wrk -t$THREADS -c$CONNS, ${SECS} s per run (+${WARMUP} s warm-up), $PAIRS pairs, apc.shm_size=$SHM, pm = static, opcache on$PIN_NOTE$ZC_NOTE."
     echo "Medians over the pairs; ratio = median (range) of the per-pair ratios shardcache / APCu, a pair being two runs back to back (req/s: higher is better; p99 and CPU: lower is better)."
     echo "CPU = utime + stime of the fpm workers during the run / requests served."
     if [ "$PACED" -eq 1 ]; then

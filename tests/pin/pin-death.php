@@ -26,6 +26,19 @@
 //  walk-killed: the child only calls apcu_sma_info(); gdb kills it while it
 //    holds the page-pool lock for the walk. No entry may be lost, and the
 //    next store must not reset the cache.
+//  store-reader, store-writer (issue 20): the child overwrites the int 's'
+//    in a loop, which takes the lockless store path (sc_lockless.c); gdb
+//    kills it inside the entry's version window (at sc_lockless_fill: the
+//    version is odd, nothing written yet). Then, in store-reader, this
+//    process first fetches 's' (the fetch must not spin for ever on the odd
+//    version: it falls back to the lock, whose window finds the dead pin
+//    holder and drops the key); in store-writer it first stores another key
+//    of the shard (whose window does the same). Either way 's' is gone -
+//    never a torn value - the rest of the shard stays (no repair), and 's'
+//    can be stored again.
+//  store-reader-noproc: store-reader with /proc hidden.
+//  store-string: store-reader with 's' an 8-byte string overwritten by
+//    strings of the same length (their bytes are written in the entry).
 // Commands come one per line on stdin; $argv[2] is a fifo this process
 // writes "checked" to in held mode, once it has looked at the writer.
 $mode = $argv[1] ?? 'zombie';
@@ -33,8 +46,17 @@ $ack = $argv[2] ?? null;
 if ($mode === 'held-noproc') {
     $mode = 'held';
 }
+if ($mode === 'store-reader-noproc') {
+    $mode = 'store-reader';
+}
+$strings = $mode === 'store-string';
+if ($strings) {
+    $mode = 'store-reader';
+}
+$storer = $mode === 'store-reader' || $mode === 'store-writer';
 apcu_store('k', 0);
 apcu_store('r', ['read', 42]);
+apcu_store('s', $strings ? 'start---' : -1);
 $readers = $mode === 'hit-killed' || $mode === 'walk-killed';
 if ($readers) {
     for ($i = 0; $i < 1000; $i++) {
@@ -44,7 +66,9 @@ if ($readers) {
 $pid = pcntl_fork();
 if ($pid === 0) {
     for ($i = 0;; $i++) {
-        if ($mode === 'hit-killed') {
+        if ($storer) {
+            apcu_store('s', $strings ? sprintf('%08d', $i) : $i);
+        } elseif ($mode === 'hit-killed') {
             apcu_fetch('e' . ($i % 1000));
         } elseif ($mode === 'walk-killed') {
             apcu_sma_info();
@@ -130,6 +154,32 @@ if ($readers) {
     }
     $info = shardcache_info();
     echo "entries after the reader died: $right of 1000 right\n";
+    echo "repairs: {$info['repairs']}, resets: {$info['resets']}\n";
+    pcntl_alarm(0);
+    echo "ok\n";
+    exit(0);
+}
+
+if ($storer) {
+    pcntl_waitpid($pid, $status);
+    echo "reaped, killed by signal ", pcntl_wtermsig($status), "\n";
+    if ($mode === 'store-writer') {
+        var_dump(apcu_store('other', str_repeat('x', 100)));
+    }
+    echo "s: ", var_export(apcu_fetch('s'), true), "\n";
+    echo "s exists: ", var_export(apcu_exists('s'), true), "\n";
+    echo "s key info: ", var_export(apcu_key_info('s'), true), "\n";
+    $listed = 0;
+    foreach (new APCUIterator('/^s$/') as $unused) {
+        $listed++;
+    }
+    echo "s listed by the iterator: $listed\n";
+    echo "r: ", var_export(apcu_fetch('r') === ['read', 42], true), "\n";
+    var_dump(apcu_store('s', 7));
+    echo "s: ", var_export(apcu_fetch('s'), true), "\n";
+    var_dump(apcu_store('s', 8));
+    echo "s: ", var_export(apcu_fetch('s'), true), "\n";
+    $info = shardcache_info();
     echo "repairs: {$info['repairs']}, resets: {$info['resets']}\n";
     pcntl_alarm(0);
     echo "ok\n";

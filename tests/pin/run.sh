@@ -19,6 +19,13 @@
 #   fetch-locked  while it is stopped there, 1000 fetches of another key in
 #                 the shard must all finish with the right value (a fetch
 #                 never waits for the lock: the sampled hit skips it).
+# Issue 20: a child overwriting an int without the shard lock (the lockless
+# store, src/sc_lockless.c) is killed inside its entry's version window:
+#   store-reader  the next fetch of the key must not hang and must find the
+#                 key gone (never a torn value); the rest of the shard stays;
+#   store-writer  the same, with a store of another key of the shard first;
+#   store-reader-noproc  store-reader with /proc hidden;
+#   store-string  store-reader with same-length strings (bytes rewritten).
 # See tests/pin/pin-death.php.
 #
 #   tests/pin/run.sh [--so=PATH]
@@ -44,6 +51,12 @@ expected_for() {
                              "k is a positive int: true" "ok" ;;
         reused) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "pid reused by an unrelated process: true" \
                               "bool(true)" "k is an int: true" "bool(true)" "int(101)" "bool(true)" "ok" ;;
+        store-reader|store-reader-noproc|store-string) printf '%s\n' "child state: $([ "$1" = store-reader-noproc ] && echo 'unknown (no /proc)' || echo Z)" "reaped, killed by signal 9" "s: false" \
+                              "s exists: false" "s key info: NULL" "s listed by the iterator: 0" "r: true" \
+                              "bool(true)" "s: 7" "bool(true)" "s: 8" "repairs: 0, resets: 0" "ok" ;;
+        store-writer) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "bool(true)" "s: false" \
+                              "s exists: false" "s key info: NULL" "s listed by the iterator: 0" "r: true" \
+                              "bool(true)" "s: 7" "bool(true)" "s: 8" "repairs: 0, resets: 0" "ok" ;;
         hit-killed|walk-killed) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "bool(true)" \
                               "entries after the reader died: 1000 of 1000 right" "repairs: 0, resets: 0" "ok" ;;
     esac
@@ -51,11 +64,11 @@ expected_for() {
 
 passed=0
 failed=0
-MODES=(held zombie reaped fetch-locked held-noproc reused hit-killed walk-killed)
+MODES=(held zombie reaped fetch-locked held-noproc reused hit-killed walk-killed store-reader store-writer store-reader-noproc store-string)
 [ -n "${SC_PIN_MODES:-}" ] && read -r -a MODES <<<"$SC_PIN_MODES"
 for mode in "${MODES[@]}"; do
     wrap=()
-    if [ "$mode" = held-noproc ]; then
+    if [ "$mode" = held-noproc ] || [ "$mode" = store-reader-noproc ]; then
         if ! bash "$ROOT/tests/lib/without-proc.sh" --check; then
             if [ -n "${CI:-}" ]; then
                 echo "pin-death ($mode): cannot hide /proc here (needs root and unshare)"; failed=$((failed + 1))
@@ -91,6 +104,10 @@ for mode in "${MODES[@]}"; do
     if [ "$mode" = fetch-locked ]; then
         stop=(-ex 'break sc_entry_create' -ex 'continue')
         stopped='Breakpoint 1, .*sc_entry_create'
+    elif [ "${mode#store-}" != "$mode" ]; then
+        # Inside the entry's version window of a lockless store.
+        stop=(-ex 'break sc_lockless_fill' -ex 'continue')
+        stopped='Breakpoint 1, .*sc_lockless_fill'
     elif [ "$mode" = hit-killed ]; then
         # The only caller of sc_shard_trylock is the sampled hit; when it
         # returns true the child holds the shard's lock.

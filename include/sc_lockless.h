@@ -1,0 +1,43 @@
+/*
+ * sc_lockless.h - a store that rewrites the key's entry without the shard's
+ * lock, touching only the entry and the caller's own lines (issue 20). See
+ * src/sc_lockless.c.
+ *
+ * Owns: the lockless rewrite of a published entry.
+ * Locks: none: a pin of the shard (sc_pin.h) and the entry's version
+ * (sc_entry.ver).
+ * Death: a writer killed inside the entry's version window leaves it odd;
+ * the next drain of the shard's pins settles it (the key is dropped).
+ */
+#ifndef SC_LOCKLESS_H
+#define SC_LOCKLESS_H
+
+#include "sc_segment.h"
+
+/* Largest value (bytes) written this way: slab-sized, so the entry's
+ * version window stays short. */
+#define SC_LOCKLESS_MAX_BYTES 4096
+
+/* Stores (vtype, scalar, data[len]) with ttl 0 at `now` over key's entry
+ * in shard if that entry holds a value of the same vtype and the same
+ * length, ttl 0, neither chained nor zero-copy, and no writer (shard
+ * window or another lockless store) is active: then true, the store is
+ * done and counted. False, with nothing written, in every other case: the
+ * caller takes the locked path. The caller leaves out zero-copy values
+ * (vtype SC_V_ZC, a fixup), len > SC_LOCKLESS_MAX_BYTES, add_only, slam
+ * defense and apc.ttl (idle_ttl). */
+bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash,
+                       uint8_t vtype, int64_t scalar, const char *data, uint32_t len, int64_t now);
+
+/* The shard's lock held (either mode), by a reader that found key's entry
+ * mid-rewrite: opens the shard's window (sc_shard_write_begin: waits for
+ * every lockless writer, settles a dead one's entry), then settles key's
+ * entry if it is still odd. The caller reads, then closes the window
+ * (sc_shard_write_end). Nothing a reader can copy changes until then. If
+ * the caller dies inside, the next locker finds seq odd and empties the
+ * shard (sc_shard.c). */
+void sc_lockless_quiesce(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash);
+/* Same for one entry already found (snapshots): e stays valid. */
+void sc_lockless_quiesce_entry(sc_shard *shard, sc_entry *e);
+
+#endif

@@ -1,0 +1,165 @@
+/*
+ * sc_lockless.c - a store that rewrites its key's entry without the
+ * shard's lock (issue 20, item 3).
+ *
+ * A store that overwrites a scalar (null, bool, int, float) with a scalar
+ * of the same type, or a value with bytes (string, array, serialized; not
+ * zero-copy, not chained) with one of the same type and the same length,
+ * both with no TTL, keeps the entry's memory, its slot, its lengths and
+ * everything readers use to find it; only the value and its times change.
+ * (Same length, not just "fits": the allocator's requested_bytes figure
+ * is computed from val_len when the entry is freed, and the snapshots size
+ * their records from it.) Taking the shard's lock and opening the shard's window for that
+ * writes two lines every key of the shard shares (the lock, and the head
+ * with seq), which processes storing disjoint keys then pass back and forth
+ * on every store. This path writes only the entry, the caller's pin slot
+ * (a line of its own, sc_pin.c) and the caller's liveness slot (its count):
+ *
+ *   1. sample the shard's seq (even, else give up);
+ *   2. look the key up as a fetch does; check the entry qualifies (same
+ *      vtype, ttl 0, same val_len, not chained, not zero-copy: else give
+ *      up, before any shared write), claim a pin slot, then check seq
+ *      again (seq_cst): unchanged means no writer had opened
+ *      the window, and from here on every writer that would free, unlink,
+ *      retype or rewrite the entry under the lock opens the window first
+ *      and waits for this pin (sc_shard_write_begin);
+ *   3. name the entry in the pin (entry_rel), then claim the entry's
+ *      version by compare-and-swap even -> odd (another lockless writer
+ *      of the same key holding it: give up, the locked path waits);
+ *   4. read the stamp (after the claim: see sc_ever_valid), write the
+ *      value bytes and the fields, release-store the next even version;
+ *   5. count the store in the caller's liveness slot, clear entry_rel,
+ *      release the pin.
+ * Readers check the entry's version around their copy (sc_read_entry,
+ * sc_snapshot.c); what they need from an entry that this path never
+ * changes (vtype, ttl, flags, val_len, key, value bytes) they read as
+ * before; they copy value bytes only under that version (no zero-copy
+ * reader holds a pointer into these entries: SC_ENTRY_ZC ones never
+ * qualify). Only entries with ttl 0 qualify, and only stores of ttl 0 over
+ * them: the writers that decide from an entry's ttl and ctime outside the
+ * window (expiry in sc_evict.c, add_only in sc_cache.c) then never see a
+ * ttl that is changing, and an entry this path rewrites never expires.
+ *
+ * Owns: the lockless rewrite of a published entry's value and times, and
+ * sc_live_slot.updates of the calling thread.
+ * Locks: none. A pin of the shard (sc_pin.c) keeps the entry from being
+ * freed or changed under the lock; the entry's version (sc_entry.ver)
+ * keeps readers from trusting a half-written entry; the version's
+ * compare-and-swap keeps two lockless writers of one entry apart. The
+ * sampled-hit recorder (sc_record_hit, NO_REPAIR lock) may write nhits and
+ * atime_after at the same time: statistics, either value is fine.
+ * Death: killed before the version is claimed: only the pin is left (a
+ * drainer clears it). Killed inside the version window (sc_lockless_fill):
+ * the entry stays odd and the pin names it; readers retry, then fall back
+ * to the lock, open the window, which drains the pins: the dead holder is
+ * found (sc_live_gone), and once every pin is drained its entry, still
+ * odd, is settled (sc_entry_settle: the key is dropped). A reader that
+ * finds an odd entry no pin names (a named segment restarted after such a
+ * death) settles it the same way under the lock with the window open.
+ * The rest of the shard is untouched. Killed after the release: the store
+ * is done; its count is in the slot, which keeps it.
+ */
+#include "sc_lockless.h"
+#include "sc_pin.h"
+#include "sc_entry.h"
+#include <string.h>
+
+/* The write itself, inside the entry's version window. Not inlined: the
+ * death tests stop a writer here (a gdb breakpoint) and kill it. */
+__attribute__((noinline)) void sc_lockless_fill(sc_entry *e, int64_t scalar, const char *data, uint32_t len,
+                                                 int64_t now);
+
+__attribute__((noinline)) void sc_lockless_fill(sc_entry *e, int64_t scalar, const char *data, uint32_t len,
+                                                 int64_t now)
+{
+    uint64_t stamp = sc_entry_stamp();
+
+    if (len) {
+        memcpy(SC_ENTRY_VAL(e), data, len);
+    }
+    __atomic_store_n(&e->scalar, scalar, __ATOMIC_RELAXED);
+    __atomic_store_n(&e->ctime, now, __ATOMIC_RELAXED);
+    __atomic_store_n(&e->mtime_after, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&e->atime_after, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&e->nhits, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&e->stamp, stamp, __ATOMIC_RELAXED);
+}
+
+bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash,
+                       uint8_t vtype, int64_t scalar, const char *data, uint32_t len, int64_t now)
+{
+    sc_shard_head *head = sc_head(shard);
+    uint64_t start = __atomic_load_n(&head->seq, __ATOMIC_ACQUIRE);
+    sc_live_table *live;
+    sc_owner self;
+    sc_pin *pin;
+    sc_entry *e;
+    uint32_t slot;
+    uint16_t v;
+    bool ok;
+
+    if (start & 1) {
+        return false;
+    }
+    /* Look first, pin only an entry that qualifies: a store of a new key
+     * (or of another type or length) costs one lookup here, no pin. */
+    e = (sc_entry *)sc_table_lookup(seg, &head->table, key, key_len, hash, &slot);
+    ok = e && e->vtype == vtype && e->ttl == 0 && e->val_len == len
+         && !(__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_CHAINED | SC_ENTRY_ZC));
+    if (!ok) {
+        return false;
+    }
+    live = sc_shard_live(shard);
+    self = sc_live_self(live);
+    pin = self ? sc_pin_claim(shard, self) : NULL;
+    if (!pin) {
+        return false;
+    }
+    /* The claim (seq_cst) comes before this check: if seq has not moved
+     * since before the lookup, no writer opened the window meanwhile, so
+     * what the lookup found still holds, and every writer from now on
+     * waits for the pin before it changes anything. */
+    if (__atomic_load_n(&head->seq, __ATOMIC_SEQ_CST) != start) {
+        sc_pin_release(pin);
+        return false;
+    }
+    /* Pinned: e stays this key's entry, with this vtype and ttl 0. */
+    __atomic_store_n(&pin->entry_rel, (int64_t)((uintptr_t)e - (uintptr_t)shard), __ATOMIC_RELAXED);
+    v = __atomic_load_n(&e->ver, __ATOMIC_RELAXED);
+    if ((v & 1) || !__atomic_compare_exchange_n(&e->ver, &v, (uint16_t)(v + 1), false, __ATOMIC_SEQ_CST,
+                                                __ATOMIC_RELAXED)) {
+        /* Another lockless store of this key (or a dead one's): the
+         * locked path waits for it, or settles it. */
+        __atomic_store_n(&pin->entry_rel, 0, __ATOMIC_RELAXED);
+        sc_pin_release(pin);
+        return false;
+    }
+    /* The odd version is visible before any field changes. */
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    sc_lockless_fill(e, scalar, data, len, now);
+    __atomic_store_n(&e->ver, (uint16_t)(v + 2), __ATOMIC_RELEASE);
+    sc_live_count_update(live, self);
+    __atomic_store_n(&pin->entry_rel, 0, __ATOMIC_RELAXED);
+    sc_pin_release(pin);
+    return true;
+}
+
+void sc_lockless_quiesce(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash)
+{
+    uint32_t slot;
+    sc_entry *e;
+
+    sc_shard_write_begin(shard);
+    e = (sc_entry *)sc_table_lookup(seg, &sc_head(shard)->table, key, key_len, hash, &slot);
+    if (e) {
+        /* Still odd with every pin drained: its writer died, and no pin
+         * names it any more (a restart of a named segment cleared them). */
+        sc_entry_settle(e);
+    }
+}
+
+void sc_lockless_quiesce_entry(sc_shard *shard, sc_entry *e)
+{
+    sc_shard_write_begin(shard);
+    sc_entry_settle(e);
+}
