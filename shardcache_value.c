@@ -1006,17 +1006,13 @@ static zend_result sc_dec_array_close(sc_rbuf *r, zval *out, uint32_t memo_id, z
 
 static zend_result sc_dec_list(sc_rbuf *r, zval *out, uint32_t depth)
 {
+    sc_dec_open opened;
     uint32_t n, i, id;
     HashTable *ht;
     zend_result rc = SUCCESS;
 
-    switch (sc_dec_array_open(r, out, depth, 1, true, &n, &id)) {
-    case SC_DEC_OPEN_FAILED:
-        return FAILURE;
-    case SC_DEC_OPEN_EMPTY:
-        return SUCCESS;
-    case SC_DEC_OPEN_FILL:
-        break;
+    if ((opened = sc_dec_array_open(r, out, depth, 1, true, &n, &id)) != SC_DEC_OPEN_FILL) {
+        return opened == SC_DEC_OPEN_EMPTY ? SUCCESS : FAILURE;
     }
     ht = Z_ARRVAL_P(out);
     ZEND_HASH_FILL_PACKED(ht) {
@@ -1049,16 +1045,12 @@ static zend_always_inline int sc_add_index(HashTable *ht, zend_long h, zval *val
 
 static zend_result sc_dec_hash(sc_rbuf *r, zval *out, uint32_t depth)
 {
+    sc_dec_open opened;
     uint32_t n, i, id;
     HashTable *ht;
 
-    switch (sc_dec_array_open(r, out, depth, 2, false, &n, &id)) {
-    case SC_DEC_OPEN_FAILED:
-        return FAILURE;
-    case SC_DEC_OPEN_EMPTY:
-        return SUCCESS;
-    case SC_DEC_OPEN_FILL:
-        break;
+    if ((opened = sc_dec_array_open(r, out, depth, 2, false, &n, &id)) != SC_DEC_OPEN_FILL) {
+        return opened == SC_DEC_OPEN_EMPTY ? SUCCESS : FAILURE;
     }
     ht = Z_ARRVAL_P(out);
 

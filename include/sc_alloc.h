@@ -159,10 +159,11 @@ uint32_t sc_alloc_flush_spares(sc_alloc_ctx *ac, sc_shard_alloc *sa);
 uint64_t sc_alloc_usable(uint64_t size);
 
 /* Whole-cache reset: the caller holds the global lock and every shard's write
- * lock; every shard's allocator must be reset with sc_alloc_init_shard. */
+ * lock; every shard's allocator must be reset with sc_alloc_init_shard.
+ * Every page goes back to the pool (sc_alloc_reset_pool_holding, none held). */
 void sc_alloc_reset_pool(sc_alloc_ctx *ac);
 /* The same reset, except that the pages whose bit is set in hold (a bitmap
- * of npages bits; NULL: every page) are not given to the pool: each span
+ * of npages bits; NULL: none) are not given to the pool: each span
  * of them becomes one run owned by tag (given back later with
  * sc_alloc_give_owned_locked). Returns the pages held. */
 uint32_t sc_alloc_reset_pool_holding(sc_alloc_ctx *ac, const uint8_t *hold, uint16_t tag);

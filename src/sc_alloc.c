@@ -402,20 +402,7 @@ void sc_alloc_init_pool(sc_alloc_ctx *ac)
 
 void sc_alloc_reset_pool(sc_alloc_ctx *ac)
 {
-    sc_pool *pool = ac->pool;
-    unsigned b;
-
-    sc_mutex_lock(&pool->lock); /* a dead holder's changes are discarded here */
-    pool->lock_count++;
-    pool->dirty = 1;
-    for (b = 0; b < SC_NBINS; b++) {
-        pool->bin_head[b] = SC_NONE;
-    }
-    pool->bin_mask = 0;
-    pool->free_pages = 0;
-    sc_pool_link(ac, 0, ac->npages);
-    __atomic_store_n(ac->needs_reset, 0, __ATOMIC_RELEASE);
-    sc_pool_unlock(ac);
+    (void)sc_alloc_reset_pool_holding(ac, NULL, 0);
 }
 
 uint32_t sc_alloc_reset_pool_holding(sc_alloc_ctx *ac, const uint8_t *hold, uint16_t tag)
@@ -435,9 +422,9 @@ uint32_t sc_alloc_reset_pool_holding(sc_alloc_ctx *ac, const uint8_t *hold, uint
     /* Runs that tile the area: each maximal span of held pages becomes a
      * large run owned by tag, each span between them a free run. */
     while (p < ac->npages) {
-        bool h = !hold || (hold[p >> 3] >> (p & 7)) & 1;
+        bool h = hold && (hold[p >> 3] >> (p & 7)) & 1;
         uint32_t q = p + 1;
-        while (q < ac->npages && (!hold || ((hold[q >> 3] >> (q & 7)) & 1)) == h) {
+        while (q < ac->npages && (hold && ((hold[q >> 3] >> (q & 7)) & 1)) == h) {
             q++;
         }
         if (h) {
