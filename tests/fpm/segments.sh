@@ -213,8 +213,12 @@ start_fpm || abort "php-fpm did not start"
         return 0
     }
     maps="$(big_shared_maps "$FPM_PID")"
-    wmaps="$(big_shared_maps "$(web_children "$FPM_PID" | head -n 1)")"
-    echo "a worker's cache mapping: ${wmaps:-none}"
+    # A worker leaves the parent's anonymous segment at its first request:
+    # look at one that has just answered (any first child of the master may
+    # not have served a request yet, and still maps it).
+    wpid="$(req a 'op=whoami' | sed -n 's/.*pid=\([0-9][0-9]*\).*/\1/p')"
+    wmaps="$(big_shared_maps "${wpid:-$(web_children "$FPM_PID" | head -n 1)}")"
+    echo "a worker's cache mapping (pid ${wpid:-?}): ${wmaps:-none}"
     if [ "$MODE" = global ]; then
         [ -z "$maps" ]; check "master$SFX" $? "${maps:-no shared mapping of apc.shm_size in the master (pid $FPM_PID)}"
     else
