@@ -210,9 +210,18 @@ TOTAL_FAIL=0
 TOTAL_SKIP=0
 SUMMARY=()
 PLATFORM_ROWS=()
+FAILED_LOGS=()  # "name|log" of each failed phase, shown again at the end
 RUN_START=$(date +%s)
 
 finish() {
+    # A failed phase's output scrolled past long ago: its last lines are
+    # printed again here, where a reader of only the run's tail sees them.
+    local entry
+    for entry in ${FAILED_LOGS[@]+"${FAILED_LOGS[@]}"}; do
+        echo
+        echo "==== failed phase ${entry%%|*}: the last lines of its output"
+        grep -v -E '^TEST [0-9]+/[0-9]+ .*(PASS|SKIP)' "${entry#*|}" | tail -n 30 | cut -c 1-400
+    done
     echo
     echo "================ shardcache test summary ================"
     local line
@@ -294,6 +303,7 @@ run_phase() {
     TOTAL_PASS=$((TOTAL_PASS + p))
     TOTAL_FAIL=$((TOTAL_FAIL + f))
     TOTAL_SKIP=$((TOTAL_SKIP + s))
+    [ "$f" -gt 0 ] && FAILED_LOGS+=("$name|$log")
     SUMMARY+=("$(printf '%-16s exit %-3s %s passed, %s failed, %s skipped%s' "$name" "$rc" "$p" "$f" "$s" "$note")")
     if [ -n "${PHASE_PLATFORM:-}" ]; then
         local ver bld sapi
