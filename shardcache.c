@@ -18,6 +18,7 @@
 #include "ext/standard/info.h"
 #include "php_shardcache.h"
 #include "sc_cache.h"
+#include "sc_fetch.h"
 #include "shardcache_value.h"
 #include "sc_info.h"
 #include "sc_segfile.h"
@@ -392,32 +393,34 @@ static zend_never_inline int sc_fetch_finish(sc_php_sink *sink, const sc_value_o
     return r;
 }
 
-/* Fetches one key into dst. Inlined into apcu_fetch: the two commonest
- * hits (an int, a zero-copy value in place) return without another call. */
-static zend_always_inline int sc_fetch_one(zend_string *key, zval *dst, int64_t now)
+/* now for sc_fetch_one: read the clock only if the fetch needs it. */
+#define SC_NOW_LATER INT64_MAX
+
+/* The rest of a fetch that sc_cache_fetch_fast declined: the clock, a
+ * sink, sc_cache_fetch_at from where the fast path stopped. */
+static zend_never_inline int sc_fetch_rest(const sc_key *k, const sc_fetch_at *at, uint32_t borrow, zval *dst,
+                                           int64_t now)
 {
     sc_php_sink sink;
     sc_value_out out;
-    sc_key k;
 
-    if (UNEXPECTED(!sc_make_key(&k, key))) {
-        return SC_FETCH_MISS;
+    if (now == SC_NOW_LATER) {
+        now = sc_now();
     }
     sink.base.get = sc_php_sink_get;
     sink.base.buf = NULL;
     sink.base.cap = 0;
     sink.base.is_string = false;
-    sink.base.borrow = 0;
+    sink.base.borrow = borrow;
     sink.str = NULL;
-    sc_zc_sink_prepare(&sink.base);
-    if (sc_cache_fetch(&sc_shared_cache, &k, now, &sink.base, &out) == SC_OK) {
+    if (sc_cache_fetch_at(&sc_shared_cache, k, at, now, &sink.base, &out) == SC_OK) {
         /* sink.str is set only when a try asked for a string buffer (the
          * value may have changed between tries). */
-        if (EXPECTED(out.vtype == SC_V_LONG) && EXPECTED(!sink.str)) {
+        if (out.vtype == SC_V_LONG && !sink.str) {
             ZVAL_LONG(dst, (zend_long)out.scalar);
             return SC_FETCH_HIT;
         }
-        if (out.vtype == SC_V_ZC && EXPECTED(!sink.str) && sc_zc_in_place(&out, dst)) {
+        if (out.vtype == SC_V_ZC && !sink.str && sc_zc_in_place(&out, dst)) {
             return SC_FETCH_HIT;
         }
         return sc_fetch_finish(&sink, &out, dst);
@@ -426,6 +429,50 @@ static zend_always_inline int sc_fetch_one(zend_string *key, zval *dst, int64_t 
         zend_string_efree(sink.str);
     }
     return SC_FETCH_MISS;
+}
+
+/* A hit that sc_cache_fetch_fast returned and that is neither an int nor
+ * a zero-copy value used in place: another scalar, or a zero-copy value
+ * that must be copied (sc_fetch_finish). */
+static zend_never_inline int sc_fetch_hit_rest(const sc_value_out *out, zval *dst)
+{
+    sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false, 0}, NULL};
+
+    return sc_fetch_finish(&sink, out, dst);
+}
+
+/* Fetches one key into dst (now: SC_NOW_LATER, or the time to use).
+ * Inlined into apcu_fetch: the commonest fetches (an int, a zero-copy
+ * value in place, a miss, of an entry without a ttl) are done by
+ * sc_cache_fetch_fast (sc_fetch.h) without another call and without the
+ * clock. */
+static zend_always_inline int sc_fetch_one(zend_string *key, zval *dst, int64_t now)
+{
+    sc_value_out out;
+    sc_fetch_at at;
+    sc_key k;
+    uint32_t borrow;
+    int r;
+
+    if (UNEXPECTED(!sc_make_key(&k, key))) {
+        return SC_FETCH_MISS;
+    }
+    borrow = sc_zc_borrow();
+    r = sc_cache_fetch_fast(&sc_shared_cache, &k, borrow, &out, &at);
+    if (EXPECTED(r == SC_FAST_HIT)) {
+        if (EXPECTED(out.vtype == SC_V_LONG)) {
+            ZVAL_LONG(dst, (zend_long)out.scalar);
+            return SC_FETCH_HIT;
+        }
+        if (out.vtype == SC_V_ZC && sc_zc_in_place(&out, dst)) {
+            return SC_FETCH_HIT;
+        }
+        return sc_fetch_hit_rest(&out, dst);
+    }
+    if (r == SC_FAST_MISS) {
+        return SC_FETCH_MISS;
+    }
+    return sc_fetch_rest(&k, &at, borrow, dst, now);
 }
 
 /* sc_fetch_one, called (apcu_fetch of an array, of a key that is not a
@@ -583,7 +630,6 @@ static void sc_fetch_many(HashTable *in, zval *return_value, int64_t now)
 ZEND_FUNCTION(shardcache_fetch)
 {
     zval *key, *success = NULL;
-    int64_t now;
     int r;
 
     ZEND_PARSE_PARAMETERS_START(1, 2)
@@ -595,11 +641,10 @@ ZEND_FUNCTION(shardcache_fetch)
     if (success) {
         ZEND_TRY_ASSIGN_REF_FALSE(success);
     }
-    now = sc_now();
     if (EXPECTED(Z_TYPE_P(key) == IS_STRING)) {
-        r = sc_fetch_one(Z_STR_P(key), return_value, now);
+        r = sc_fetch_one(Z_STR_P(key), return_value, SC_NOW_LATER);
     } else if (Z_TYPE_P(key) == IS_ARRAY) {
-        sc_fetch_many(Z_ARRVAL_P(key), return_value, now);
+        sc_fetch_many(Z_ARRVAL_P(key), return_value, sc_now());
         if (success) {
             ZEND_TRY_ASSIGN_REF_TRUE(success);
         }
@@ -609,7 +654,7 @@ ZEND_FUNCTION(shardcache_fetch)
         if (!skey) {
             RETURN_THROWS();
         }
-        r = sc_fetch_one_call(skey, return_value, now);
+        r = sc_fetch_one_call(skey, return_value, SC_NOW_LATER);
         zend_string_release(skey);
     }
     if (r != SC_FETCH_MISS && success) {

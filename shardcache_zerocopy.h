@@ -68,6 +68,20 @@ static zend_always_inline void sc_zc_sink_prepare(sc_sink *sink)
     }
 }
 
+/* The same, as the borrow mask itself (sc_sink.borrow). */
+static zend_always_inline uint32_t sc_zc_borrow(void)
+{
+    if (sc_zc_on) {
+        if (UNEXPECTED(!SCG(zc_entered))) {
+            sc_zc_enter();
+        }
+        if (EXPECTED(SCG(zc_entered))) {
+            return UINT32_C(1) << SC_V_ZC;
+        }
+    }
+    return 0;
+}
+
 /* Leaves the epoch (see sc_zc_idle). */
 void sc_zc_leave(void);
 

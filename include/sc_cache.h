@@ -164,6 +164,20 @@ void sc_cache_thread_done(sc_cache *c);
 sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *value, uint32_t ttl,
                          int64_t now, bool add_only);
 sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out);
+/* How far a fetch's first try got (sc_fetch.h): the mixed hash, the shard,
+ * the shard's counter when the try began (odd: it read nothing else), and
+ * the key's entry when it was found in its home slot (NULL: not found
+ * there, or not looked for). */
+typedef struct sc_fetch_at {
+    uint64_t hash;
+    uint64_t start;
+    const struct sc_entry *e;
+    uint32_t index;
+} sc_fetch_at;
+/* sc_cache_fetch, going on from what sc_cache_fetch_fast found (at) as if
+ * that were its own first try: the same result for the same now. */
+sc_status sc_cache_fetch_at(sc_cache *c, const sc_key *key, const sc_fetch_at *at, int64_t now, sc_sink *sink,
+                            sc_value_out *out);
 sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now);
 sc_status sc_cache_delete(sc_cache *c, const sc_key *key);
 void sc_cache_clear(sc_cache *c);

@@ -331,14 +331,14 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
 
 /* ---- fetch ---- */
 
-/* Copies key's live entry into out (bytes into the sink). Runs either with
- * the shard's lock held (NO_REPAIR) or under the sequence counter, in which case
- * the caller validates before trusting anything. */
-static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, const sc_shard_head *head, const sc_key *key, uint64_t hash, int64_t now,
-                         sc_sink *sink, sc_value_out *out, sc_status *status)
+/* Copies e, key's entry as sc_table_find returned it (NULL: none), into
+ * out if it is live (bytes into the sink). Runs either with the shard's
+ * lock held (NO_REPAIR) or under the sequence counter, in which case the
+ * caller validates before trusting anything. */
+static inline __attribute__((always_inline)) int sc_read_found(sc_cache *c, const sc_entry *e, const sc_key *key,
+                                                               int64_t now, sc_sink *sink, sc_value_out *out,
+                                                               sc_status *status)
 {
-    uint32_t slot;
-    const sc_entry *e = sc_table_find(&c->seg, &head->table, key->str, key->len, hash, &slot);
     uint8_t vtype;
     uint32_t val_len, ttl;
     int64_t ctime;
@@ -395,6 +395,17 @@ static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, cons
     }
     *status = SC_OK;
     return SC_READ_DONE;
+}
+
+/* Looks key up and copies its live entry into out: sc_read_found. */
+static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, const sc_shard_head *head,
+                                                               const sc_key *key, uint64_t hash, int64_t now,
+                                                               sc_sink *sink, sc_value_out *out, sc_status *status)
+{
+    uint32_t slot;
+    const sc_entry *e = sc_table_find(&c->seg, &head->table, key->str, key->len, hash, &slot);
+
+    return sc_read_found(c, e, key, now, sink, out, status);
 }
 
 /* Every SC_HIT_SAMPLE-th hit of a process is recorded in shared memory,
@@ -506,10 +517,42 @@ static __attribute__((noinline)) sc_status sc_cache_fetch_slow(sc_cache *c, cons
     return sc_fetch_done(c, shard, key, hash, now, status);
 }
 
-/* The first optimistic try is written out on its own: it is the whole
- * fetch nearly always (an even counter, a value that needs no buffer or
- * fits the one given, no writer meanwhile), and alone it keeps few values
- * live. Anything else goes on in sc_cache_fetch_slow, as the next try. */
+/* The rest of a first optimistic try that found e (NULL: the key is not
+ * in its home slot: looked up here) under the counter value start. It is
+ * the whole fetch nearly always (an even counter, a value that needs no
+ * buffer or fits the one given, no writer meanwhile), and alone it keeps
+ * few values live. Anything else goes on in sc_cache_fetch_slow, as the
+ * next try. */
+sc_status sc_cache_fetch_at(sc_cache *c, const sc_key *key, const sc_fetch_at *at, int64_t now, sc_sink *sink,
+                            sc_value_out *out)
+{
+    const sc_shard_head *head = &c->seg.heads[at->index];
+    sc_status status = SC_NOTFOUND;
+    const sc_entry *e = at->e;
+    uint32_t slot;
+    int r;
+
+    if (SC_UNLIKELY(at->start & 1)) {
+        return sc_cache_fetch_slow(c, key, at->hash, at->index, now, sink, out, 0, false);
+    }
+    if (!e) {
+        e = sc_table_lookup(&c->seg, &head->table, key->str, key->len, at->hash, &slot);
+    }
+    r = sc_read_found(c, e, key, now, sink, out, &status);
+    if (SC_UNLIKELY(!sc_seq_read_valid(&head->seq, at->start)) || SC_UNLIKELY(r == SC_READ_TORN)) {
+        /* A writer changed the shard, or a lockless store the entry. */
+        return sc_cache_fetch_slow(c, key, at->hash, at->index, now, sink, out, 1, true);
+    }
+    if (SC_UNLIKELY(r == SC_READ_NEEDBUF)) {
+        /* The length is consistent: get a buffer outside any lock. */
+        sink->get(sink, out->vtype, out->len);
+        return sc_cache_fetch_slow(c, key, at->hash, at->index, now, sink, out, 1, false);
+    }
+    return sc_fetch_done(c, &c->seg.shards[at->index], key, at->hash, now, status);
+}
+
+/* The first optimistic try is written out on its own, as in
+ * sc_cache_fetch_at. */
 sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out)
 {
     uint64_t hash = sc_hash_mix(key->glue_hash);

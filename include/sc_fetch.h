@@ -1,0 +1,130 @@
+/*
+ * sc_fetch.h - the fetch's first try, inlined into the glue's apcu_fetch.
+ *
+ * sc_cache_fetch_fast does what nearly every fetch of a hot key amounts
+ * to, in one straight line and with nothing but the key and the borrow
+ * mask: the key's home slot, its entry, a value that needs no copying (a
+ * scalar, or a zero-copy value the caller may borrow) of an entry without
+ * a ttl; or an empty home slot (a miss). It needs no clock: an entry with
+ * a ttl is handed on, and so is the fetch whose hit or miss is the one in
+ * SC_HIT_SAMPLE (SC_MISS_SAMPLE) that is recorded in shared memory, which
+ * needs the time (sc_record_hit). Anything else it declines, having
+ * changed nothing, and says how far it got (sc_fetch_at): the caller reads
+ * the clock and goes on with sc_cache_fetch_at (sc_cache.c), which does
+ * the rest of the first try from there and every later try, as
+ * sc_cache_fetch does. The result is the same as sc_cache_fetch's for the
+ * same now: only the moment the clock is read differs, and only for
+ * entries whose expiry it cannot decide.
+ *
+ * Safety is sc_cache_fetch's: everything is read under the shard's
+ * sequence counter and trusted only once the counter is found unchanged;
+ * every offset read from shared memory is bounds-checked before use (the
+ * table once, the entry's header once, then the key and the value bytes
+ * together, which lie after it: one check of the entry's extent); a
+ * scalar is read under the entry's version (a lockless store may rewrite
+ * it, sc_lockless.c); a borrowed zero-copy value needs no version (no
+ * lockless store touches an SC_ENTRY_ZC entry) and stays valid while the
+ * caller is inside its epoch (sc_epoch.c), which the borrow mask says.
+ *
+ * Owns: nothing shared; the calling thread's sc_local hit and miss counts
+ * (as sc_cache.c).
+ * Locks: none: it writes nothing shared, takes no lock, never waits.
+ * Death: nothing to repair (nothing shared is written).
+ */
+#ifndef SC_FETCH_H
+#define SC_FETCH_H
+
+#include "sc_cache.h"
+#include "sc_vtype.h"
+
+enum { SC_FAST_NO = 0, SC_FAST_HIT = 1, SC_FAST_MISS = 2 };
+
+/* SC_FAST_HIT: out holds the value (a scalar, or borrowed bytes), the hit
+ * is counted. SC_FAST_MISS: the key is absent, the miss is counted.
+ * SC_FAST_NO: nothing counted or changed; at says how far it got, for
+ * sc_cache_fetch_at. borrow: as sc_sink.borrow. */
+static inline __attribute__((always_inline)) int
+sc_cache_fetch_fast(sc_cache *c, const sc_key *key, uint32_t borrow, sc_value_out *out, sc_fetch_at *at)
+{
+    const sc_seg *seg = &c->seg;
+    uint64_t hash = sc_hash_mix(key->glue_hash);
+    uint32_t index = sc_seg_shard_index(seg, hash);
+    const sc_shard_head *head = &seg->heads[index];
+    uint64_t start = sc_seq_read_begin(&head->seq);
+    sc_off off = __atomic_load_n(&head->table.off, __ATOMIC_RELAXED);
+    uint32_t capacity = __atomic_load_n(&head->table.capacity, __ATOMIC_RELAXED);
+    uint32_t idx, val_len;
+    uint8_t tag, vtype;
+    sc_off eoff;
+    const sc_entry *e;
+
+    at->hash = hash;
+    at->index = index;
+    at->start = start;
+    at->e = NULL;
+    if (SC_UNLIKELY(start & 1)
+        || SC_UNLIKELY(!(off && sc_is_pow2(capacity) && sc_seg_ptr(seg, off, sc_table_bytes(capacity))))) {
+        return SC_FAST_NO;
+    }
+    idx = (uint32_t)hash & (capacity - 1);
+    tag = ((const volatile uint8_t *)(seg->base + off))[idx];
+    if (SC_UNLIKELY(tag != sc_tag_of(hash))) {
+        /* An empty home slot ends every probe: the key is absent. */
+        if (tag == SC_TAG_EMPTY && sc_seq_read_valid(&head->seq, start)
+            && SC_LIKELY(((sc_local.misses + 1) & (SC_MISS_SAMPLE - 1)) != 0)) {
+            sc_local.misses++;
+            return SC_FAST_MISS;
+        }
+        return SC_FAST_NO;
+    }
+    eoff = (sc_off)((const volatile uint32_t *)(seg->base + off + SC_ALIGN_UP((uint64_t)capacity, 8)))[idx]
+           << SC_SLOT_SHIFT;
+    /* The header (the segment is far larger than one), then the key and
+     * the value bytes behind it. */
+    if (SC_UNLIKELY(eoff == 0 || eoff > seg->size - sizeof(sc_entry))) {
+        return SC_FAST_NO;
+    }
+    e = (const sc_entry *)(seg->base + eoff);
+    val_len = e->val_len;
+    if (SC_UNLIKELY(e->hash != hash || e->key_len != key->len
+                    || (uint64_t)key->len + val_len > seg->size - eoff - sizeof(sc_entry)
+                    || !sc_key_equal(SC_ENTRY_KEY(e), key->str, key->len))) {
+        return SC_FAST_NO;
+    }
+    at->e = e;
+    vtype = e->vtype;
+    if (SC_UNLIKELY(e->ttl != 0)) {
+        return SC_FAST_NO;     /* its expiry needs the clock */
+    }
+    out->vtype = vtype;
+    if (vtype == SC_V_ZC) {
+        if (SC_UNLIKELY(!(borrow & (UINT32_C(1) << SC_V_ZC)))
+            || SC_UNLIKELY((__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_ZC | SC_ENTRY_CHAINED))
+                           != SC_ENTRY_ZC)) {
+            return SC_FAST_NO;
+        }
+        out->scalar = 0;
+        out->data = (char *)SC_ENTRY_KEY(e) + key->len;
+        out->len = val_len;
+        out->borrowed = true;
+    } else if (vtype <= SC_V_DOUBLE) {
+        sc_ever ver = sc_ever_begin(e);
+        out->scalar = __atomic_load_n(&e->scalar, __ATOMIC_RELAXED);
+        if (SC_UNLIKELY(!sc_ever_valid(e, ver))) {
+            return SC_FAST_NO;
+        }
+        out->data = NULL;
+        out->len = 0;
+        out->borrowed = false;
+    } else {
+        return SC_FAST_NO;     /* bytes to copy */
+    }
+    if (SC_UNLIKELY(!sc_seq_read_valid(&head->seq, start))
+        || SC_UNLIKELY(((sc_local.hits + 1) & (SC_HIT_SAMPLE - 1)) == 0)) {
+        return SC_FAST_NO;
+    }
+    sc_local.hits++;
+    return SC_FAST_HIT;
+}
+
+#endif
