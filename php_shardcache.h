@@ -56,7 +56,7 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
      * from its first fetch of a request to the request's end. */
     bool zc_entered;
     /* The request holds (or held) a borrowed zero-copy value: set by
-     * sc_zc_in_place, the one place that hands one out; cleared at request
+     * sc_zc_in_place_at, the one place that hands one out; cleared at request
      * end. A thread inside an epoch that holds none leaves it at its next
      * zero-copy store (sc_zc_store), so that a miss or a scalar fetched
      * once does not pin retired memory for ever (CLI workers). */

@@ -398,8 +398,7 @@ static zend_never_inline int sc_fetch_finish(sc_php_sink *sink, const sc_value_o
 
 /* The rest of a fetch that sc_cache_fetch_fast declined: the clock, a
  * sink, sc_cache_fetch_at from where the fast path stopped. */
-static zend_never_inline int sc_fetch_rest(const sc_key *k, const sc_fetch_at *at, uint32_t borrow, zval *dst,
-                                           int64_t now)
+static zend_never_inline int sc_fetch_rest(sc_key k, sc_fetch_at at, uint32_t borrow, zval *dst, int64_t now)
 {
     sc_php_sink sink;
     sc_value_out out;
@@ -413,7 +412,7 @@ static zend_never_inline int sc_fetch_rest(const sc_key *k, const sc_fetch_at *a
     sink.base.is_string = false;
     sink.base.borrow = borrow;
     sink.str = NULL;
-    if (sc_cache_fetch_at(&sc_shared_cache, k, at, now, &sink.base, &out) == SC_OK) {
+    if (sc_cache_fetch_at(&sc_shared_cache, &k, &at, now, &sink.base, &out) == SC_OK) {
         /* sink.str is set only when a try asked for a string buffer (the
          * value may have changed between tries). */
         if (out.vtype == SC_V_LONG && !sink.str) {
@@ -434,11 +433,11 @@ static zend_never_inline int sc_fetch_rest(const sc_key *k, const sc_fetch_at *a
 /* A hit that sc_cache_fetch_fast returned and that is neither an int nor
  * a zero-copy value used in place: another scalar, or a zero-copy value
  * that must be copied (sc_fetch_finish). */
-static zend_never_inline int sc_fetch_hit_rest(const sc_value_out *out, zval *dst)
+static zend_never_inline int sc_fetch_hit_rest(sc_value_out out, zval *dst)
 {
     sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false, 0}, NULL};
 
-    return sc_fetch_finish(&sink, out, dst);
+    return sc_fetch_finish(&sink, &out, dst);
 }
 
 /* Fetches one key into dst (now: SC_NOW_LATER, or the time to use).
@@ -459,20 +458,23 @@ static zend_always_inline int sc_fetch_one(zend_string *key, zval *dst, int64_t 
     }
     borrow = sc_zc_borrow();
     r = sc_cache_fetch_fast(&sc_shared_cache, &k, borrow, &out, &at);
-    if (EXPECTED(r == SC_FAST_HIT)) {
-        if (EXPECTED(out.vtype == SC_V_LONG)) {
-            ZVAL_LONG(dst, (zend_long)out.scalar);
+    if (EXPECTED(r == SC_FAST_BORROWED)) {
+        if (EXPECTED(sc_zc_in_place_at(&out, dst, sc_zc_pad_for(k.len)))) {
             return SC_FETCH_HIT;
         }
-        if (out.vtype == SC_V_ZC && sc_zc_in_place(&out, dst)) {
-            return SC_FETCH_HIT;
-        }
-        return sc_fetch_hit_rest(&out, dst);
+        return sc_fetch_hit_rest(out, dst);
+    }
+    if (EXPECTED(r == SC_FAST_LONG)) {
+        ZVAL_LONG(dst, (zend_long)out.scalar);
+        return SC_FETCH_HIT;
+    }
+    if (r == SC_FAST_SCALAR) {
+        return sc_fetch_hit_rest(out, dst);
     }
     if (r == SC_FAST_MISS) {
         return SC_FETCH_MISS;
     }
-    return sc_fetch_rest(&k, &at, borrow, dst, now);
+    return sc_fetch_rest(k, at, borrow, dst, now);
 }
 
 /* sc_fetch_one, called (apcu_fetch of an array, of a key that is not a

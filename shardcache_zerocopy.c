@@ -391,7 +391,7 @@ bool sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, int6
     sc_zc_full_at = 0;
     /* The entry's value starts 64 + key_len bytes into an 8-aligned block:
      * the pad puts the header on an 8-byte boundary there. */
-    sc_zb_init(&b, 8 - (key->len & 7), sc_zc_budget);
+    sc_zb_init(&b, sc_zc_pad_for(key->len), sc_zc_budget);
     sc_zb_alloc(&b, sizeof(sc_zc_hdr));
     if (!b.failed) {
         memset(b.buf, 0, sizeof(sc_zc_hdr));

@@ -112,25 +112,19 @@ int sc_zc_to_zval(const sc_value_out *out, zval *dst);
 bool sc_zc_copy_array(const char *hdr, size_t len, zval *dst);
 
 /* The fetch's fast case: a borrowed value laid out at this address by this
- * PHP, returned in place. False: use sc_zc_to_zval. Any other code that
- * hands a pointer into the segment to PHP must set SCG(zc_holding) as
- * this does (see php_shardcache.h). */
-static zend_always_inline bool sc_zc_in_place(const sc_value_out *out, zval *dst)
+ * PHP, whose header is pad bytes into it, returned in place. False: use
+ * sc_zc_to_zval. Any other code that hands a pointer into the segment to
+ * PHP must set SCG(zc_holding) as this does (see php_shardcache.h). */
+static zend_always_inline bool sc_zc_in_place_at(const sc_value_out *out, zval *dst, uint32_t pad)
 {
-    const char *p = out->data;
     const sc_zc_hdr *h;
-    uint8_t pad;
 
     /* borrowed: only a sink that sc_zc_sink_prepare let borrow (zero-copy
      * on, inside an epoch) gets a pointer into the segment. */
-    if (!out->borrowed || out->len < 8 + sizeof(sc_zc_hdr)) {
+    if (!out->borrowed || out->len < pad + sizeof(sc_zc_hdr)) {
         return false;
     }
-    pad = (uint8_t)p[0];
-    if (pad < 1 || pad > 8) {
-        return false;
-    }
-    h = (const sc_zc_hdr *)(p + pad);   /* 8-aligned in the segment */
+    h = (const sc_zc_hdr *)(out->data + pad);   /* 8-aligned in the segment */
     if (UNEXPECTED(h->self != (uint64_t)(uintptr_t)h || h->abi != SC_ZC_ABI || h->magic != SC_ZC_MAGIC)) {
         return false;
     }
@@ -142,6 +136,30 @@ static zend_always_inline bool sc_zc_in_place(const sc_value_out *out, zval *dst
         ZVAL_INTERNED_STR(dst, (zend_string *)(uintptr_t)h->root);
     }
     return true;
+}
+
+/* The same, the pad read from the value's first byte (1..8). */
+static zend_always_inline bool sc_zc_in_place(const sc_value_out *out, zval *dst)
+{
+    uint8_t pad;
+
+    if (!out->borrowed || out->len < 8 + sizeof(sc_zc_hdr)) {
+        return false;
+    }
+    pad = (uint8_t)out->data[0];
+    if (pad < 1 || pad > 8) {
+        return false;
+    }
+    return sc_zc_in_place_at(out, dst, pad);
+}
+
+/* The pad of a zero-copy value stored under a key of key_len bytes: the
+ * entry's value starts 64 + key_len bytes into an 8-aligned block, and
+ * the pad puts the header on an 8-byte boundary (sc_zc_store). A value
+ * whose header is not there fails sc_zc_in_place_at's address check. */
+static zend_always_inline uint32_t sc_zc_pad_for(uint32_t key_len)
+{
+    return 8 - (key_len & 7);
 }
 
 /* Request end (post-deactivate: after the request's memory is gone). */

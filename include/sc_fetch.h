@@ -37,10 +37,11 @@
 #include "sc_cache.h"
 #include "sc_vtype.h"
 
-enum { SC_FAST_NO = 0, SC_FAST_HIT = 1, SC_FAST_MISS = 2 };
+enum { SC_FAST_NO = 0, SC_FAST_MISS, SC_FAST_LONG, SC_FAST_SCALAR, SC_FAST_BORROWED };
 
-/* SC_FAST_HIT: out holds the value (a scalar, or borrowed bytes), the hit
- * is counted. SC_FAST_MISS: the key is absent, the miss is counted.
+/* SC_FAST_LONG, SC_FAST_SCALAR (another scalar), SC_FAST_BORROWED (a
+ * zero-copy value's bytes in the segment): a hit, counted; out holds the
+ * value. SC_FAST_MISS: the key is absent, the miss is counted.
  * SC_FAST_NO: nothing counted or changed; at says how far it got, for
  * sc_cache_fetch_at. borrow: as sc_sink.borrow. */
 static inline __attribute__((always_inline)) int
@@ -54,19 +55,31 @@ sc_cache_fetch_fast(sc_cache *c, const sc_key *key, uint32_t borrow, sc_value_ou
     sc_off off = __atomic_load_n(&head->table.off, __ATOMIC_RELAXED);
     uint32_t capacity = __atomic_load_n(&head->table.capacity, __ATOMIC_RELAXED);
     uint32_t idx, val_len;
+    uint64_t slots_at;
     uint8_t tag, vtype;
     sc_off eoff;
     const sc_entry *e;
 
-    at->hash = hash;
-    at->index = index;
-    at->start = start;
-    at->e = NULL;
-    if (SC_UNLIKELY(start & 1)
-        || SC_UNLIKELY(!(off && sc_is_pow2(capacity) && sc_seg_ptr(seg, off, sc_table_bytes(capacity))))) {
-        return SC_FAST_NO;
+/* Declines, saying how far it got. */
+#define SC_FAST_DECLINE(entry) \
+    do { at->hash = hash; at->index = index; at->start = start; at->e = (entry); return SC_FAST_NO; } while (0)
+
+    if (SC_UNLIKELY(start & 1)) {
+        SC_FAST_DECLINE(NULL);
     }
+    /* The home slot's tag and slot, inside the segment: the slot lies
+     * after the tag (idx < capacity <= the tags' 8-aligned size; with a
+     * torn capacity of 0, 4 * idx >= idx), so checking the slot's end
+     * checks both. A table that is not there (off 0) is left to
+     * sc_cache_fetch_at. A capacity that is not a power of two (only a
+     * torn read gives one, and the counter then fails) at worst picks
+     * another slot: the entry's hash and key, compared in full, keep the
+     * answer right. */
     idx = (uint32_t)hash & (capacity - 1);
+    slots_at = SC_ALIGN_UP((uint64_t)capacity, 8);
+    if (SC_UNLIKELY(off - 1 >= seg->size || slots_at + (uint64_t)idx * 4 + 4 > seg->size - off)) {
+        SC_FAST_DECLINE(NULL);
+    }
     tag = ((const volatile uint8_t *)(seg->base + off))[idx];
     if (SC_UNLIKELY(tag != sc_tag_of(hash))) {
         /* An empty home slot ends every probe: the key is absent. */
@@ -75,56 +88,65 @@ sc_cache_fetch_fast(sc_cache *c, const sc_key *key, uint32_t borrow, sc_value_ou
             sc_local.misses++;
             return SC_FAST_MISS;
         }
-        return SC_FAST_NO;
+        SC_FAST_DECLINE(NULL);
     }
-    eoff = (sc_off)((const volatile uint32_t *)(seg->base + off + SC_ALIGN_UP((uint64_t)capacity, 8)))[idx]
-           << SC_SLOT_SHIFT;
+    eoff = (sc_off)((const volatile uint32_t *)(seg->base + off + slots_at))[idx] << SC_SLOT_SHIFT;
     /* The header (the segment is far larger than one), then the key and
      * the value bytes behind it. */
     if (SC_UNLIKELY(eoff == 0 || eoff > seg->size - sizeof(sc_entry))) {
-        return SC_FAST_NO;
+        SC_FAST_DECLINE(NULL);
     }
     e = (const sc_entry *)(seg->base + eoff);
     val_len = e->val_len;
     if (SC_UNLIKELY(e->hash != hash || e->key_len != key->len
                     || (uint64_t)key->len + val_len > seg->size - eoff - sizeof(sc_entry)
                     || !sc_key_equal(SC_ENTRY_KEY(e), key->str, key->len))) {
-        return SC_FAST_NO;
+        SC_FAST_DECLINE(NULL);
     }
-    at->e = e;
     vtype = e->vtype;
     if (SC_UNLIKELY(e->ttl != 0)) {
-        return SC_FAST_NO;     /* its expiry needs the clock */
+        SC_FAST_DECLINE(e);     /* its expiry needs the clock */
     }
+/* Counts the hit and returns code, once the counter confirms it all;
+ * the hit that is recorded in shared memory (it needs the clock) is left
+ * to sc_cache_fetch_at. */
+#define SC_FAST_COMMIT(code) \
+    do { \
+        if (SC_UNLIKELY(!sc_seq_read_valid(&head->seq, start)) \
+            || SC_UNLIKELY(((sc_local.hits + 1) & (SC_HIT_SAMPLE - 1)) == 0)) { \
+            SC_FAST_DECLINE(e); \
+        } \
+        sc_local.hits++; \
+        return (code); \
+    } while (0)
+
     out->vtype = vtype;
     if (vtype == SC_V_ZC) {
         if (SC_UNLIKELY(!(borrow & (UINT32_C(1) << SC_V_ZC)))
             || SC_UNLIKELY((__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_ZC | SC_ENTRY_CHAINED))
                            != SC_ENTRY_ZC)) {
-            return SC_FAST_NO;
+            SC_FAST_DECLINE(e);
         }
         out->scalar = 0;
         out->data = (char *)SC_ENTRY_KEY(e) + key->len;
         out->len = val_len;
         out->borrowed = true;
-    } else if (vtype <= SC_V_DOUBLE) {
+        SC_FAST_COMMIT(SC_FAST_BORROWED);
+    }
+    if (SC_LIKELY(vtype <= SC_V_DOUBLE)) {
         sc_ever ver = sc_ever_begin(e);
         out->scalar = __atomic_load_n(&e->scalar, __ATOMIC_RELAXED);
         if (SC_UNLIKELY(!sc_ever_valid(e, ver))) {
-            return SC_FAST_NO;
+            SC_FAST_DECLINE(e);
         }
         out->data = NULL;
         out->len = 0;
         out->borrowed = false;
-    } else {
-        return SC_FAST_NO;     /* bytes to copy */
+        SC_FAST_COMMIT(vtype == SC_V_LONG ? SC_FAST_LONG : SC_FAST_SCALAR);
     }
-    if (SC_UNLIKELY(!sc_seq_read_valid(&head->seq, start))
-        || SC_UNLIKELY(((sc_local.hits + 1) & (SC_HIT_SAMPLE - 1)) == 0)) {
-        return SC_FAST_NO;
-    }
-    sc_local.hits++;
-    return SC_FAST_HIT;
+    SC_FAST_DECLINE(e);     /* bytes to copy */
+#undef SC_FAST_COMMIT
+#undef SC_FAST_DECLINE
 }
 
 #endif

@@ -219,8 +219,8 @@ static inline uint64_t sc_table_bytes(uint32_t capacity)
 #define SC_MAX_SEGMENT (UINT64_C(1) << (32 + SC_SLOT_SHIFT))
 
 /* Short keys are compared in place with at most two loads of 8, 4 or 1
- * bytes a side (the two may overlap); 9 to 64 bytes 8 at a time and the
- * last 8; longer ones by memcmp. */
+ * bytes a side (the two may overlap: up to 16 bytes); 17 to 64 bytes 8 at
+ * a time and the last 8; longer ones by memcmp. */
 static inline __attribute__((always_inline)) bool sc_key_equal(const char *a, const char *b, uint32_t len)
 {
     uint64_t x, y, x2, y2;
@@ -228,6 +228,13 @@ static inline __attribute__((always_inline)) bool sc_key_equal(const char *a, co
 
     if (len >= 8) {
         uint32_t i;
+        if (len <= 16) {
+            memcpy(&x, a, 8);
+            memcpy(&y, b, 8);
+            memcpy(&x2, a + len - 8, 8);
+            memcpy(&y2, b + len - 8, 8);
+            return ((x ^ y) | (x2 ^ y2)) == 0;
+        }
         if (len > 64) {
             return memcmp(a, b, len) == 0;
         }
