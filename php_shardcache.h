@@ -6,6 +6,7 @@
 #define PHP_SHARDCACHE_H
 
 #include "sc_cache.h"
+#include "sc_fetch.h"
 
 extern zend_module_entry shardcache_module_entry;
 #define phpext_shardcache_ptr &shardcache_module_entry
@@ -61,6 +62,9 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
      * zero-copy store (sc_zc_store), so that a miss or a scalar fetched
      * once does not pin retired memory for ever (CLI workers). */
     bool zc_holding;
+    /* This thread's last fetch hits, to find their entries again without
+     * the table while their shards do not change (sc_fetch.h). */
+    sc_fetch_memos fetch_memos;
     char *zero_copy;         /* shardcache.zero_copy: auto, 1, 0 */
     zend_long zero_copy_max; /* shardcache.zero_copy_max, bytes (0: a quarter of apc.shm_size) */
 ZEND_END_MODULE_GLOBALS(shardcache)

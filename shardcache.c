@@ -457,7 +457,7 @@ static zend_always_inline int sc_fetch_one(zend_string *key, zval *dst, int64_t 
         return SC_FETCH_MISS;
     }
     borrow = sc_zc_borrow();
-    r = sc_cache_fetch_fast(&sc_shared_cache, &k, borrow, &out, &at);
+    r = sc_cache_fetch_fast(&sc_shared_cache, &k, borrow, &SCG(fetch_memos), &out, &at);
     if (EXPECTED(r == SC_FAST_BORROWED)) {
         if (EXPECTED(sc_zc_in_place_at(&out, dst, sc_zc_pad_for(k.len)))) {
             return SC_FETCH_HIT;

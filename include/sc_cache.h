@@ -91,6 +91,10 @@ typedef struct sc_cache {
     sc_seg seg;
     uint32_t idle_ttl;      /* apc.ttl: entries idle this long go first */
     bool slam_defense;      /* apc.slam_defense (see sc_cache_store) */
+    /* This mapping among the ones the process has made (from 1, one more
+     * per sc_cache_init or sc_cache_attach): what a thread remembered of
+     * another mapping (sc_fetch_memos) is never used with this one. */
+    uint64_t gen;
 } sc_cache;
 
 typedef struct sc_cache_figures {

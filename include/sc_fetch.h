@@ -36,80 +36,141 @@
 
 #include "sc_cache.h"
 #include "sc_vtype.h"
+#include <string.h>
 
 enum { SC_FAST_NO = 0, SC_FAST_MISS, SC_FAST_LONG, SC_FAST_SCALAR, SC_FAST_BORROWED };
+
+/* What a thread remembers of its last hits (process memory, one table per
+ * thread, never shared): a key (its glue hash and length), the shard, the
+ * shard's counter when the hit was confirmed, and the entry. While the
+ * shard's counter still has that value no writer has changed the shard
+ * since (every change readers can reach moves it, and it never goes back
+ * within a mapping), so the entry is still the one live entry of its key,
+ * with the same header, and lies where it was bounds-checked: the hash
+ * mix, the table and the entry's bounds need not be looked at again. The
+ * key is still compared in full (another key may have the same hash and
+ * length), and everything else is read and confirmed as on the long way.
+ * gen ties the table to one mapping (sc_cache.gen): a table filled for
+ * another one, or all zero (a new thread), is emptied first. */
+#define SC_FETCH_MEMOS 64
+typedef struct sc_fetch_memo {
+    uint64_t glue_hash;     /* 0: empty (PHP's string hashes are never 0) */
+    uint64_t seq;           /* the shard's counter when the hit was confirmed (even) */
+    const sc_entry *e;
+    uint32_t key_len;
+    uint32_t index;         /* the shard */
+} sc_fetch_memo;
+typedef struct sc_fetch_memos {
+    uint64_t gen;
+    sc_fetch_memo m[SC_FETCH_MEMOS];
+} sc_fetch_memos;
+
+static inline void sc_fetch_memos_reset(sc_fetch_memos *memos, uint64_t gen)
+{
+    memset(memos, 0, sizeof(*memos));
+    memos->gen = gen;
+}
 
 /* SC_FAST_LONG, SC_FAST_SCALAR (another scalar), SC_FAST_BORROWED (a
  * zero-copy value's bytes in the segment): a hit, counted; out holds the
  * value. SC_FAST_MISS: the key is absent, the miss is counted.
  * SC_FAST_NO: nothing counted or changed; at says how far it got, for
- * sc_cache_fetch_at. borrow: as sc_sink.borrow. */
+ * sc_cache_fetch_at. borrow: as sc_sink.borrow. memos: the calling
+ * thread's (see above). */
 static inline __attribute__((always_inline)) int
-sc_cache_fetch_fast(sc_cache *c, const sc_key *key, uint32_t borrow, sc_value_out *out, sc_fetch_at *at)
+sc_cache_fetch_fast(sc_cache *c, const sc_key *key, uint32_t borrow, sc_fetch_memos *memos, sc_value_out *out,
+                    sc_fetch_at *at)
 {
     const sc_seg *seg = &c->seg;
-    uint64_t hash = sc_hash_mix(key->glue_hash);
-    uint32_t index = sc_seg_shard_index(seg, hash);
-    const sc_shard_head *head = &seg->heads[index];
-    uint64_t start = sc_seq_read_begin(&head->seq);
-    sc_off off = __atomic_load_n(&head->table.off, __ATOMIC_RELAXED);
-    uint32_t capacity = __atomic_load_n(&head->table.capacity, __ATOMIC_RELAXED);
-    uint32_t idx, val_len;
-    uint64_t slots_at;
-    uint8_t tag, vtype;
-    sc_off eoff;
+    sc_fetch_memo *m = &memos->m[key->glue_hash & (SC_FETCH_MEMOS - 1)];
+    const sc_shard_head *head;
+    uint64_t start;
+    uint32_t index, val_len;
+    uint8_t vtype;
     const sc_entry *e;
+    bool remembered = false;
 
 /* Declines, saying how far it got. */
 #define SC_FAST_DECLINE(entry) \
-    do { at->hash = hash; at->index = index; at->start = start; at->e = (entry); return SC_FAST_NO; } while (0)
+    do { \
+        at->hash = sc_hash_mix(key->glue_hash); at->index = index; at->start = start; at->e = (entry); \
+        return SC_FAST_NO; \
+    } while (0)
 
-    if (SC_UNLIKELY(start & 1)) {
-        SC_FAST_DECLINE(NULL);
+    if (SC_UNLIKELY(memos->gen != c->gen)) {
+        sc_fetch_memos_reset(memos, c->gen);
     }
-    /* The home slot's tag and slot, inside the segment: the slot lies
-     * after the tag (idx < capacity <= the tags' 8-aligned size; with a
-     * torn capacity of 0, 4 * idx >= idx), so checking the slot's end
-     * checks both. A table that is not there (off 0) is left to
-     * sc_cache_fetch_at. A capacity that is not a power of two (only a
-     * torn read gives one, and the counter then fails) at worst picks
-     * another slot: the entry's hash and key, compared in full, keep the
-     * answer right. */
-    idx = (uint32_t)hash & (capacity - 1);
-    slots_at = SC_ALIGN_UP((uint64_t)capacity, 8);
-    if (SC_UNLIKELY(off - 1 >= seg->size || slots_at + (uint64_t)idx * 4 + 4 > seg->size - off)) {
-        SC_FAST_DECLINE(NULL);
+    if (m->glue_hash == key->glue_hash && m->key_len == key->len) {
+        index = m->index;
+        head = &seg->heads[index];
+        start = sc_seq_read_begin(&head->seq);
+        e = m->e;
+        remembered = start == m->seq && sc_key_equal(SC_ENTRY_KEY(e), key->str, key->len);
     }
-    tag = ((const volatile uint8_t *)(seg->base + off))[idx];
-    if (SC_UNLIKELY(tag != sc_tag_of(hash))) {
-        /* An empty home slot ends every probe: the key is absent. */
-        if (tag == SC_TAG_EMPTY && sc_seq_read_valid(&head->seq, start)
-            && SC_LIKELY(((sc_local.misses + 1) & (SC_MISS_SAMPLE - 1)) != 0)) {
-            sc_local.misses++;
-            return SC_FAST_MISS;
+    if (!remembered) {
+        uint64_t hash = sc_hash_mix(key->glue_hash);
+        sc_off off, eoff;
+        uint32_t capacity, idx;
+        uint64_t slots_at;
+        uint8_t tag;
+
+        index = sc_seg_shard_index(seg, hash);
+        head = &seg->heads[index];
+        start = sc_seq_read_begin(&head->seq);
+        off = __atomic_load_n(&head->table.off, __ATOMIC_RELAXED);
+        capacity = __atomic_load_n(&head->table.capacity, __ATOMIC_RELAXED);
+        if (SC_UNLIKELY(start & 1)) {
+            SC_FAST_DECLINE(NULL);
         }
-        SC_FAST_DECLINE(NULL);
-    }
-    eoff = (sc_off)((const volatile uint32_t *)(seg->base + off + slots_at))[idx] << SC_SLOT_SHIFT;
-    /* The header (the segment is far larger than one), then the key and
-     * the value bytes behind it. */
-    if (SC_UNLIKELY(eoff == 0 || eoff > seg->size - sizeof(sc_entry))) {
-        SC_FAST_DECLINE(NULL);
-    }
-    e = (const sc_entry *)(seg->base + eoff);
-    val_len = e->val_len;
-    if (SC_UNLIKELY(e->hash != hash || e->key_len != key->len
-                    || (uint64_t)key->len + val_len > seg->size - eoff - sizeof(sc_entry)
-                    || !sc_key_equal(SC_ENTRY_KEY(e), key->str, key->len))) {
-        SC_FAST_DECLINE(NULL);
+        /* The home slot's tag and slot, inside the segment: the slot lies
+         * after the tag (idx < capacity <= the tags' 8-aligned size; with
+         * a torn capacity of 0, 4 * idx >= idx), so checking the slot's
+         * end checks both. A table that is not there (off 0) is left to
+         * sc_cache_fetch_at. A capacity that is not a power of two (only
+         * a torn read gives one, and the counter then fails) at worst
+         * picks another slot: the entry's hash and key, compared in full,
+         * keep the answer right. */
+        idx = (uint32_t)hash & (capacity - 1);
+        slots_at = SC_ALIGN_UP((uint64_t)capacity, 8);
+        if (SC_UNLIKELY(off - 1 >= seg->size || slots_at + (uint64_t)idx * 4 + 4 > seg->size - off)) {
+            SC_FAST_DECLINE(NULL);
+        }
+        tag = ((const volatile uint8_t *)(seg->base + off))[idx];
+        if (SC_UNLIKELY(tag != sc_tag_of(hash))) {
+            /* An empty home slot ends every probe: the key is absent. */
+            if (tag == SC_TAG_EMPTY && sc_seq_read_valid(&head->seq, start)
+                && SC_LIKELY(((sc_local.misses + 1) & (SC_MISS_SAMPLE - 1)) != 0)) {
+                sc_local.misses++;
+                return SC_FAST_MISS;
+            }
+            SC_FAST_DECLINE(NULL);
+        }
+        eoff = (sc_off)((const volatile uint32_t *)(seg->base + off + slots_at))[idx] << SC_SLOT_SHIFT;
+        /* The header (the segment is far larger than one), then the key
+         * and the value bytes behind it. */
+        if (SC_UNLIKELY(eoff == 0 || eoff > seg->size - sizeof(sc_entry))) {
+            SC_FAST_DECLINE(NULL);
+        }
+        e = (const sc_entry *)(seg->base + eoff);
+        val_len = e->val_len;
+        if (SC_UNLIKELY(e->hash != hash || e->key_len != key->len
+                        || (uint64_t)key->len + val_len > seg->size - eoff - sizeof(sc_entry)
+                        || !sc_key_equal(SC_ENTRY_KEY(e), key->str, key->len))) {
+            SC_FAST_DECLINE(NULL);
+        }
+    } else {
+        /* Its extent was checked with this header (the counter has not
+         * moved since). */
+        val_len = e->val_len;
     }
     vtype = e->vtype;
     if (SC_UNLIKELY(e->ttl != 0)) {
         SC_FAST_DECLINE(e);     /* its expiry needs the clock */
     }
-/* Counts the hit and returns code, once the counter confirms it all;
- * the hit that is recorded in shared memory (it needs the clock) is left
- * to sc_cache_fetch_at. */
+
+/* Counts the hit and returns code, once the counter confirms it all, and
+ * remembers it; the hit that is recorded in shared memory (it needs the
+ * clock) is left to sc_cache_fetch_at. */
 #define SC_FAST_COMMIT(code) \
     do { \
         if (SC_UNLIKELY(!sc_seq_read_valid(&head->seq, start)) \
@@ -117,6 +178,9 @@ sc_cache_fetch_fast(sc_cache *c, const sc_key *key, uint32_t borrow, sc_value_ou
             SC_FAST_DECLINE(e); \
         } \
         sc_local.hits++; \
+        if (!remembered) { \
+            m->glue_hash = key->glue_hash; m->key_len = key->len; m->index = index; m->seq = start; m->e = e; \
+        } \
         return (code); \
     } while (0)
 

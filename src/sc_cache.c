@@ -83,11 +83,15 @@ _Thread_local sc_local_stats sc_local SC_TLS_FAST;
  * (sc_lockless.c) while it was copied: copy again. */
 enum { SC_READ_DONE = 0, SC_READ_NEEDBUF = 1, SC_READ_TORN = 2 };
 
+/* Mappings made by this process so far (sc_cache.gen). */
+static uint64_t sc_cache_gens;
+
 int sc_cache_init(sc_cache *c, uint64_t size, uint32_t nshards, uint32_t entries_hint, uint32_t idle_ttl,
                   char *err, size_t errlen)
 {
     memset(c, 0, sizeof(*c));
     c->idle_ttl = idle_ttl;
+    c->gen = __atomic_add_fetch(&sc_cache_gens, 1, __ATOMIC_RELAXED);
     return sc_seg_create(&c->seg, size, nshards, entries_hint, err, errlen);
 }
 
@@ -96,6 +100,7 @@ int sc_cache_attach(sc_cache *c, const sc_segfile_opts *opts, uint32_t idle_ttl,
 {
     memset(c, 0, sizeof(*c));
     c->idle_ttl = idle_ttl;
+    c->gen = __atomic_add_fetch(&sc_cache_gens, 1, __ATOMIC_RELAXED);
     return sc_segfile_attach(&c->seg, opts, res, err, errlen);
 }
 
