@@ -412,6 +412,13 @@ static zend_never_inline int sc_fetch_rest(sc_key k, sc_fetch_at at, uint32_t bo
     sink.base.is_string = false;
     sink.base.borrow = borrow;
     sink.str = NULL;
+    /* A value to copy: its buffer now, for the length the first try saw
+     * (if that changed, the core asks again), so that the rest of that
+     * try can copy it instead of asking for one and trying again. */
+    if (at.e && (at.vtype == SC_V_STRING || at.vtype == SC_V_ARRAY || at.vtype == SC_V_SERIALIZED
+                 || (at.vtype == SC_V_ZC && !borrow))) {
+        sink.base.get(&sink.base, at.vtype, at.val_len);
+    }
     if (sc_cache_fetch_at(&sc_shared_cache, &k, &at, now, &sink.base, &out) == SC_OK) {
         /* sink.str is set only when a try asked for a string buffer (the
          * value may have changed between tries). */

@@ -171,12 +171,15 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
 /* How far a fetch's first try got (sc_fetch.h): the mixed hash, the shard,
  * the shard's counter when the try began (odd: it read nothing else), and
  * the key's entry when it was found in its home slot (NULL: not found
- * there, or not looked for). */
+ * there, or not looked for), with its type and length as read then (not
+ * confirmed: a hint for the buffer the value needs). */
 typedef struct sc_fetch_at {
     uint64_t hash;
     uint64_t start;
     const struct sc_entry *e;
     uint32_t index;
+    uint32_t val_len;
+    uint8_t vtype;
 } sc_fetch_at;
 /* sc_cache_fetch, going on from what sc_cache_fetch_fast found (at) as if
  * that were its own first try: the same result for the same now. */

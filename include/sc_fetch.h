@@ -89,11 +89,14 @@ sc_cache_fetch_fast(sc_cache *c, const sc_key *key, uint32_t borrow, sc_fetch_me
     uint8_t vtype;
     const sc_entry *e;
     bool remembered = false;
+    uint64_t hash = 0;
 
-/* Declines, saying how far it got. */
-#define SC_FAST_DECLINE(entry) \
+/* Declines, saying how far it got (hash: 0 when not computed yet; a
+ * mixed hash that is 0 is computed again, to 0). */
+#define SC_FAST_DECLINE(entry, vt, len) \
     do { \
-        at->hash = sc_hash_mix(key->glue_hash); at->index = index; at->start = start; at->e = (entry); \
+        at->hash = hash ? hash : sc_hash_mix(key->glue_hash); at->index = index; at->start = start; \
+        at->e = (entry); at->vtype = (vt); at->val_len = (len); \
         return SC_FAST_NO; \
     } while (0)
 
@@ -108,34 +111,37 @@ sc_cache_fetch_fast(sc_cache *c, const sc_key *key, uint32_t borrow, sc_fetch_me
         remembered = start == m->seq && sc_key_equal(SC_ENTRY_KEY(e), key->str, key->len);
     }
     if (!remembered) {
-        uint64_t hash = sc_hash_mix(key->glue_hash);
         sc_off off, eoff;
         uint32_t capacity, idx;
         uint64_t slots_at;
         uint8_t tag;
 
+        hash = sc_hash_mix(key->glue_hash);
         index = sc_seg_shard_index(seg, hash);
         head = &seg->heads[index];
         start = sc_seq_read_begin(&head->seq);
         off = __atomic_load_n(&head->table.off, __ATOMIC_RELAXED);
         capacity = __atomic_load_n(&head->table.capacity, __ATOMIC_RELAXED);
         if (SC_UNLIKELY(start & 1)) {
-            SC_FAST_DECLINE(NULL);
+            SC_FAST_DECLINE(NULL, 0, 0);
         }
         /* The home slot's tag and slot, inside the segment: the slot lies
          * after the tag (idx < capacity <= the tags' 8-aligned size; with
          * a torn capacity of 0, 4 * idx >= idx), so checking the slot's
-         * end checks both. A table that is not there (off 0) is left to
-         * sc_cache_fetch_at. A capacity that is not a power of two (only
-         * a torn read gives one, and the counter then fails) at worst
-         * picks another slot: the entry's hash and key, compared in full,
-         * keep the answer right. */
+         * end checks both. A shard without a table (off 0) has no key
+         * (sc_table_lookup finds none). A capacity that is not a power of
+         * two (only a torn read gives one, and the counter then fails) at
+         * worst picks another slot: the entry's hash and key, compared in
+         * full, keep the answer right. */
         idx = (uint32_t)hash & (capacity - 1);
         slots_at = SC_ALIGN_UP((uint64_t)capacity, 8);
-        if (SC_UNLIKELY(off - 1 >= seg->size || slots_at + (uint64_t)idx * 4 + 4 > seg->size - off)) {
-            SC_FAST_DECLINE(NULL);
+        if (SC_UNLIKELY(off == 0)) {
+            tag = SC_TAG_EMPTY;
+        } else if (SC_UNLIKELY(off > seg->size || slots_at + (uint64_t)idx * 4 + 4 > seg->size - off)) {
+            SC_FAST_DECLINE(NULL, 0, 0);
+        } else {
+            tag = ((const volatile uint8_t *)(seg->base + off))[idx];
         }
-        tag = ((const volatile uint8_t *)(seg->base + off))[idx];
         if (SC_UNLIKELY(tag != sc_tag_of(hash))) {
             /* An empty home slot ends every probe: the key is absent. */
             if (tag == SC_TAG_EMPTY && sc_seq_read_valid(&head->seq, start)
@@ -143,20 +149,20 @@ sc_cache_fetch_fast(sc_cache *c, const sc_key *key, uint32_t borrow, sc_fetch_me
                 sc_local.misses++;
                 return SC_FAST_MISS;
             }
-            SC_FAST_DECLINE(NULL);
+            SC_FAST_DECLINE(NULL, 0, 0);
         }
         eoff = (sc_off)((const volatile uint32_t *)(seg->base + off + slots_at))[idx] << SC_SLOT_SHIFT;
         /* The header (the segment is far larger than one), then the key
          * and the value bytes behind it. */
         if (SC_UNLIKELY(eoff == 0 || eoff > seg->size - sizeof(sc_entry))) {
-            SC_FAST_DECLINE(NULL);
+            SC_FAST_DECLINE(NULL, 0, 0);
         }
         e = (const sc_entry *)(seg->base + eoff);
         val_len = e->val_len;
         if (SC_UNLIKELY(e->hash != hash || e->key_len != key->len
                         || (uint64_t)key->len + val_len > seg->size - eoff - sizeof(sc_entry)
                         || !sc_key_equal(SC_ENTRY_KEY(e), key->str, key->len))) {
-            SC_FAST_DECLINE(NULL);
+            SC_FAST_DECLINE(NULL, 0, 0);
         }
     } else {
         /* Its extent was checked with this header (the counter has not
@@ -165,7 +171,7 @@ sc_cache_fetch_fast(sc_cache *c, const sc_key *key, uint32_t borrow, sc_fetch_me
     }
     vtype = e->vtype;
     if (SC_UNLIKELY(e->ttl != 0)) {
-        SC_FAST_DECLINE(e);     /* its expiry needs the clock */
+        SC_FAST_DECLINE(e, vtype, val_len);     /* its expiry needs the clock */
     }
 
 /* Counts the hit and returns code, once the counter confirms it all, and
@@ -175,7 +181,7 @@ sc_cache_fetch_fast(sc_cache *c, const sc_key *key, uint32_t borrow, sc_fetch_me
     do { \
         if (SC_UNLIKELY(!sc_seq_read_valid(&head->seq, start)) \
             || SC_UNLIKELY(((sc_local.hits + 1) & (SC_HIT_SAMPLE - 1)) == 0)) { \
-            SC_FAST_DECLINE(e); \
+            SC_FAST_DECLINE(e, vtype, val_len); \
         } \
         sc_local.hits++; \
         if (!remembered) { \
@@ -189,7 +195,7 @@ sc_cache_fetch_fast(sc_cache *c, const sc_key *key, uint32_t borrow, sc_fetch_me
         if (SC_UNLIKELY(!(borrow & (UINT32_C(1) << SC_V_ZC)))
             || SC_UNLIKELY((__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_ZC | SC_ENTRY_CHAINED))
                            != SC_ENTRY_ZC)) {
-            SC_FAST_DECLINE(e);
+            SC_FAST_DECLINE(e, vtype, val_len);
         }
         out->scalar = 0;
         out->data = (char *)SC_ENTRY_KEY(e) + key->len;
@@ -201,14 +207,14 @@ sc_cache_fetch_fast(sc_cache *c, const sc_key *key, uint32_t borrow, sc_fetch_me
         sc_ever ver = sc_ever_begin(e);
         out->scalar = __atomic_load_n(&e->scalar, __ATOMIC_RELAXED);
         if (SC_UNLIKELY(!sc_ever_valid(e, ver))) {
-            SC_FAST_DECLINE(e);
+            SC_FAST_DECLINE(e, vtype, val_len);
         }
         out->data = NULL;
         out->len = 0;
         out->borrowed = false;
         SC_FAST_COMMIT(vtype == SC_V_LONG ? SC_FAST_LONG : SC_FAST_SCALAR);
     }
-    SC_FAST_DECLINE(e);     /* bytes to copy */
+    SC_FAST_DECLINE(e, vtype, val_len);     /* bytes to copy */
 #undef SC_FAST_COMMIT
 #undef SC_FAST_DECLINE
 }
