@@ -394,14 +394,15 @@ static zend_never_inline int sc_fetch_finish(sc_php_sink *sink, const sc_value_o
 }
 
 /* now for sc_fetch_one: read the clock only if the fetch needs it. */
-#define SC_NOW_LATER INT64_MAX
+#define SC_NOW_LATER SC_FETCH_NOW_LATER
 
 /* The rest of a fetch that sc_cache_fetch_fast declined: the clock, a
  * sink, sc_cache_fetch_at from where the fast path stopped. */
-static zend_never_inline int sc_fetch_rest(sc_key k, sc_fetch_at at, uint32_t borrow, zval *dst, int64_t now)
+static zend_never_inline int sc_fetch_rest(sc_key k, sc_fetch_at at, uint32_t borrow, zval *dst)
 {
     sc_php_sink sink;
     sc_value_out out;
+    int64_t now = at.now;
 
     if (now == SC_NOW_LATER) {
         now = sc_now();
@@ -464,7 +465,7 @@ static zend_always_inline int sc_fetch_one(zend_string *key, zval *dst, int64_t 
         return SC_FETCH_MISS;
     }
     borrow = sc_zc_borrow();
-    r = sc_cache_fetch_fast(&sc_shared_cache, &k, borrow, &SCG(fetch_memos), &out, &at);
+    r = sc_cache_fetch_fast(&sc_shared_cache, &k, now, sc_now, borrow, &SCG(fetch_memos), &out, &at);
     if (EXPECTED(r == SC_FAST_BORROWED)) {
         if (EXPECTED(sc_zc_in_place_at(&out, dst, sc_zc_pad_for(k.len)))) {
             return SC_FETCH_HIT;
@@ -481,7 +482,7 @@ static zend_always_inline int sc_fetch_one(zend_string *key, zval *dst, int64_t 
     if (r == SC_FAST_MISS) {
         return SC_FETCH_MISS;
     }
-    return sc_fetch_rest(k, at, borrow, dst, now);
+    return sc_fetch_rest(k, at, borrow, dst);
 }
 
 /* sc_fetch_one, called (apcu_fetch of an array, of a key that is not a

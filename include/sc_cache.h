@@ -172,7 +172,8 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
  * the shard's counter when the try began (odd: it read nothing else), and
  * the key's entry when it was found in its home slot (NULL: not found
  * there, or not looked for), with its type and length as read then (not
- * confirmed: a hint for the buffer the value needs). */
+ * confirmed: a hint for the buffer the value needs), and the time if it
+ * needed it. */
 typedef struct sc_fetch_at {
     uint64_t hash;
     uint64_t start;
@@ -180,6 +181,7 @@ typedef struct sc_fetch_at {
     uint32_t index;
     uint32_t val_len;
     uint8_t vtype;
+    int64_t now;            /* the time it read, or SC_FETCH_NOW_LATER (sc_fetch.h) */
 } sc_fetch_at;
 /* sc_cache_fetch, going on from what sc_cache_fetch_fast found (at) as if
  * that were its own first try: the same result for the same now. */

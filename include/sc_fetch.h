@@ -2,19 +2,20 @@
  * sc_fetch.h - the fetch's first try, inlined into the glue's apcu_fetch.
  *
  * sc_cache_fetch_fast does what nearly every fetch of a hot key amounts
- * to, in one straight line and with nothing but the key and the borrow
- * mask: the key's home slot, its entry, a value that needs no copying (a
- * scalar, or a zero-copy value the caller may borrow) of an entry without
- * a ttl; or an empty home slot (a miss). It needs no clock: an entry with
- * a ttl is handed on, and so is the fetch whose hit or miss is the one in
- * SC_HIT_SAMPLE (SC_MISS_SAMPLE) that is recorded in shared memory, which
- * needs the time (sc_record_hit). Anything else it declines, having
- * changed nothing, and says how far it got (sc_fetch_at): the caller reads
- * the clock and goes on with sc_cache_fetch_at (sc_cache.c), which does
- * the rest of the first try from there and every later try, as
- * sc_cache_fetch does. The result is the same as sc_cache_fetch's for the
- * same now: only the moment the clock is read differs, and only for
- * entries whose expiry it cannot decide.
+ * to, in one straight line: the key's entry (found again from the thread's
+ * memo of its last hits while the entry's shard has not changed, else at
+ * the key's home slot), a value that needs no copying (a scalar, or a
+ * zero-copy value the caller may borrow), or an absent key (an empty home
+ * slot) or an expired entry. It reads the clock only for an entry with a
+ * ttl (the caller gives the clock, or the time to use). The fetch whose
+ * hit or miss is the one in SC_HIT_SAMPLE (SC_MISS_SAMPLE) recorded in
+ * shared memory it hands on. Anything else it declines, having changed
+ * nothing, and says how far it got (sc_fetch_at): the caller goes on with
+ * sc_cache_fetch_at (sc_cache.c), which does the rest of the first try
+ * from there and every later try, as sc_cache_fetch does. The result is
+ * the same as sc_cache_fetch's for the same time: only the moment the
+ * clock is read differs (after the entry is found instead of before), and
+ * whether it is read at all.
  *
  * Safety is sc_cache_fetch's: everything is read under the shard's
  * sequence counter and trusted only once the counter is found unchanged;
@@ -39,6 +40,9 @@
 #include <string.h>
 
 enum { SC_FAST_NO = 0, SC_FAST_MISS, SC_FAST_LONG, SC_FAST_SCALAR, SC_FAST_BORROWED };
+
+/* A time not read yet (sc_cache_fetch_fast, sc_fetch_at.now). */
+#define SC_FETCH_NOW_LATER INT64_MAX
 
 /* What a thread remembers of its last hits (process memory, one table per
  * thread, never shared): a key (its glue hash and length), the shard, the
@@ -75,11 +79,12 @@ static inline void sc_fetch_memos_reset(sc_fetch_memos *memos, uint64_t gen)
  * zero-copy value's bytes in the segment): a hit, counted; out holds the
  * value. SC_FAST_MISS: the key is absent, the miss is counted.
  * SC_FAST_NO: nothing counted or changed; at says how far it got, for
- * sc_cache_fetch_at. borrow: as sc_sink.borrow. memos: the calling
- * thread's (see above). */
+ * sc_cache_fetch_at. now: the time to use, or SC_FETCH_NOW_LATER: clock()
+ * when an entry's ttl needs it. borrow: as sc_sink.borrow. memos: the
+ * calling thread's (see above). */
 static inline __attribute__((always_inline)) int
-sc_cache_fetch_fast(sc_cache *c, const sc_key *key, uint32_t borrow, sc_fetch_memos *memos, sc_value_out *out,
-                    sc_fetch_at *at)
+sc_cache_fetch_fast(sc_cache *c, const sc_key *key, int64_t now, int64_t (*clock)(void), uint32_t borrow,
+                    sc_fetch_memos *memos, sc_value_out *out, sc_fetch_at *at)
 {
     const sc_seg *seg = &c->seg;
     sc_fetch_memo *m = &memos->m[key->glue_hash & (SC_FETCH_MEMOS - 1)];
@@ -90,14 +95,25 @@ sc_cache_fetch_fast(sc_cache *c, const sc_key *key, uint32_t borrow, sc_fetch_me
     const sc_entry *e;
     bool remembered = false;
     uint64_t hash = 0;
+    uint32_t ttl;
 
 /* Declines, saying how far it got (hash: 0 when not computed yet; a
  * mixed hash that is 0 is computed again, to 0). */
 #define SC_FAST_DECLINE(entry, vt, len) \
     do { \
         at->hash = hash ? hash : sc_hash_mix(key->glue_hash); at->index = index; at->start = start; \
-        at->e = (entry); at->vtype = (vt); at->val_len = (len); \
+        at->e = (entry); at->vtype = (vt); at->val_len = (len); at->now = now; \
         return SC_FAST_NO; \
+    } while (0)
+/* A miss (absent or expired), counted once the counter confirms it. */
+#define SC_FAST_MISSED(entry, vt, len) \
+    do { \
+        if (sc_seq_read_valid(&head->seq, start) \
+            && SC_LIKELY(((sc_local.misses + 1) & (SC_MISS_SAMPLE - 1)) != 0)) { \
+            sc_local.misses++; \
+            return SC_FAST_MISS; \
+        } \
+        SC_FAST_DECLINE(entry, vt, len); \
     } while (0)
 
     if (SC_UNLIKELY(memos->gen != c->gen)) {
@@ -144,10 +160,8 @@ sc_cache_fetch_fast(sc_cache *c, const sc_key *key, uint32_t borrow, sc_fetch_me
         }
         if (SC_UNLIKELY(tag != sc_tag_of(hash))) {
             /* An empty home slot ends every probe: the key is absent. */
-            if (tag == SC_TAG_EMPTY && sc_seq_read_valid(&head->seq, start)
-                && SC_LIKELY(((sc_local.misses + 1) & (SC_MISS_SAMPLE - 1)) != 0)) {
-                sc_local.misses++;
-                return SC_FAST_MISS;
+            if (tag == SC_TAG_EMPTY) {
+                SC_FAST_MISSED(NULL, 0, 0);
             }
             SC_FAST_DECLINE(NULL, 0, 0);
         }
@@ -170,8 +184,14 @@ sc_cache_fetch_fast(sc_cache *c, const sc_key *key, uint32_t borrow, sc_fetch_me
         val_len = e->val_len;
     }
     vtype = e->vtype;
-    if (SC_UNLIKELY(e->ttl != 0)) {
-        SC_FAST_DECLINE(e, vtype, val_len);     /* its expiry needs the clock */
+    ttl = e->ttl;
+    if (SC_UNLIKELY(ttl != 0)) {
+        if (now == SC_FETCH_NOW_LATER) {
+            now = clock();
+        }
+        if ((ttl & SC_TTL_EXPIRED) || e->ctime + (int64_t)ttl < now) {
+            SC_FAST_MISSED(e, vtype, val_len);
+        }
     }
 
 /* Counts the hit and returns code, once the counter confirms it all, and
@@ -216,6 +236,7 @@ sc_cache_fetch_fast(sc_cache *c, const sc_key *key, uint32_t borrow, sc_fetch_me
     }
     SC_FAST_DECLINE(e, vtype, val_len);     /* bytes to copy */
 #undef SC_FAST_COMMIT
+#undef SC_FAST_MISSED
 #undef SC_FAST_DECLINE
 }
 
