@@ -163,9 +163,10 @@ uint64_t sc_alloc_usable(uint64_t size);
  * Every page goes back to the pool (sc_alloc_reset_pool_holding, none held). */
 void sc_alloc_reset_pool(sc_alloc_ctx *ac);
 /* The same reset, except that the pages whose bit is set in hold (a bitmap
- * of npages bits; NULL: none) are not given to the pool: each span
+ * of npages bits; NULL: every page) are not given to the pool: each span
  * of them becomes one run owned by tag (given back later with
- * sc_alloc_give_owned_locked). Returns the pages held. */
+ * sc_alloc_give_owned_locked). Tag 0 holds none (the plain reset).
+ * Returns the pages held. */
 uint32_t sc_alloc_reset_pool_holding(sc_alloc_ctx *ac, const uint8_t *hold, uint16_t tag);
 
 /* A shard whose writer died gives back every run it owns (its caller holds

@@ -67,9 +67,10 @@ void sc_epoch_forget_all(struct sc_seg *seg);
  * (needs_reset: the pool was left half-changed by a dead writer; the
  * caller holds the global lock and every shard lock, every window open).
  * Before the tables are emptied: true when some live reader is inside an
- * epoch and zero-copy values or held sets exist; *bitmap (malloc'd; NULL
- * if out of memory: every page) then marks the pages of every zero-copy
- * entry, linked or retired, and of every held set. After the tables are
+ * epoch and zero-copy values or held sets exist (or a reset before died
+ * inside); *bitmap (malloc'd; NULL if out of memory or after such a death:
+ * every page) then marks the pages of every zero-copy entry, linked or
+ * retired, and of every held set. After the tables are
  * emptied, sc_epoch_reset_holding resets the pool with those pages kept
  * out of it, as held set 0 (given back once every reader inside now has
  * left: sc_epoch_poll), forgets the rest like sc_epoch_forget_all and

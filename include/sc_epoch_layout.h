@@ -71,6 +71,14 @@ typedef struct sc_epoch_table {
      * the pool lock (read with relaxed loads and no lock, to see whether
      * any set waits); forgotten by a full reset of the pool. */
     uint32_t held_mask;
+    /* 1 from the start of a full reset that holds pages for readers
+     * (sc_epoch_reset_collect, before any table is emptied) until the
+     * pool has been rebuilt with them held (sc_epoch_reset_holding), or
+     * until a reset with no reader left. Written by the clearer (global
+     * lock and every shard lock held). Found set by the next reset: the
+     * one before died inside, having emptied tables, retire lists or held
+     * sets that said which pages readers hold: every page is held. */
+    uint32_t reset_open;
     sc_held_set held[SC_HELD_SETS];
     _Alignas(SC_CACHELINE) sc_epoch_slot slots[SC_EPOCH_SLOTS];
 } sc_epoch_table;

@@ -422,9 +422,9 @@ uint32_t sc_alloc_reset_pool_holding(sc_alloc_ctx *ac, const uint8_t *hold, uint
     /* Runs that tile the area: each maximal span of held pages becomes a
      * large run owned by tag, each span between them a free run. */
     while (p < ac->npages) {
-        bool h = hold && (hold[p >> 3] >> (p & 7)) & 1;
+        bool h = tag && (!hold || (hold[p >> 3] >> (p & 7)) & 1);
         uint32_t q = p + 1;
-        while (q < ac->npages && (hold && ((hold[q >> 3] >> (q & 7)) & 1)) == h) {
+        while (q < ac->npages && (tag && (!hold || ((hold[q >> 3] >> (q & 7)) & 1))) == h) {
             q++;
         }
         if (h) {

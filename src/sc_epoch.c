@@ -74,9 +74,12 @@
  * the reset has left; so what a long-running reader pins is bounded as
  * for retired entries (the zero-copy budget, plus the pages of repaired
  * shards). A process killed inside the reset leaves the pool flagged again
- * (its pool lock dirty): the next reset, after the tables are gone, holds
- * only the held sets' runs it finds, so a second death there can let a
- * reader's pages be reused.
+ * (its pool lock dirty, its shard locks "owner died") and the epoch
+ * table's reset_open mark, set before the first table was emptied and
+ * cleared once the pool is rebuilt: the next reset, which can no longer
+ * tell from tables, retire lists or held sets which pages a reader may
+ * hold, holds every page of the pool (held set 0, given back like any
+ * other once the readers inside at that reset have left).
  */
 #include "sc_epoch.h"
 #include <pthread.h>
@@ -391,6 +394,7 @@ void sc_epoch_forget_all(sc_seg *seg)
     /* The pool was reset: no run carries a held set's tag any more. */
     __atomic_store_n(&t->held_mask, 0, __ATOMIC_RELAXED);
     memset(t->held, 0, sizeof(t->held));
+    t->reset_open = 0;
 }
 
 /* Gives back every held set whose stamp is below safe (no reader can hold
@@ -561,10 +565,18 @@ bool sc_epoch_reset_collect(sc_seg *seg, uint8_t **bitmap)
             marked = true;
         }
     }
-    if ((!sc_epoch_zc_bytes(seg) && !__atomic_load_n(&t->held_mask, __ATOMIC_RELAXED) && !marked)
+    if ((!sc_epoch_zc_bytes(seg) && !__atomic_load_n(&t->held_mask, __ATOMIC_RELAXED) && !marked
+         && !t->reset_open)
         || !sc_epoch_any_reader(seg)) {
         return false;
     }
+    if (t->reset_open) {
+        /* The reset before this one died inside (after emptying some of
+         * what would say which pages readers hold): every page is held. */
+        return true;
+    }
+    /* From here until the pool is rebuilt, a death leaves this mark. */
+    t->reset_open = 1;
     hold = calloc(((size_t)ac->npages + 7) / 8, 1);
     *bitmap = hold;
     if (!hold) {
@@ -622,6 +634,7 @@ void sc_epoch_reset_holding(sc_seg *seg, uint8_t *bitmap)
      * pool is reset and its bit after (a scan that sees the bit took the
      * pool lock after the reset released it, so it sees the stamp). */
     sc_epoch_forget_all(seg);
+    t->reset_open = 1;  /* forget_all cleared it: the pool is not rebuilt yet */
     __atomic_store_n(&t->held[0].stamp, stamp, __ATOMIC_RELAXED);
     pages = sc_alloc_reset_pool_holding(&seg->ac, bitmap, (uint16_t)SC_HELD_TAG0);
     free(bitmap);
@@ -631,4 +644,5 @@ void sc_epoch_reset_holding(sc_seg *seg, uint8_t *bitmap)
     } else {
         __atomic_store_n(&t->held[0].stamp, 0, __ATOMIC_RELAXED);
     }
+    t->reset_open = 0;
 }

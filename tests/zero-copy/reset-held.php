@@ -1,6 +1,7 @@
 <?php
 // Driver of tests/zero-copy/reset-held.sh (see there). Run with
 // shardcache.zero_copy=1 on an anonymous segment; reads commands on stdin.
+// Arguments: once | twice, and (twice) a flag file's path.
 //   1. stores 40 zero-copy arrays, forks a reader R that fetches (borrows)
 //      all of them and holds them, and a writer W that stores and deletes
 //      large values in a loop (each takes and gives pool runs);
@@ -10,6 +11,12 @@
 //      done (figure resets), then overwrites the cache with other arrays;
 //   4. lets R check every element of every array it held; R's epoch ends
 //      with its process, after which the held pages must be given back.
+// twice: between 2 and 3, a second writer W2 starts the full reset and is
+// killed inside it (prints "W2 <pid>", waits until the flag file exists,
+// i.e. until gdb is attached, then stores; the script kills it where the
+// reset rebuilds the pool, after the tables are emptied; "killed2" on
+// stdin); step 3 then makes the next reset, which must still hold R's
+// pages.
 
 function held_val(int $k): array
 {
@@ -74,11 +81,33 @@ if (trim((string)fgets(STDIN)) !== 'killed') {
 }
 pcntl_waitpid($w, $st);
 $big = [str_repeat('x', 100000), new stdClass()];
-for ($i = 0; $i < 100 && shardcache_info()['resets'] < 1; $i++) {
+$resets = 1;
+if (($argv[1] ?? 'once') === 'twice') {
+    $flag = $argv[2];
+    $w2 = pcntl_fork();
+    if ($w2 === 0) {
+        while (!file_exists($flag)) {   // until gdb is attached (bounded by the script)
+            usleep(1000);
+            clearstatcache();
+        }
+        for ($i = 0;; $i++) {
+            apcu_store("y$i", $big);
+        }
+    }
+    echo "W2 $w2\n";
+    flush();
+    if (trim((string)fgets(STDIN)) !== 'killed2') {
+        echo "no second kill\n";
+    }
+    pcntl_waitpid($w2, $st);
+    echo "W2 died inside the reset: ", pcntl_wifsignaled($st) && shardcache_info()['resets'] === 1 ? 'yes' : 'no', "\n";
+    $resets = 2;
+}
+for ($i = 0; $i < 100 && shardcache_info()['resets'] < $resets; $i++) {
     apcu_store("x$i", $big);
 }
 $info = shardcache_info();
-echo "full reset: ", $info['resets'] >= 1 ? 'yes' : 'no', "\n";
+echo "full reset: ", $info['resets'] >= $resets ? 'yes' : 'no', "\n";
 echo "pages held for the reader: ", $info['zero_copy']['leaked_bytes'] > 0 ? 'yes' : 'no', "\n";
 // Overwrite whatever the pool hands out, many times over.
 for ($i = 0; $i < 3000; $i++) {

@@ -13,6 +13,10 @@
 # the pool and then overwrite the cache; the reader then checks every
 # element of every array it held. Afterwards the held pages must be back
 # in the pool (the reader's process ended, and with it its epoch).
+# Run twice: "once" as above; "twice" also kills, with gdb, the process
+# that makes that full reset, inside it (where it rebuilds the pool, after
+# the tables, retire lists and held sets are emptied): the reset after it
+# must still keep the reader's pages (it holds every page).
 # Output ends with "N passed, N failed"; exit status 0 only when all passed.
 set -uo pipefail
 
@@ -22,64 +26,97 @@ sc_so_option zero-copy-reset-held "$0" "$@"
 sc_need_gdb zero-copy-reset-held
 [ -f "$SO" ] || { echo "zero-copy-reset-held: $SO not found"; echo "0 passed, 1 failed"; exit 1; }
 
-dir="$(mktemp -d /tmp/shardcache-resetheld.XXXXXX)" || exit 1
-main=""
-trap '[ -n "$main" ] && kill -9 "$main" 2>/dev/null; rm -rf "$dir"' EXIT
-mkfifo "$dir/in"
-php -n -d "extension=$SO" -d apc.enable_cli=1 -d apc.shm_size=8M -d shardcache.shards=4 \
-    -d shardcache.zero_copy=1 "$ROOT/tests/zero-copy/reset-held.php" <"$dir/in" >"$dir/out" 2>&1 &
-main=$!
-exec 3>"$dir/in"
-w=""
-for ((i = 0; i < 200; i++)); do
-    w="$(sed -n 's/^W \([0-9]*\)$/\1/p' "$dir/out")"
-    [ -n "$w" ] && break
-    sleep 0.05
-done
 passed=0
 failed=0
+dir=""
+main=""
+trap '[ -n "$main" ] && kill -9 "$main" 2>/dev/null; [ -n "$dir" ] && rm -rf "$dir"' EXIT
+
 check() {   # check WHAT LINE: LINE must be in the output
     if grep -qxF "$2" "$dir/out"; then
-        echo "ok    $1: $2"
+        echo "ok    $mode: $1: $2"
         passed=$((passed + 1))
     else
-        echo "FAIL  $1: expected \"$2\""
+        echo "FAIL  $mode: $1: expected \"$2\""
         failed=$((failed + 1))
     fi
 }
-if [ -z "$w" ]; then
-    echo "FAIL  the driver did not start: $(tail -n 5 "$dir/out")"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
-gdb_ok=0
-sc_gdb_stop "$w" "$dir/gdb" 'Breakpoint 1, .*sc_pool_take' -ex 'break sc_pool_take' -ex continue -ex kill \
-    >"$dir/gdb.note" 2>&1 && gdb_ok=1
-echo killed >&3
-exec 3>&-
-timeout 120 tail --pid="$main" -f /dev/null
-wait "$main"
-rc=$?
-main=""
-if [ "$gdb_ok" -eq 1 ]; then
-    echo "ok    the writer was killed inside the pool lock"
-    passed=$((passed + 1))
-else
-    echo "FAIL  the writer was not stopped inside the pool lock: $(cat "$dir/gdb.note")"
-    failed=$((failed + 1))
-fi
-check "the reader borrowed its arrays" "ready inside=yes copied=0"
-check "the dead pool holder was found" "full reset: yes"
-check "the reset kept the reader's pages" "pages held for the reader: yes"
-check "the reader's arrays" "R: 40 held arrays checked, 0 wrong" || true
-check "the reader" "R exit: 0"
-check "after the reader left" "held pages given back after R left: yes"
-check "after the reset" "cache usable: yes"
-if [ "$rc" -ne 0 ] || grep -qi 'fatal\|warning\|segmentation' "$dir/out"; then
-    echo "FAIL  the driver (exit $rc):"
-    sed "s/^/  /" "$dir/out"
-    failed=$((failed + 1))
-fi
-[ "$failed" -eq 0 ] || sed 's/^/  driver: /' "$dir/out"
+
+wait_for() {   # wait_for TAG -> the pid the driver printed as "TAG <pid>"
+    local i p=""
+    for ((i = 0; i < 400; i++)); do
+        p="$(sed -n "s/^$1 \([0-9]*\)\$/\1/p" "$dir/out")"
+        [ -n "$p" ] && break
+        sleep 0.05
+    done
+    echo "$p"
+}
+
+gdb_check() {   # gdb_check OK WHAT
+    if [ "$1" -eq 1 ]; then
+        echo "ok    $mode: $2"
+        passed=$((passed + 1))
+    else
+        echo "FAIL  $mode: $2 did not happen: $(cat "$dir/gdb.note")"
+        failed=$((failed + 1))
+    fi
+}
+
+for mode in once twice; do
+    dir="$(mktemp -d /tmp/shardcache-resetheld.XXXXXX)" || exit 1
+    mkfifo "$dir/in"
+    php -n -d "extension=$SO" -d apc.enable_cli=1 -d apc.shm_size=8M -d shardcache.shards=4 \
+        -d shardcache.zero_copy=1 "$ROOT/tests/zero-copy/reset-held.php" "$mode" "$dir/go" <"$dir/in" >"$dir/out" 2>&1 &
+    main=$!
+    exec 3>"$dir/in"
+    w="$(wait_for W)"
+    if [ -z "$w" ]; then
+        echo "FAIL  $mode: the driver did not start: $(tail -n 5 "$dir/out")"
+        failed=$((failed + 1))
+        exec 3>&-; kill -9 "$main" 2>/dev/null; wait "$main" 2>/dev/null; main=""; rm -rf "$dir"; dir=""
+        continue
+    fi
+    gdb_ok=0
+    sc_gdb_stop "$w" "$dir/gdb" 'Breakpoint 1, .*sc_pool_take' -ex 'break sc_pool_take' -ex continue -ex kill \
+        >"$dir/gdb.note" 2>&1 && gdb_ok=1
+    echo killed >&3
+    gdb_check "$gdb_ok" "the writer was killed inside the pool lock"
+    if [ "$mode" = twice ]; then
+        w2="$(wait_for W2)"
+        gdb_ok=0
+        if [ -n "$w2" ]; then
+            # The flag is made once the breakpoint is set: W2 stores only then.
+            sc_gdb_stop "$w2" "$dir/gdb" 'Breakpoint 1, .*sc_alloc_reset_pool_holding' \
+                -ex 'break sc_alloc_reset_pool_holding' -ex "shell touch $dir/go" -ex continue -ex kill \
+                >"$dir/gdb.note" 2>&1 && gdb_ok=1
+        else
+            echo "no W2 pid from the driver" >"$dir/gdb.note"
+        fi
+        echo killed2 >&3
+        gdb_check "$gdb_ok" "the second writer was killed inside the full reset"
+        check "the second writer" "W2 died inside the reset: yes"
+    fi
+    exec 3>&-
+    timeout 120 tail --pid="$main" -f /dev/null
+    wait "$main"
+    rc=$?
+    main=""
+    check "the reader borrowed its arrays" "ready inside=yes copied=0"
+    check "the dead pool holder was found" "full reset: yes"
+    check "the reset kept the reader's pages" "pages held for the reader: yes"
+    check "the reader's arrays" "R: 40 held arrays checked, 0 wrong"
+    check "the reader" "R exit: 0"
+    check "after the reader left" "held pages given back after R left: yes"
+    check "after the reset" "cache usable: yes"
+    if [ "$rc" -ne 0 ] || grep -qi 'fatal\|warning\|segmentation' "$dir/out"; then
+        echo "FAIL  $mode: the driver (exit $rc):"
+        sed "s/^/  /" "$dir/out"
+        failed=$((failed + 1))
+    elif [ "$failed" -ne 0 ]; then
+        sed "s/^/  $mode driver: /" "$dir/out"
+    fi
+    rm -rf "$dir"
+    dir=""
+done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
