@@ -251,6 +251,19 @@ function report_hangs(array $hung, string $when): void
         $notes[] = sprintf('    worker %d (pid %d): stuck %.1f s after %d ops; %s', $w['id'], $pid,
                            (hrtime(true) - $w['last']) / 1e9, $w['ops'], proc_info($pid));
     }
+    // Where they wait (for whoever reads the report): the stack of the
+    // first two stuck workers and the lock word they wait on, when gdb is here.
+    foreach (array_slice($hung, 0, 2) as $pid) {
+        $gdb = 'timeout 30 gdb -p ' . (int)$pid . ' -batch -nx -ex ' . escapeshellarg('bt 12')
+             . ' -ex ' . escapeshellarg('frame function sc_mutex_lock') . ' -ex ' . escapeshellarg('print lock->mx.__data')
+             . ' 2>/dev/null | grep -E ' . escapeshellarg('^#|^[$][0-9]') . ' | head -n 16';
+        $bt = @shell_exec($gdb);
+        foreach (explode("\n", trim((string)$bt)) as $line) {
+            if ($line !== '') {
+                $notes[] = "      $pid: $line";
+            }
+        }
+    }
 }
 
 function kill_all(bool $count): void
