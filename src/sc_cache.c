@@ -556,31 +556,16 @@ sc_status sc_cache_fetch_at(sc_cache *c, const sc_key *key, const sc_fetch_at *a
     return sc_fetch_done(c, &c->seg.shards[at->index], key, at->hash, now, status);
 }
 
-/* The first optimistic try is written out on its own, as in
- * sc_cache_fetch_at. */
+/* A first try from nothing found yet: sc_cache_fetch_at. */
 sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out)
 {
-    uint64_t hash = sc_hash_mix(key->glue_hash);
-    uint32_t index = sc_seg_shard_index(&c->seg, hash);
-    sc_shard_head *head = &c->seg.heads[index];
-    sc_status status = SC_NOTFOUND;
-    uint64_t start = sc_seq_read_begin(&head->seq);
-    int r;
+    sc_fetch_at at = {0};
 
-    if (SC_UNLIKELY(start & 1)) {
-        return sc_cache_fetch_slow(c, key, hash, index, now, sink, out, 0, false);
-    }
-    r = sc_read_entry(c, head, key, hash, now, sink, out, &status);
-    if (SC_UNLIKELY(!sc_seq_read_valid(&head->seq, start)) || SC_UNLIKELY(r == SC_READ_TORN)) {
-        /* A writer changed the shard, or a lockless store the entry. */
-        return sc_cache_fetch_slow(c, key, hash, index, now, sink, out, 1, true);
-    }
-    if (SC_UNLIKELY(r == SC_READ_NEEDBUF)) {
-        /* The length is consistent: get a buffer outside any lock. */
-        sink->get(sink, out->vtype, out->len);
-        return sc_cache_fetch_slow(c, key, hash, index, now, sink, out, 1, false);
-    }
-    return sc_fetch_done(c, &c->seg.shards[index], key, hash, now, status);
+    at.hash = sc_hash_mix(key->glue_hash);
+    at.index = sc_seg_shard_index(&c->seg, at.hash);
+    at.start = sc_seq_read_begin(&c->seg.heads[at.index].seq);
+    at.now = now;
+    return sc_cache_fetch_at(c, key, &at, now, sink, out);
 }
 
 sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
