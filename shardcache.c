@@ -393,9 +393,6 @@ static zend_never_inline int sc_fetch_finish(sc_php_sink *sink, const sc_value_o
     return r;
 }
 
-/* now for sc_fetch_one: read the clock only if the fetch needs it. */
-#define SC_NOW_LATER SC_FETCH_NOW_LATER
-
 /* The rest of a fetch that sc_cache_fetch_fast declined: the clock, a
  * sink, sc_cache_fetch_at from where the fast path stopped. */
 static zend_never_inline int sc_fetch_rest(sc_key k, sc_fetch_at at, uint32_t borrow, zval *dst)
@@ -404,7 +401,7 @@ static zend_never_inline int sc_fetch_rest(sc_key k, sc_fetch_at at, uint32_t bo
     sc_value_out out;
     int64_t now = at.now;
 
-    if (now == SC_NOW_LATER) {
+    if (now == SC_FETCH_NOW_LATER) {
         now = sc_now();
     }
     sink.base.get = sc_php_sink_get;
@@ -448,7 +445,7 @@ static zend_never_inline int sc_fetch_hit_rest(sc_value_out out, zval *dst)
     return sc_fetch_finish(&sink, &out, dst);
 }
 
-/* Fetches one key into dst (now: SC_NOW_LATER, or the time to use).
+/* Fetches one key into dst (now: SC_FETCH_NOW_LATER, or the time to use).
  * Inlined into apcu_fetch: the commonest fetches (an int, a zero-copy
  * value in place, a miss, of an entry without a ttl) are done by
  * sc_cache_fetch_fast (sc_fetch.h) without another call and without the
@@ -652,7 +649,7 @@ ZEND_FUNCTION(shardcache_fetch)
         ZEND_TRY_ASSIGN_REF_FALSE(success);
     }
     if (EXPECTED(Z_TYPE_P(key) == IS_STRING)) {
-        r = sc_fetch_one(Z_STR_P(key), return_value, SC_NOW_LATER);
+        r = sc_fetch_one(Z_STR_P(key), return_value, SC_FETCH_NOW_LATER);
     } else if (Z_TYPE_P(key) == IS_ARRAY) {
         sc_fetch_many(Z_ARRVAL_P(key), return_value, sc_now());
         if (success) {
@@ -664,7 +661,7 @@ ZEND_FUNCTION(shardcache_fetch)
         if (!skey) {
             RETURN_THROWS();
         }
-        r = sc_fetch_one_call(skey, return_value, SC_NOW_LATER);
+        r = sc_fetch_one_call(skey, return_value, SC_FETCH_NOW_LATER);
         zend_string_release(skey);
     }
     if (r != SC_FETCH_MISS && success) {
