@@ -322,6 +322,7 @@ ZEND_FUNCTION(shardcache_info)
     add_assoc_long(return_value, "slab_refills", (zend_long)f.slab_refills);
     add_assoc_long(return_value, "slab_returns", (zend_long)f.slab_returns);
     add_assoc_long(return_value, "spare_reuses", (zend_long)f.spare_reuses);
+    add_assoc_long(return_value, "lane_steals", (zend_long)f.lane_steals);
     add_assoc_long(return_value, "expunges", (zend_long)f.expunges);
     add_assoc_long(return_value, "evicted", (zend_long)t.sum.evicted);
     add_assoc_long(return_value, "expired", (zend_long)t.sum.expired);

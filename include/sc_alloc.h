@@ -23,6 +23,12 @@
 #define SC_NCLASSES 37              /* 64 B .. 32 KiB, at most 1.25x apart */
 #define SC_MAX_SMALL 32768          /* larger objects are runs of whole pages */
 #define SC_NBINS 32                 /* free-run bins, by floor(log2(pages)) */
+/* Allocation lanes of a shard (issue 20): one partial-slab list per size
+ * class and lane, so that processes (threads in ZTS) storing into the same
+ * shard fill different slabs and no cache line holds entries of two of
+ * them. A caller's lane is its pin lane (sc_live_lane, sc_pin_lane), so
+ * this equals SC_LIVE_LANES (sc_segment.h checks it). */
+#define SC_ALLOC_LANES 8
 
 /* One descriptor per page of the data area (the pages_off array).
  *   head and tail of a free run (kind FREE, run, head, next/prev in a
@@ -30,7 +36,8 @@
  *       descriptors already saying LARGE / INNER and owner set, under the
  *       pool lock, so a neighbour given back meanwhile never merges with it.
  *   descriptors of a slab or large run (kind, cls, owner, run, head, nused,
- *       free_obj, bump, next/prev in the shard's partial or spare list):
+ *       free_obj, bump, next/prev in a partial list of one of the shard's
+ *       lanes or in its spare list):
  *       the owning shard's REPAIR lock, until the run goes back to the pool
  *       (under the pool lock). The pool lock holder reads a neighbour's
  *       kind only to see whether it is FREE, which only it can make so.
@@ -84,16 +91,30 @@ typedef struct sc_pool {
     uint64_t large_allocs;
 } sc_pool;
 
+/* The partial-slab lists of one allocation lane of a shard: the slabs of
+ * each class with a free object that this lane allocates from first. Read
+ * on every small allocation of a caller of the lane, written when one of
+ * its slabs fills, when a freeing caller of the lane makes a full slab
+ * not-full, when a slab on it empties, and when another lane takes a slab
+ * from it (sc_alloc.c). Each lane on its own cache lines, so that a lane's
+ * caller reads no line another lane's caller writes. */
+typedef struct sc_alloc_lane {
+    _Alignas(SC_CACHELINE) uint32_t partial[SC_NCLASSES]; /* head slab by class, SC_NONE = none */
+} sc_alloc_lane;
+
 /* Allocator state of one shard (sc_shard.alloc).
  *   every field: the shard's REPAIR lock (sc_alloc.c, sc_entry.c adds
  *       requested_bytes); reset by repair (sc_shard.c) and clear.
- *   used_bytes, requested_bytes, spare_reuses, spare_pages: also read with
- *       relaxed atomic loads and no lock (figures, sc_evict_global's scan
- *       for shards with spares), so they may be a moment old.
+ *   used_bytes, requested_bytes, spare_reuses, spare_pages, lane_steals:
+ *       also read with relaxed atomic loads and no lock (figures,
+ *       sc_evict_global's scan for shards with spares), so they may be a
+ *       moment old.
  *   Issue 20: the three counters every allocation and free writes come
  *       first, so that they share one cache line (sc_segment.h checks it);
- *       partial[] (read on every allocation, written only when a slab
- *       fills or stops being full) comes after them. */
+ *       the lanes' partial lists (read on every allocation, written only
+ *       when a slab fills or stops being full) come after them.
+ *   lane_steals: slabs one lane took from another's partial list because
+ *       the pool was down to its reserve (sc_alloc.c); a figure. */
 typedef struct sc_shard_alloc {
     uint64_t used_bytes;            /* bytes handed out, rounded to class */
     uint64_t requested_bytes;       /* bytes entries need (sc_entry.c); tables
@@ -103,7 +124,8 @@ typedef struct sc_shard_alloc {
     uint32_t pages;                 /* pages owned (slabs and large runs) */
     uint32_t spare_head;            /* empty slabs kept for reuse (any class) */
     uint32_t spare_pages;           /* pages in them */
-    uint32_t partial[SC_NCLASSES];  /* slabs with a free object, by class */
+    uint64_t lane_steals;           /* partial slabs taken from another lane */
+    sc_alloc_lane lanes[SC_ALLOC_LANES]; /* slabs with a free object, by lane and class */
 } sc_shard_alloc;
 
 /* The allocator's own view of a mapped segment: where the pages, their
@@ -142,14 +164,17 @@ void sc_alloc_init_pool(sc_alloc_ctx *ac);
 void sc_alloc_init_shard(sc_shard_alloc *sa);
 
 /* The caller holds shard `owner`'s write lock. Returns an offset of `size`
- * usable bytes aligned to 8, or 0 when no memory is left. */
-sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t size);
+ * usable bytes aligned to 8, or 0 when no memory is left. lane: the
+ * caller's allocation lane (its pin lane, sc_pin_lane; any value is safe:
+ * it is taken modulo SC_ALLOC_LANES). */
+sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t size, uint32_t lane);
 /* Like sc_alloc for a run of whole pages: the longest free run up to
  * max_pages pages (*got says how many). 0 when the pool is empty. */
 sc_off sc_alloc_run_upto(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint32_t max_pages,
                          uint32_t *got);
-/* The caller holds the write lock of the shard that allocated off. */
-void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off);
+/* The caller holds the write lock of the shard that allocated off. lane:
+ * the caller's lane (a full slab that gets a free object joins it). */
+void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t lane);
 
 /* The caller holds shard `owner`'s write lock: gives the shard's spare
  * slabs back to the pool (before evicting anything). Returns the pages. */

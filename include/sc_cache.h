@@ -105,6 +105,7 @@ typedef struct sc_cache_figures {
     uint64_t mem_free;      /* bytes in free pages */
     uint64_t inserts, updates, deletes, expired, evicted, nomem;
     uint64_t pool_locks, slab_refills, slab_returns, spare_reuses;
+    uint64_t lane_steals;   /* partial slabs one allocation lane took from another */
     uint64_t global_locks;  /* acquisitions of the whole-cache lock */
     uint64_t expunges, clears;
     uint64_t repairs;       /* shards emptied after a writer died */

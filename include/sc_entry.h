@@ -12,11 +12,11 @@
 #include "sc_segment.h"
 
 /* Shard write lock held. Allocates and fills a new entry (not yet in any
- * table). Returns its offset, or 0 when the memory is not there (nothing is
- * evicted here). */
+ * table) from the caller's allocation lane (sc_pin_lane). Returns its
+ * offset, or 0 when the memory is not there (nothing is evicted here). */
 sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *key, uint32_t key_len,
                        uint8_t vtype, int64_t scalar, const char *value, uint32_t value_len, uint32_t ttl,
-                       int64_t now);
+                       int64_t now, uint32_t lane);
 
 /* A store's stamp (sc_entry.stamp): the monotonic clock, strictly
  * increasing within the calling thread. Take it under the shard's write

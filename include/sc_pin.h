@@ -21,6 +21,13 @@
  * in the table. */
 sc_pin *sc_pin_claim(sc_shard *shard, sc_owner self);
 
+/* The calling thread's lane (0 .. SC_PINS - 1): the pin slot it tries
+ * first and its allocation lane (sc_alloc, sc_free) in every shard.
+ * Cached per thread and looked up again when the thread's liveness token
+ * changes (after a fork the child has a new token, so a lane of its own);
+ * 0 when the thread could get no liveness slot (it then shares lane 0). */
+uint32_t sc_pin_lane(sc_shard *shard);
+
 static inline void sc_pin_release(sc_pin *pin)
 {
     __atomic_store_n(&pin->owner, 0, __ATOMIC_RELEASE);

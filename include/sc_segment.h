@@ -117,6 +117,7 @@ typedef struct sc_pin {
 
 #define SC_PINS 8
 _Static_assert(SC_PINS == SC_LIVE_LANES, "one pin slot per lane");
+_Static_assert(SC_ALLOC_LANES == SC_LIVE_LANES, "one allocation lane per pin lane (sc_pin_lane)");
 
 /* The line every fetch reads: a shard's sequence counter and its table.
  * The heads of all shards sit packed in one array, away from the rest of

@@ -314,11 +314,11 @@ sc_table_find(const sc_seg *seg, const sc_table *table, const char *key, uint32_
 /* Writers (shard write lock held). */
 
 /* Builds a table of new_capacity holding every entry of *old, in memory
- * from the shard's allocator (sa, owner: sc_alloc), and describes it in
+ * from the shard's allocator (sa, owner, lane: sc_alloc), and describes it in
  * *out (no tombstones, old's clock hand). Publishes nothing: the caller
  * stores *out over the shard's table inside its odd sequence window, then
  * frees old->off. False when there is no memory. */
-bool sc_table_rebuild(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, const sc_table *old,
+bool sc_table_rebuild(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32_t lane, const sc_table *old,
                       uint32_t new_capacity, sc_table *out);
 
 /* Dropping tombstones without new shared memory, in two steps:

@@ -453,19 +453,23 @@ void sc_alloc_init_shard(sc_shard_alloc *sa)
 {
     unsigned c;
 
+    unsigned l;
+
     memset(sa, 0, sizeof(*sa));
-    for (c = 0; c < SC_NCLASSES; c++) {
-        sa->partial[c] = SC_NONE;
+    for (l = 0; l < SC_ALLOC_LANES; l++) {
+        for (c = 0; c < SC_NCLASSES; c++) {
+            sa->lanes[l].partial[c] = SC_NONE;
+        }
     }
     sa->spare_head = SC_NONE;
 }
 
 /* ---- shard side (caller holds the shard's write lock) ---- */
 
-static void sc_partial_push(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t head)
+static void sc_partial_push(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t lane, uint32_t head)
 {
     sc_page *h = &ac->pages[head];
-    uint32_t *list = &sa->partial[h->cls];
+    uint32_t *list = &sa->lanes[lane].partial[h->cls];
 
     h->prev = SC_NONE;
     h->next = *list;
@@ -475,14 +479,23 @@ static void sc_partial_push(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t head)
     *list = head;
 }
 
-static void sc_partial_remove(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t head)
+/* Unlinks a slab from the partial list of lane `lane`, or, with lane
+ * SC_ALLOC_LANES, from whichever lane's list it is on (a slab that empties:
+ * the list is found from its head, one compare per lane). */
+static void sc_partial_remove(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t lane, uint32_t head)
 {
     sc_page *h = &ac->pages[head];
 
     if (h->prev != SC_NONE) {
         ac->pages[h->prev].next = h->next;
     } else {
-        sa->partial[h->cls] = h->next;
+        if (lane >= SC_ALLOC_LANES) {
+            for (lane = 0; lane < SC_ALLOC_LANES && sa->lanes[lane].partial[h->cls] != head; lane++) {
+            }
+        }
+        if (lane < SC_ALLOC_LANES) {
+            sa->lanes[lane].partial[h->cls] = h->next;
+        }
     }
     if (h->next != SC_NONE) {
         ac->pages[h->next].prev = h->prev;
@@ -613,9 +626,15 @@ uint32_t sc_alloc_flush_spares(sc_alloc_ctx *ac, sc_shard_alloc *sa)
     return pages;
 }
 
-static uint32_t sc_slab_new(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, unsigned cls)
+/* A slab for lane `lane` of class cls, pushed on its partial list: an
+ * empty spare of the shard, else a new one from the pool - while the pool
+ * keeps its reserve (an eighth of all pages free) or no other lane has a
+ * slab of the class with a free object - else another lane's partial slab,
+ * else (the pool below its reserve) a new one from the pool after all.
+ * SC_NONE when nothing is left. */
+static uint32_t sc_slab_new(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, unsigned cls, uint32_t lane)
 {
-    uint32_t n = sc_slab_pages[cls], head;
+    uint32_t n = sc_slab_pages[cls], head, other = SC_ALLOC_LANES, k;
     sc_page *h;
 
     head = sc_spare_take(ac, sa, owner, n, sc_class_size[cls]);
@@ -626,7 +645,24 @@ static uint32_t sc_slab_new(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner
         h->nused = 0;
         h->free_obj = 0;
         h->bump = 0;
-        sc_partial_push(ac, sa, head);
+        sc_partial_push(ac, sa, lane, head);
+        return head;
+    }
+    for (k = 1; k < SC_ALLOC_LANES; k++) {
+        uint32_t l = (lane + k) % SC_ALLOC_LANES;
+        if (sa->lanes[l].partial[cls] != SC_NONE) {
+            other = l;
+            break;
+        }
+    }
+    if (other < SC_ALLOC_LANES && sc_alloc_pool_free_pages(ac) < ac->npages / 8) {
+        /* The pool is down to its reserve: use the free objects another
+         * lane has (a lane whose process left keeps its slabs only until
+         * then). The slab moves to this lane. */
+        head = sa->lanes[other].partial[cls];
+        sc_partial_remove(ac, sa, other, head);
+        sc_partial_push(ac, sa, lane, head);
+        sa->lane_steals++;
         return head;
     }
     head = sc_pool_take_locked(ac, n, owner);
@@ -637,16 +673,24 @@ static uint32_t sc_slab_new(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner
         head = sc_pool_take_locked(ac, n, owner);
     }
     if (head == SC_NONE) {
+        if (other < SC_ALLOC_LANES) {
+            /* The pool had its reserve a moment ago but not now. */
+            head = sa->lanes[other].partial[cls];
+            sc_partial_remove(ac, sa, other, head);
+            sc_partial_push(ac, sa, lane, head);
+            sa->lane_steals++;
+            return head;
+        }
         return SC_NONE;
     }
     __atomic_fetch_add(&ac->pool->slab_refills, 1, __ATOMIC_RELAXED);
     sc_slab_format(ac, head, n, cls, owner);
     sa->pages += n;
-    sc_partial_push(ac, sa, head);
+    sc_partial_push(ac, sa, lane, head);
     return head;
 }
 
-sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t size)
+sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t size, uint32_t lane)
 {
     uint32_t head, obj;
     sc_page *h;
@@ -688,10 +732,11 @@ sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t s
         return sc_alloc_off(ac, sc_page_addr(ac, head));
     }
 
+    lane %= SC_ALLOC_LANES;
     cls = sc_class_of(size);
-    head = sa->partial[cls];
+    head = sa->lanes[lane].partial[cls];
     if (head == SC_NONE) {
-        head = sc_slab_new(ac, sa, owner, cls);
+        head = sc_slab_new(ac, sa, owner, cls, lane);
         if (head == SC_NONE) {
             return 0;
         }
@@ -707,7 +752,7 @@ sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t s
     }
     h->nused++;
     if (h->nused == sc_slab_objects(h)) {
-        sc_partial_remove(ac, sa, head);
+        sc_partial_remove(ac, sa, lane, head);
     }
     sa->used_bytes += sc_class_size[cls];
     sa->nobjects++;
@@ -752,7 +797,7 @@ sc_off sc_alloc_run_upto(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, u
     return sc_alloc_off(ac, sc_page_addr(ac, head));
 }
 
-void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off)
+void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t lane)
 {
     uint32_t page = (uint32_t)((off - ac->data_off) >> SC_PAGE_SHIFT);
     uint32_t obj, cap;
@@ -784,7 +829,7 @@ void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off)
     if (h->nused == 0) {
         uint32_t run = h->run;
         if (!was_full) {
-            sc_partial_remove(ac, sa, page);
+            sc_partial_remove(ac, sa, SC_ALLOC_LANES, page); /* whichever lane has it */
         }
         if (sc_spare_room(ac, sa, run)) {
             sc_spare_push(ac, sa, page);
@@ -793,7 +838,7 @@ void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off)
         sa->pages -= run;
         sc_pool_give_locked(ac, page, run, true);
     } else if (was_full) {
-        sc_partial_push(ac, sa, page);
+        sc_partial_push(ac, sa, lane % SC_ALLOC_LANES, page);
     }
 }
 

@@ -164,14 +164,14 @@ static void sc_store_done(sc_cache *c, sc_shard *shard, uint64_t hash, uint32_t 
  * entries first, then (for small entries, whose slabs this shard owns)
  * others in CLOCK order. Shard write lock held. */
 static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const sc_key *key,
-                            const sc_value_in *value, uint32_t ttl, int64_t now)
+                            const sc_value_in *value, uint32_t ttl, int64_t now, uint32_t lane)
 {
     sc_seg *seg = &c->seg;
     uint64_t size = sizeof(sc_entry) + (uint64_t)key->len + value->len;
     sc_off off;
 
 #define SC_MAKE() sc_entry_create(seg, shard, hash, key->str, key->len, value->vtype, value->scalar, \
-                                  value->data, (uint32_t)value->len, ttl, now)
+                                  value->data, (uint32_t)value->len, ttl, now, lane)
     off = SC_MAKE();
     if (off) {
         return off;
@@ -269,7 +269,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
                 return SC_OK;
             }
         }
-        off = sc_make_entry(c, shard, hash, key, value, ttl, now);
+        off = sc_make_entry(c, shard, hash, key, value, ttl, now, sc_pin_lane(shard));
         if (off && value->fixup && (((sc_entry *)(seg->base + off))->flags & SC_ENTRY_CHAINED)) {
             /* A zero-copy layout needs one piece: the caller stores the
              * value's copying form instead. */
@@ -721,6 +721,7 @@ void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
         f->mem_used += __atomic_load_n(&s->alloc.used_bytes, __ATOMIC_RELAXED);
         f->mem_requested += __atomic_load_n(&s->alloc.requested_bytes, __ATOMIC_RELAXED);
         f->spare_reuses += __atomic_load_n(&s->alloc.spare_reuses, __ATOMIC_RELAXED);
+        f->lane_steals += __atomic_load_n(&s->alloc.lane_steals, __ATOMIC_RELAXED);
         f->inserts += sc_head(s)->inserts;
         f->updates += sc_head(s)->updates;
         f->deletes += sc_head(s)->deletes;

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 #include "sc_entry.h"
+#include "sc_pin.h"
 
 static inline sc_chunk *sc_chunk_table(sc_entry *e, uint32_t **count)
 {
@@ -91,7 +92,7 @@ static uint64_t sc_entry_requested(const sc_entry *e)
 
 sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *key, uint32_t key_len,
                        uint8_t vtype, int64_t scalar, const char *value, uint32_t value_len, uint32_t ttl,
-                       int64_t now)
+                       int64_t now, uint32_t lane)
 {
     uint64_t size = sizeof(sc_entry) + (uint64_t)key_len + value_len;
     uint16_t owner = (uint16_t)shard->index;
@@ -101,7 +102,7 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
     sc_entry *e;
     sc_off off;
 
-    off = sc_alloc(&seg->ac, &shard->alloc, owner, size);
+    off = sc_alloc(&seg->ac, &shard->alloc, owner, size, lane);
     if (off) {
         e = (sc_entry *)(seg->base + off);
         sc_entry_fill(e, hash, key, key_len, vtype, scalar, value_len, ttl, now, sc_alloc_usable(size));
@@ -122,7 +123,7 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
         n = SC_MAX_CHUNKS;
     }
     size = sc_chained_head_size(key_len, n);
-    off = sc_alloc(&seg->ac, &shard->alloc, owner, size);
+    off = sc_alloc(&seg->ac, &shard->alloc, owner, size, lane);
     if (!off) {
         return 0;
     }
@@ -159,23 +160,27 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
 
 fail:
     for (i = 0; i < n; i++) {
-        sc_free(&seg->ac, &shard->alloc, table[i].off);
+        sc_free(&seg->ac, &shard->alloc, table[i].off, lane);
     }
-    sc_free(&seg->ac, &shard->alloc, off);
+    sc_free(&seg->ac, &shard->alloc, off, lane);
     return 0;
 }
 
 void sc_entry_free(sc_seg *seg, sc_shard *shard, sc_entry *e)
 {
+    /* Frees come from stores, deletes, eviction, retired zero-copy
+     * entries: the lane is the calling thread's, looked up here. */
+    uint32_t lane = sc_pin_lane(shard);
+
     shard->alloc.requested_bytes -= sc_entry_requested(e);
     if (e->flags & SC_ENTRY_CHAINED) {
         uint32_t *count, i;
         sc_chunk *table = sc_chunk_table(e, &count);
         for (i = 0; i < *count; i++) {
-            sc_free(&seg->ac, &shard->alloc, table[i].off);
+            sc_free(&seg->ac, &shard->alloc, table[i].off, lane);
         }
     }
-    sc_free(&seg->ac, &shard->alloc, sc_seg_off(seg, e));
+    sc_free(&seg->ac, &shard->alloc, sc_seg_off(seg, e), lane);
 }
 
 bool sc_entry_copy_value(const sc_seg *seg, const sc_entry *e, uint32_t key_len, char *dst, uint64_t len)

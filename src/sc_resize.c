@@ -24,8 +24,9 @@ static bool sc_table_grow(sc_seg *seg, sc_shard *shard, uint32_t new_capacity)
     sc_table *table = &sc_head(shard)->table;
     sc_table fresh;
     sc_off old_off = table->off;
+    uint32_t lane = sc_pin_lane(shard);
 
-    if (!sc_table_rebuild(seg, &shard->alloc, (uint16_t)shard->index, table, new_capacity, &fresh)) {
+    if (!sc_table_rebuild(seg, &shard->alloc, (uint16_t)shard->index, lane, table, new_capacity, &fresh)) {
         return false;
     }
     sc_shard_write_begin(shard);
@@ -33,7 +34,7 @@ static bool sc_table_grow(sc_seg *seg, sc_shard *shard, uint32_t new_capacity)
     sc_shard_write_end(shard);
 
     if (old_off) {
-        sc_free(&seg->ac, &shard->alloc, old_off);
+        sc_free(&seg->ac, &shard->alloc, old_off, lane);
     }
     shard->stats.resizes++;
     return true;

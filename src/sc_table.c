@@ -132,7 +132,7 @@ void sc_table_clear_slot(sc_seg *seg, sc_table *table, uint32_t slot)
     }
 }
 
-bool sc_table_rebuild(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, const sc_table *old,
+bool sc_table_rebuild(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32_t lane, const sc_table *old,
                       uint32_t new_capacity, sc_table *out)
 {
     sc_off new_off, old_off = old->off;
@@ -140,7 +140,7 @@ bool sc_table_rebuild(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, const sc_
     uint8_t *new_tags;
     uint32_t *new_slots;
 
-    new_off = sc_alloc(&seg->ac, sa, owner, sc_table_bytes(new_capacity));
+    new_off = sc_alloc(&seg->ac, sa, owner, sc_table_bytes(new_capacity), lane);
     if (!new_off) {
         return false;
     }

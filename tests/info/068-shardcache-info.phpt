@@ -155,6 +155,7 @@ global_lock_acquisitions: integer
 slab_refills: integer
 slab_returns: integer
 spare_reuses: integer
+lane_steals: integer
 expunges: integer
 evicted: integer
 expired: integer
