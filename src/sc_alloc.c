@@ -34,6 +34,33 @@
  * is evicted (sc_alloc_flush_spares). A spare is split in an order that
  * keeps the runs tiling the area at every store.
  *
+ * Lanes (issue 20): a shard keeps one partial-slab list per size class for
+ * each of SC_ALLOC_LANES lanes, and a caller allocates from its own lane's
+ * list - its pin lane (sc_pin_lane: a lane per live thread, up to 8; a
+ * forked child gets its own): two processes storing into one shard then
+ * fill different slabs, and since slabs are page-aligned no cache line
+ * holds entries of both, so a lockless overwrite (sc_lockless.c) of one's
+ * entry never invalidates a line the other is writing. A lane's list being
+ * empty, the caller takes, in this order: a spare; a new slab from the
+ * pool while the pool has an eighth of its pages free (or no other lane
+ * has a free object of the class); another lane's partial slab (it moves
+ * to the caller's lane: lane_steals); a new slab from the pool after all;
+ * else it fails (the caller evicts). A freed object goes back to its own
+ * slab; a full slab that gets a free object joins the freeing caller's
+ * lane; a slab that empties leaves whichever lane's list it is on (found
+ * from the list heads: one compare per lane).
+ * Bound: lanes never refuse memory - a shard fails an allocation only when
+ * no lane of it has a free object of the class and the pool has no slab,
+ * exactly as with one list. What lanes cost is free objects parked in
+ * other lanes' partial slabs while the pool has more than an eighth of its
+ * pages free: at most one partly used slab per lane, class and shard being
+ * filled (7 more than one list per class and shard; the 37 classes' slabs
+ * are 100 pages together, the 18 classes up to 1 KiB one page each except
+ * one of two), and never taken from the last eighth of the pool. A lane
+ * whose process left keeps its slabs until a new thread takes the lane
+ * (sc_live_lane hands out gone holders' lanes) or the pool reaches its
+ * reserve and other lanes take them; nothing is stranded.
+ *
  * Size classes: 64..128 in steps of 16, then four classes per power of two
  * up to 32 KiB, so a class is at most 1.25x its predecessor. A slab of a
  * class has the fewest pages that waste at most 1/16 of the slab; classes
@@ -41,14 +68,17 @@
  * Entries bigger than a page never depend on contiguous pages: sc_entry.c
  * spreads them over several runs when one run is not free.
  *
- * Locks: a shard's slabs, partial lists and objects are touched only by the
+ * Locks: a shard's slabs, partial lists (every lane's) and objects are touched only by the
  * holder of that shard's REPAIR lock (its "write lock"), so stores in different shards allocate
  * with no shared lock. The pool (bins, free runs) is touched only under the
  * pool lock, taken when a shard needs a new slab or a large run or gives one
  * back. Free objects hold the offset+1 of the next free object in their
  * first four bytes.
  *
- * Death: a run taken from the pool is marked allocated (with its owner)
+ * Death: a process killed while changing a shard's slabs or lane lists
+ * leaves the shard dirty: the next locker empties it (every lane's lists
+ * are reset with the rest of sc_shard_alloc, sc_alloc_init_shard), as
+ * before lanes. A run taken from the pool is marked allocated (with its owner)
  * before the pool lock is released, so a shard emptied after its writer died
  * finds every run it owns by walking the runs from page 0
  * (sc_alloc_reclaim_shard). If the pool lock's holder died while changing
