@@ -91,35 +91,43 @@ typedef struct sc_pool {
     uint64_t large_allocs;
 } sc_pool;
 
-/* The partial-slab lists of one allocation lane of a shard: the slabs of
- * each class with a free object that this lane allocates from first. Read
- * on every small allocation of a caller of the lane, written when one of
- * its slabs fills, when a freeing caller of the lane makes a full slab
- * not-full, when a slab on it empties, and when another lane takes a slab
- * from it (sc_alloc.c). Each lane on its own cache lines, so that a lane's
- * caller reads no line another lane's caller writes. */
+/* One allocation lane of a shard (the shard's REPAIR lock, as the rest of
+ * sc_shard_alloc).
+ *   partial: the slabs of each class with a free object that this lane
+ *       allocates from first. Read on every small allocation of a caller
+ *       of the lane, written when one of its slabs fills, when a freeing
+ *       caller of the lane makes a full slab not-full, when a slab on it
+ *       empties, and when another lane takes a slab from it (sc_alloc.c).
+ *   used_bytes, requested_bytes, nobjects: the shard's figures, counted by
+ *       the lane of the caller that allocates or frees (sc_alloc.c;
+ *       requested_bytes: sc_entry.c), so that an allocation writes no line
+ *       another lane's caller writes. A lane may free what another
+ *       allocated: one lane's count alone means nothing (it may even wrap
+ *       below zero); the shard's figure is the sum over its lanes
+ *       (sc_alloc_figures), exact under the lock, a moment old without it.
+ * Each lane on its own cache lines. */
 typedef struct sc_alloc_lane {
     _Alignas(SC_CACHELINE) uint32_t partial[SC_NCLASSES]; /* head slab by class, SC_NONE = none */
+    uint32_t unused;
+    uint64_t used_bytes;            /* bytes handed out, rounded to class */
+    uint64_t requested_bytes;       /* bytes entries need (sc_entry.c); tables
+                                       are not counted */
+    uint64_t nobjects;
 } sc_alloc_lane;
 
 /* Allocator state of one shard (sc_shard.alloc).
  *   every field: the shard's REPAIR lock (sc_alloc.c, sc_entry.c adds
  *       requested_bytes); reset by repair (sc_shard.c) and clear.
- *   used_bytes, requested_bytes, spare_reuses, spare_pages, lane_steals:
- *       also read with relaxed atomic loads and no lock (figures,
+ *   spare_reuses, spare_pages, lane_steals and the lanes' figures: also
+ *       read with relaxed atomic loads and no lock (figures,
  *       sc_evict_global's scan for shards with spares), so they may be a
  *       moment old.
- *   Issue 20: the three counters every allocation and free writes come
- *       first, so that they share one cache line (sc_segment.h checks it);
- *       the lanes' partial lists (read on every allocation, written only
- *       when a slab fills or stops being full) come after them.
+ *   Issue 20: nothing here is written by every allocation: the figures
+ *       that are (used, requested, objects) are counted per lane, on the
+ *       lane's own lines (sc_alloc_lane).
  *   lane_steals: slabs one lane took from another's partial list because
  *       the pool was down to its reserve (sc_alloc.c); a figure. */
 typedef struct sc_shard_alloc {
-    uint64_t used_bytes;            /* bytes handed out, rounded to class */
-    uint64_t requested_bytes;       /* bytes entries need (sc_entry.c); tables
-                                       are not counted */
-    uint64_t nobjects;
     uint64_t spare_reuses;          /* slabs and runs taken from the spares */
     uint32_t pages;                 /* pages owned (slabs and large runs) */
     uint32_t spare_head;            /* empty slabs kept for reuse (any class) */
@@ -171,7 +179,7 @@ sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t s
 /* Like sc_alloc for a run of whole pages: the longest free run up to
  * max_pages pages (*got says how many). 0 when the pool is empty. */
 sc_off sc_alloc_run_upto(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint32_t max_pages,
-                         uint32_t *got);
+                         uint32_t *got, uint32_t lane);
 /* The caller holds the write lock of the shard that allocated off. lane:
  * the caller's lane (a full slab that gets a free object joins it). */
 void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t lane);
@@ -207,6 +215,25 @@ uint32_t sc_alloc_give_owned_locked(sc_alloc_ctx *ac, uint16_t owner);
  * by `from` is owned by `to` afterwards (a caller's tag for runs it holds
  * back). Returns the pages moved. */
 uint32_t sc_alloc_retag_locked(sc_alloc_ctx *ac, uint16_t from, uint16_t to);
+
+/* A shard's figures: the sums over its lanes (relaxed loads: exact under
+ * the shard's lock, a moment old without it; a sum that a racing change
+ * makes look negative reads as 0). */
+typedef struct sc_alloc_figures {
+    uint64_t used_bytes;
+    uint64_t requested_bytes;
+    uint64_t nobjects;
+} sc_alloc_figures;
+void sc_alloc_figures_get(const sc_shard_alloc *sa, sc_alloc_figures *out);
+
+/* The caller holds the shard's write lock: adds delta (may be negative) to
+ * the bytes entries need, in the caller's lane (sc_entry.c). */
+static inline void sc_alloc_requested_add(sc_shard_alloc *sa, uint32_t lane, int64_t delta)
+{
+    sc_alloc_lane *l = &sa->lanes[lane % SC_ALLOC_LANES];
+
+    __atomic_store_n(&l->requested_bytes, l->requested_bytes + (uint64_t)delta, __ATOMIC_RELAXED);
+}
 
 /* Largest request that can ever succeed. */
 uint64_t sc_alloc_max_request(const sc_alloc_ctx *ac);

@@ -164,8 +164,9 @@ _Static_assert(sizeof(sc_shard_head) == SC_CACHELINE, "a shard head is one cache
  *   index, head_rel, live_rel: written once when the segment is made
  *       (sc_seg_format, one process), read with no lock afterwards.
  *   alloc: REPAIR lock (sc_alloc.c), reset by repair and clear. Its figures
- *       (used_bytes, requested_bytes, spare_reuses, spare_pages) are read
- *       with relaxed atomic loads and no lock by figures and eviction.
+ *       (the lanes' used_bytes, requested_bytes, nobjects; spare_reuses,
+ *       spare_pages) are read with relaxed atomic loads and no lock by
+ *       figures and eviction.
  *   stats: see sc_shard_stats.
  *   reservations: see sc_reservation (NO_REPAIR lock, not the REPAIR one).
  *   slam_*: REPAIR lock, read and written only by stores with
@@ -183,9 +184,9 @@ typedef struct sc_shard {
     int64_t live_rel;
     /* -- state of the lock's holders, each field under the lock named
      *    above; nothing an optimistic reader looks at. stats, then alloc:
-     *    the counters every allocation and free writes (alloc's first
-     *    three) share one line with nothing readers bump (checked below;
-     *    issue 20) -- */
+     *    the counters every allocation and free writes are its lanes',
+     *    each lane on lines of its own with nothing readers bump (checked
+     *    below; issue 20) -- */
     _Alignas(SC_CACHELINE) sc_shard_stats stats;
     sc_shard_alloc alloc;
     sc_reservation reservations[SC_RESERVATIONS];
@@ -203,13 +204,10 @@ typedef struct sc_shard {
     sc_retire_list retire;
 } sc_shard;
 
-/* Every allocation and free writes these three figures: one line, not the
- * one of the figures readers bump (issue 20). */
-_Static_assert(offsetof(sc_shard, alloc.used_bytes) / SC_CACHELINE
-               == (offsetof(sc_shard, alloc.nobjects) + 7) / SC_CACHELINE
-               && offsetof(sc_shard, alloc.used_bytes) / SC_CACHELINE
-               != (offsetof(sc_shard, stats.nomem) + 7) / SC_CACHELINE,
-               "the allocator's figures must share one cache line, apart from the readers' figures");
+/* Every allocation and free writes its lane's figures and reads its lane's
+ * lists: each lane on lines of its own (issue 20). */
+_Static_assert(sizeof(sc_alloc_lane) % SC_CACHELINE == 0 && offsetof(sc_shard, alloc.lanes) % SC_CACHELINE == 0,
+               "each allocation lane must sit on cache lines of its own");
 
 /* The head of a shard whose lock or writer state the caller already has in
  * hand. (A fetch goes from the hash to seg->heads directly, without reading

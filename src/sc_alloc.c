@@ -727,6 +727,7 @@ sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t s
     char *slab;
     unsigned cls;
 
+    lane %= SC_ALLOC_LANES;
     if (size == 0) {
         size = 1;
     }
@@ -757,12 +758,11 @@ sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t s
             ac->pages[head + n - 1].head = head;
         }
         sa->pages += n;
-        sa->used_bytes += (uint64_t)n << SC_PAGE_SHIFT;
-        sa->nobjects++;
+        sa->lanes[lane].used_bytes += (uint64_t)n << SC_PAGE_SHIFT;
+        sa->lanes[lane].nobjects++;
         return sc_alloc_off(ac, sc_page_addr(ac, head));
     }
 
-    lane %= SC_ALLOC_LANES;
     cls = sc_class_of(size);
     head = sa->lanes[lane].partial[cls];
     if (head == SC_NONE) {
@@ -784,12 +784,13 @@ sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t s
     if (h->nused == sc_slab_objects(h)) {
         sc_partial_remove(ac, sa, lane, head);
     }
-    sa->used_bytes += sc_class_size[cls];
-    sa->nobjects++;
+    sa->lanes[lane].used_bytes += sc_class_size[cls];
+    sa->lanes[lane].nobjects++;
     return sc_alloc_off(ac, slab + obj);
 }
 
-sc_off sc_alloc_run_upto(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint32_t max_pages, uint32_t *got)
+sc_off sc_alloc_run_upto(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint32_t max_pages, uint32_t *got,
+                         uint32_t lane)
 {
     sc_pool *pool = ac->pool;
     uint32_t head, run;
@@ -821,8 +822,8 @@ sc_off sc_alloc_run_upto(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, u
         ac->pages[head + run - 1].head = head;
     }
     sa->pages += run;
-    sa->used_bytes += (uint64_t)run << SC_PAGE_SHIFT;
-    sa->nobjects++;
+    sa->lanes[lane % SC_ALLOC_LANES].used_bytes += (uint64_t)run << SC_PAGE_SHIFT;
+    sa->lanes[lane % SC_ALLOC_LANES].nobjects++;
     *got = run;
     return sc_alloc_off(ac, sc_page_addr(ac, head));
 }
@@ -834,15 +835,16 @@ void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t lane)
     sc_page *h = &ac->pages[page];
     char *slab;
     bool was_full;
+    sc_alloc_lane *l = &sa->lanes[lane % SC_ALLOC_LANES];
 
     if (h->kind == SC_PAGE_INNER) {
         page = h->head;
         h = &ac->pages[page];
     }
-    sa->nobjects--;
+    l->nobjects--;
     if (h->kind == SC_PAGE_LARGE) {
         uint32_t run = h->run;
-        sa->used_bytes -= (uint64_t)run << SC_PAGE_SHIFT;
+        l->used_bytes -= (uint64_t)run << SC_PAGE_SHIFT;
         sa->pages -= run;
         sc_pool_give_locked(ac, page, run, false);
         return;
@@ -855,7 +857,7 @@ void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t lane)
     cap = sc_slab_objects(h);
     was_full = h->nused == cap;
     h->nused--;
-    sa->used_bytes -= sc_class_size[h->cls];
+    l->used_bytes -= sc_class_size[h->cls];
     if (h->nused == 0) {
         uint32_t run = h->run;
         if (!was_full) {
@@ -870,6 +872,21 @@ void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t lane)
     } else if (was_full) {
         sc_partial_push(ac, sa, lane % SC_ALLOC_LANES, page);
     }
+}
+
+void sc_alloc_figures_get(const sc_shard_alloc *sa, sc_alloc_figures *out)
+{
+    uint64_t used = 0, requested = 0, n = 0;
+    unsigned l;
+
+    for (l = 0; l < SC_ALLOC_LANES; l++) {
+        used += __atomic_load_n(&sa->lanes[l].used_bytes, __ATOMIC_RELAXED);
+        requested += __atomic_load_n(&sa->lanes[l].requested_bytes, __ATOMIC_RELAXED);
+        n += __atomic_load_n(&sa->lanes[l].nobjects, __ATOMIC_RELAXED);
+    }
+    out->used_bytes = (int64_t)used < 0 ? 0 : used;
+    out->requested_bytes = (int64_t)requested < 0 ? 0 : requested;
+    out->nobjects = (int64_t)n < 0 ? 0 : n;
 }
 
 uint64_t sc_alloc_usable(uint64_t size)

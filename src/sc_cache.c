@@ -718,8 +718,10 @@ void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
         sc_shard *s = &seg->shards[i];
         f->entries += __atomic_load_n(&sc_head(s)->table.used, __ATOMIC_RELAXED);
         f->slots += __atomic_load_n(&sc_head(s)->table.capacity, __ATOMIC_RELAXED);
-        f->mem_used += __atomic_load_n(&s->alloc.used_bytes, __ATOMIC_RELAXED);
-        f->mem_requested += __atomic_load_n(&s->alloc.requested_bytes, __ATOMIC_RELAXED);
+        sc_alloc_figures af;
+        sc_alloc_figures_get(&s->alloc, &af);
+        f->mem_used += af.used_bytes;
+        f->mem_requested += af.requested_bytes;
         f->spare_reuses += __atomic_load_n(&s->alloc.spare_reuses, __ATOMIC_RELAXED);
         f->lane_steals += __atomic_load_n(&s->alloc.lane_steals, __ATOMIC_RELAXED);
         f->inserts += sc_head(s)->inserts;

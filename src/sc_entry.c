@@ -109,7 +109,7 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
         if (value_len) {
             memcpy(SC_ENTRY_VAL(e), value, value_len);
         }
-        shard->alloc.requested_bytes += sc_entry_requested(e);
+        sc_alloc_requested_add(&shard->alloc, lane, (int64_t)sc_entry_requested(e));
         return off;
     }
     if (value_len < SC_PAGE_SIZE / 2) {
@@ -139,7 +139,7 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
         if (n == SC_MAX_CHUNKS) {
             goto fail;
         }
-        c = sc_alloc_run_upto(&seg->ac, &shard->alloc, owner, want, &got);
+        c = sc_alloc_run_upto(&seg->ac, &shard->alloc, owner, want, &got, lane);
         if (!c) {
             goto fail;
         }
@@ -155,7 +155,7 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
     }
     e->mem_size = mem > UINT32_MAX ? UINT32_MAX : (uint32_t)mem;
     *count = n;
-    shard->alloc.requested_bytes += sc_entry_requested(e);
+    sc_alloc_requested_add(&shard->alloc, lane, (int64_t)sc_entry_requested(e));
     return off;
 
 fail:
@@ -172,7 +172,7 @@ void sc_entry_free(sc_seg *seg, sc_shard *shard, sc_entry *e)
      * entries: the lane is the calling thread's, looked up here. */
     uint32_t lane = sc_pin_lane(shard);
 
-    shard->alloc.requested_bytes -= sc_entry_requested(e);
+    sc_alloc_requested_add(&shard->alloc, lane, -(int64_t)sc_entry_requested(e));
     if (e->flags & SC_ENTRY_CHAINED) {
         uint32_t *count, i;
         sc_chunk *table = sc_chunk_table(e, &count);

@@ -85,9 +85,13 @@ void sc_info_shard_get(sc_cache *c, uint32_t index, sc_info_shard *out)
         table_bytes = sc_alloc_usable(sc_table_bytes(table->capacity));
     }
     out->pages = shard->alloc.pages;
-    out->mem_used = shard->alloc.used_bytes;
-    out->mem_requested = shard->alloc.requested_bytes;
-    out->objects = shard->alloc.nobjects;
+    {
+        sc_alloc_figures af;
+        sc_alloc_figures_get(&shard->alloc, &af);
+        out->mem_used = af.used_bytes;
+        out->mem_requested = af.requested_bytes;
+        out->objects = af.nobjects;
+    }
     out->inserts = sc_head(shard)->inserts;
     out->updates = sc_head(shard)->updates;
     out->deletes = sc_head(shard)->deletes;
