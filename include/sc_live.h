@@ -95,6 +95,12 @@ bool sc_live_gone(sc_live_table *t, sc_owner owner);
  * threads, a shared one. */
 uint32_t sc_live_lane(sc_live_table *t, sc_owner self);
 
+/* The calling thread's lane: sc_live_lane of its own token (taking a
+ * liveness slot first if it has none), looked up once per token and
+ * cached per thread; a fork child looks its own up. 0 when no slot could
+ * be had (the lane is then shared). */
+uint32_t sc_live_my_lane(sc_live_table *t);
+
 /* Counts one lockless store for the owner of token self (the caller's own
  * token, sc_live_self). */
 static inline void sc_live_count_update(sc_live_table *t, sc_owner self)

@@ -509,22 +509,24 @@ static void sc_partial_push(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t lane,
     *list = head;
 }
 
-/* Unlinks a slab from the partial list of lane `lane`, or, with lane
- * SC_ALLOC_LANES, from whichever lane's list it is on (a slab that empties:
- * the list is found from its head, one compare per lane). */
+/* Unlinks a slab from the partial list it is on: lane `lane`'s if it is
+ * there, else (a slab that empties, on whichever lane it was) the list
+ * whose head it is, found with one compare per lane (`lane` first: most
+ * often the freeing caller's own). */
 static void sc_partial_remove(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t lane, uint32_t head)
 {
     sc_page *h = &ac->pages[head];
+    uint32_t k;
 
     if (h->prev != SC_NONE) {
         ac->pages[h->prev].next = h->next;
     } else {
-        if (lane >= SC_ALLOC_LANES) {
-            for (lane = 0; lane < SC_ALLOC_LANES && sa->lanes[lane].partial[h->cls] != head; lane++) {
+        for (k = 0; k < SC_ALLOC_LANES; k++) {
+            uint32_t *list = &sa->lanes[(lane + k) % SC_ALLOC_LANES].partial[h->cls];
+            if (*list == head) {
+                *list = h->next;
+                break;
             }
-        }
-        if (lane < SC_ALLOC_LANES) {
-            sa->lanes[lane].partial[h->cls] = h->next;
         }
     }
     if (h->next != SC_NONE) {
@@ -861,7 +863,7 @@ void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t lane)
     if (h->nused == 0) {
         uint32_t run = h->run;
         if (!was_full) {
-            sc_partial_remove(ac, sa, SC_ALLOC_LANES, page); /* whichever lane has it */
+            sc_partial_remove(ac, sa, lane, page); /* whichever lane has it */
         }
         if (sc_spare_room(ac, sa, run)) {
             sc_spare_push(ac, sa, page);

@@ -66,6 +66,8 @@
 static _Thread_local struct {
     sc_live_table *table;
     sc_owner token;
+    sc_owner lane_token;    /* the token lane was looked up for */
+    uint32_t lane;          /* its lane (sc_live_lane) */
 } sc_live_mine_tls;
 
 #define sc_live_mine_table (sc_live_mine_tls.table)
@@ -208,6 +210,26 @@ uint32_t sc_live_lane(sc_live_table *t, sc_owner self)
         }
     }
     return first;
+}
+
+uint32_t sc_live_my_lane(sc_live_table *t)
+{
+    /* One thread-local lookup on the hot path. A fork child's token was
+     * forgotten (sc_live_forget), so it never matches lane_token: the
+     * child looks its own lane up. */
+    __typeof__(sc_live_mine_tls) *m = &sc_live_mine_tls;
+    sc_owner self;
+
+    if (SC_LIKELY(m->token && m->table == t && m->lane_token == m->token)) {
+        return m->lane;
+    }
+    self = sc_live_self(t);
+    if (!self) {
+        return 0;
+    }
+    m->lane = sc_live_lane(t, self);
+    m->lane_token = self;
+    return m->lane;
 }
 
 uint64_t sc_live_updates(const sc_live_table *t)

@@ -49,37 +49,18 @@
 
 #define SC_PIN_SPINS 256
 
-/* The pin slot this thread tries first in every shard: its lane
- * (sc_live_lane), looked up again when its token changes (a fork child,
- * whose token the fork forgot: it takes a lane of its own, never keeps the
- * parent's). The same lane is the thread's allocation lane in every shard
- * (sc_pin_lane, sc_alloc.h). */
-static _Thread_local struct {
-    sc_owner token;
-    uint32_t lane;
-} sc_pin_mine;
-
-static inline uint32_t sc_pin_lane_of(sc_shard *shard, sc_owner self)
-{
-    if (SC_UNLIKELY(sc_pin_mine.token != self)) {
-        sc_pin_mine.lane = sc_live_lane(sc_shard_live(shard), self) % SC_PINS;
-        sc_pin_mine.token = self;
-    }
-    return sc_pin_mine.lane;
-}
-
 uint32_t sc_pin_lane(sc_shard *shard)
 {
-    sc_owner self = sc_live_self(sc_shard_live(shard));
-
-    return self ? sc_pin_lane_of(shard, self) : 0;
+    return sc_live_my_lane(sc_shard_live(shard)) % SC_PINS;
 }
 
 sc_pin *sc_pin_claim(sc_shard *shard, sc_owner self)
 {
     uint32_t first, i;
 
-    first = sc_pin_lane_of(shard, self);
+    /* The slot of this thread's lane first (self is this thread's token,
+     * so its lane is the one sc_live_my_lane caches for it). */
+    first = sc_pin_lane(shard);
 
     if (SC_UNLIKELY(!__atomic_load_n(&sc_head(shard)->pins_used, __ATOMIC_RELAXED))) {
         __atomic_store_n(&sc_head(shard)->pins_used, 1, __ATOMIC_SEQ_CST);
