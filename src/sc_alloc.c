@@ -641,9 +641,9 @@ static uint32_t sc_spare_take(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t own
 
 uint32_t sc_alloc_flush_spares(sc_alloc_ctx *ac, sc_shard_alloc *sa)
 {
-    uint32_t pages = 0;
+    uint32_t pages = 0, l, cls;
 
-    if (sa->spare_head == SC_NONE || !sc_pool_lock(ac)) {
+    if (sa->spare_pages == 0 || !sc_pool_lock(ac)) {
         return 0;
     }
     while (sa->spare_head != SC_NONE) {
@@ -653,6 +653,23 @@ uint32_t sc_alloc_flush_spares(sc_alloc_ctx *ac, sc_shard_alloc *sa)
         sa->pages -= run;
         pages += run;
         sc_pool_give(ac, head, run);
+    }
+    /* Empty one-page slabs kept on their lanes (sc_free). */
+    for (l = 0; l < SC_ALLOC_LANES && sa->spare_pages; l++) {
+        for (cls = 0; cls < SC_NCLASSES; cls++) {
+            uint32_t p = sa->lanes[l].partial[cls];
+            while (p != SC_NONE) {
+                uint32_t next = ac->pages[p].next, run = ac->pages[p].run;
+                if (ac->pages[p].nused == 0) {
+                    sc_partial_remove(ac, sa, l, p);
+                    sa->spare_pages -= run;
+                    sa->pages -= run;
+                    pages += run;
+                    sc_pool_give(ac, p, run);
+                }
+                p = next;
+            }
+        }
     }
     sc_pool_unlock(ac);
     return pages;
@@ -774,6 +791,9 @@ sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t s
         }
     }
     h = &ac->pages[head];
+    if (SC_UNLIKELY(h->nused == 0 && h->bump != 0)) {
+        sa->spare_pages -= h->run; /* an emptied slab kept on a lane (sc_free), used again */
+    }
     slab = sc_page_addr(ac, head);
     if (h->free_obj) {
         obj = h->free_obj - 1;
@@ -862,6 +882,16 @@ void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t lane)
     l->used_bytes -= sc_class_size[h->cls];
     if (h->nused == 0) {
         uint32_t run = h->run;
+        if (!was_full && run == 1 && h->prev == SC_NONE && h->next == SC_NONE && sc_spare_room(ac, sa, run)) {
+            /* The only partial slab of its class on its lane: it stays
+             * there, counted as a spare (within the spares' cap and only
+             * while the pool keeps its reserve; given back by
+             * sc_alloc_flush_spares), so that a process storing and
+             * deleting its own keys does not move its slab to the spares
+             * and back at every store. */
+            sa->spare_pages += run;
+            return;
+        }
         if (!was_full) {
             sc_partial_remove(ac, sa, lane, page); /* whichever lane has it */
         }
