@@ -131,7 +131,8 @@ typedef struct sc_shard_alloc {
     uint64_t spare_reuses;          /* slabs and runs taken from the spares */
     uint32_t pages;                 /* pages owned (slabs and large runs) */
     uint32_t spare_head;            /* empty slabs kept for reuse (any class) */
-    uint32_t spare_pages;           /* pages in them */
+    uint32_t spare_pages;           /* pages in them, and in emptied one-page
+                                       slabs kept on a lane (sc_free) */
     uint64_t lane_steals;           /* partial slabs taken from another lane */
     sc_alloc_lane lanes[SC_ALLOC_LANES]; /* slabs with a free object, by lane and class */
 } sc_shard_alloc;

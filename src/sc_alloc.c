@@ -48,7 +48,12 @@
  * else it fails (the caller evicts). A freed object goes back to its own
  * slab; a full slab that gets a free object joins the freeing caller's
  * lane; a slab that empties leaves whichever lane's list it is on (found
- * from the list heads: one compare per lane).
+ * from the list heads: one compare per lane, the caller's first) - except
+ * a one-page slab that is the only partial slab of its class on its lane:
+ * it stays there, counted in spare_pages under the spares' cap and pool
+ * reserve (sc_alloc_flush_spares gives it back with the spares), so that
+ * a process that stores and deletes its own keys, alone in its slab, does
+ * not move that slab through the shard's spare list at every store.
  * Bound: lanes never refuse memory - a shard fails an allocation only when
  * no lane of it has a free object of the class and the pool has no slab,
  * exactly as with one list. What lanes cost is free objects parked in
