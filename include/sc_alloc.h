@@ -133,6 +133,7 @@ typedef struct sc_shard_alloc {
     uint32_t spare_head;            /* empty slabs kept for reuse (any class) */
     uint32_t spare_pages;           /* pages in them, and in emptied one-page
                                        slabs kept on a lane (sc_free) */
+    uint32_t kept_pages;            /* of spare_pages, those kept on lanes */
     uint64_t lane_steals;           /* partial slabs taken from another lane */
     sc_alloc_lane lanes[SC_ALLOC_LANES]; /* slabs with a free object, by lane and class */
 } sc_shard_alloc;

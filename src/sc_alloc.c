@@ -50,8 +50,11 @@
  * lane; a slab that empties leaves whichever lane's list it is on (found
  * from the list heads: one compare per lane, the caller's first) - except
  * a one-page slab that is the only partial slab of its class on its lane:
- * it stays there, counted in spare_pages under the spares' cap and pool
- * reserve (sc_alloc_flush_spares gives it back with the spares), so that
+ * it stays there, counted in spare_pages (and kept_pages; not under the
+ * spares' cap, which would send the slabs of more lanes than the cap has
+ * pages to the pool and back at every store, but only while the pool
+ * keeps its reserve: at most one page per lane, class and shard;
+ * sc_alloc_flush_spares gives it back with the spares), so that
  * a process that stores and deletes its own keys, alone in its slab, does
  * not move that slab through the shard's spare list at every store.
  * Bound: lanes never refuse memory - a shard fails an allocation only when
@@ -552,7 +555,7 @@ static inline uint32_t sc_spare_cap(const sc_alloc_ctx *ac)
  * stand between a store and memory it needs. */
 static inline bool sc_spare_room(const sc_alloc_ctx *ac, const sc_shard_alloc *sa, uint32_t run)
 {
-    return sa->spare_pages + run <= sc_spare_cap(ac)
+    return sa->spare_pages - sa->kept_pages + run <= sc_spare_cap(ac)
            && sc_alloc_pool_free_pages(ac) >= ac->npages / 8;
 }
 
@@ -668,6 +671,7 @@ uint32_t sc_alloc_flush_spares(sc_alloc_ctx *ac, sc_shard_alloc *sa)
                 if (ac->pages[p].nused == 0) {
                     sc_partial_remove(ac, sa, l, p);
                     sa->spare_pages -= run;
+                    sa->kept_pages -= run;
                     sa->pages -= run;
                     pages += run;
                     sc_pool_give(ac, p, run);
@@ -798,6 +802,7 @@ sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t s
     h = &ac->pages[head];
     if (SC_UNLIKELY(h->nused == 0 && h->bump != 0)) {
         sa->spare_pages -= h->run; /* an emptied slab kept on a lane (sc_free), used again */
+        sa->kept_pages -= h->run;
     }
     slab = sc_page_addr(ac, head);
     if (h->free_obj) {
@@ -887,14 +892,18 @@ void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t lane)
     l->used_bytes -= sc_class_size[h->cls];
     if (h->nused == 0) {
         uint32_t run = h->run;
-        if (!was_full && run == 1 && h->prev == SC_NONE && h->next == SC_NONE && sc_spare_room(ac, sa, run)) {
+        if (!was_full && run == 1 && h->prev == SC_NONE && h->next == SC_NONE
+            && sc_alloc_pool_free_pages(ac) >= ac->npages / 8) {
             /* The only partial slab of its class on its lane: it stays
-             * there, counted as a spare (within the spares' cap and only
-             * while the pool keeps its reserve; given back by
-             * sc_alloc_flush_spares), so that a process storing and
-             * deleting its own keys does not move its slab to the spares
-             * and back at every store. */
+             * there, counted as a spare (only while the pool keeps its
+             * reserve - one page per lane, class and shard at most, not
+             * under the spares' cap: with more lanes storing than the cap
+             * has pages, their slabs would go to the pool and back at
+             * every store; given back by sc_alloc_flush_spares), so that
+             * a process storing and deleting its own keys does not move
+             * its slab to the spares and back at every store. */
             sa->spare_pages += run;
+            sa->kept_pages += run;
             return;
         }
         if (!was_full) {

@@ -249,6 +249,7 @@ uint64_t sc_seg_layout_id(void)
         offsetof(sc_shard, pins),
         sizeof(sc_shard_alloc), offsetof(sc_shard_alloc, lanes), offsetof(sc_shard_alloc, spare_head),
         SC_ALLOC_LANES, sizeof(sc_alloc_lane), offsetof(sc_shard_alloc, lane_steals),
+        offsetof(sc_shard_alloc, kept_pages),
         sizeof(sc_shard_stats), offsetof(sc_shard_stats, repairs), offsetof(sc_alloc_lane, used_bytes),
         offsetof(sc_shard_head, inserts),
         sizeof(sc_reservation), sizeof(sc_pin), offsetof(sc_pin, entry_rel), offsetof(sc_entry, ver),
