@@ -108,7 +108,7 @@ typedef struct sc_pool {
  * Each lane on its own cache lines. */
 typedef struct sc_alloc_lane {
     _Alignas(SC_CACHELINE) uint32_t partial[SC_NCLASSES]; /* head slab by class, SC_NONE = none */
-    uint32_t unused;
+    uint32_t kept;                  /* emptied one-page slabs kept on this lane: 0 or 1 */
     uint64_t used_bytes;            /* bytes handed out, rounded to class */
     uint64_t requested_bytes;       /* bytes entries need (sc_entry.c); tables
                                        are not counted */

@@ -52,9 +52,9 @@
  * a one-page slab that is the only partial slab of its class on its lane:
  * it stays there, counted in spare_pages (and kept_pages; not under the
  * spares' cap, which would send the slabs of more lanes than the cap has
- * pages to the pool and back at every store, but only while the pool
- * keeps its reserve: at most one page per lane, class and shard;
- * sc_alloc_flush_spares gives it back with the spares), so that
+ * pages to the pool and back at every store, but one page per lane and
+ * shard at most (sc_alloc_lane.kept), and only while the pool keeps its
+ * reserve; sc_alloc_flush_spares gives it back with the spares), so that
  * a process that stores and deletes its own keys, alone in its slab, does
  * not move that slab through the shard's spare list at every store.
  * Bound: lanes never refuse memory - a shard fails an allocation only when
@@ -672,6 +672,7 @@ uint32_t sc_alloc_flush_spares(sc_alloc_ctx *ac, sc_shard_alloc *sa)
                     sc_partial_remove(ac, sa, l, p);
                     sa->spare_pages -= run;
                     sa->kept_pages -= run;
+                    sa->lanes[l].kept = 0;
                     sa->pages -= run;
                     pages += run;
                     sc_pool_give(ac, p, run);
@@ -682,6 +683,20 @@ uint32_t sc_alloc_flush_spares(sc_alloc_ctx *ac, sc_shard_alloc *sa)
     }
     sc_pool_unlock(ac);
     return pages;
+}
+
+/* Slab head, taken from lane l's list, is about to hand out an object: if
+ * it is an emptied slab kept on that lane (sc_free: no object in use, some
+ * handed out before), it stops counting as a spare. */
+static inline void sc_kept_reuse(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t l, uint32_t head)
+{
+    sc_page *h = &ac->pages[head];
+
+    if (SC_UNLIKELY(h->nused == 0 && h->bump != 0)) {
+        sa->spare_pages -= h->run;
+        sa->kept_pages -= h->run;
+        sa->lanes[l].kept = 0;
+    }
 }
 
 /* A slab for lane `lane` of class cls, pushed on its partial list: an
@@ -718,6 +733,7 @@ static uint32_t sc_slab_new(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner
          * lane has (a lane whose process left keeps its slabs only until
          * then). The slab moves to this lane. */
         head = sa->lanes[other].partial[cls];
+        sc_kept_reuse(ac, sa, other, head);
         sc_partial_remove(ac, sa, other, head);
         sc_partial_push(ac, sa, lane, head);
         sa->lane_steals++;
@@ -734,6 +750,7 @@ static uint32_t sc_slab_new(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner
         if (other < SC_ALLOC_LANES) {
             /* The pool had its reserve a moment ago but not now. */
             head = sa->lanes[other].partial[cls];
+            sc_kept_reuse(ac, sa, other, head);
             sc_partial_remove(ac, sa, other, head);
             sc_partial_push(ac, sa, lane, head);
             sa->lane_steals++;
@@ -798,12 +815,10 @@ sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t s
         if (head == SC_NONE) {
             return 0;
         }
+    } else {
+        sc_kept_reuse(ac, sa, lane, head);
     }
     h = &ac->pages[head];
-    if (SC_UNLIKELY(h->nused == 0 && h->bump != 0)) {
-        sa->spare_pages -= h->run; /* an emptied slab kept on a lane (sc_free), used again */
-        sa->kept_pages -= h->run;
-    }
     slab = sc_page_addr(ac, head);
     if (h->free_obj) {
         obj = h->free_obj - 1;
@@ -892,18 +907,19 @@ void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t lane)
     l->used_bytes -= sc_class_size[h->cls];
     if (h->nused == 0) {
         uint32_t run = h->run;
-        if (!was_full && run == 1 && h->prev == SC_NONE && h->next == SC_NONE
-            && sc_alloc_pool_free_pages(ac) >= ac->npages / 8) {
-            /* The only partial slab of its class on its lane: it stays
-             * there, counted as a spare (only while the pool keeps its
-             * reserve - one page per lane, class and shard at most, not
-             * under the spares' cap: with more lanes storing than the cap
-             * has pages, their slabs would go to the pool and back at
-             * every store; given back by sc_alloc_flush_spares), so that
-             * a process storing and deleting its own keys does not move
-             * its slab to the spares and back at every store. */
+        if (!was_full && run == 1 && h->prev == SC_NONE && h->next == SC_NONE && !l->kept
+            && l->partial[h->cls] == page && sc_alloc_pool_free_pages(ac) >= ac->npages / 8) {
+            /* The only partial slab of its class on the caller's lane: it
+             * stays there, counted as a spare (only while the pool keeps
+             * its reserve, one page per lane and shard at most - not under
+             * the spares' cap: with more lanes storing than the cap has
+             * pages, their slabs would go to the pool and back at every
+             * store; given back by sc_alloc_flush_spares), so that a
+             * process storing and deleting its own keys does not move its
+             * slab to the spares and back at every store. */
             sa->spare_pages += run;
             sa->kept_pages += run;
+            l->kept = 1;
             return;
         }
         if (!was_full) {
