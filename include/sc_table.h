@@ -283,6 +283,24 @@ static inline __attribute__((always_inline)) bool sc_key_equal(const char *a, co
 const sc_entry *sc_table_lookup(const sc_seg *seg, const sc_table *table, const char *key,
                                 uint32_t key_len, uint64_t hash, uint32_t *slot_out);
 
+/* A lookup's answer, kept by a writer to use again (sc_cache.c): the key's
+ * entry e (NULL: absent) and its slot, or for an absent key free, the slot
+ * a new entry would take (the one sc_table_free_slot would return for
+ * this table: the first slot of the probe that is not full; SC_NONE: no
+ * table, or none seen); and seq, the shard's counter value it was made
+ * under (odd: no answer), set by the caller. */
+typedef struct sc_table_seen {
+    uint64_t seq;
+    const sc_entry *e;
+    uint32_t slot;
+    uint32_t free;
+} sc_table_seen;
+
+/* sc_table_lookup, with the answer in *seen (all but seq). Trustworthy on
+ * the same terms. */
+const sc_entry *sc_table_probe(const sc_seg *seg, const sc_table *table, const char *key, uint32_t key_len,
+                               uint64_t hash, sc_table_seen *seen);
+
 /* The same, for the fetch path: the key's home slot is looked at inline
  * (most keys are found there), anything else by sc_table_lookup. */
 static inline __attribute__((always_inline)) const sc_entry *
