@@ -329,6 +329,43 @@ sc_table_find(const sc_seg *seg, const sc_table *table, const char *key, uint32_
     return sc_table_lookup(seg, table, key, key_len, hash, slot_out);
 }
 
+/* sc_table_probe with the key's home slot looked at inline, as
+ * sc_table_find: an empty home slot (the common case for a new key) ends
+ * the probe there, and is where the key would go. */
+static inline __attribute__((always_inline)) const sc_entry *
+sc_table_probe_find(const sc_seg *seg, const sc_table *table, const char *key, uint32_t key_len, uint64_t hash,
+                    sc_table_seen *seen)
+{
+    sc_off off = __atomic_load_n(&table->off, __ATOMIC_RELAXED);
+    uint32_t capacity = __atomic_load_n(&table->capacity, __ATOMIC_RELAXED);
+    uint32_t idx;
+
+    if (SC_LIKELY(off && sc_is_pow2(capacity) && sc_seg_ptr(seg, off, sc_table_bytes(capacity)))) {
+        const volatile uint8_t *tags = (const volatile uint8_t *)(seg->base + off);
+        const volatile uint32_t *slots =
+            (const volatile uint32_t *)(seg->base + off + SC_ALIGN_UP((uint64_t)capacity, 8));
+        uint8_t tag;
+        idx = (uint32_t)hash & (capacity - 1);
+        tag = tags[idx];
+        if (tag == SC_TAG_EMPTY) {
+            seen->e = NULL;
+            seen->free = idx;
+            return NULL;
+        }
+        if (SC_LIKELY(tag == sc_tag_of(hash))) {
+            sc_off eoff = (sc_off)slots[idx] << SC_SLOT_SHIFT;
+            const sc_entry *e = sc_seg_ptr(seg, eoff, sizeof(sc_entry) + (uint64_t)key_len);
+            if (SC_LIKELY(e && e->hash == hash && e->key_len == key_len
+                          && sc_key_equal(SC_ENTRY_KEY(e), key, key_len))) {
+                seen->e = e;
+                seen->slot = idx;
+                return e;
+            }
+        }
+    }
+    return sc_table_probe(seg, table, key, key_len, hash, seen);
+}
+
 /* Writers (shard write lock held). */
 
 /* Builds a table of new_capacity holding every entry of *old, in memory

@@ -648,7 +648,7 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     const sc_entry *e;
 
     sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
-    e = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
+    e = sc_table_find(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
     if (!e) {
         sc_shard_unlock(shard);
         return SC_NOTFOUND;

@@ -106,7 +106,7 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
     /* Look first, pin only an entry that qualifies: a store of a new key
      * (or of another type or length) costs one lookup here, no pin, and
      * the caller's locked path uses its answer while seq has not moved. */
-    e = (sc_entry *)sc_table_probe(seg, &head->table, key, key_len, hash, seen);
+    e = (sc_entry *)sc_table_probe_find(seg, &head->table, key, key_len, hash, seen);
     ok = e && e->vtype == vtype && e->ttl == 0 && e->val_len == len
          && !(__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_CHAINED | SC_ENTRY_ZC));
     if (!ok) {
