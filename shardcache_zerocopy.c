@@ -92,11 +92,17 @@ ZEND_TLS size_t sc_zb_kept_cap;
 ZEND_TLS uint32_t *sc_zb_kept_rel;
 ZEND_TLS size_t sc_zb_kept_relcap;
 
+/* The buffer is laid out as it will sit in the entry: the header (buf)
+ * on an 8-byte boundary here as there, so that every zend_array and
+ * zend_string is built at an address aligned for it. raw is the malloc'd
+ * block (8-aligned), buf = raw + 8, mem = buf - pad. */
+#define SC_ZB_LEAD 8
 typedef struct sc_zc_builder {
+    char *raw;              /* the allocation: cap bytes */
     char *mem;              /* the value's bytes: pad, then the layout */
-    char *buf;              /* mem + pad: the header; offsets count from here */
+    char *buf;              /* mem + pad = raw + SC_ZB_LEAD: the header; offsets count from here */
     size_t pad;             /* 1..8 bytes before the header (see above) */
-    size_t len, cap;        /* len: layout bytes (a multiple of 8); cap: bytes of mem */
+    size_t len, cap;        /* len: layout bytes (a multiple of 8); cap: bytes of raw */
     uint32_t *rel;          /* positions (from the header) of pointers to relocate */
     size_t nrel, relcap;
     zend_string *last_str;  /* the last string laid out, and where */
@@ -110,7 +116,7 @@ static void sc_zb_init(sc_zc_builder *b, size_t pad, uint64_t limit)
     memset(b, 0, sizeof(*b));
     b->pad = pad;
     b->limit = limit;
-    b->mem = sc_zb_kept_mem;
+    b->raw = sc_zb_kept_mem;
     b->cap = sc_zb_kept_cap;
     b->rel = sc_zb_kept_rel;
     b->relcap = sc_zb_kept_relcap;
@@ -118,17 +124,18 @@ static void sc_zb_init(sc_zc_builder *b, size_t pad, uint64_t limit)
     sc_zb_kept_cap = 0;
     sc_zb_kept_rel = NULL;
     sc_zb_kept_relcap = 0;
-    b->buf = b->mem ? b->mem + pad : NULL;
+    b->buf = b->raw ? b->raw + SC_ZB_LEAD : NULL;
+    b->mem = b->raw ? b->buf - pad : NULL;
 }
 
 static void sc_zb_free(sc_zc_builder *b)
 {
     /* Kept for the next store unless big (then given back now). */
-    if (b->mem && b->cap <= 256 * 1024 && !sc_zb_kept_mem) {
-        sc_zb_kept_mem = b->mem;
+    if (b->raw && b->cap <= 256 * 1024 && !sc_zb_kept_mem) {
+        sc_zb_kept_mem = b->raw;
         sc_zb_kept_cap = b->cap;
-    } else if (b->mem) {
-        pefree(b->mem, 1);
+    } else if (b->raw) {
+        pefree(b->raw, 1);
     }
     if (b->rel && b->relcap <= 64 * 1024 && !sc_zb_kept_rel) {
         sc_zb_kept_rel = b->rel;
@@ -145,9 +152,10 @@ static zend_never_inline void sc_zb_grow(sc_zc_builder *b, size_t need)
     while (cap < need) {
         cap *= 2;
     }
-    b->mem = perealloc(b->mem, cap, 1);
+    b->raw = perealloc(b->raw, cap, 1);
     b->cap = cap;
-    b->buf = b->mem + b->pad;
+    b->buf = b->raw + SC_ZB_LEAD;
+    b->mem = b->buf - b->pad;
 }
 
 /* size bytes at the end of the layout (8-aligned); the caller writes
@@ -161,8 +169,8 @@ static zend_always_inline size_t sc_zb_alloc(sc_zc_builder *b, size_t size)
         b->failed = true;
         return 0;
     }
-    if (UNEXPECTED(b->pad + end > b->cap)) {
-        sc_zb_grow(b, b->pad + end);
+    if (UNEXPECTED(SC_ZB_LEAD + end > b->cap)) {
+        sc_zb_grow(b, SC_ZB_LEAD + end);
     }
     if (end != off) {
         memset(b->buf + end - 8, 0, 8);

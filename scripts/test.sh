@@ -23,11 +23,13 @@
 #   5. extra phases   EXTRA_TESTS below
 #   6. platforms      PLATFORM_TESTS below: the phpt suite on PHP 8.4 NTS (a
 #      trixie chroot, tests/php84/chroot.sh), the phpt suite and the thread
-#      driver on PHP 8.2 ZTS (tests/zts/build-php.sh), Apache prefork + mod_php.
+#      driver on PHP 8.2 ZTS (tests/zts/build-php.sh), Apache prefork + mod_php,
+#      and the phpt suite and a kill test against an AddressSanitizer +
+#      UndefinedBehaviorSanitizer build (tests/asan/run.sh).
 #      The 8.4 chroot and the ZTS PHP are made once and cached under
 #      /opt/shardcache; on a fresh machine both are prepared in the
 #      background (nice) from the start of the run, while phases 2-5 run.
-# OPTIONAL_TESTS (below) run only when named (e.g. scripts/test.sh asan).
+# OPTIONAL_TESTS (below, none at present) run only when named.
 # Prints a per-phase summary, a table per PHP version / build / SAPI, and,
 # as the very last line, "N passed, N failed" summed over the phases.
 # Exits non-zero on any failure.
@@ -85,11 +87,11 @@ PLATFORM_TESTS=(
     "zts-threads|8.2 ZTS embed|300|bash tests/zts/run.sh driver --threads=8 --child-threads=2 --seconds=60"
     "zts-threads-vg|8.2 ZTS embed|600|bash tests/zts/run.sh driver --threads=4 --child-threads=1 --seconds=8 --ops=100 --fatal-every=0 --valgrind"
     "apache-prefork|8.2 NTS apache2|300|bash tests/apache/run.sh --seconds=30 --so=\"\$SO\""
+    "asan|8.2 NTS cli ASan+UBSan|1500|bash tests/asan/run.sh --kill-test=300"
 )
 
 # OPTIONAL TESTS: "name|timeout|shell command", run only when named.
 OPTIONAL_TESTS=(
-    "asan|3600|bash tests/asan/run.sh"
 )
 # ---------------------------------------------------------------------------
 

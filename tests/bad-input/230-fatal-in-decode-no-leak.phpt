@@ -5,6 +5,7 @@ A fatal error while a fetched value is decoded (E_USER_ERROR in __wakeup, memory
 if (!extension_loaded('shardcache')) die('skip shardcache only: checks its scratch buffer');
 if (!function_exists('proc_open')) die('skip needs proc_open');
 if (getenv('SHARDCACHE_VALGRIND')) die('skip already under valgrind: the children below run under valgrind themselves');
+if (getenv('ASAN_OPTIONS') !== false) die('skip under AddressSanitizer: the children below run under valgrind, which cannot run an ASan build');
 exec('command -v valgrind 2>/dev/null', $out, $rc);
 if ($rc !== 0) die('skip valgrind not installed');
 ?>

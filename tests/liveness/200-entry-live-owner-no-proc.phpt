@@ -6,6 +6,7 @@ require __DIR__ . '/../lib/noproc.inc';
 np_skip();
 if (!extension_loaded('shardcache')) die('skip shardcache-specific (liveness slots)');
 if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: valgrind traces unshare and mount, which then fail');
+if (getenv('ASAN_OPTIONS') !== false) die('skip under AddressSanitizer: it reads /proc when a process starts, and this test hides /proc');
 ?>
 --INI--
 apc.enable_cli=1

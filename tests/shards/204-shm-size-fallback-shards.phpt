@@ -1,7 +1,10 @@
 --TEST--
 shardcache: when apc.shm_size cannot be used and 32M is mapped instead, the automatic shard count is the one of 32M (too large a size, and a size that cannot be mapped)
 --SKIPIF--
-<?php if (!extension_loaded('shardcache')) die('skip shardcache-specific'); ?>
+<?php
+if (!extension_loaded('shardcache')) die('skip shardcache-specific');
+if (getenv('ASAN_OPTIONS') !== false) die('skip under AddressSanitizer: its shadow memory cannot be mapped under the ulimit -v this test sets');
+?>
 --INI--
 apc.enable_cli=1
 apc.shm_size=40G
