@@ -23,11 +23,13 @@
  * length, ttl 0, neither chained nor zero-copy, and no writer (shard
  * window or another lockless store) is active: then true, the store is
  * done and counted. False, with nothing written, in every other case: the
- * caller takes the locked path. The caller leaves out zero-copy values
- * (vtype SC_V_ZC, a fixup), len > SC_LOCKLESS_MAX_BYTES, add_only, slam
- * defense and apc.ttl (idle_ttl). */
+ * caller takes the locked path, with what this path's lookup found in
+ * *seen (seq odd: no lookup was made; see sc_table_seen). The caller
+ * leaves out zero-copy values (vtype SC_V_ZC, a fixup), len >
+ * SC_LOCKLESS_MAX_BYTES, add_only, slam defense and apc.ttl (idle_ttl). */
 bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash,
-                       uint8_t vtype, int64_t scalar, const char *data, uint32_t len, int64_t now);
+                       uint8_t vtype, int64_t scalar, const char *data, uint32_t len, int64_t now,
+                       sc_table_seen *seen);
 
 /* The shard's lock held (either mode), by a reader that found key's entry
  * mid-rewrite: opens the shard's window (sc_shard_write_begin: waits for

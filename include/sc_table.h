@@ -283,6 +283,24 @@ static inline __attribute__((always_inline)) bool sc_key_equal(const char *a, co
 const sc_entry *sc_table_lookup(const sc_seg *seg, const sc_table *table, const char *key,
                                 uint32_t key_len, uint64_t hash, uint32_t *slot_out);
 
+/* A lookup's answer, kept by a writer to use again (sc_cache.c): the key's
+ * entry e (NULL: absent) and its slot, or for an absent key free, the slot
+ * a new entry would take (the one sc_table_free_slot would return for
+ * this table: the first slot of the probe that is not full; SC_NONE: no
+ * table, or none seen); and seq, the shard's counter value it was made
+ * under (odd: no answer), set by the caller. */
+typedef struct sc_table_seen {
+    uint64_t seq;
+    const sc_entry *e;
+    uint32_t slot;
+    uint32_t free;
+} sc_table_seen;
+
+/* sc_table_lookup, with the answer in *seen (all but seq). Trustworthy on
+ * the same terms. */
+const sc_entry *sc_table_probe(const sc_seg *seg, const sc_table *table, const char *key, uint32_t key_len,
+                               uint64_t hash, sc_table_seen *seen);
+
 /* The same, for the fetch path: the key's home slot is looked at inline
  * (most keys are found there), anything else by sc_table_lookup. */
 static inline __attribute__((always_inline)) const sc_entry *
@@ -309,6 +327,43 @@ sc_table_find(const sc_seg *seg, const sc_table *table, const char *key, uint32_
         }
     }
     return sc_table_lookup(seg, table, key, key_len, hash, slot_out);
+}
+
+/* sc_table_probe with the key's home slot looked at inline, as
+ * sc_table_find: an empty home slot (the common case for a new key) ends
+ * the probe there, and is where the key would go. */
+static inline __attribute__((always_inline)) const sc_entry *
+sc_table_probe_find(const sc_seg *seg, const sc_table *table, const char *key, uint32_t key_len, uint64_t hash,
+                    sc_table_seen *seen)
+{
+    sc_off off = __atomic_load_n(&table->off, __ATOMIC_RELAXED);
+    uint32_t capacity = __atomic_load_n(&table->capacity, __ATOMIC_RELAXED);
+    uint32_t idx;
+
+    if (SC_LIKELY(off && sc_is_pow2(capacity) && sc_seg_ptr(seg, off, sc_table_bytes(capacity)))) {
+        const volatile uint8_t *tags = (const volatile uint8_t *)(seg->base + off);
+        const volatile uint32_t *slots =
+            (const volatile uint32_t *)(seg->base + off + SC_ALIGN_UP((uint64_t)capacity, 8));
+        uint8_t tag;
+        idx = (uint32_t)hash & (capacity - 1);
+        tag = tags[idx];
+        if (tag == SC_TAG_EMPTY) {
+            seen->e = NULL;
+            seen->free = idx;
+            return NULL;
+        }
+        if (SC_LIKELY(tag == sc_tag_of(hash))) {
+            sc_off eoff = (sc_off)slots[idx] << SC_SLOT_SHIFT;
+            const sc_entry *e = sc_seg_ptr(seg, eoff, sizeof(sc_entry) + (uint64_t)key_len);
+            if (SC_LIKELY(e && e->hash == hash && e->key_len == key_len
+                          && sc_key_equal(SC_ENTRY_KEY(e), key, key_len))) {
+                seen->e = e;
+                seen->slot = idx;
+                return e;
+            }
+        }
+    }
+    return sc_table_probe(seg, table, key, key_len, hash, seen);
 }
 
 /* Writers (shard write lock held). */

@@ -214,17 +214,49 @@ static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const s
     return off;
 }
 
+/* The store's last lookup of its key (sc_table_seen). The first runs
+ * before the lock (sc_lockless_store), later ones under it. While the
+ * shard's counter still has the value seen->seq, no writer has opened the
+ * shard's window since, and every change to the table is made inside it
+ * (a new or replaced slot, a delete, an eviction, a resize, a repair, a
+ * clear): the answer still holds, and the locked path need not probe
+ * again (for an absent key, nor look for a free slot). */
+
+/* Whether seen still holds. Shard write lock held: nobody else moves the
+ * counter now; the acquire fence orders a lookup made before the lock
+ * (with no lock) before this check, as for an optimistic reader. */
+static inline bool sc_store_seen_holds(const sc_shard_head *head, const sc_table_seen *seen)
+{
+    return !(seen->seq & 1) && sc_seq_read_valid(&head->seq, seen->seq);
+}
+
+/* Key's entry (and its slot in *slot): seen's answer while it holds, else
+ * a new lookup, kept in seen. Shard write lock held (seq is even: a
+ * locker that found it odd repaired the shard). */
+static inline const sc_entry *sc_store_find(sc_seg *seg, const sc_shard_head *head, const sc_key *key,
+                                            uint64_t hash, sc_table_seen *seen, uint32_t *slot)
+{
+    if (!sc_store_seen_holds(head, seen)) {
+        seen->seq = __atomic_load_n(&head->seq, __ATOMIC_RELAXED);
+        sc_table_probe(seg, &head->table, key->str, key->len, hash, seen);
+    }
+    *slot = seen->slot;
+    return seen->e;
+}
+
 sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *value, uint32_t ttl,
                          int64_t now, bool add_only)
 {
     sc_seg *seg = &c->seg;
     uint64_t hash = sc_hash_mix(key->glue_hash);
     sc_shard *shard = sc_seg_shard_for(seg, hash);
-    sc_table *table = &sc_head(shard)->table;
+    sc_shard_head *head = sc_head(shard);
+    sc_table *table = &head->table;
     uint64_t size = sizeof(sc_entry) + (uint64_t)key->len + value->len;
     const sc_entry *old;
     sc_off off;
     uint32_t slot = 0, owner = c->slam_defense ? sc_slam_owner() : 0;
+    sc_table_seen seen = {.seq = 1};
     int attempt;
 
     if (size > sc_alloc_max_request(&seg->ac) || value->len > UINT32_MAX) {
@@ -236,11 +268,11 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     /* Issue 20: a value over one of the same type and length, neither
      * with a TTL, is written into the entry without the shard's lock
      * (sc_lockless.c); everything else, and whatever that path declines,
-     * goes on below. */
+     * goes on below, with what this lookup found (seen). */
     if (!add_only && !c->slam_defense && !c->idle_ttl && ttl == 0 && value->vtype != SC_V_ZC && !value->fixup
         && value->len <= SC_LOCKLESS_MAX_BYTES
         && sc_lockless_store(seg, shard, key->str, key->len, hash, value->vtype, value->scalar, value->data,
-                             (uint32_t)value->len, now)) {
+                             (uint32_t)value->len, now, &seen)) {
         return SC_OK;
     }
     for (attempt = 0;; attempt++) {
@@ -250,7 +282,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
             return SC_SLAM;
         }
         if (add_only) {
-            old = sc_table_lookup(seg, table, key->str, key->len, hash, &slot);
+            old = sc_store_find(seg, head, key, hash, &seen, &slot);
             if (old && !sc_entry_expired(old, now)) {
                 sc_shard_unlock(shard);
                 return SC_EXISTS;
@@ -262,7 +294,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         /* Issue 20: a scalar over a scalar is written into the entry that
          * holds the key (sc_inplace.c): no allocation, no free, no slot. */
         if (attempt == 0 && !sc_vtype_has_bytes(value->vtype) && value->len == 0) {
-            old = sc_table_lookup(seg, table, key->str, key->len, hash, &slot);
+            old = sc_store_find(seg, head, key, hash, &seen, &slot);
             if (old && !sc_vtype_has_bytes(old->vtype)
                 && sc_inplace_store(shard, (sc_entry *)old, value->vtype, value->scalar, ttl, now)) {
                 sc_store_done(c, shard, hash, key->len, now, owner);
@@ -290,8 +322,9 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         sc_evict_global(&c->seg, c->idle_ttl, (uint32_t)((size + SC_PAGE_SIZE - 1) >> SC_PAGE_SHIFT), now);
     }
 
-    /* Eviction above may have removed the old entry: look again. */
-    old = sc_table_lookup(seg, table, key->str, key->len, hash, &slot);
+    /* Eviction above may have removed the old entry: look again, unless
+     * the shard is unchanged since the last look (seen). */
+    old = sc_store_find(seg, head, key, hash, &seen, &slot);
     if (old && add_only && !sc_entry_expired(old, now)) {
         sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
         sc_shard_unlock(shard);
@@ -309,7 +342,10 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
                 return SC_NOMEM;
             }
         }
-        slot = sc_table_free_slot(seg, table, hash);
+        /* The look found where the key would go, unless the table
+         * changed since (a resize above). */
+        slot = seen.free != SC_NONE && sc_store_seen_holds(head, &seen) ? seen.free
+                                                                         : sc_table_free_slot(seg, table, hash);
     }
 
     if (value->fixup) {
@@ -612,7 +648,7 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     const sc_entry *e;
 
     sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
-    e = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
+    e = sc_table_find(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
     if (!e) {
         sc_shard_unlock(shard);
         return SC_NOTFOUND;

@@ -16,13 +16,14 @@
  * (a line of its own, sc_pin.c) and the caller's liveness slot (its count):
  *
  *   1. sample the shard's seq (even, else give up);
- *   2. look the key up as a fetch does; check the entry qualifies (same
- *      vtype, ttl 0, same val_len, not chained, not zero-copy: else give
- *      up, before any shared write), claim a pin slot, then check seq
- *      again (seq_cst): unchanged means no writer had opened
- *      the window, and from here on every writer that would free, unlink,
- *      retype or rewrite the entry under the lock opens the window first
- *      and waits for this pin (sc_shard_write_begin);
+ *   2. look the key up as a fetch does (the answer goes back to the
+ *      caller, whose locked path uses it while seq has not moved); check
+ *      the entry qualifies (same vtype, ttl 0, same val_len, not chained,
+ *      not zero-copy: else give up, before any shared write), claim a pin
+ *      slot, then check seq again (seq_cst): unchanged means no writer
+ *      had opened the window, and from here on every writer that would
+ *      free, unlink, retype or rewrite the entry under the lock opens the
+ *      window first and waits for this pin (sc_shard_write_begin);
  *   3. name the entry in the pin (entry_rel), then claim the entry's
  *      version by compare-and-swap even -> odd (another lockless writer
  *      of the same key holding it: give up, the locked path waits);
@@ -86,7 +87,8 @@ __attribute__((noinline)) void sc_lockless_fill(sc_entry *e, int64_t scalar, con
 }
 
 bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash,
-                       uint8_t vtype, int64_t scalar, const char *data, uint32_t len, int64_t now)
+                       uint8_t vtype, int64_t scalar, const char *data, uint32_t len, int64_t now,
+                       sc_table_seen *seen)
 {
     sc_shard_head *head = sc_head(shard);
     uint64_t start = __atomic_load_n(&head->seq, __ATOMIC_ACQUIRE);
@@ -94,16 +96,17 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
     sc_owner self;
     sc_pin *pin;
     sc_entry *e;
-    uint32_t slot;
     uint16_t v;
     bool ok;
 
+    seen->seq = start;
     if (start & 1) {
         return false;
     }
     /* Look first, pin only an entry that qualifies: a store of a new key
-     * (or of another type or length) costs one lookup here, no pin. */
-    e = (sc_entry *)sc_table_lookup(seg, &head->table, key, key_len, hash, &slot);
+     * (or of another type or length) costs one lookup here, no pin, and
+     * the caller's locked path uses its answer while seq has not moved. */
+    e = (sc_entry *)sc_table_probe_find(seg, &head->table, key, key_len, hash, seen);
     ok = e && e->vtype == vtype && e->ttl == 0 && e->val_len == len
          && !(__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_CHAINED | SC_ENTRY_ZC));
     if (!ok) {

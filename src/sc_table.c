@@ -40,17 +40,25 @@ static inline uint32_t *sc_slots(const sc_seg *seg, sc_off off, uint32_t capacit
     return (uint32_t *)(seg->base + off + SC_ALIGN_UP((uint64_t)capacity, 8));
 }
 
-const sc_entry *sc_table_lookup(const sc_seg *seg, const sc_table *table, const char *key,
-                                uint32_t key_len, uint64_t hash, uint32_t *slot_out)
+/* The probe of sc_table_lookup and sc_table_probe: with free_out (a
+ * constant NULL or not in each caller, so the lookup keeps its loop) it
+ * also notes the first slot that is not full, where sc_table_free_slot
+ * would put a new entry. */
+static inline __attribute__((always_inline)) const sc_entry *
+sc_table_probe_at(const sc_seg *seg, const sc_table *table, const char *key, uint32_t key_len, uint64_t hash,
+                  uint32_t *slot_out, uint32_t *free_out)
 {
     sc_off off = __atomic_load_n(&table->off, __ATOMIC_RELAXED);
     uint32_t capacity = __atomic_load_n(&table->capacity, __ATOMIC_RELAXED);
     const volatile uint8_t *tags;
     const volatile uint32_t *slots;
-    uint32_t mask, idx, n;
+    uint32_t mask, idx, n, free = SC_NONE;
     uint8_t want = sc_tag_of(hash);
 
     if (!off || !sc_is_pow2(capacity) || !sc_seg_ptr(seg, off, sc_table_bytes(capacity))) {
+        if (free_out) {
+            *free_out = SC_NONE;
+        }
         return NULL;
     }
     tags = sc_tags(seg, off);
@@ -60,6 +68,9 @@ const sc_entry *sc_table_lookup(const sc_seg *seg, const sc_table *table, const 
     for (n = 0; n < capacity; n++, idx = (idx + 1) & mask) {
         uint8_t tag = tags[idx];
         if (tag == SC_TAG_EMPTY) {
+            if (free_out) {
+                *free_out = free == SC_NONE ? idx : free;
+            }
             return NULL;
         }
         if (tag == want) {
@@ -69,9 +80,27 @@ const sc_entry *sc_table_lookup(const sc_seg *seg, const sc_table *table, const 
                 *slot_out = idx;
                 return e;
             }
+        } else if (free_out && tag == SC_TAG_TOMB) {
+            free = free == SC_NONE ? idx : free;
         }
     }
+    if (free_out) {
+        *free_out = free;
+    }
     return NULL;
+}
+
+const sc_entry *sc_table_lookup(const sc_seg *seg, const sc_table *table, const char *key,
+                                uint32_t key_len, uint64_t hash, uint32_t *slot_out)
+{
+    return sc_table_probe_at(seg, table, key, key_len, hash, slot_out, NULL);
+}
+
+const sc_entry *sc_table_probe(const sc_seg *seg, const sc_table *table, const char *key, uint32_t key_len,
+                               uint64_t hash, sc_table_seen *seen)
+{
+    seen->e = sc_table_probe_at(seg, table, key, key_len, hash, &seen->slot, &seen->free);
+    return seen->e;
 }
 
 sc_entry *sc_table_slot_entry(sc_seg *seg, const sc_table *table, uint32_t slot)
