@@ -301,26 +301,55 @@ typedef struct sc_table_seen {
 const sc_entry *sc_table_probe(const sc_seg *seg, const sc_table *table, const char *key, uint32_t key_len,
                                uint64_t hash, sc_table_seen *seen);
 
+/* The table's tag and slot arrays and its capacity, read with no lock:
+ * false when they do not describe a table inside the segment (none yet,
+ * or read mid-change: the caller's sequence check catches that). */
+static inline __attribute__((always_inline)) bool
+sc_table_view(const sc_seg *seg, const sc_table *table, const volatile uint8_t **tags,
+              const volatile uint32_t **slots, uint32_t *capacity)
+{
+    sc_off off = __atomic_load_n(&table->off, __ATOMIC_RELAXED);
+    uint32_t cap = __atomic_load_n(&table->capacity, __ATOMIC_RELAXED);
+
+    if (SC_UNLIKELY(!off || !sc_is_pow2(cap) || !sc_seg_ptr(seg, off, sc_table_bytes(cap)))) {
+        return false;
+    }
+    *tags = (const volatile uint8_t *)(seg->base + off);
+    *slots = (const volatile uint32_t *)(seg->base + off + SC_ALIGN_UP((uint64_t)cap, 8));
+    *capacity = cap;
+    return true;
+}
+
+/* The entry slot idx refers to, if it is key's (hash, length and bytes
+ * compared), else NULL. The caller checked the slot's tag. */
+static inline __attribute__((always_inline)) const sc_entry *
+sc_table_slot_key(const sc_seg *seg, const volatile uint32_t *slots, uint32_t idx, const char *key,
+                  uint32_t key_len, uint64_t hash)
+{
+    sc_off eoff = (sc_off)slots[idx] << SC_SLOT_SHIFT;
+    const sc_entry *e = sc_seg_ptr(seg, eoff, sizeof(sc_entry) + (uint64_t)key_len);
+
+    if (SC_LIKELY(e && e->hash == hash && e->key_len == key_len && sc_key_equal(SC_ENTRY_KEY(e), key, key_len))) {
+        return e;
+    }
+    return NULL;
+}
+
 /* The same, for the fetch path: the key's home slot is looked at inline
  * (most keys are found there), anything else by sc_table_lookup. */
 static inline __attribute__((always_inline)) const sc_entry *
 sc_table_find(const sc_seg *seg, const sc_table *table, const char *key, uint32_t key_len, uint64_t hash,
               uint32_t *slot_out)
 {
-    sc_off off = __atomic_load_n(&table->off, __ATOMIC_RELAXED);
-    uint32_t capacity = __atomic_load_n(&table->capacity, __ATOMIC_RELAXED);
-    uint32_t idx;
+    const volatile uint8_t *tags;
+    const volatile uint32_t *slots;
+    uint32_t capacity, idx;
 
-    if (SC_LIKELY(off && sc_is_pow2(capacity) && sc_seg_ptr(seg, off, sc_table_bytes(capacity)))) {
-        const volatile uint8_t *tags = (const volatile uint8_t *)(seg->base + off);
-        const volatile uint32_t *slots =
-            (const volatile uint32_t *)(seg->base + off + SC_ALIGN_UP((uint64_t)capacity, 8));
+    if (SC_LIKELY(sc_table_view(seg, table, &tags, &slots, &capacity))) {
         idx = (uint32_t)hash & (capacity - 1);
         if (SC_LIKELY(tags[idx] == sc_tag_of(hash))) {
-            sc_off eoff = (sc_off)slots[idx] << SC_SLOT_SHIFT;
-            const sc_entry *e = sc_seg_ptr(seg, eoff, sizeof(sc_entry) + (uint64_t)key_len);
-            if (SC_LIKELY(e && e->hash == hash && e->key_len == key_len
-                          && sc_key_equal(SC_ENTRY_KEY(e), key, key_len))) {
+            const sc_entry *e = sc_table_slot_key(seg, slots, idx, key, key_len, hash);
+            if (SC_LIKELY(e != NULL)) {
                 *slot_out = idx;
                 return e;
             }
@@ -336,14 +365,11 @@ static inline __attribute__((always_inline)) const sc_entry *
 sc_table_probe_find(const sc_seg *seg, const sc_table *table, const char *key, uint32_t key_len, uint64_t hash,
                     sc_table_seen *seen)
 {
-    sc_off off = __atomic_load_n(&table->off, __ATOMIC_RELAXED);
-    uint32_t capacity = __atomic_load_n(&table->capacity, __ATOMIC_RELAXED);
-    uint32_t idx;
+    const volatile uint8_t *tags;
+    const volatile uint32_t *slots;
+    uint32_t capacity, idx;
 
-    if (SC_LIKELY(off && sc_is_pow2(capacity) && sc_seg_ptr(seg, off, sc_table_bytes(capacity)))) {
-        const volatile uint8_t *tags = (const volatile uint8_t *)(seg->base + off);
-        const volatile uint32_t *slots =
-            (const volatile uint32_t *)(seg->base + off + SC_ALIGN_UP((uint64_t)capacity, 8));
+    if (SC_LIKELY(sc_table_view(seg, table, &tags, &slots, &capacity))) {
         uint8_t tag;
         idx = (uint32_t)hash & (capacity - 1);
         tag = tags[idx];
@@ -353,10 +379,8 @@ sc_table_probe_find(const sc_seg *seg, const sc_table *table, const char *key, u
             return NULL;
         }
         if (SC_LIKELY(tag == sc_tag_of(hash))) {
-            sc_off eoff = (sc_off)slots[idx] << SC_SLOT_SHIFT;
-            const sc_entry *e = sc_seg_ptr(seg, eoff, sizeof(sc_entry) + (uint64_t)key_len);
-            if (SC_LIKELY(e && e->hash == hash && e->key_len == key_len
-                          && sc_key_equal(SC_ENTRY_KEY(e), key, key_len))) {
+            const sc_entry *e = sc_table_slot_key(seg, slots, idx, key, key_len, hash);
+            if (SC_LIKELY(e != NULL)) {
                 seen->e = e;
                 seen->slot = idx;
                 return e;

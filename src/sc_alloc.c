@@ -699,6 +699,19 @@ static inline void sc_kept_reuse(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t 
     }
 }
 
+/* Another lane's first partial slab of class cls moves to lane (its
+ * free objects are used there); counted in lane_steals. */
+static uint32_t sc_lane_steal(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t other, uint32_t lane, unsigned cls)
+{
+    uint32_t head = sa->lanes[other].partial[cls];
+
+    sc_kept_reuse(ac, sa, other, head);
+    sc_partial_remove(ac, sa, other, head);
+    sc_partial_push(ac, sa, lane, head);
+    sa->lane_steals++;
+    return head;
+}
+
 /* A slab for lane `lane` of class cls, pushed on its partial list: an
  * empty spare of the shard, else a new one from the pool - while the pool
  * keeps its reserve (an eighth of all pages free) or no other lane has a
@@ -732,12 +745,7 @@ static uint32_t sc_slab_new(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner
         /* The pool is down to its reserve: use the free objects another
          * lane has (a lane whose process left keeps its slabs only until
          * then). The slab moves to this lane. */
-        head = sa->lanes[other].partial[cls];
-        sc_kept_reuse(ac, sa, other, head);
-        sc_partial_remove(ac, sa, other, head);
-        sc_partial_push(ac, sa, lane, head);
-        sa->lane_steals++;
-        return head;
+        return sc_lane_steal(ac, sa, other, lane, cls);
     }
     head = sc_pool_take_locked(ac, n, owner);
     if (head == SC_NONE && n > 1 && sc_class_size[cls] <= SC_PAGE_SIZE) {
@@ -749,12 +757,7 @@ static uint32_t sc_slab_new(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner
     if (head == SC_NONE) {
         if (other < SC_ALLOC_LANES) {
             /* The pool had its reserve a moment ago but not now. */
-            head = sa->lanes[other].partial[cls];
-            sc_kept_reuse(ac, sa, other, head);
-            sc_partial_remove(ac, sa, other, head);
-            sc_partial_push(ac, sa, lane, head);
-            sa->lane_steals++;
-            return head;
+            return sc_lane_steal(ac, sa, other, lane, cls);
         }
         return SC_NONE;
     }
