@@ -489,9 +489,7 @@ uint32_t sc_alloc_reset_pool_holding(sc_alloc_ctx *ac, const uint8_t *hold, uint
 
 void sc_alloc_init_shard(sc_shard_alloc *sa)
 {
-    unsigned c;
-
-    unsigned l;
+    unsigned c, l;
 
     memset(sa, 0, sizeof(*sa));
     for (l = 0; l < SC_ALLOC_LANES; l++) {
@@ -662,22 +660,24 @@ uint32_t sc_alloc_flush_spares(sc_alloc_ctx *ac, sc_shard_alloc *sa)
         pages += run;
         sc_pool_give(ac, head, run);
     }
-    /* Empty one-page slabs kept on their lanes (sc_free). */
-    for (l = 0; l < SC_ALLOC_LANES && sa->spare_pages; l++) {
-        for (cls = 0; cls < SC_NCLASSES; cls++) {
+    /* The empty one-page slab kept on each lane that has one (sc_free;
+     * lanes[l].kept): the only slab on that lane's lists with no object
+     * in use. */
+    for (l = 0; l < SC_ALLOC_LANES && sa->kept_pages; l++) {
+        for (cls = 0; cls < SC_NCLASSES && sa->lanes[l].kept; cls++) {
             uint32_t p = sa->lanes[l].partial[cls];
-            while (p != SC_NONE) {
-                uint32_t next = ac->pages[p].next, run = ac->pages[p].run;
-                if (ac->pages[p].nused == 0) {
-                    sc_partial_remove(ac, sa, l, p);
-                    sa->spare_pages -= run;
-                    sa->kept_pages -= run;
-                    sa->lanes[l].kept = 0;
-                    sa->pages -= run;
-                    pages += run;
-                    sc_pool_give(ac, p, run);
-                }
-                p = next;
+            while (p != SC_NONE && ac->pages[p].nused != 0) {
+                p = ac->pages[p].next;
+            }
+            if (p != SC_NONE) {
+                uint32_t run = ac->pages[p].run;
+                sc_partial_remove(ac, sa, l, p);
+                sa->spare_pages -= run;
+                sa->kept_pages -= run;
+                sa->lanes[l].kept = 0;
+                sa->pages -= run;
+                pages += run;
+                sc_pool_give(ac, p, run);
             }
         }
     }
@@ -872,8 +872,9 @@ sc_off sc_alloc_run_upto(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, u
         ac->pages[head + run - 1].head = head;
     }
     sa->pages += run;
-    sa->lanes[lane % SC_ALLOC_LANES].used_bytes += (uint64_t)run << SC_PAGE_SHIFT;
-    sa->lanes[lane % SC_ALLOC_LANES].nobjects++;
+    lane %= SC_ALLOC_LANES;
+    sa->lanes[lane].used_bytes += (uint64_t)run << SC_PAGE_SHIFT;
+    sa->lanes[lane].nobjects++;
     *got = run;
     return sc_alloc_off(ac, sc_page_addr(ac, head));
 }
@@ -885,7 +886,10 @@ void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t lane)
     sc_page *h = &ac->pages[page];
     char *slab;
     bool was_full;
-    sc_alloc_lane *l = &sa->lanes[lane % SC_ALLOC_LANES];
+    sc_alloc_lane *l;
+
+    lane %= SC_ALLOC_LANES;
+    l = &sa->lanes[lane];
 
     if (h->kind == SC_PAGE_INNER) {
         page = h->head;
@@ -935,7 +939,7 @@ void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t lane)
         sa->pages -= run;
         sc_pool_give_locked(ac, page, run, true);
     } else if (was_full) {
-        sc_partial_push(ac, sa, lane % SC_ALLOC_LANES, page);
+        sc_partial_push(ac, sa, lane, page);
     }
 }
 

@@ -48,21 +48,17 @@ static inline __attribute__((always_inline)) const sc_entry *
 sc_table_probe_at(const sc_seg *seg, const sc_table *table, const char *key, uint32_t key_len, uint64_t hash,
                   uint32_t *slot_out, uint32_t *free_out)
 {
-    sc_off off = __atomic_load_n(&table->off, __ATOMIC_RELAXED);
-    uint32_t capacity = __atomic_load_n(&table->capacity, __ATOMIC_RELAXED);
     const volatile uint8_t *tags;
     const volatile uint32_t *slots;
-    uint32_t mask, idx, n, free = SC_NONE;
+    uint32_t capacity, mask, idx, n, free = SC_NONE;
     uint8_t want = sc_tag_of(hash);
 
-    if (!off || !sc_is_pow2(capacity) || !sc_seg_ptr(seg, off, sc_table_bytes(capacity))) {
+    if (!sc_table_view(seg, table, &tags, &slots, &capacity)) {
         if (free_out) {
             *free_out = SC_NONE;
         }
         return NULL;
     }
-    tags = sc_tags(seg, off);
-    slots = sc_slots(seg, off, capacity);
     mask = capacity - 1;
     idx = (uint32_t)hash & mask;
     for (n = 0; n < capacity; n++, idx = (idx + 1) & mask) {
@@ -74,9 +70,8 @@ sc_table_probe_at(const sc_seg *seg, const sc_table *table, const char *key, uin
             return NULL;
         }
         if (tag == want) {
-            sc_off eoff = (sc_off)slots[idx] << SC_SLOT_SHIFT;
-            const sc_entry *e = sc_seg_ptr(seg, eoff, sizeof(sc_entry) + (uint64_t)key_len);
-            if (e && e->hash == hash && e->key_len == key_len && sc_key_equal(SC_ENTRY_KEY(e), key, key_len)) {
+            const sc_entry *e = sc_table_slot_key(seg, slots, idx, key, key_len, hash);
+            if (e) {
                 *slot_out = idx;
                 return e;
             }
