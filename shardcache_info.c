@@ -56,6 +56,8 @@ static uint64_t sc_php_wasted(const sc_info_shard *s)
 typedef struct sc_php_totals {
     sc_info_shard sum;
     uint64_t lockless_updates;   /* in sum.updates too */
+    uint64_t lockless_inserts;   /* in sum.inserts too */
+    uint64_t lockless_deletes;   /* in sum.deletes too */
     uint32_t nshards;
 } sc_php_totals;
 
@@ -110,10 +112,15 @@ static void sc_php_sum_shards(sc_php_totals *t, zval *per_shard)
             add_next_index_zval(per_shard, &row);
         }
     }
-    /* Stores made without a shard lock are counted per thread, not per
-     * shard (sc_lockless.c): in the totals, not in the per-shard rows. */
-    t->lockless_updates = sc_info_lockless_updates(&sc_shared_cache);
+    /* Stores and deletes made without a shard lock are counted per thread,
+     * not per shard (sc_lockless.c): in the totals, not in the per-shard
+     * rows. */
+    t->lockless_updates = sc_info_lockless(&sc_shared_cache, SC_LIVE_UPDATES);
+    t->lockless_inserts = sc_info_lockless(&sc_shared_cache, SC_LIVE_INSERTS);
+    t->lockless_deletes = sc_info_lockless(&sc_shared_cache, SC_LIVE_DELETES);
     t->sum.updates += t->lockless_updates;
+    t->sum.inserts += t->lockless_inserts;
+    t->sum.deletes += t->lockless_deletes;
 }
 
 /* ---- apcu_cache_info ---- */
@@ -331,6 +338,8 @@ ZEND_FUNCTION(shardcache_info)
     add_assoc_long(return_value, "updates", (zend_long)t.sum.updates);
     add_assoc_long(return_value, "deletes", (zend_long)t.sum.deletes);
     add_assoc_long(return_value, "lockless_updates", (zend_long)t.lockless_updates);
+    add_assoc_long(return_value, "lockless_inserts", (zend_long)t.lockless_inserts);
+    add_assoc_long(return_value, "lockless_deletes", (zend_long)t.lockless_deletes);
     add_assoc_long(return_value, "hits", (zend_long)t.sum.hits);
     add_assoc_long(return_value, "misses", (zend_long)t.sum.misses);
     add_assoc_long(return_value, "hit_sample", (zend_long)sc_info_hit_sample());

@@ -105,6 +105,14 @@ typedef struct sc_pool {
  *       allocated: one lane's count alone means nothing (it may even wrap
  *       below zero); the shard's figure is the sum over its lanes
  *       (sc_alloc_figures), exact under the lock, a moment old without it.
+ *   gone: not the allocator's own figure, kept here because a lane's lines
+ *       are its callers' and are reset with the shard: how many of the
+ *       shard's entries are deleted without the lock and kept for a store
+ *       of their key (ttl SC_TTL_GONE, sc_lockless.c). Changed with an
+ *       atomic add by a lockless delete or store (under a pin: +1 / -1), by
+ *       whoever frees such an entry (sc_entry_free: -1) and set by a
+ *       recount (sc_gone_recount, inside the shard's window with every pin
+ *       drained). As above, only the sum over the lanes means something.
  * Each lane on its own cache lines. */
 typedef struct sc_alloc_lane {
     _Alignas(SC_CACHELINE) uint32_t partial[SC_NCLASSES]; /* head slab by class, SC_NONE = none */
@@ -113,6 +121,7 @@ typedef struct sc_alloc_lane {
     uint64_t requested_bytes;       /* bytes entries need (sc_entry.c); tables
                                        are not counted */
     uint64_t nobjects;
+    int64_t gone;                   /* entries deleted without the lock, kept */
 } sc_alloc_lane;
 
 /* Allocator state of one shard (sc_shard.alloc).
@@ -235,6 +244,27 @@ static inline void sc_alloc_requested_add(sc_shard_alloc *sa, uint32_t lane, int
     sc_alloc_lane *l = &sa->lanes[lane % SC_ALLOC_LANES];
 
     __atomic_store_n(&l->requested_bytes, l->requested_bytes + (uint64_t)delta, __ATOMIC_RELAXED);
+}
+
+/* Counts delta entries deleted without the lock and kept (sc_alloc_lane.gone)
+ * in lane's figure. */
+static inline void sc_alloc_gone_add(sc_shard_alloc *sa, uint32_t lane, int64_t delta)
+{
+    __atomic_fetch_add(&sa->lanes[lane % SC_ALLOC_LANES].gone, delta, __ATOMIC_RELAXED);
+}
+
+/* The shard's entries deleted without the lock and kept: the sum over its
+ * lanes (a moment old without the shard's window; a sum that a racing
+ * change makes look negative reads as 0). */
+static inline uint64_t sc_alloc_gone(const sc_shard_alloc *sa)
+{
+    int64_t sum = 0;
+    unsigned l;
+
+    for (l = 0; l < SC_ALLOC_LANES; l++) {
+        sum += __atomic_load_n(&sa->lanes[l].gone, __ATOMIC_RELAXED);
+    }
+    return sum < 0 ? 0 : (uint64_t)sum;
 }
 
 /* Largest request that can ever succeed. */

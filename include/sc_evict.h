@@ -12,12 +12,14 @@
 
 #include "sc_segment.h"
 
+/* Whether e holds no value at now: expired, or its key deleted without the
+ * lock (SC_TTL_GONE, at every now). One load of ttl. */
 static inline bool sc_entry_expired(const sc_entry *e, int64_t now)
 {
-    uint32_t ttl = e->ttl;
+    uint32_t ttl = __atomic_load_n(&e->ttl, __ATOMIC_RELAXED);
 
     if (SC_UNLIKELY(ttl & SC_TTL_EXPIRED)) {
-        return now != SC_ANY_TIME;
+        return now != SC_ANY_TIME || ttl == SC_TTL_GONE;
     }
     return ttl && e->ctime + (int64_t)ttl < now;
 }
@@ -30,6 +32,10 @@ void sc_shard_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e);
  * and, when idle_ttl is set, entries unchanged for longer than idle_ttl.
  * Returns how many were removed. */
 uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t idle_ttl);
+
+/* Shard write lock held (no window open): removes the entries of keys
+ * deleted without the lock and kept (SC_TTL_GONE). Returns how many. */
+uint32_t sc_evict_gone(sc_seg *seg, sc_shard *shard);
 
 /* Shard write lock held (no window open): removes up to max entries in
  * CLOCK order; with mem_size set, only entries of that allocation size

@@ -71,10 +71,12 @@ void sc_info_shard_get(sc_cache *c, uint32_t shard, sc_info_shard *out);
  * size its first table will have (read without locks: a statistic). */
 uint64_t sc_info_nominal_slots(const sc_cache *c);
 
-/* Stores made without a shard lock (sc_lockless.c) since the last clear,
- * all processes: counted per thread (sc_live_slot.updates), so they are in
- * no shard's figures; add them to the updates total. */
-uint64_t sc_info_lockless_updates(const sc_cache *c);
+/* Stores and deletes made without a shard lock (sc_lockless.c) since the
+ * last clear, all processes: counted per thread (sc_live_slot.counts), so
+ * they are in no shard's figures; add them to the totals. what:
+ * SC_LIVE_UPDATES (stores over a value), SC_LIVE_INSERTS (stores over a
+ * key deleted without the lock), SC_LIVE_DELETES. */
+uint64_t sc_info_lockless(const sc_cache *c, unsigned what);
 
 /* Walks the page pool under the pool lock. with_runs: also list the free
  * runs (malloc'd; release with sc_info_pool_free). Returns false only when

@@ -25,27 +25,33 @@
  * owner dies. gen: written only by the holder of lock (a new owner right
  * after taking it, a leaving owner or a checker that found it dead right
  * before unlocking); read by anybody with an atomic load. */
+/* What a slot counts (sc_live_slot.counts). */
+enum { SC_LIVE_UPDATES, SC_LIVE_INSERTS, SC_LIVE_DELETES, SC_LIVE_NCOUNTS };
+
 typedef struct sc_live_slot {
     _Alignas(SC_CACHELINE) sc_mutex lock;
     uint32_t gen;
     uint32_t unused;
-    /* Per-thread statistics (issue 20): stores that took no shard lock
-     * (sc_lockless.c), which therefore count nowhere in the shard figures.
-     * The slot and its line are the holder's alone, so counting writes no
-     * line another thread writes (each slot on its own line).
-     *   updates: written only by the slot's holder (relaxed load + store),
-     *       while it holds a pin of the shard it stored into (so that a
-     *       clear, which drains every pin, sees the count done).
-     *   updates_base: written only by sc_cache_clear (global lock, every
-     *       shard's window open: no lockless store under way): the value
-     *       of updates at the last clear.
-     * The count of the slot is updates - updates_base. It belongs to the
-     * slot, not to one owner: a thread that dies or leaves leaves its count
-     * there, and the slot's next holder adds to it, so the totals keep
-     * every store ever counted (until a clear). Read with relaxed loads
-     * and no lock by the info functions (sc_live_updates). */
-    uint64_t updates;
-    uint64_t updates_base;
+    /* Per-thread statistics (issue 20): what the slot's holders did
+     * without a shard lock (sc_lockless.c), which therefore counts nowhere
+     * in the shard figures: stores over an entry (SC_LIVE_UPDATES), stores
+     * that brought back a key deleted without the lock (SC_LIVE_INSERTS),
+     * deletes (SC_LIVE_DELETES). The slot and its line are the holder's
+     * alone, so counting writes no line another thread writes (each slot
+     * on lines of its own).
+     *   counts: written only by the slot's holder (relaxed load + store),
+     *       while it holds a pin of the shard it changed (so that a clear,
+     *       which drains every pin, sees the count done).
+     *   bases: written only by sc_cache_clear (global lock, every shard's
+     *       window open: nothing lockless under way): the counts at the
+     *       last clear.
+     * A figure of the slot is counts[k] - bases[k]. It belongs to the
+     * slot, not to one owner: a thread that dies or leaves leaves its counts
+     * there, and the slot's next holder adds to them, so the totals keep
+     * everything ever counted (until a clear). Read with relaxed loads and
+     * no lock by the info functions (sc_live_total). */
+    uint64_t counts[SC_LIVE_NCOUNTS];
+    uint64_t bases[SC_LIVE_NCOUNTS];
 } sc_live_slot;
 
 /* Who holds a pin or a reservation: (generation << 32) | (slot + 1).
@@ -101,19 +107,20 @@ uint32_t sc_live_lane(sc_live_table *t, sc_owner self);
  * be had (the lane is then shared). */
 uint32_t sc_live_my_lane(sc_live_table *t);
 
-/* Counts one lockless store for the owner of token self (the caller's own
- * token, sc_live_self). */
-static inline void sc_live_count_update(sc_live_table *t, sc_owner self)
+/* Counts one lockless change of kind `what` (SC_LIVE_*) for the owner of
+ * token self (the caller's own token, sc_live_self). */
+static inline void sc_live_count(sc_live_table *t, sc_owner self, unsigned what)
 {
     sc_live_slot *s = &t->slots[(uint32_t)(self & UINT32_MAX) - 1];
 
-    __atomic_store_n(&s->updates, __atomic_load_n(&s->updates, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->counts[what], __atomic_load_n(&s->counts[what], __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
 }
 
-/* The lockless stores counted in all slots since the last clear. */
-uint64_t sc_live_updates(const sc_live_table *t);
-/* Starts the counts over (sc_cache_clear: no lockless store under way). */
-void sc_live_updates_clear(sc_live_table *t);
+/* The lockless changes of kind `what` counted in all slots since the last
+ * clear. */
+uint64_t sc_live_total(const sc_live_table *t, unsigned what);
+/* Starts the counts over (sc_cache_clear: nothing lockless under way). */
+void sc_live_counts_clear(sc_live_table *t);
 
 /* The calling thread gives its slot back (before the segment is unmapped,
  * or when the thread ends). Its pins and reservations must be released. */

@@ -3,7 +3,8 @@
  * lock, touching only the entry and the caller's own lines (issue 20). See
  * src/sc_lockless.c.
  *
- * Owns: the lockless rewrite of a published entry.
+ * Owns: the lockless rewrite of a published entry, and the lockless delete
+ * that keeps the entry for the key's next store.
  * Locks: none: a pin of the shard (sc_pin.h) and the entry's version
  * (sc_entry.ver).
  * Death: a writer killed inside the entry's version window leaves it odd;
@@ -20,7 +21,9 @@
 
 /* Stores (vtype, scalar, data[len]) with ttl 0 at `now` over key's entry
  * in shard if that entry holds a value of the same vtype and the same
- * length, ttl 0, neither chained nor zero-copy, and no writer (shard
+ * length, ttl 0 or SC_TTL_GONE (its key deleted by sc_lockless_delete:
+ * the store brings it back, counted as an insert), neither chained nor
+ * zero-copy, and no writer (shard
  * window or another lockless store) is active: then true, the store is
  * done and counted. False, with nothing written, in every other case: the
  * caller takes the locked path, with what this path's lookup found in
@@ -30,6 +33,25 @@
 bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash,
                        uint8_t vtype, int64_t scalar, const char *data, uint32_t len, int64_t now,
                        sc_table_seen *seen);
+
+/* What a lockless delete did. */
+typedef enum sc_lockless_result {
+    SC_LOCKLESS_DONE,       /* the key was there and is deleted */
+    SC_LOCKLESS_NOTFOUND,   /* the key was not there (or already deleted) */
+    SC_LOCKLESS_DECLINED    /* nothing written: take the locked path */
+} sc_lockless_result;
+
+/* Deletes key from shard without the shard's lock when its entry has ttl 0,
+ * at most SC_LOCKLESS_MAX_BYTES of value bytes, is neither chained nor
+ * zero-copy, and no writer is active: the entry's ttl becomes SC_TTL_GONE
+ * (sc_table.h) under its version, and the entry stays in its slot with its
+ * memory until a store of the key brings it back (sc_lockless_store) or
+ * the locked paths remove it. Answers NOTFOUND, with nothing written, for
+ * a key that is absent or gone when the table did not change during the
+ * look. Counted in the caller's liveness slot (SC_LIVE_DELETES) and in the
+ * shard's kept-entry figure (sc_alloc_lane.gone). */
+sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len,
+                                      uint64_t hash);
 
 /* The shard's lock held (either mode), by a reader that found key's entry
  * mid-rewrite: opens the shard's window (sc_shard_write_begin: waits for

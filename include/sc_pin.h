@@ -37,9 +37,12 @@ static inline void sc_pin_release(sc_pin *pin)
 sc_entry *sc_pin_entry(sc_shard *shard, int64_t rel);
 
 /* Inside the shard's odd window with every pin drained (no lockless writer
- * active): if e's version is odd, a lockless store died in the middle of
- * it; the key is dropped (the entry made expired, its version even). */
-void sc_entry_settle(sc_entry *e);
+ * active): if e (an entry of shard) has an odd version, a lockless store or
+ * delete died in the middle of it; the key is dropped (the entry made
+ * expired, its version even) and the shard's count of kept deleted
+ * entries (sc_alloc_lane.gone) is counted again, since the dead writer
+ * may have left it one off. */
+void sc_entry_settle(sc_shard *shard, sc_entry *e);
 
 /* Writer side, shard write lock held (or the NO_REPAIR lock, by a reader
  * that must wait out a lockless store: sc_lockless_quiesce; if it dies

@@ -217,6 +217,17 @@ static inline sc_shard_head *sc_head(const sc_shard *shard)
     return (sc_shard_head *)((uintptr_t)shard + (uintptr_t)shard->head_rel);
 }
 
+/* The shard's entries as the info functions count them: its full slots,
+ * less the entries of keys deleted without the lock and kept for their
+ * next store (sc_alloc_lane.gone). A moment old without the lock. */
+static inline uint32_t sc_shard_entries(const sc_shard *shard)
+{
+    uint64_t used = __atomic_load_n(&sc_head(shard)->table.used, __ATOMIC_RELAXED);
+    uint64_t gone = sc_alloc_gone(&shard->alloc);
+
+    return used > gone ? (uint32_t)(used - gone) : 0;
+}
+
 static inline sc_live_table *sc_shard_live(const sc_shard *shard)
 {
     return (sc_live_table *)((uintptr_t)shard + (uintptr_t)shard->live_rel);
@@ -225,7 +236,7 @@ static inline sc_live_table *sc_shard_live(const sc_shard *shard)
 /* The segment's identity: what a process checks before it trusts a segment
  * file made by another process (sc_segfile.c). Bump SC_FORMAT whenever the
  * meaning of shared data changes without its layout changing. */
-#define SC_FORMAT 1
+#define SC_FORMAT 2
 #define SC_VERSION_LEN 32
 
 /* The segment header at offset 0.

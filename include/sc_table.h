@@ -32,9 +32,10 @@ static inline uint8_t sc_tag_of(uint64_t hash)
  * slabs and filled under the shard's REPAIR lock before any table refers to
  * it; freed under that lock after no table does. Once published:
  *   hash, key_len, val_len, vtype, ttl, mem_size, the key: never written
- *       again (ttl: except by sc_entry_settle); read with no lock by
- *       optimistic readers (bounds-checked, trusted once the shard's seq
- *       confirms).
+ *       again (ttl: except by sc_entry_settle, and between 0 and
+ *       SC_TTL_GONE by a lockless delete or store under the entry's
+ *       version, below); read with no lock by optimistic readers
+ *       (bounds-checked, trusted once the shard's seq confirms).
  *   ctime, stamp, the value bytes (and scalar, nhits, atime_after,
  *       mtime_after, besides their writers below): rewritten in place by a
  *       store of the same type and length, under the shard's window
@@ -55,16 +56,19 @@ static inline uint8_t sc_tag_of(uint64_t hash)
  *       window with every pin drained (sc_entry_settle).
  *   ver (issue 20): the entry's own sequence counter; odd while a writer
  *       that holds no shard lock rewrites the entry (sc_lockless.c).
- *       0 when the entry is made. Changed only by: a lockless store
- *       (compare-and-swap even -> odd under a pin, then a release store of
- *       the next even value); a writer inside the shard's odd window
- *       (sc_inplace.c, or sc_entry_settle after a lockless writer died:
- *       every pin drained, so no lockless writer is active). A lockless
- *       store rewrites only the value bytes (same length), scalar, ctime,
- *       mtime_after, atime_after, nhits and stamp, of entries whose ttl is
- *       0, never vtype, flags, ttl, val_len, mem_size or the key: readers
- *       that need only those (exists, the expiry checks, apcu_inc's type
- *       check, the allocator) need no version check.
+ *       0 when the entry is made. Changed only by: a lockless store or
+ *       delete (compare-and-swap even -> odd under a pin, then a release
+ *       store of the next even value); a writer inside the shard's odd
+ *       window (sc_inplace.c, or sc_entry_settle after a lockless writer
+ *       died: every pin drained, so no lockless writer is active). A
+ *       lockless store rewrites only the value bytes (same length), scalar,
+ *       ctime, mtime_after, atime_after, nhits, stamp and ttl (SC_TTL_GONE
+ *       -> 0), of entries whose ttl is 0 or SC_TTL_GONE; a lockless delete
+ *       only ttl (0 -> SC_TTL_GONE); never vtype, flags, val_len, mem_size
+ *       or the key: readers that need only those (apcu_inc's type check,
+ *       the allocator) need no version check, and readers of ttl alone
+ *       (exists, the expiry checks) read one aligned word: the key is
+ *       there or not at that moment.
  *       Readers of the rest (fetch, snapshots) read ver before and after
  *       (sc_ever_begin / sc_ever_valid), with the stamp as a guard
  *       against the 16-bit counter wrapping (see sc_ever_valid). */
@@ -120,7 +124,17 @@ static inline int64_t sc_entry_atime(const sc_entry *e)
  * never fetched): its ttl is SC_TTL_EXPIRED | n. */
 #define SC_TTL_MAX UINT32_C(0x7fffffff)
 #define SC_TTL_EXPIRED UINT32_C(0x80000000)
-/* A "now" that no entry is expired at (the info functions list them all). */
+/* The ttl of an entry whose key was deleted without the shard's lock
+ * (sc_lockless.c): the key is gone - expired from the start, and, unlike
+ * entries stored already expired (SC_TTL_EXPIRED | n with n >= 1), hidden
+ * from the info functions too - but the entry stays in its slot with its
+ * memory, so that a store of the same key with a value of the same type
+ * and length brings it back without the lock. Removed like an expired
+ * entry (expiry, eviction, a store or delete of its key under the lock),
+ * and before a table grows (sc_resize.c). */
+#define SC_TTL_GONE SC_TTL_EXPIRED
+/* A "now" that no entry is expired at (the info functions list them all,
+ * except those whose key is gone: SC_TTL_GONE). */
 #define SC_ANY_TIME INT64_MIN
 
 /* The signed ttl an entry was stored with. */

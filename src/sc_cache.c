@@ -151,9 +151,14 @@ static void sc_slam_record(sc_shard *shard, uint64_t hash, uint32_t len, int64_t
 
 /* An in-place store (sc_inplace.c) is done: count it, remember it for slam
  * defense, release the shard. */
-static void sc_store_done(sc_cache *c, sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner)
+static void sc_store_done(sc_cache *c, sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner,
+                          bool inserted)
 {
-    sc_head(shard)->updates++;
+    if (inserted) {
+        sc_head(shard)->inserts++;
+    } else {
+        sc_head(shard)->updates++;
+    }
     if (c->slam_defense) {
         sc_slam_record(shard, hash, len, now, owner);
     }
@@ -258,6 +263,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     uint32_t slot = 0, owner = c->slam_defense ? sc_slam_owner() : 0;
     sc_table_seen seen = {.seq = 1};
     int attempt;
+    bool old_gone;
 
     if (size > sc_alloc_max_request(&seg->ac) || value->len > UINT32_MAX) {
         return SC_TOOBIG;
@@ -295,10 +301,17 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
          * holds the key (sc_inplace.c): no allocation, no free, no slot. */
         if (attempt == 0 && !sc_vtype_has_bytes(value->vtype) && value->len == 0) {
             old = sc_store_find(seg, head, key, hash, &seen, &slot);
-            if (old && !sc_vtype_has_bytes(old->vtype)
-                && sc_inplace_store(shard, (sc_entry *)old, value->vtype, value->scalar, ttl, now)) {
-                sc_store_done(c, shard, hash, key->len, now, owner);
-                return SC_OK;
+            if (old && !sc_vtype_has_bytes(old->vtype)) {
+                sc_inplace_result r = sc_inplace_store(shard, (sc_entry *)old, value->vtype, value->scalar, ttl,
+                                                       now, add_only);
+                if (r == SC_INPLACE_EXISTS) {
+                    sc_shard_unlock(shard);
+                    return SC_EXISTS;
+                }
+                if (r != SC_INPLACE_NO) {
+                    sc_store_done(c, shard, hash, key->len, now, owner, r == SC_INPLACE_INSERTED);
+                    return SC_OK;
+                }
             }
         }
         off = sc_make_entry(c, shard, hash, key, value, ttl, now, sc_pin_lane(shard));
@@ -354,11 +367,26 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         sc_epoch_adopt(seg, shard, ne);
     }
     sc_shard_write_begin(shard);
+    /* Lockless stores and deletes are drained: old's ttl holds still. A
+     * key deleted without the lock (SC_TTL_GONE) counts as absent; for an
+     * add, one that a lockless store brought back since the check above
+     * is there after all. */
+    if (SC_UNLIKELY(add_only) && old && !sc_entry_expired(old, now)) {
+        sc_shard_write_end(shard);
+        /* Never published; release, not free: a zero-copy one was
+         * adopted above (its bytes are counted as such). */
+        sc_entry_release(seg, shard, (sc_entry *)(seg->base + off));
+        sc_shard_unlock(shard);
+        return SC_EXISTS;
+    }
+    old_gone = old && old->ttl == SC_TTL_GONE;
     sc_table_set(seg, table, slot, hash, off);
     sc_shard_write_end(shard);
 
     if (old) {
         sc_entry_release(seg, shard, (sc_entry *)old);
+    }
+    if (old && !old_gone) {
         sc_head(shard)->updates++;
     } else {
         sc_head(shard)->inserts++;
@@ -646,7 +674,19 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     sc_shard *shard = sc_seg_shard_for(seg, hash);
     uint32_t slot;
     const sc_entry *e;
+    bool gone;
 
+    /* Issue 20: a small value with no TTL is deleted without the lock (its
+     * entry kept for the key's next store), and an absent key answered
+     * without it (sc_lockless.c). */
+    switch (sc_lockless_delete(seg, shard, key->str, key->len, hash)) {
+    case SC_LOCKLESS_DONE:
+        return SC_OK;
+    case SC_LOCKLESS_NOTFOUND:
+        return SC_NOTFOUND;
+    default:
+        break;
+    }
     sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
     e = sc_table_find(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
     if (!e) {
@@ -654,12 +694,17 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
         return SC_NOTFOUND;
     }
     sc_shard_write_begin(shard);
+    /* Lockless deletes are drained: a key one of them deleted (its entry
+     * kept) is not there, but its entry goes now. */
+    gone = e->ttl == SC_TTL_GONE;
     sc_table_clear_slot(seg, &sc_head(shard)->table, slot);
     sc_shard_write_end(shard);
     sc_entry_release(seg, shard, (sc_entry *)e);
-    sc_head(shard)->deletes++;
+    if (!gone) {
+        sc_head(shard)->deletes++;
+    }
     sc_shard_unlock(shard);
-    return SC_OK;
+    return gone ? SC_NOTFOUND : SC_OK;
 }
 
 /* Clear while a reader may hold zero-copy values (sc_epoch.c): every entry
@@ -722,7 +767,7 @@ void sc_cache_clear(sc_cache *c)
         sc_head(shard)->deletes = 0;
     }
     /* Every window is open and drained: no lockless store is under way. */
-    sc_live_updates_clear(&seg->hdr->live);
+    sc_live_counts_clear(&seg->hdr->live);
     if (holding) {
         sc_epoch_reset_holding(seg, hold);
     } else if (!keep_memory) {
@@ -752,7 +797,7 @@ void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
     memset(f, 0, sizeof(*f));
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *s = &seg->shards[i];
-        f->entries += __atomic_load_n(&sc_head(s)->table.used, __ATOMIC_RELAXED);
+        f->entries += sc_shard_entries(s);
         f->slots += __atomic_load_n(&sc_head(s)->table.capacity, __ATOMIC_RELAXED);
         sc_alloc_figures af;
         sc_alloc_figures_get(&s->alloc, &af);
@@ -772,7 +817,10 @@ void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
         f->hits += s->stats.hits;
         f->misses += __atomic_load_n(&s->stats.misses, __ATOMIC_RELAXED);
     }
-    f->updates += sc_live_updates(&seg->hdr->live);   /* lockless stores */
+    /* Lockless stores and deletes (sc_lockless.c). */
+    f->updates += sc_live_total(&seg->hdr->live, SC_LIVE_UPDATES);
+    f->inserts += sc_live_total(&seg->hdr->live, SC_LIVE_INSERTS);
+    f->deletes += sc_live_total(&seg->hdr->live, SC_LIVE_DELETES);
     f->mem_total = (uint64_t)seg->npages << SC_PAGE_SHIFT;
     f->mem_free = (uint64_t)sc_alloc_pool_free_pages(&seg->ac) << SC_PAGE_SHIFT;
     f->pool_locks = seg->hdr->pool.lock_count;

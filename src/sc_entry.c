@@ -173,6 +173,11 @@ void sc_entry_free(sc_seg *seg, sc_shard *shard, sc_entry *e)
     uint32_t lane = sc_pin_lane(shard);
 
     sc_alloc_requested_add(&shard->alloc, lane, -(int64_t)sc_entry_requested(e));
+    if (e->ttl == SC_TTL_GONE) {
+        /* A key deleted without the lock whose entry was kept (the caller
+         * unlinked it inside the window: no lockless writer changes it). */
+        sc_alloc_gone_add(&shard->alloc, lane, -1);
+    }
     if (e->flags & SC_ENTRY_CHAINED) {
         uint32_t *count, i;
         sc_chunk *table = sc_chunk_table(e, &count);

@@ -2,7 +2,9 @@
  * sc_evict.c - making room when a store does not fit.
  *
  * Order of preference: the shard's spare slabs (sc_alloc.c) go back to the
- * pool first; then entries past their TTL (and, with apc.ttl set,
+ * pool first; then entries of keys deleted without the lock and kept
+ * (SC_TTL_GONE, sc_lockless.c: counted neither as expired nor as evicted),
+ * with entries past their TTL (and, with apc.ttl set,
  * entries unchanged for longer than apc.ttl), then live entries in CLOCK
  * order over the shard's slots: an entry whose reference bit is set (a
  * sampled hit, recorded under the shard lock by sc_cache.c) loses the bit
@@ -38,7 +40,7 @@ void sc_shard_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e)
 uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t idle_ttl)
 {
     sc_table *table = &sc_head(shard)->table;
-    uint32_t slot, removed = 0;
+    uint32_t slot, removed = 0, gone = 0;
 
     if (!table->off || !table->used) {
         return 0;
@@ -49,20 +51,45 @@ uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t id
         if (!e) {
             continue;
         }
-        if (sc_entry_expired(e, now) || (idle_ttl && sc_entry_mtime(e) + (int64_t)idle_ttl < now)) {
+        if (e->ttl == SC_TTL_GONE) {
+            /* Deleted already (sc_lockless.c): not counted as expired. */
+            sc_shard_drop(seg, shard, slot, e);
+            removed++;
+            gone++;
+        } else if (sc_entry_expired(e, now) || (idle_ttl && sc_entry_mtime(e) + (int64_t)idle_ttl < now)) {
             sc_shard_drop(seg, shard, slot, e);
             removed++;
         }
     }
     sc_shard_write_end(shard);
-    shard->stats.expired += removed;
+    shard->stats.expired += removed - gone;
+    return removed;
+}
+
+uint32_t sc_evict_gone(sc_seg *seg, sc_shard *shard)
+{
+    sc_table *table = &sc_head(shard)->table;
+    uint32_t slot, removed = 0;
+
+    if (!table->off || !sc_alloc_gone(&shard->alloc)) {
+        return 0;
+    }
+    sc_shard_write_begin(shard);
+    for (slot = 0; slot < table->capacity; slot++) {
+        sc_entry *e = sc_table_slot_entry(seg, table, slot);
+        if (e && e->ttl == SC_TTL_GONE) {
+            sc_shard_drop(seg, shard, slot, e);
+            removed++;
+        }
+    }
+    sc_shard_write_end(shard);
     return removed;
 }
 
 uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem_size)
 {
     sc_table *table = &sc_head(shard)->table;
-    uint32_t removed = 0, looked = 0;
+    uint32_t removed = 0, looked = 0, gone = 0;
 
     if (!table->off || !table->used || !max) {
         return 0;
@@ -77,6 +104,14 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem
         if (!e || (mem_size && e->mem_size != mem_size)) {
             continue;
         }
+        if (e->ttl == SC_TTL_GONE) {
+            /* Deleted already (sc_lockless.c): freed, not counted as
+             * evicted, whatever its reference bit says. */
+            sc_shard_drop(seg, shard, slot, e);
+            removed++;
+            gone++;
+            continue;
+        }
         if (e->flags & SC_ENTRY_REFERENCED) {
             e->flags &= (uint8_t)~SC_ENTRY_REFERENCED;
             continue;
@@ -85,7 +120,7 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem
         removed++;
     }
     sc_shard_write_end(shard);
-    shard->stats.evicted += removed;
+    shard->stats.evicted += removed - gone;
     return removed;
 }
 

@@ -59,9 +59,9 @@ uint64_t sc_info_nominal_slots(const sc_cache *c)
     return slots;
 }
 
-uint64_t sc_info_lockless_updates(const sc_cache *c)
+uint64_t sc_info_lockless(const sc_cache *c, unsigned what)
 {
-    return sc_live_updates(&c->seg.hdr->live);
+    return sc_live_total(&c->seg.hdr->live, what);
 }
 
 void sc_info_shard_get(sc_cache *c, uint32_t index, sc_info_shard *out)
@@ -78,7 +78,7 @@ void sc_info_shard_get(sc_cache *c, uint32_t index, sc_info_shard *out)
     shard = &seg->shards[index];
     table = &seg->heads[index].table;
     sc_shard_lock(seg, shard, SC_LOCK_NO_REPAIR);
-    out->entries = table->used;
+    out->entries = sc_shard_entries(shard);
     out->slots = table->capacity;
     out->tombstones = table->tombs;
     if (table->off && table->capacity) {

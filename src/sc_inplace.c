@@ -34,17 +34,25 @@
 #include "sc_entry.h"
 #include "sc_pin.h"
 #include "sc_epoch_layout.h"
+#include "sc_evict.h"
 
-bool sc_inplace_store(sc_shard *shard, sc_entry *old, uint8_t vtype, int64_t scalar, uint32_t ttl,
-                      int64_t now)
+sc_inplace_result sc_inplace_store(sc_shard *shard, sc_entry *old, uint8_t vtype, int64_t scalar, uint32_t ttl,
+                                   int64_t now, bool add_only)
 {
     uint64_t stamp;
+    bool gone;
 
     if ((old->flags & (SC_ENTRY_CHAINED | SC_ENTRY_ZC)) || old->val_len != 0) {
-        return false;
+        return SC_INPLACE_NO;
     }
     stamp = sc_entry_stamp();
     sc_shard_write_begin(shard);
+    /* Lockless stores and deletes are drained: old's ttl holds still. */
+    if (add_only && !sc_entry_expired(old, now)) {
+        sc_shard_write_end(shard);
+        return SC_INPLACE_EXISTS;
+    }
+    gone = old->ttl == SC_TTL_GONE;
     /* The fields sc_entry_fill sets; hash, key, val_len (0) and mem_size
      * (same allocation) stay as they are. */
     old->vtype = vtype;
@@ -62,5 +70,9 @@ bool sc_inplace_store(sc_shard *shard, sc_entry *old, uint8_t vtype, int64_t sca
     old->nhits = 0;
     old->stamp = stamp;
     sc_shard_write_end(shard);
-    return true;
+    if (gone) {
+        sc_alloc_gone_add(&shard->alloc, sc_pin_lane(shard), -1);
+        return SC_INPLACE_INSERTED;
+    }
+    return SC_INPLACE_UPDATED;
 }

@@ -47,10 +47,10 @@
  * and tries the pin slot of its lane first in every shard: distinct live
  * threads, up to SC_LIVE_LANES of them, write distinct pin lines.
  *
- * Store counts (issue 20): each slot also holds the count of the stores
- * its holders made without a shard lock (sc_live_slot.updates); summed on
- * demand by sc_live_updates, started over by sc_live_updates_clear. A dead
- * thread's count stays in its slot and in the totals.
+ * Counts (issue 20): each slot also holds the counts of the stores and
+ * deletes its holders made without a shard lock (sc_live_slot.counts);
+ * summed on demand by sc_live_total, started over by sc_live_counts_clear.
+ * A dead thread's counts stay in its slot and in the totals.
  *
  * Locks: the slot locks only, always with trylock, so this file never
  * waits and takes part in no lock order.
@@ -232,25 +232,27 @@ uint32_t sc_live_my_lane(sc_live_table *t)
     return m->lane;
 }
 
-uint64_t sc_live_updates(const sc_live_table *t)
+uint64_t sc_live_total(const sc_live_table *t, unsigned what)
 {
     uint64_t sum = 0;
     uint32_t i;
 
     for (i = 0; i < t->nslots && i < SC_LIVE_SLOTS; i++) {
-        sum += __atomic_load_n(&t->slots[i].updates, __ATOMIC_RELAXED)
-               - __atomic_load_n(&t->slots[i].updates_base, __ATOMIC_RELAXED);
+        sum += __atomic_load_n(&t->slots[i].counts[what], __ATOMIC_RELAXED)
+               - __atomic_load_n(&t->slots[i].bases[what], __ATOMIC_RELAXED);
     }
     return sum;
 }
 
-void sc_live_updates_clear(sc_live_table *t)
+void sc_live_counts_clear(sc_live_table *t)
 {
-    uint32_t i;
+    uint32_t i, k;
 
     for (i = 0; i < t->nslots && i < SC_LIVE_SLOTS; i++) {
-        __atomic_store_n(&t->slots[i].updates_base, __atomic_load_n(&t->slots[i].updates, __ATOMIC_RELAXED),
-                         __ATOMIC_RELAXED);
+        for (k = 0; k < SC_LIVE_NCOUNTS; k++) {
+            __atomic_store_n(&t->slots[i].bases[k], __atomic_load_n(&t->slots[i].counts[k], __ATOMIC_RELAXED),
+                             __ATOMIC_RELAXED);
+        }
     }
 }
 

@@ -86,6 +86,22 @@ __attribute__((noinline)) void sc_lockless_fill(sc_entry *e, int64_t scalar, con
     __atomic_store_n(&e->stamp, stamp, __ATOMIC_RELAXED);
 }
 
+/* The ttls of entries a lockless store or delete may change: 0 (a value
+ * that never expires) and SC_TTL_GONE (a key deleted here). */
+static inline bool sc_lockless_ttl_ok(uint32_t ttl)
+{
+    return ttl == 0 || ttl == SC_TTL_GONE;
+}
+
+/* The delete itself, inside the entry's version window. Not inlined, for
+ * the death tests, as sc_lockless_fill. */
+__attribute__((noinline)) void sc_lockless_unlink(sc_entry *e);
+
+__attribute__((noinline)) void sc_lockless_unlink(sc_entry *e)
+{
+    __atomic_store_n(&e->ttl, SC_TTL_GONE, __ATOMIC_RELAXED);
+}
+
 bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash,
                        uint8_t vtype, int64_t scalar, const char *data, uint32_t len, int64_t now,
                        sc_table_seen *seen)
@@ -97,7 +113,7 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
     sc_pin *pin;
     sc_entry *e;
     uint16_t v;
-    bool ok;
+    bool ok, revived;
 
     seen->seq = start;
     if (start & 1) {
@@ -107,7 +123,8 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
      * (or of another type or length) costs one lookup here, no pin, and
      * the caller's locked path uses its answer while seq has not moved. */
     e = (sc_entry *)sc_table_probe_find(seg, &head->table, key, key_len, hash, seen);
-    ok = e && e->vtype == vtype && e->ttl == 0 && e->val_len == len
+    ok = e && e->vtype == vtype && sc_lockless_ttl_ok(__atomic_load_n(&e->ttl, __ATOMIC_RELAXED))
+         && e->val_len == len
          && !(__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_CHAINED | SC_ENTRY_ZC));
     if (!ok) {
         return false;
@@ -126,7 +143,8 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
         sc_pin_release(pin);
         return false;
     }
-    /* Pinned: e stays this key's entry, with this vtype and ttl 0. */
+    /* Pinned: e stays this key's entry, with this vtype, and ttl 0 or
+     * SC_TTL_GONE (only lockless writers change it now, under ver). */
     __atomic_store_n(&pin->entry_rel, (int64_t)((uintptr_t)e - (uintptr_t)shard), __ATOMIC_RELAXED);
     v = __atomic_load_n(&e->ver, __ATOMIC_RELAXED);
     if ((v & 1) || !__atomic_compare_exchange_n(&e->ver, &v, (uint16_t)(v + 1), false, __ATOMIC_SEQ_CST,
@@ -139,12 +157,83 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
     }
     /* The odd version is visible before any field changes. */
     __atomic_thread_fence(__ATOMIC_RELEASE);
+    revived = __atomic_load_n(&e->ttl, __ATOMIC_RELAXED) == SC_TTL_GONE;
     sc_lockless_fill(e, scalar, data, len, now);
+    if (revived) {
+        __atomic_store_n(&e->ttl, 0, __ATOMIC_RELAXED);
+    }
     __atomic_store_n(&e->ver, (uint16_t)(v + 2), __ATOMIC_RELEASE);
-    sc_live_count_update(live, self);
+    if (revived) {
+        sc_alloc_gone_add(&shard->alloc, sc_pin_lane(shard), -1);
+    }
+    sc_live_count(live, self, revived ? SC_LIVE_INSERTS : SC_LIVE_UPDATES);
     __atomic_store_n(&pin->entry_rel, 0, __ATOMIC_RELAXED);
     sc_pin_release(pin);
     return true;
+}
+
+sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len,
+                                      uint64_t hash)
+{
+    sc_shard_head *head = sc_head(shard);
+    uint64_t start = __atomic_load_n(&head->seq, __ATOMIC_ACQUIRE);
+    sc_live_table *live;
+    sc_owner self;
+    sc_pin *pin;
+    sc_entry *e;
+    uint32_t slot, ttl;
+    uint16_t v;
+    bool deleted;
+
+    if (start & 1) {
+        return SC_LOCKLESS_DECLINED;
+    }
+    e = (sc_entry *)sc_table_find(seg, &head->table, key, key_len, hash, &slot);
+    ttl = e ? __atomic_load_n(&e->ttl, __ATOMIC_RELAXED) : 0;
+    if (!e || ttl == SC_TTL_GONE) {
+        /* Absent, or deleted here before, at the moment of the look if
+         * the table did not change meanwhile: a reader's answer. */
+        return sc_seq_read_valid(&head->seq, start) ? SC_LOCKLESS_NOTFOUND : SC_LOCKLESS_DECLINED;
+    }
+    if (ttl != 0 || e->val_len > SC_LOCKLESS_MAX_BYTES
+        || (__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_CHAINED | SC_ENTRY_ZC))) {
+        return SC_LOCKLESS_DECLINED;
+    }
+    live = sc_shard_live(shard);
+    self = sc_live_self(live);
+    pin = self ? sc_pin_claim(shard, self) : NULL;
+    if (!pin) {
+        return SC_LOCKLESS_DECLINED;
+    }
+    /* As in sc_lockless_store: seq unmoved since before the lookup means
+     * e is still key's entry, and stays so while the pin is held. */
+    if (__atomic_load_n(&head->seq, __ATOMIC_SEQ_CST) != start) {
+        sc_pin_release(pin);
+        return SC_LOCKLESS_DECLINED;
+    }
+    __atomic_store_n(&pin->entry_rel, (int64_t)((uintptr_t)e - (uintptr_t)shard), __ATOMIC_RELAXED);
+    v = __atomic_load_n(&e->ver, __ATOMIC_RELAXED);
+    if ((v & 1) || !__atomic_compare_exchange_n(&e->ver, &v, (uint16_t)(v + 1), false, __ATOMIC_SEQ_CST,
+                                                __ATOMIC_RELAXED)) {
+        __atomic_store_n(&pin->entry_rel, 0, __ATOMIC_RELAXED);
+        sc_pin_release(pin);
+        return SC_LOCKLESS_DECLINED;
+    }
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    /* ttl is 0 or SC_TTL_GONE (another delete of the key got here first:
+     * then this one finds nothing to delete). */
+    deleted = __atomic_load_n(&e->ttl, __ATOMIC_RELAXED) == 0;
+    if (deleted) {
+        sc_lockless_unlink(e);
+    }
+    __atomic_store_n(&e->ver, (uint16_t)(v + 2), __ATOMIC_RELEASE);
+    if (deleted) {
+        sc_alloc_gone_add(&shard->alloc, sc_pin_lane(shard), 1);
+        sc_live_count(live, self, SC_LIVE_DELETES);
+    }
+    __atomic_store_n(&pin->entry_rel, 0, __ATOMIC_RELAXED);
+    sc_pin_release(pin);
+    return deleted ? SC_LOCKLESS_DONE : SC_LOCKLESS_NOTFOUND;
 }
 
 void sc_lockless_quiesce(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash)
@@ -157,12 +246,12 @@ void sc_lockless_quiesce(sc_seg *seg, sc_shard *shard, const char *key, uint32_t
     if (e) {
         /* Still odd with every pin drained: its writer died, and no pin
          * names it any more (a restart of a named segment cleared them). */
-        sc_entry_settle(e);
+        sc_entry_settle(shard, e);
     }
 }
 
 void sc_lockless_quiesce_entry(sc_shard *shard, sc_entry *e)
 {
     sc_shard_write_begin(shard);
-    sc_entry_settle(e);
+    sc_entry_settle(shard, e);
 }

@@ -84,7 +84,36 @@ sc_entry *sc_pin_entry(sc_shard *shard, int64_t rel)
     return (sc_entry *)((uintptr_t)shard + (uintptr_t)rel);
 }
 
-void sc_entry_settle(sc_entry *e)
+/* Counts the shard's entries with ttl SC_TTL_GONE and makes its lanes'
+ * figures say so. Inside the window with every pin drained and the shard's
+ * lock held: nobody else changes the figures or those ttls meanwhile. This
+ * file has only the shard in hand: the segment starts with its header,
+ * whose liveness table the shard knows (live_rel). */
+static void sc_gone_recount(sc_shard *shard)
+{
+    const char *base = (const char *)sc_shard_live(shard) - offsetof(sc_header, live);
+    const sc_table *table = &sc_head(shard)->table;
+    const uint8_t *tags;
+    const uint32_t *slots;
+    uint32_t i, l;
+    int64_t n = 0;
+
+    if (table->off && table->capacity) {
+        tags = (const uint8_t *)(base + table->off);
+        slots = (const uint32_t *)(base + table->off + SC_ALIGN_UP((uint64_t)table->capacity, 8));
+        for (i = 0; i < table->capacity; i++) {
+            if ((tags[i] & SC_TAG_FULL)
+                && ((const sc_entry *)(base + ((sc_off)slots[i] << SC_SLOT_SHIFT)))->ttl == SC_TTL_GONE) {
+                n++;
+            }
+        }
+    }
+    for (l = 0; l < SC_ALLOC_LANES; l++) {
+        __atomic_store_n(&shard->alloc.lanes[l].gone, l == 0 ? n : 0, __ATOMIC_RELAXED);
+    }
+}
+
+void sc_entry_settle(sc_shard *shard, sc_entry *e)
 {
     uint16_t v = __atomic_load_n(&e->ver, __ATOMIC_RELAXED);
 
@@ -96,10 +125,13 @@ void sc_entry_settle(sc_entry *e)
      * update returns and which the next store of the key replaces and
      * expiry removes. Removing it from the table here is not possible:
      * the caller of sc_shard_write_begin may hold this very entry (a store
-     * replacing it, a delete) and free it afterwards. */
+     * replacing it, a delete) and free it afterwards. A dead delete or
+     * store may have changed ttl (0 <-> SC_TTL_GONE) and not yet counted
+     * it, or counted it first: count again. */
     e->ttl = SC_TTL_EXPIRED | 1;
     e->flags |= SC_ENTRY_DROPPED;
     __atomic_store_n(&e->ver, (uint16_t)(v + 1), __ATOMIC_RELEASE);
+    sc_gone_recount(shard);
 }
 
 /* Waits until the pin is free. Returns the entry a holder found dead was
@@ -151,7 +183,7 @@ void sc_pin_drain(sc_shard *shard)
     /* Every pin is free and the window is odd: no lockless store is under
      * way, so an odd entry version now is a dead writer's. */
     for (i = 0; i < n; i++) {
-        sc_entry_settle(sc_pin_entry(shard, torn[i]));
+        sc_entry_settle(shard, sc_pin_entry(shard, torn[i]));
     }
 }
 

@@ -16,6 +16,7 @@
  */
 #include "sc_resize.h"
 #include "sc_pin.h"
+#include "sc_evict.h"
 
 /* Builds a table of new_capacity holding every entry of the current one and
  * publishes it. */
@@ -69,6 +70,14 @@ bool sc_table_reserve(sc_seg *seg, sc_shard *shard)
     load = (uint64_t)table->used + table->tombs + 1;
     if (load * 4 <= capacity * 3) {
         return true;
+    }
+    /* Entries of keys deleted without the lock (sc_lockless.c) never make
+     * a table grow: they go first. */
+    if (sc_evict_gone(seg, shard)) {
+        load = (uint64_t)table->used + table->tombs + 1;
+        if (load * 4 <= capacity * 3) {
+            return true;
+        }
     }
     /* Mostly tombstones: rehash at the same size; otherwise double. */
     if (((uint64_t)table->used + 1) * 2 <= capacity) {

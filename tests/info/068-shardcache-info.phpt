@@ -20,9 +20,9 @@ function check(string $label) {
     $slab_pages = $sum('classes', 'slab_pages');
     $problems = [];
     foreach (['entries', 'slots', 'hits', 'misses', 'inserts', 'updates', 'deletes', 'evicted', 'expired', 'nomem', 'mem_used'] as $f) {
-        // Stores made without the shard lock (issue 20) are counted per
-        // thread: in the total, not in any shard's row.
-        $extra = $f === 'updates' ? $i['lockless_updates'] : 0;
+        // Stores and deletes made without the shard lock (issue 20) are
+        // counted per thread: in the total, not in any shard's row.
+        $extra = in_array($f, ['updates', 'inserts', 'deletes'], true) ? $i["lockless_$f"] : 0;
         if ($i[$f] !== $sum('per_shard', $f) + $extra) {
             $problems[] = "$f {$i[$f]} != sum over shards " . $sum('per_shard', $f);
         }
@@ -164,6 +164,8 @@ inserts: integer
 updates: integer
 deletes: integer
 lockless_updates: integer
+lockless_inserts: integer
+lockless_deletes: integer
 hits: integer
 misses: integer
 hit_sample: integer

@@ -37,6 +37,11 @@ function show(string $label): void {
 /* A child that stores key "<p>NN" => NN each time it reads a line from
  * its socket, and answers "ok" or "fail", until it reads "quit" (a child
  * forked later holds a copy of the parent's end, so no end-of-file). */
+// Every value here is stored with a TTL that never runs out during the
+// test: a delete of a small value without one keeps its entry for the
+// key's next store (sc_lockless.c), and this test needs deletes that give
+// the memory back at once.
+const TTL = 100000;
 function child(string $p) {
     [$mine, $theirs] = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, 0);
     $pid = pcntl_fork();
@@ -44,7 +49,7 @@ function child(string $p) {
         fclose($mine);
         while (($line = fgets($theirs)) !== false && $line !== "quit\n") {
             $n = (int)$line;
-            fwrite($theirs, apcu_store(sprintf('%s%02d', $p, $n), $n) ? "ok\n" : "fail\n");
+            fwrite($theirs, apcu_store(sprintf('%s%02d', $p, $n), $n, TTL) ? "ok\n" : "fail\n");
         }
         exit(0);
     }
@@ -71,7 +76,7 @@ function check(string $p, int $n): int {
     return $bad;
 }
 
-apcu_store('big', 1);  // the shard's table, and a liveness slot and lane for this process
+apcu_store('big', 1, TTL);  // the shard's table, and a liveness slot and lane for this process
 apcu_delete('big');
 show('start');
 
@@ -82,7 +87,7 @@ $a = child('a');
 $b = child('b');
 $fail = 0;
 for ($n = 0; $n < N; $n++) {
-    $fail += !apcu_store(sprintf('p%02d', $n), $n);
+    $fail += !apcu_store(sprintf('p%02d', $n), $n, TTL);
     $fail += ask($a[1], $n) !== 'ok';
     $fail += ask($b[1], $n) !== 'ok';
 }
