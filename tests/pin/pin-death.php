@@ -39,6 +39,23 @@
 //  store-reader-noproc: store-reader with /proc hidden.
 //  store-string: store-reader with 's' an 8-byte string overwritten by
 //    strings of the same length (their bytes are written in the entry).
+//  delete-reader, delete-writer (issue 20): the child deletes the int 's'
+//    and stores it again in a loop: the delete takes the lockless path
+//    (sc_lockless_delete: the entry kept, ttl SC_TTL_GONE) and the store
+//    brings it back (sc_lockless_store over a kept entry). gdb kills it
+//    inside the delete's version window (at sc_lockless_unlink: the version
+//    odd, ttl not yet written). Then, as in store-reader/store-writer, 's'
+//    must read absent (never hang), the rest of the shard stays, nothing is
+//    repaired or reset, and shardcache_info's entries (which leave kept
+//    entries out, recounted once the dead writer's entry is settled) equal
+//    the entries listed; 's' can be stored, fetched and deleted again.
+//  delete-revive: the same loop, killed inside the reviving store's window
+//    (at sc_lockless_fill, over the kept entry).
+//  delete-counted, revive-counted: the same loop, killed a little later:
+//    right after sc_lockless_unlink (delete) or sc_lockless_fill (revive)
+//    returned, at the next sc_pin_lane call, which is the count of kept
+//    entries (sc_alloc_gone_add). Whatever 's' then is (deleted; stored
+//    or not), the entries figure must still equal the listing.
 // Commands come one per line on stdin; $argv[2] is a fifo this process
 // writes "checked" to in held mode, once it has looked at the writer.
 $mode = $argv[1] ?? 'zombie';
@@ -54,6 +71,7 @@ if ($strings) {
     $mode = 'store-reader';
 }
 $storer = $mode === 'store-reader' || $mode === 'store-writer';
+$deleter = in_array($mode, ['delete-reader', 'delete-writer', 'delete-revive', 'delete-counted', 'revive-counted'], true);
 apcu_store('k', 0);
 apcu_store('r', ['read', 42]);
 apcu_store('s', $strings ? 'start---' : -1);
@@ -68,6 +86,9 @@ if ($pid === 0) {
     for ($i = 0;; $i++) {
         if ($storer) {
             apcu_store('s', $strings ? sprintf('%08d', $i) : $i);
+        } elseif ($deleter) {
+            apcu_delete('s');
+            apcu_store('s', $i);
         } elseif ($mode === 'hit-killed') {
             apcu_fetch('e' . ($i % 1000));
         } elseif ($mode === 'walk-killed') {
@@ -179,6 +200,53 @@ if ($storer) {
     echo "s: ", var_export(apcu_fetch('s'), true), "\n";
     var_dump(apcu_store('s', 8));
     echo "s: ", var_export(apcu_fetch('s'), true), "\n";
+    $info = shardcache_info();
+    echo "repairs: {$info['repairs']}, resets: {$info['resets']}\n";
+    pcntl_alarm(0);
+    echo "ok\n";
+    exit(0);
+}
+
+if ($deleter) {
+    $entries_listed = function () {
+        $ci = apcu_cache_info();
+        $i = shardcache_info();
+        $n = count($ci['cache_list']);
+        $ok = $i['entries'] === $n && $ci['num_entries'] === $n
+            && array_sum(array_column($i['per_shard'], 'entries')) === $n;
+        return var_export($ok, true) . ($ok ? '' : " (entries {$i['entries']}, num_entries {$ci['num_entries']}, listed $n)");
+    };
+    pcntl_waitpid($pid, $status);
+    echo "reaped, killed by signal ", pcntl_wtermsig($status), "\n";
+    if ($mode === 'delete-writer') {
+        var_dump(apcu_store('other', str_repeat('x', 100)));
+    }
+    $v = apcu_fetch('s', $found);
+    if ($mode === 'revive-counted') {
+        // Killed after its value was written: either answer is right.
+        echo "s: ", var_export(!$found || is_int($v) && $v >= 0, true), "\n";
+        echo "s exists: ", var_export(apcu_exists('s') === $found, true), "\n";
+        echo "s key info: ", var_export((apcu_key_info('s') !== null) === $found, true), "\n";
+    } else {
+        echo "s: ", var_export($v, true), "\n";
+        echo "s exists: ", var_export(apcu_exists('s'), true), "\n";
+        echo "s key info: ", var_export(apcu_key_info('s'), true), "\n";
+    }
+    $listed = 0;
+    foreach (new APCUIterator('/^s$/') as $unused) {
+        $listed++;
+    }
+    echo "s listed by the iterator: ", $mode === 'revive-counted' ? var_export($listed === ($found ? 1 : 0), true) : $listed, "\n";
+    echo "k: ", var_export(apcu_fetch('k'), true), ", r: ", var_export(apcu_fetch('r') === ['read', 42], true), "\n";
+    echo "entries = listed: ", $entries_listed(), "\n";
+    var_dump(apcu_store('s', 7));
+    echo "s: ", var_export(apcu_fetch('s'), true), "\n";
+    var_dump(apcu_delete('s'));
+    echo "s: ", var_export(apcu_fetch('s'), true), "\n";
+    var_dump(apcu_delete('s'));
+    var_dump(apcu_store('s', 8));
+    echo "s: ", var_export(apcu_fetch('s'), true), "\n";
+    echo "entries = listed: ", $entries_listed(), "\n";
     $info = shardcache_info();
     echo "repairs: {$info['repairs']}, resets: {$info['resets']}\n";
     pcntl_alarm(0);

@@ -26,6 +26,17 @@
 #   store-writer  the same, with a store of another key of the shard first;
 #   store-reader-noproc  store-reader with /proc hidden;
 #   store-string  store-reader with same-length strings (bytes rewritten).
+# Issue 20, deletes without the shard lock (src/sc_lockless.c): a child
+# deleting the int 's' and storing it again in a loop is killed
+#   delete-reader  inside the delete's version window (sc_lockless_unlink):
+#                  's' must read absent, the shard stay, entries = listed;
+#   delete-writer  the same, with a store of another key of the shard first;
+#   delete-revive  inside the window of the store that brings 's' back
+#                  (sc_lockless_fill over the kept entry);
+#   delete-counted right after sc_lockless_unlink returned, at the count of
+#                  kept entries (the next sc_pin_lane call);
+#   revive-counted right after the reviving sc_lockless_fill returned, at
+#                  the same count.
 # See tests/pin/pin-death.php.
 #
 #   tests/pin/run.sh [--so=PATH]
@@ -57,6 +68,15 @@ expected_for() {
         store-writer) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "bool(true)" "s: false" \
                               "s exists: false" "s key info: NULL" "s listed by the iterator: 0" "r: true" \
                               "bool(true)" "s: 7" "bool(true)" "s: 8" "repairs: 0, resets: 0" "ok" ;;
+        delete-reader|delete-revive|delete-counted|delete-writer) printf '%s\n' "child state: Z" "reaped, killed by signal 9" \
+                              $([ "$1" = delete-writer ] && echo "bool(true)") "s: false" \
+                              "s exists: false" "s key info: NULL" "s listed by the iterator: 0" "k: 0, r: true" \
+                              "entries = listed: true" "bool(true)" "s: 7" "bool(true)" "s: false" "bool(false)" \
+                              "bool(true)" "s: 8" "entries = listed: true" "repairs: 0, resets: 0" "ok" ;;
+        revive-counted) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "s: true" \
+                              "s exists: true" "s key info: true" "s listed by the iterator: true" "k: 0, r: true" \
+                              "entries = listed: true" "bool(true)" "s: 7" "bool(true)" "s: false" "bool(false)" \
+                              "bool(true)" "s: 8" "entries = listed: true" "repairs: 0, resets: 0" "ok" ;;
         hit-killed|walk-killed) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "bool(true)" \
                               "entries after the reader died: 1000 of 1000 right" "repairs: 0, resets: 0" "ok" ;;
     esac
@@ -64,7 +84,8 @@ expected_for() {
 
 passed=0
 failed=0
-MODES=(held zombie reaped fetch-locked held-noproc reused hit-killed walk-killed store-reader store-writer store-reader-noproc store-string)
+MODES=(held zombie reaped fetch-locked held-noproc reused hit-killed walk-killed store-reader store-writer store-reader-noproc store-string
+       delete-reader delete-writer delete-revive delete-counted revive-counted)
 [ -n "${SC_PIN_MODES:-}" ] && read -r -a MODES <<<"$SC_PIN_MODES"
 for mode in "${MODES[@]}"; do
     wrap=()
@@ -104,6 +125,21 @@ for mode in "${MODES[@]}"; do
     if [ "$mode" = fetch-locked ]; then
         stop=(-ex 'break sc_entry_create' -ex 'continue')
         stopped='Breakpoint 1, .*sc_entry_create'
+    elif [ "$mode" = delete-reader ] || [ "$mode" = delete-writer ]; then
+        # Inside the version window of a lockless delete.
+        stop=(-ex 'break sc_lockless_unlink' -ex 'continue')
+        stopped='Breakpoint 1, .*sc_lockless_unlink'
+    elif [ "$mode" = delete-revive ]; then
+        # Inside the version window of a store over a kept entry (the
+        # child's stores all follow its deletes).
+        stop=(-ex 'break sc_lockless_fill' -ex 'continue')
+        stopped='Breakpoint 1, .*sc_lockless_fill'
+    elif [ "$mode" = delete-counted ] || [ "$mode" = revive-counted ]; then
+        # Just after the delete's (the revival's) write, at its count of
+        # kept entries: the next call of sc_pin_lane.
+        fn=sc_lockless_unlink; [ "$mode" = revive-counted ] && fn=sc_lockless_fill
+        stop=(-ex "break $fn" -ex 'continue' -ex 'finish' -ex 'break sc_pin_lane' -ex 'continue')
+        stopped='Breakpoint 2[.0-9]*, .*sc_pin_lane'
     elif [ "${mode#store-}" != "$mode" ]; then
         # Inside the entry's version window of a lockless store.
         stop=(-ex 'break sc_lockless_fill' -ex 'continue')
