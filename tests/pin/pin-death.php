@@ -54,8 +54,11 @@
 //  delete-counted, revive-counted: the same loop, killed a little later:
 //    right after sc_lockless_unlink (delete) or sc_lockless_fill (revive)
 //    returned, at the next sc_pin_lane call, which is the count of kept
-//    entries (sc_alloc_gone_add). Whatever 's' then is (deleted; stored
-//    or not), the entries figure must still equal the listing.
+//    entries (sc_alloc_gone_add). After a store of another key of the
+//    shard (whose window settles the entry if the writer died inside its
+//    version window), whatever 's' then is (deleted; stored or not), the
+//    entries figure must equal the listing: the count must not be left
+//    one off for good by a death just after the version's release.
 // Commands come one per line on stdin; $argv[2] is a fifo this process
 // writes "checked" to in held mode, once it has looked at the writer.
 $mode = $argv[1] ?? 'zombie';
@@ -218,7 +221,9 @@ if ($deleter) {
     };
     pcntl_waitpid($pid, $status);
     echo "reaped, killed by signal ", pcntl_wtermsig($status), "\n";
-    if ($mode === 'delete-writer') {
+    if ($mode === 'delete-writer' || $mode === 'delete-counted' || $mode === 'revive-counted') {
+        // A store of another key of the shard opens its window: the
+        // dead writer's entry, if still odd, is settled there.
         var_dump(apcu_store('other', str_repeat('x', 100)));
     }
     $v = apcu_fetch('s', $found);
