@@ -39,9 +39,9 @@ sc_entry *sc_pin_entry(sc_shard *shard, int64_t rel);
 /* Inside the shard's odd window with every pin drained (no lockless writer
  * active): if e (an entry of shard) has an odd version, a lockless store or
  * delete died in the middle of it; the key is dropped (the entry made
- * expired, its version even) and the shard's count of kept deleted
- * entries (sc_alloc_lane.gone) is counted again, since the dead writer
- * may have left it one off. */
+ * one of a deleted key, ttl SC_TTL_GONE, its version even) and the shard's
+ * count of kept deleted entries (sc_alloc_lane.gone) is counted again,
+ * since the dead writer may have left it one off. */
 void sc_entry_settle(sc_shard *shard, sc_entry *e);
 
 /* Writer side, shard write lock held (or the NO_REPAIR lock, by a reader

@@ -52,8 +52,8 @@ static inline uint8_t sc_tag_of(uint64_t hash)
  *       under the REPAIR lock (sc_evict.c). Read under either lock mode.
  *   flags & SC_ENTRY_CHAINED: set before publication, read (relaxed
  *       atomic) with no lock.
- *   flags & SC_ENTRY_DROPPED, and ttl when it is set: inside the shard's
- *       window with every pin drained (sc_entry_settle).
+ *   ttl, when a dead lockless writer's entry is settled: inside the
+ *       shard's window with every pin drained (sc_entry_settle).
  *   ver (issue 20): the entry's own sequence counter; odd while a writer
  *       that holds no shard lock rewrites the entry (sc_lockless.c).
  *       0 when the entry is made. Changed only by: a lockless store or
@@ -148,10 +148,11 @@ static inline int64_t sc_ttl_signed(uint32_t ttl)
 /* Set on entries whose value lives in separate page runs (chunks, made
  * and freed by sc_entry.c): the value bytes are then an array of sc_chunk. */
 #define SC_ENTRY_CHAINED 0x02
-/* Set (inside the shard's window) on an entry a lockless store left half
- * written when its writer died (sc_entry_settle, sc_pin.c): the key is
- * dropped - the entry is also made expired - and the info functions, which
- * list expired entries, skip it. Removed like any expired entry. */
+/* Was set on an entry a lockless store left half written when its writer
+ * died; sc_entry_settle (sc_pin.c) now makes such an entry one of a
+ * deleted key (SC_TTL_GONE), which the info functions skip and the entries
+ * figure leaves out, and sets no flag. Never set any more; the info
+ * functions still skip an entry that has it. */
 #define SC_ENTRY_DROPPED 0x08
 /* At most this many chunks per value. */
 #define SC_MAX_CHUNKS 1024

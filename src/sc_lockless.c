@@ -57,8 +57,11 @@
  * odd, is settled (sc_entry_settle: the key is dropped). A reader that
  * finds an odd entry no pin names (a named segment restarted after such a
  * death) settles it the same way under the lock with the window open.
- * The rest of the shard is untouched. Killed after the release: the store
- * is done; its count is in the slot, which keeps it.
+ * The rest of the shard is untouched. The count of kept entries
+ * (sc_alloc_gone_add) is changed inside the window, so that the settling
+ * recount covers a death on either side of it. Killed after the release:
+ * the store or delete is done, with that count; its per-thread count
+ * (sc_live_count, a statistic) comes right after and may be missing.
  */
 #include "sc_lockless.h"
 #include "sc_pin.h"
@@ -161,11 +164,12 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
     sc_lockless_fill(e, scalar, data, len, now);
     if (revived) {
         __atomic_store_n(&e->ttl, 0, __ATOMIC_RELAXED);
-    }
-    __atomic_store_n(&e->ver, (uint16_t)(v + 2), __ATOMIC_RELEASE);
-    if (revived) {
+        /* Counted inside the window: a writer killed before the version
+         * below is settled and the count done again (sc_entry_settle);
+         * one killed after it has counted. */
         sc_alloc_gone_add(&shard->alloc, sc_pin_lane(shard), -1);
     }
+    __atomic_store_n(&e->ver, (uint16_t)(v + 2), __ATOMIC_RELEASE);
     sc_live_count(live, self, revived ? SC_LIVE_INSERTS : SC_LIVE_UPDATES);
     __atomic_store_n(&pin->entry_rel, 0, __ATOMIC_RELAXED);
     sc_pin_release(pin);
@@ -225,10 +229,11 @@ sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *
     deleted = __atomic_load_n(&e->ttl, __ATOMIC_RELAXED) == 0;
     if (deleted) {
         sc_lockless_unlink(e);
+        /* Inside the window, as in sc_lockless_store. */
+        sc_alloc_gone_add(&shard->alloc, sc_pin_lane(shard), 1);
     }
     __atomic_store_n(&e->ver, (uint16_t)(v + 2), __ATOMIC_RELEASE);
     if (deleted) {
-        sc_alloc_gone_add(&shard->alloc, sc_pin_lane(shard), 1);
         sc_live_count(live, self, SC_LIVE_DELETES);
     }
     __atomic_store_n(&pin->entry_rel, 0, __ATOMIC_RELAXED);

@@ -120,16 +120,18 @@ void sc_entry_settle(sc_shard *shard, sc_entry *e)
     if (!(v & 1)) {
         return;
     }
-    /* Torn by a writer that died: the key is dropped - made an entry that
-     * is expired from the start (SC_TTL_EXPIRED), which no fetch, exists or
-     * update returns and which the next store of the key replaces and
-     * expiry removes. Removing it from the table here is not possible:
-     * the caller of sc_shard_write_begin may hold this very entry (a store
-     * replacing it, a delete) and free it afterwards. A dead delete or
-     * store may have changed ttl (0 <-> SC_TTL_GONE) and not yet counted
-     * it, or counted it first: count again. */
-    e->ttl = SC_TTL_EXPIRED | 1;
-    e->flags |= SC_ENTRY_DROPPED;
+    /* Torn by a writer that died: the key is dropped - made an entry of a
+     * deleted key (SC_TTL_GONE, as a lockless delete leaves it), which no
+     * fetch, exists, update or listing returns, which the entries figure
+     * leaves out (recounted below), and which the next store of the key
+     * replaces or brings back (a lockless store rewrites every byte of
+     * the value) and memory pressure or a growing table removes.
+     * Removing it from the table here is not possible: the caller of
+     * sc_shard_write_begin may hold this very entry (a store replacing
+     * it, a delete) and free it afterwards. A dead delete or store may
+     * have changed ttl (0 <-> SC_TTL_GONE) and counted it, or not yet:
+     * count again. */
+    e->ttl = SC_TTL_GONE;
     __atomic_store_n(&e->ver, (uint16_t)(v + 1), __ATOMIC_RELEASE);
     sc_gone_recount(shard);
 }
