@@ -50,7 +50,7 @@
 //    entries out, recounted once the dead writer's entry is settled) equal
 //    the entries listed; 's' can be stored, fetched and deleted again.
 //  delete-revive: the same loop, killed inside the reviving store's window
-//    (at sc_lockless_fill, over the kept entry).
+//    (at sc_lockless_fill, over the kept entry); then as delete-writer.
 //  delete-counted, revive-counted: the same loop, killed a little later:
 //    right after sc_lockless_unlink (delete) or sc_lockless_fill (revive)
 //    returned, at the next sc_pin_lane call, which is the count of kept
@@ -221,7 +221,7 @@ if ($deleter) {
     };
     pcntl_waitpid($pid, $status);
     echo "reaped, killed by signal ", pcntl_wtermsig($status), "\n";
-    if ($mode === 'delete-writer' || $mode === 'delete-counted' || $mode === 'revive-counted') {
+    if ($mode !== 'delete-reader') {
         // A store of another key of the shard opens its window: the
         // dead writer's entry, if still odd, is settled there.
         var_dump(apcu_store('other', str_repeat('x', 100)));
