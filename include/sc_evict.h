@@ -37,15 +37,24 @@ uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t id
  * deleted without the lock and kept (SC_TTL_GONE). Returns how many. */
 uint32_t sc_evict_gone(sc_seg *seg, sc_shard *shard);
 
+/* No lock needed (a moment old): whether a shard other than `except`
+ * keeps entries of keys deleted without the lock (sc_alloc_lane.gone).
+ * A store short of memory evicts live entries of its own shard only when
+ * none does; otherwise sc_evict_global removes those first. */
+bool sc_evict_gone_elsewhere(const sc_seg *seg, const sc_shard *except);
+
 /* Shard write lock held (no window open): removes up to max entries in
  * CLOCK order; with mem_size set, only entries of that allocation size
  * (whose memory a new entry of that size can reuse at once). Returns how
  * many were removed. */
 uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem_size);
 
-/* No lock held: takes the global lock and removes entries across shards
- * until at least need_pages pages are free in the pool or a full sweep
- * removed everything it could. idle_ttl: apc.ttl, as for sc_evict_expired. */
+/* No lock held: first, one shard lock at a time, gives back the shards'
+ * spare slabs and removes their kept entries of deleted keys (SC_TTL_GONE);
+ * if that frees need_pages pages, done. Otherwise takes the global lock
+ * and removes entries across shards until at least need_pages pages are
+ * free in the pool or a full sweep removed everything it could. idle_ttl:
+ * apc.ttl, as for sc_evict_expired. */
 void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_t now);
 
 /* No lock held. The zero-copy budget is full: if a rescan of the epochs

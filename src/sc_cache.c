@@ -167,9 +167,13 @@ static void sc_store_done(sc_cache *c, sc_shard *shard, uint64_t hash, uint32_t 
 
 /* Makes the entry, evicting from this shard when memory is short: expired
  * entries first, then (for small entries, whose slabs this shard owns)
- * others in CLOCK order. Shard write lock held. */
+ * others in CLOCK order - unless first_round and another shard keeps
+ * entries of deleted keys (sc_lockless.c): then none, and the caller's
+ * sc_evict_global removes those before anything is evicted. Shard write
+ * lock held. */
 static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const sc_key *key,
-                            const sc_value_in *value, uint32_t ttl, int64_t now, uint32_t lane)
+                            const sc_value_in *value, uint32_t ttl, int64_t now, uint32_t lane,
+                            bool first_round)
 {
     sc_seg *seg = &c->seg;
     uint64_t size = sizeof(sc_entry) + (uint64_t)key->len + value->len;
@@ -195,6 +199,9 @@ static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const s
     }
     if (sc_evict_expired(seg, shard, now, c->idle_ttl)) {
         off = SC_MAKE();
+    }
+    if (size <= SC_MAX_SMALL && !off && first_round && sc_evict_gone_elsewhere(seg, shard)) {
+        return 0;
     }
     if (size <= SC_MAX_SMALL) {
         /* Entries of the same size class free exactly what is needed;
@@ -314,7 +321,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
                 }
             }
         }
-        off = sc_make_entry(c, shard, hash, key, value, ttl, now, sc_pin_lane(shard));
+        off = sc_make_entry(c, shard, hash, key, value, ttl, now, sc_pin_lane(shard), attempt == 0);
         if (off && value->fixup && (((sc_entry *)(seg->base + off))->flags & SC_ENTRY_CHAINED)) {
             /* A zero-copy layout needs one piece: the caller stores the
              * value's copying form instead. */

@@ -5,10 +5,11 @@
  * pool first; then entries of keys deleted without the lock and kept
  * (SC_TTL_GONE, sc_lockless.c: counted neither as expired nor as evicted),
  * with entries past their TTL (and, with apc.ttl set,
- * entries unchanged for longer than apc.ttl), then live entries in CLOCK
- * order over the shard's slots: an entry whose reference bit is set (a
- * sampled hit, recorded under the shard lock by sc_cache.c) loses the bit
- * and is passed over once. The cache is never emptied as a whole
+ * entries unchanged for longer than apc.ttl), then - unless another shard
+ * keeps entries of deleted keys, which sc_evict_global then removes first -
+ * live entries in CLOCK order over the shard's slots: an entry whose
+ * reference bit is set (a sampled hit, recorded under the shard lock by
+ * sc_cache.c) loses the bit and is passed over once. The cache is never emptied as a whole
  * because one store did not fit.
  *
  * Owns: which entries go when memory or table room is short; the shards'
@@ -86,6 +87,18 @@ uint32_t sc_evict_gone(sc_seg *seg, sc_shard *shard)
     return removed;
 }
 
+bool sc_evict_gone_elsewhere(const sc_seg *seg, const sc_shard *except)
+{
+    uint32_t k;
+
+    for (k = 0; k < seg->nshards; k++) {
+        if (&seg->shards[k] != except && sc_alloc_gone(&seg->shards[k].alloc)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem_size)
 {
     sc_table *table = &sc_head(shard)->table;
@@ -127,27 +140,37 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem
 void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_t now)
 {
     sc_header *hdr = seg->hdr;
-    uint32_t round, k, flushed = 0, target = need_pages + seg->npages / 64 + 1;
+    uint32_t round, k, flushed = 0, gone = 0, target = need_pages + seg->npages / 64 + 1;
 
     if (target > seg->npages) {
         target = seg->npages;
     }
     /* Pages of repaired shards held for readers that have left since
-     * (sc_epoch.c), then the shards' spare slabs: they hold no entries,
-     * and giving them back needs no global lock. */
+     * (sc_epoch.c), then the shards' spare slabs and their entries of keys
+     * deleted without the lock (sc_lockless.c): they hold no value anybody
+     * can read, and giving them back needs no global lock. A kept entry
+     * costs no live one: this runs before any entry is evicted here, and
+     * a store evicts in its own shard only when no other shard keeps any
+     * (sc_evict_gone_elsewhere). */
     flushed += (uint32_t)(sc_epoch_poll(seg, true) >> SC_PAGE_SHIFT);
     for (k = 0; k < seg->nshards && sc_alloc_pool_free_pages(&seg->ac) < need_pages; k++) {
         sc_shard *shard = &seg->shards[k];
         if (__atomic_load_n(&shard->alloc.spare_pages, __ATOMIC_RELAXED)
-            || __atomic_load_n(&shard->retire.head, __ATOMIC_RELAXED)) {
+            || __atomic_load_n(&shard->retire.head, __ATOMIC_RELAXED) || sc_alloc_gone(&shard->alloc)) {
             sc_shard_lock(seg, shard, SC_LOCK_REPAIR);
             flushed += (uint32_t)(sc_epoch_reclaim(seg, shard, k == 0) >> SC_PAGE_SHIFT);
+            gone += sc_evict_gone(seg, shard);
             flushed += sc_alloc_flush_spares(&seg->ac, &shard->alloc);
             sc_shard_unlock(shard);
         }
     }
-    if (flushed && sc_alloc_pool_free_pages(&seg->ac) >= need_pages) {
-        return; /* the caller tries again; if that fails, the next call evicts */
+    if ((flushed && sc_alloc_pool_free_pages(&seg->ac) >= need_pages) || gone) {
+        /* The caller tries again; if that fails, the next call evicts.
+         * With kept entries removed, even if the pool is still short: their
+         * memory may be of the caller's shard and size, and the caller's
+         * next round evicts in its own shard (one entry, not a share of
+         * every shard as below). */
+        return;
     }
     sc_mutex_lock(&hdr->global_lock);
     hdr->global_lock_count++;
