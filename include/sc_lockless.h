@@ -19,6 +19,11 @@
  * version window stays short. */
 #define SC_LOCKLESS_MAX_BYTES 4096
 
+/* A delete keeps the entry (sc_lockless_delete) only while at least
+ * 1/SC_LOCKLESS_FREE_SHARE of the segment's pages are free in the pool;
+ * below that it frees at once, under the lock. */
+#define SC_LOCKLESS_FREE_SHARE 4
+
 /* Stores (vtype, scalar, data[len]) with ttl 0 at `now` over key's entry
  * in shard if that entry holds a value of the same vtype and the same
  * length, ttl 0 or SC_TTL_GONE (its key deleted by sc_lockless_delete:
@@ -43,7 +48,8 @@ typedef enum sc_lockless_result {
 
 /* Deletes key from shard without the shard's lock when its entry has ttl 0,
  * at most SC_LOCKLESS_MAX_BYTES of value bytes, is neither chained nor
- * zero-copy, and no writer is active: the entry's ttl becomes SC_TTL_GONE
+ * zero-copy, no writer is active and the pool has free pages to spare
+ * (SC_LOCKLESS_FREE_SHARE): the entry's ttl becomes SC_TTL_GONE
  * (sc_table.h) under its version, and the entry stays in its slot with its
  * memory until a store of the key brings it back (sc_lockless_store) or
  * the locked paths remove it. Answers NOTFOUND, with nothing written, for

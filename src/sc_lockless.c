@@ -203,6 +203,18 @@ sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *
         || (__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_CHAINED | SC_ENTRY_ZC))) {
         return SC_LOCKLESS_DECLINED;
     }
+    /* A kept entry holds its memory until the key's next store or memory
+     * pressure. Kept while memory is short, such entries make the shards'
+     * slabs grow past the live data (new keys cannot use them), and once
+     * removed under pressure they leave those slabs part empty, pages no
+     * other shard and no large value can have: live entries get evicted
+     * that a delete freeing at once would have spared (benchmarks/
+     * churn.php; tests/memory/358). So with little free in the pool, the
+     * delete takes the locked path and frees. One load of the pool's
+     * free-page count, written only when pages change hands. */
+    if ((uint64_t)sc_alloc_pool_free_pages(&seg->ac) * SC_LOCKLESS_FREE_SHARE < seg->npages) {
+        return SC_LOCKLESS_DECLINED;
+    }
     live = sc_shard_live(shard);
     self = sc_live_self(live);
     pin = self ? sc_pin_claim(shard, self) : NULL;

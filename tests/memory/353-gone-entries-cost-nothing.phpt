@@ -30,7 +30,7 @@ while (shardcache_info()['evicted'] === 0 && apcu_store("cap$cap", val('c', $cap
 }
 echo "capacity measured: ", var_export($cap > 1000, true), "\n";
 apcu_clear_cache();
-// 90% of that stored and deleted: all kept (lockless deletes).
+// 90% of that stored and deleted: most kept (lockless deletes).
 $n = intdiv($cap * 9, 10);
 $failed = 0;
 for ($j = 0; $j < $n; $j++) {
@@ -39,9 +39,11 @@ for ($j = 0; $j < $n; $j++) {
     }
 }
 $f = figures();
-echo "store/delete failures: $failed, lockless deletes: ", $f['ld'] === $n ? 'all' : $f['ld'], ", entries ",
+// (Deletes keep entries only while a quarter of the pages are free:
+// SC_LOCKLESS_FREE_SHARE; past that they free at once.)
+echo "store/delete failures: $failed, lockless deletes: ", $f['ld'] > $n / 2 ? 'most' : $f['ld'], ", entries ",
      $f['entries'], ", listed ", $f['listed'], "\n";
-echo "kept entries hold their memory: ", var_export($f['mem_entries'] >= $n * 100, true), "\n";
+echo "kept entries hold their memory: ", var_export($f['mem_entries'] >= $f['ld'] * 100, true), "\n";
 // As many new live keys: they fit once the kept entries are gone.
 $failed = 0;
 for ($j = 0; $j < $n; $j++) {
@@ -155,7 +157,7 @@ echo "kept 50: entries ", $e['entries'], ", listed ", $e['listed'], "; replaced:
 --EXPECT--
 -- (a) kept entries go before any live one
 capacity measured: true
-store/delete failures: 0, lockless deletes: all, entries 0, listed 0
+store/delete failures: 0, lockless deletes: most, entries 0, listed 0
 kept entries hold their memory: true
 stores failed: 0, evicted 0, expired 0, expunges 0, nomem 0
 entries = live keys: true
