@@ -51,7 +51,9 @@ enum { SC_FAST_NO = 0, SC_FAST_MISS, SC_FAST_LONG, SC_FAST_SCALAR, SC_FAST_BORRO
  * since (every change readers can reach moves it, and it never goes back
  * within a mapping), so the entry is still the one live entry of its key,
  * with the same header, and lies where it was bounds-checked: the hash
- * mix, the table and the entry's bounds need not be looked at again. The
+ * mix, the table and the entry's bounds need not be looked at again
+ * (what a lockless store or delete changes without moving the counter -
+ * the value, the times, ttl 0 <-> SC_TTL_GONE - is read again). The
  * key is still compared in full (another key may have the same hash and
  * length), and everything else is read and confirmed as on the long way.
  * gen ties the table to one mapping (sc_cache.gen): a table filled for

@@ -42,7 +42,11 @@
  * header's clears and resets figures; the calling thread's sc_local
  * figures.
  * Locks: store and delete: the shard's REPAIR lock ("write lock"), with
- * what readers can reach changed inside the odd window. fetch and exists:
+ * what readers can reach changed inside the odd window (except what
+ * sc_lockless.c does without it: a store over an entry of the same type
+ * and length, a delete that keeps the entry with ttl SC_TTL_GONE; the
+ * locked paths decide what such a kept entry means - absent, for add -
+ * inside the window, where no lockless writer is active). fetch and exists:
  * no lock (the sequence counter), then the NO_REPAIR lock as a fallback;
  * a sampled hit: the NO_REPAIR lock by trylock. Clear and the full reset:
  * the global lock, every shard's REPAIR lock in index order, and the pool

@@ -41,8 +41,23 @@
  * window (expiry in sc_evict.c, add_only in sc_cache.c) then never see a
  * ttl that is changing, and an entry this path rewrites never expires.
  *
- * Owns: the lockless rewrite of a published entry's value and times, and
- * sc_live_slot.updates of the calling thread.
+ * Deletes (sc_lockless_delete) go the same way for entries with ttl 0,
+ * at most SC_LOCKLESS_MAX_BYTES of value bytes, neither chained nor
+ * zero-copy: steps 1-3 as above, then, if ttl is still 0, the ttl becomes
+ * SC_TTL_GONE (sc_lockless_unlink), the version goes even, and the shard's
+ * kept-entry figure (sc_alloc_lane.gone, the caller's lane) counts it.
+ * The entry stays in its slot with its memory: every reader takes that ttl
+ * for an absent key (it reads ttl as before: one aligned word), and a
+ * store of the key with the same type and length brings it back here
+ * (ttl 0 again, counted as an insert). The locked paths remove kept
+ * entries (sc_entry_free uncounts them): a store or delete of the key,
+ * expiry and eviction when memory is short, and sc_table_reserve before a
+ * table grows. A delete that finds the key absent, or gone, with the
+ * table unchanged during its look answers so without writing anything.
+ *
+ * Owns: the lockless rewrite of a published entry's value and times, the
+ * lockless delete (ttl 0 <-> SC_TTL_GONE), and the counts of the calling
+ * thread's liveness slot (sc_live_slot.counts).
  * Locks: none. A pin of the shard (sc_pin.c) keeps the entry from being
  * freed or changed under the lock; the entry's version (sc_entry.ver)
  * keeps readers from trusting a half-written entry; the version's
@@ -50,7 +65,9 @@
  * sampled-hit recorder (sc_record_hit, NO_REPAIR lock) may write nhits and
  * atime_after at the same time: statistics, either value is fine.
  * Death: killed before the version is claimed: only the pin is left (a
- * drainer clears it). Killed inside the version window (sc_lockless_fill):
+ * drainer clears it). A delete or a store over a kept entry killed between
+ * its ttl change and its count leaves the kept-entry figure one off: the
+ * settling (below) counts the shard's kept entries again. Killed inside the version window (sc_lockless_fill):
  * the entry stays odd and the pin names it; readers retry, then fall back
  * to the lock, open the window, which drains the pins: the dead holder is
  * found (sc_live_gone), and once every pin is drained its entry, still

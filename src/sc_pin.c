@@ -88,22 +88,28 @@ sc_entry *sc_pin_entry(sc_shard *shard, int64_t rel)
  * figures say so. Inside the window with every pin drained and the shard's
  * lock held: nobody else changes the figures or those ttls meanwhile. This
  * file has only the shard in hand: the segment starts with its header,
- * whose liveness table the shard knows (live_rel). */
+ * whose liveness table the shard knows (live_rel). The table may be one a
+ * dead writer left half changed (a repair drains the pins before it
+ * empties the shard): every offset is checked against the segment's size,
+ * as readers check them. */
 static void sc_gone_recount(sc_shard *shard)
 {
-    const char *base = (const char *)sc_shard_live(shard) - offsetof(sc_header, live);
+    const sc_header *hdr = (const sc_header *)((const char *)sc_shard_live(shard) - offsetof(sc_header, live));
+    const char *base = (const char *)hdr;
     const sc_table *table = &sc_head(shard)->table;
+    uint64_t size = hdr->size, cap = table->capacity, off = table->off;
     const uint8_t *tags;
     const uint32_t *slots;
     uint32_t i, l;
     int64_t n = 0;
 
-    if (table->off && table->capacity) {
-        tags = (const uint8_t *)(base + table->off);
-        slots = (const uint32_t *)(base + table->off + SC_ALIGN_UP((uint64_t)table->capacity, 8));
-        for (i = 0; i < table->capacity; i++) {
-            if ((tags[i] & SC_TAG_FULL)
-                && ((const sc_entry *)(base + ((sc_off)slots[i] << SC_SLOT_SHIFT)))->ttl == SC_TTL_GONE) {
+    if (off && sc_is_pow2((uint32_t)cap) && off < size && sc_table_bytes((uint32_t)cap) <= size - off) {
+        tags = (const uint8_t *)(base + off);
+        slots = (const uint32_t *)(base + off + SC_ALIGN_UP(cap, 8));
+        for (i = 0; i < cap; i++) {
+            sc_off eoff = (sc_off)slots[i] << SC_SLOT_SHIFT;
+            if ((tags[i] & SC_TAG_FULL) && eoff && eoff <= size - sizeof(sc_entry)
+                && ((const sc_entry *)(base + eoff))->ttl == SC_TTL_GONE) {
                 n++;
             }
         }
