@@ -43,16 +43,20 @@
  *
  * Deletes (sc_lockless_delete) go the same way for entries with ttl 0,
  * at most SC_LOCKLESS_MAX_BYTES of value bytes, neither chained nor
- * zero-copy: steps 1-3 as above, then, if ttl is still 0, the ttl becomes
- * SC_TTL_GONE (sc_lockless_unlink), the version goes even, and the shard's
- * kept-entry figure (sc_alloc_lane.gone, the caller's lane) counts it.
+ * zero-copy, and only while at least 1/SC_LOCKLESS_FREE_SHARE of the
+ * segment's pages are free in the pool (a kept entry's memory is not free:
+ * in a cache short of memory, deletes free at once under the lock): steps
+ * 1-3 as above, then, if ttl is still 0, the ttl becomes SC_TTL_GONE
+ * (sc_lockless_unlink), the shard's kept-entry figure (sc_alloc_lane.gone,
+ * the caller's lane) counts it, and the version goes even.
  * The entry stays in its slot with its memory: every reader takes that ttl
  * for an absent key (it reads ttl as before: one aligned word), and a
  * store of the key with the same type and length brings it back here
  * (ttl 0 again, counted as an insert). The locked paths remove kept
  * entries (sc_entry_free uncounts them): a store or delete of the key,
- * expiry and eviction when memory is short, and sc_table_reserve before a
- * table grows. A delete that finds the key absent, or gone, with the
+ * expiry and eviction when memory is short (those of every shard before a
+ * live entry of any shard is evicted: sc_evict.c), and sc_table_reserve
+ * before a table grows. A delete that finds the key absent, or gone, with the
  * table unchanged during its look answers so without writing anything.
  *
  * Owns: the lockless rewrite of a published entry's value and times, the
@@ -65,20 +69,22 @@
  * sampled-hit recorder (sc_record_hit, NO_REPAIR lock) may write nhits and
  * atime_after at the same time: statistics, either value is fine.
  * Death: killed before the version is claimed: only the pin is left (a
- * drainer clears it). A delete or a store over a kept entry killed between
- * its ttl change and its count leaves the kept-entry figure one off: the
- * settling (below) counts the shard's kept entries again. Killed inside the version window (sc_lockless_fill):
- * the entry stays odd and the pin names it; readers retry, then fall back
- * to the lock, open the window, which drains the pins: the dead holder is
- * found (sc_live_gone), and once every pin is drained its entry, still
- * odd, is settled (sc_entry_settle: the key is dropped). A reader that
- * finds an odd entry no pin names (a named segment restarted after such a
- * death) settles it the same way under the lock with the window open.
- * The rest of the shard is untouched. The count of kept entries
- * (sc_alloc_gone_add) is changed inside the window, so that the settling
- * recount covers a death on either side of it. Killed after the release:
- * the store or delete is done, with that count; its per-thread count
- * (sc_live_count, a statistic) comes right after and may be missing.
+ * drainer clears it). Killed inside the version window (sc_lockless_fill,
+ * sc_lockless_unlink, or between a ttl change and its count): the entry
+ * stays odd and the pin names it; readers retry, then fall back to the
+ * lock (a reader that finds ttl SC_TTL_GONE already answers "absent"
+ * without either), open the window, which drains the pins: the dead holder
+ * is found (sc_live_gone), and once every pin is drained its entry, still
+ * odd, is settled (sc_entry_settle: the key is dropped - its entry made a
+ * kept one, SC_TTL_GONE - and the shard's kept entries counted again); the
+ * next writer of the shard does the same. A reader that finds an odd entry
+ * no pin names (a named segment restarted after such a death) settles it
+ * the same way under the lock with the window open. The rest of the shard
+ * is untouched. The count of kept entries (sc_alloc_gone_add) is changed
+ * inside the window, so that the settling recount covers a death on either
+ * side of it. Killed after the release: the store or delete is done, with
+ * that count; its per-thread count (sc_live_count, a statistic) comes right
+ * after and may be missing.
  */
 #include "sc_lockless.h"
 #include "sc_pin.h"
