@@ -160,6 +160,21 @@ echo "inserts in the shard rows + lockless = inserts: ",
      var_export(array_sum(array_column($i['per_shard'], 'inserts')) + $i['lockless_inserts'] === $i['inserts'], true), "\n";
 echo "per_shard entries sum: ", array_sum(array_column($i['per_shard'], 'entries')), "\n";
 
+echo "-- apcu_delete with an APCUIterator skips the gone keys\n";
+foreach (range(1, 6) as $j) {
+    apcu_store("x$j", "v$j");
+}
+var_dump(apcu_delete('x2'), apcu_delete('x3'));
+$it = new APCUIterator('/^x\d$/');
+echo "matching: ", $it->getTotalCount(), "\n";                 // (APCu: same)
+$a = info();
+var_dump(apcu_delete($it));                                    // (APCu: same)
+echo delta($a, info()), "\n";
+var_dump(apcu_exists(['x1', 'x2', 'x3', 'x6']));               // (APCu: same)
+$a = info();
+var_dump(apcu_store('x2', 'v9'), apcu_fetch('x2'));            // brought back
+echo delta($a, info()), "\n";
+
 echo "-- a clear starts over\n";
 make_gone('k', 1);
 make_gone('k2', 2);
@@ -295,6 +310,17 @@ lockless_deletes 20, lockless_inserts 8
 deletes in the shard rows + lockless = deletes: true
 inserts in the shard rows + lockless = inserts: true
 per_shard entries sum: 7
+-- apcu_delete with an APCUIterator skips the gone keys
+bool(true)
+bool(true)
+matching: 4
+bool(true)
+ld+4 entries-4 deletes+4
+array(0) {
+}
+bool(true)
+string(2) "v9"
+li+1 entries+1 inserts+1
 -- a clear starts over
 delete k: true, ld+1 entries-1 deletes+1
 delete k2: true, ld+1 entries-1 deletes+1
