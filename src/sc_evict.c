@@ -9,8 +9,8 @@
  * keeps entries of deleted keys, which sc_evict_global then removes first -
  * live entries in CLOCK order over the shard's slots: an entry whose
  * reference bit is set (a sampled hit, recorded under the shard lock by
- * sc_cache.c) loses the bit and is passed over once. The cache is never emptied as a whole
- * because one store did not fit.
+ * sc_cache.c) loses the bit and is passed over once. The cache is never
+ * emptied as a whole because one store did not fit.
  *
  * Owns: which entries go when memory or table room is short; the shards'
  * expired and evicted figures; the header's expunges and evict_cursor.
