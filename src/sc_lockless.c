@@ -128,6 +128,58 @@ __attribute__((noinline)) void sc_lockless_unlink(sc_entry *e)
     __atomic_store_n(&e->ttl, SC_TTL_GONE, __ATOMIC_RELAXED);
 }
 
+/* Steps 2 and 3 for e, key's entry as a lookup made after the shard's seq
+ * read start (even) found it: pins the shard, checks that seq has not
+ * moved, names e in the pin and claims e's version (even -> odd). Returns
+ * the pin, with *live, *self (the caller's liveness table and token) and
+ * *v (the version's even value before the claim) set; from here on e stays
+ * key's entry and no other writer changes it, until sc_lockless_unpin.
+ * NULL, with nothing held or written but a pin taken and given back, when
+ * any of it fails: no token or pin slot, a writer opened the window since
+ * (or has it open), another lockless writer holds e (or a dead one's
+ * version is still odd). */
+static sc_pin *sc_lockless_claim(sc_shard *shard, uint64_t start, sc_entry *e, sc_live_table **live,
+                                 sc_owner *self, uint16_t *v)
+{
+    sc_pin *pin;
+
+    *live = sc_shard_live(shard);
+    *self = sc_live_self(*live);
+    pin = *self ? sc_pin_claim(shard, *self) : NULL;
+    if (!pin) {
+        return NULL;
+    }
+    /* The claim (seq_cst) comes before this check: if seq has not moved
+     * since before the lookup, no writer opened the window meanwhile, so
+     * what the lookup found still holds, and every writer from now on
+     * waits for the pin before it changes anything. */
+    if (__atomic_load_n(&sc_head(shard)->seq, __ATOMIC_SEQ_CST) != start) {
+        sc_pin_release(pin);
+        return NULL;
+    }
+    __atomic_store_n(&pin->entry_rel, (int64_t)((uintptr_t)e - (uintptr_t)shard), __ATOMIC_RELAXED);
+    *v = __atomic_load_n(&e->ver, __ATOMIC_RELAXED);
+    if ((*v & 1) || !__atomic_compare_exchange_n(&e->ver, v, (uint16_t)(*v + 1), false, __ATOMIC_SEQ_CST,
+                                                 __ATOMIC_RELAXED)) {
+        /* Another lockless writer of this key (or a dead one's): the
+         * locked path waits for it, or settles it. */
+        __atomic_store_n(&pin->entry_rel, 0, __ATOMIC_RELAXED);
+        sc_pin_release(pin);
+        return NULL;
+    }
+    /* The odd version is visible before any field changes. */
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    return pin;
+}
+
+/* The end of a lockless write: the version is even again; the pin no
+ * longer names the entry and is given back. */
+static inline void sc_lockless_unpin(sc_pin *pin)
+{
+    __atomic_store_n(&pin->entry_rel, 0, __ATOMIC_RELAXED);
+    sc_pin_release(pin);
+}
+
 bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash,
                        uint8_t vtype, int64_t scalar, const char *data, uint32_t len, int64_t now,
                        sc_table_seen *seen)
@@ -155,34 +207,13 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
     if (!ok) {
         return false;
     }
-    live = sc_shard_live(shard);
-    self = sc_live_self(live);
-    pin = self ? sc_pin_claim(shard, self) : NULL;
+    /* Pinned and claimed: e stays this key's entry, with this vtype, and
+     * ttl 0 or SC_TTL_GONE (only lockless writers change it now, under
+     * ver). */
+    pin = sc_lockless_claim(shard, start, e, &live, &self, &v);
     if (!pin) {
         return false;
     }
-    /* The claim (seq_cst) comes before this check: if seq has not moved
-     * since before the lookup, no writer opened the window meanwhile, so
-     * what the lookup found still holds, and every writer from now on
-     * waits for the pin before it changes anything. */
-    if (__atomic_load_n(&head->seq, __ATOMIC_SEQ_CST) != start) {
-        sc_pin_release(pin);
-        return false;
-    }
-    /* Pinned: e stays this key's entry, with this vtype, and ttl 0 or
-     * SC_TTL_GONE (only lockless writers change it now, under ver). */
-    __atomic_store_n(&pin->entry_rel, (int64_t)((uintptr_t)e - (uintptr_t)shard), __ATOMIC_RELAXED);
-    v = __atomic_load_n(&e->ver, __ATOMIC_RELAXED);
-    if ((v & 1) || !__atomic_compare_exchange_n(&e->ver, &v, (uint16_t)(v + 1), false, __ATOMIC_SEQ_CST,
-                                                __ATOMIC_RELAXED)) {
-        /* Another lockless store of this key (or a dead one's): the
-         * locked path waits for it, or settles it. */
-        __atomic_store_n(&pin->entry_rel, 0, __ATOMIC_RELAXED);
-        sc_pin_release(pin);
-        return false;
-    }
-    /* The odd version is visible before any field changes. */
-    __atomic_thread_fence(__ATOMIC_RELEASE);
     revived = __atomic_load_n(&e->ttl, __ATOMIC_RELAXED) == SC_TTL_GONE;
     sc_lockless_fill(e, scalar, data, len, now);
     if (revived) {
@@ -194,8 +225,7 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
     }
     __atomic_store_n(&e->ver, (uint16_t)(v + 2), __ATOMIC_RELEASE);
     sc_live_count(live, self, revived ? SC_LIVE_INSERTS : SC_LIVE_UPDATES);
-    __atomic_store_n(&pin->entry_rel, 0, __ATOMIC_RELAXED);
-    sc_pin_release(pin);
+    sc_lockless_unpin(pin);
     return true;
 }
 
@@ -238,27 +268,10 @@ sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *
     if ((uint64_t)sc_alloc_pool_free_pages(&seg->ac) * SC_LOCKLESS_FREE_SHARE < seg->npages) {
         return SC_LOCKLESS_DECLINED;
     }
-    live = sc_shard_live(shard);
-    self = sc_live_self(live);
-    pin = self ? sc_pin_claim(shard, self) : NULL;
+    pin = sc_lockless_claim(shard, start, e, &live, &self, &v);
     if (!pin) {
         return SC_LOCKLESS_DECLINED;
     }
-    /* As in sc_lockless_store: seq unmoved since before the lookup means
-     * e is still key's entry, and stays so while the pin is held. */
-    if (__atomic_load_n(&head->seq, __ATOMIC_SEQ_CST) != start) {
-        sc_pin_release(pin);
-        return SC_LOCKLESS_DECLINED;
-    }
-    __atomic_store_n(&pin->entry_rel, (int64_t)((uintptr_t)e - (uintptr_t)shard), __ATOMIC_RELAXED);
-    v = __atomic_load_n(&e->ver, __ATOMIC_RELAXED);
-    if ((v & 1) || !__atomic_compare_exchange_n(&e->ver, &v, (uint16_t)(v + 1), false, __ATOMIC_SEQ_CST,
-                                                __ATOMIC_RELAXED)) {
-        __atomic_store_n(&pin->entry_rel, 0, __ATOMIC_RELAXED);
-        sc_pin_release(pin);
-        return SC_LOCKLESS_DECLINED;
-    }
-    __atomic_thread_fence(__ATOMIC_RELEASE);
     /* ttl is 0 or SC_TTL_GONE (another delete of the key got here first:
      * then this one finds nothing to delete). */
     deleted = __atomic_load_n(&e->ttl, __ATOMIC_RELAXED) == 0;
@@ -271,8 +284,7 @@ sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *
     if (deleted) {
         sc_live_count(live, self, SC_LIVE_DELETES);
     }
-    __atomic_store_n(&pin->entry_rel, 0, __ATOMIC_RELAXED);
-    sc_pin_release(pin);
+    sc_lockless_unpin(pin);
     return deleted ? SC_LOCKLESS_DONE : SC_LOCKLESS_NOTFOUND;
 }
 
