@@ -394,12 +394,16 @@ static zend_never_inline int sc_fetch_finish(sc_php_sink *sink, const sc_value_o
 }
 
 /* The rest of a fetch that sc_cache_fetch_fast declined: the clock, a
- * sink, sc_cache_fetch_at from where the fast path stopped. */
-static zend_never_inline int sc_fetch_rest(sc_key k, sc_fetch_at at, uint32_t borrow, zval *dst)
+ * sink, sc_cache_fetch_at from where the fast path stopped. k and at by
+ * pointer: passed by value, the call copied them with 16-byte loads right
+ * after the fast path had written them with narrower stores, a failed
+ * store forwarding per load, about a tenth of a 1 KiB string's fetch
+ * (perf's cpu-clock samples; fetch_str_1k, benchmarks/RESULTS.md). */
+static zend_never_inline int sc_fetch_rest(const sc_key *k, const sc_fetch_at *at, uint32_t borrow, zval *dst)
 {
     sc_php_sink sink;
     sc_value_out out;
-    int64_t now = at.now;
+    int64_t now = at->now;
 
     if (now == SC_FETCH_NOW_LATER) {
         now = sc_now();
@@ -413,11 +417,11 @@ static zend_never_inline int sc_fetch_rest(sc_key k, sc_fetch_at at, uint32_t bo
     /* A value to copy: its buffer now, for the length the first try saw
      * (if that changed, the core asks again), so that the rest of that
      * try can copy it instead of asking for one and trying again. */
-    if (at.e && (at.vtype == SC_V_STRING || at.vtype == SC_V_ARRAY || at.vtype == SC_V_SERIALIZED
-                 || (at.vtype == SC_V_ZC && !borrow))) {
-        sink.base.get(&sink.base, at.vtype, at.val_len);
+    if (at->e && (at->vtype == SC_V_STRING || at->vtype == SC_V_ARRAY || at->vtype == SC_V_SERIALIZED
+                 || (at->vtype == SC_V_ZC && !borrow))) {
+        sink.base.get(&sink.base, at->vtype, at->val_len);
     }
-    if (sc_cache_fetch_at(&sc_shared_cache, &k, &at, now, &sink.base, &out) == SC_OK) {
+    if (sc_cache_fetch_at(&sc_shared_cache, k, at, now, &sink.base, &out) == SC_OK) {
         /* sink.str is set only when a try asked for a string buffer (the
          * value may have changed between tries). */
         if (out.vtype == SC_V_LONG && !sink.str) {
@@ -438,11 +442,11 @@ static zend_never_inline int sc_fetch_rest(sc_key k, sc_fetch_at at, uint32_t bo
 /* A hit that sc_cache_fetch_fast returned and that is neither an int nor
  * a zero-copy value used in place: another scalar, or a zero-copy value
  * that must be copied (sc_fetch_finish). */
-static zend_never_inline int sc_fetch_hit_rest(sc_value_out out, zval *dst)
+static zend_never_inline int sc_fetch_hit_rest(const sc_value_out *out, zval *dst)
 {
     sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false, 0}, NULL};
 
-    return sc_fetch_finish(&sink, &out, dst);
+    return sc_fetch_finish(&sink, out, dst);
 }
 
 /* Fetches one key into dst (now: SC_FETCH_NOW_LATER, or the time to use).
@@ -467,19 +471,19 @@ static zend_always_inline int sc_fetch_one(zend_string *key, zval *dst, int64_t 
         if (EXPECTED(sc_zc_in_place_at(&out, dst, sc_zc_pad_for(k.len)))) {
             return SC_FETCH_HIT;
         }
-        return sc_fetch_hit_rest(out, dst);
+        return sc_fetch_hit_rest(&out, dst);
     }
     if (EXPECTED(r == SC_FAST_LONG)) {
         ZVAL_LONG(dst, (zend_long)out.scalar);
         return SC_FETCH_HIT;
     }
     if (r == SC_FAST_SCALAR) {
-        return sc_fetch_hit_rest(out, dst);
+        return sc_fetch_hit_rest(&out, dst);
     }
     if (r == SC_FAST_MISS) {
         return SC_FETCH_MISS;
     }
-    return sc_fetch_rest(k, at, borrow, dst);
+    return sc_fetch_rest(&k, &at, borrow, dst);
 }
 
 /* sc_fetch_one, called (apcu_fetch of an array, of a key that is not a
