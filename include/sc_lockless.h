@@ -55,9 +55,10 @@ typedef enum sc_lockless_result {
  * the locked paths remove it. Answers NOTFOUND, with nothing written, for
  * a key that is absent or gone when the table did not change during the
  * look. Counted in the caller's liveness slot (SC_LIVE_DELETES) and in the
- * shard's kept-entry figure (sc_alloc_lane.gone). */
+ * shard's kept-entry figure (sc_alloc_lane.gone). Its lookup goes back in
+ * *seen, as sc_lockless_store's does (free: SC_NONE). */
 sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len,
-                                      uint64_t hash);
+                                      uint64_t hash, sc_table_seen *seen);
 
 /* The shard's lock held (either mode), by a reader that found key's entry
  * mid-rewrite: opens the shard's window (sc_shard_write_begin: waits for

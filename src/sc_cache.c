@@ -230,8 +230,9 @@ static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const s
     return off;
 }
 
-/* The store's last lookup of its key (sc_table_seen). The first runs
- * before the lock (sc_lockless_store), later ones under it. While the
+/* A store's or delete's last lookup of its key (sc_table_seen). The first
+ * runs before the lock (sc_lockless_store, sc_lockless_delete), later ones
+ * under it. While the
  * shard's counter still has the value seen->seq, no writer has opened the
  * shard's window since, and every change to the table is made inside it
  * (a new or replaced slot, a delete, an eviction, a resize, a repair, a
@@ -241,7 +242,7 @@ static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const s
 /* Whether seen still holds. Shard write lock held: nobody else moves the
  * counter now; the acquire fence orders a lookup made before the lock
  * (with no lock) before this check, as for an optimistic reader. */
-static inline bool sc_store_seen_holds(const sc_shard_head *head, const sc_table_seen *seen)
+static inline bool sc_seen_holds(const sc_shard_head *head, const sc_table_seen *seen)
 {
     return !(seen->seq & 1) && sc_seq_read_valid(&head->seq, seen->seq);
 }
@@ -249,10 +250,10 @@ static inline bool sc_store_seen_holds(const sc_shard_head *head, const sc_table
 /* Key's entry (and its slot in *slot): seen's answer while it holds, else
  * a new lookup, kept in seen. Shard write lock held (seq is even: a
  * locker that found it odd repaired the shard). */
-static inline const sc_entry *sc_store_find(sc_seg *seg, const sc_shard_head *head, const sc_key *key,
+static inline const sc_entry *sc_seen_find(sc_seg *seg, const sc_shard_head *head, const sc_key *key,
                                             uint64_t hash, sc_table_seen *seen, uint32_t *slot)
 {
-    if (!sc_store_seen_holds(head, seen)) {
+    if (!sc_seen_holds(head, seen)) {
         seen->seq = __atomic_load_n(&head->seq, __ATOMIC_RELAXED);
         sc_table_probe(seg, &head->table, key->str, key->len, hash, seen);
     }
@@ -299,7 +300,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
             return SC_SLAM;
         }
         if (add_only) {
-            old = sc_store_find(seg, head, key, hash, &seen, &slot);
+            old = sc_seen_find(seg, head, key, hash, &seen, &slot);
             if (old && !sc_entry_expired(old, now)) {
                 sc_shard_unlock(shard);
                 return SC_EXISTS;
@@ -311,7 +312,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         /* Issue 20: a scalar over a scalar is written into the entry that
          * holds the key (sc_inplace.c): no allocation, no free, no slot. */
         if (attempt == 0 && !sc_vtype_has_bytes(value->vtype) && value->len == 0) {
-            old = sc_store_find(seg, head, key, hash, &seen, &slot);
+            old = sc_seen_find(seg, head, key, hash, &seen, &slot);
             if (old && !sc_vtype_has_bytes(old->vtype)) {
                 sc_inplace_result r = sc_inplace_store(shard, (sc_entry *)old, value->vtype, value->scalar, ttl,
                                                        now, add_only);
@@ -348,7 +349,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
 
     /* Eviction above may have removed the old entry: look again, unless
      * the shard is unchanged since the last look (seen). */
-    old = sc_store_find(seg, head, key, hash, &seen, &slot);
+    old = sc_seen_find(seg, head, key, hash, &seen, &slot);
     if (old && add_only && !sc_entry_expired(old, now)) {
         sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
         sc_shard_unlock(shard);
@@ -368,7 +369,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         }
         /* The look found where the key would go, unless the table
          * changed since (a resize above). */
-        slot = seen.free != SC_NONE && sc_store_seen_holds(head, &seen) ? seen.free
+        slot = seen.free != SC_NONE && sc_seen_holds(head, &seen) ? seen.free
                                                                          : sc_table_free_slot(seg, table, hash);
     }
 
@@ -683,6 +684,8 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     sc_seg *seg = &c->seg;
     uint64_t hash = sc_hash_mix(key->glue_hash);
     sc_shard *shard = sc_seg_shard_for(seg, hash);
+    sc_shard_head *head = sc_head(shard);
+    sc_table_seen seen = {.seq = 1};
     uint32_t slot;
     const sc_entry *e;
     bool gone;
@@ -690,7 +693,7 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     /* Issue 20: a small value with no TTL is deleted without the lock (its
      * entry kept for the key's next store), and an absent key answered
      * without it (sc_lockless.c). */
-    switch (sc_lockless_delete(seg, shard, key->str, key->len, hash)) {
+    switch (sc_lockless_delete(seg, shard, key->str, key->len, hash, &seen)) {
     case SC_LOCKLESS_DONE:
         return SC_OK;
     case SC_LOCKLESS_NOTFOUND:
@@ -699,7 +702,10 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
         break;
     }
     sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
-    e = sc_table_find(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
+    /* What the lockless path's lookup found, while the table is unchanged
+     * since: no second lookup for the values it declines (a TTL, big
+     * values, a cache short of memory). */
+    e = sc_seen_find(seg, head, key, hash, &seen, &slot);
     if (!e) {
         sc_shard_unlock(shard);
         return SC_NOTFOUND;
@@ -708,11 +714,11 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     /* Lockless deletes are drained: a key one of them deleted (its entry
      * kept) is not there, but its entry goes now. */
     gone = e->ttl == SC_TTL_GONE;
-    sc_table_clear_slot(seg, &sc_head(shard)->table, slot);
+    sc_table_clear_slot(seg, &head->table, slot);
     sc_shard_write_end(shard);
     sc_entry_release(seg, shard, (sc_entry *)e);
     if (!gone) {
-        sc_head(shard)->deletes++;
+        head->deletes++;
     }
     sc_shard_unlock(shard);
     return gone ? SC_NOTFOUND : SC_OK;

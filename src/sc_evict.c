@@ -38,14 +38,18 @@ void sc_shard_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e)
     sc_entry_release(seg, shard, e);
 }
 
-uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t idle_ttl)
+/* The sweep behind sc_evict_expired and sc_evict_gone: one pass over the
+ * shard's slots inside one window, removing the entries of keys deleted
+ * without the lock (SC_TTL_GONE, counted in *gone) and, unless gone_only,
+ * those past their TTL or (idle_ttl) idle that long. Returns how many
+ * were removed in all. */
+static uint32_t sc_evict_sweep(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t idle_ttl, bool gone_only,
+                               uint32_t *gone)
 {
     sc_table *table = &sc_head(shard)->table;
-    uint32_t slot, removed = 0, gone = 0;
+    uint32_t slot, removed = 0;
 
-    if (!table->off || !table->used) {
-        return 0;
-    }
+    *gone = 0;
     sc_shard_write_begin(shard);
     for (slot = 0; slot < table->capacity; slot++) {
         sc_entry *e = sc_table_slot_entry(seg, table, slot);
@@ -56,35 +60,37 @@ uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t id
             /* Deleted already (sc_lockless.c): not counted as expired. */
             sc_shard_drop(seg, shard, slot, e);
             removed++;
-            gone++;
-        } else if (sc_entry_expired(e, now) || (idle_ttl && sc_entry_mtime(e) + (int64_t)idle_ttl < now)) {
+            (*gone)++;
+        } else if (!gone_only
+                   && (sc_entry_expired(e, now) || (idle_ttl && sc_entry_mtime(e) + (int64_t)idle_ttl < now))) {
             sc_shard_drop(seg, shard, slot, e);
             removed++;
         }
     }
     sc_shard_write_end(shard);
+    return removed;
+}
+
+uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t idle_ttl)
+{
+    uint32_t removed, gone;
+
+    if (!sc_head(shard)->table.off || !sc_head(shard)->table.used) {
+        return 0;
+    }
+    removed = sc_evict_sweep(seg, shard, now, idle_ttl, false, &gone);
     shard->stats.expired += removed - gone;
     return removed;
 }
 
 uint32_t sc_evict_gone(sc_seg *seg, sc_shard *shard)
 {
-    sc_table *table = &sc_head(shard)->table;
-    uint32_t slot, removed = 0;
+    uint32_t gone;
 
-    if (!table->off || !sc_alloc_gone(&shard->alloc)) {
+    if (!sc_head(shard)->table.off || !sc_alloc_gone(&shard->alloc)) {
         return 0;
     }
-    sc_shard_write_begin(shard);
-    for (slot = 0; slot < table->capacity; slot++) {
-        sc_entry *e = sc_table_slot_entry(seg, table, slot);
-        if (e && e->ttl == SC_TTL_GONE) {
-            sc_shard_drop(seg, shard, slot, e);
-            removed++;
-        }
-    }
-    sc_shard_write_end(shard);
-    return removed;
+    return sc_evict_sweep(seg, shard, 0, 0, true, &gone);
 }
 
 bool sc_evict_gone_elsewhere(const sc_seg *seg, const sc_shard *except)
