@@ -1036,6 +1036,13 @@ static zend_always_inline bool sc_dec_common_value(sc_rbuf *r, zval *out)
     return false;
 }
 
+/* One element of a list or hash: the common ones in place, the rest
+ * through sc_dec_value. */
+static zend_always_inline zend_result sc_dec_element(sc_rbuf *r, zval *out, uint32_t depth)
+{
+    return sc_dec_common_value(r, out) ? SUCCESS : sc_dec_value(r, out, depth);
+}
+
 static zend_result sc_dec_list(sc_rbuf *r, zval *out, uint32_t depth)
 {
     sc_dec_open opened;
@@ -1050,7 +1057,7 @@ static zend_result sc_dec_list(sc_rbuf *r, zval *out, uint32_t depth)
     ZEND_HASH_FILL_PACKED(ht) {
         for (i = 0; i < n; i++) {
             zval tmp;
-            if (!sc_dec_common_value(r, &tmp) && UNEXPECTED(sc_dec_value(r, &tmp, depth) != SUCCESS)) {
+            if (UNEXPECTED(sc_dec_element(r, &tmp, depth) != SUCCESS)) {
                 rc = FAILURE;
                 break;
             }
@@ -1104,7 +1111,7 @@ static zend_result sc_dec_hash(sc_rbuf *r, zval *out, uint32_t depth)
                 }
                 h = (zend_long) (int32_t) sc_load_u32(r->p);
                 r->p += 4;
-                if (!sc_dec_common_value(r, &tmp) && sc_dec_value(r, &tmp, depth) != SUCCESS) {
+                if (sc_dec_element(r, &tmp, depth) != SUCCESS) {
                     goto fail;
                 }
                 if (!sc_add_index(ht, h, &tmp)) {
@@ -1118,7 +1125,7 @@ static zend_result sc_dec_hash(sc_rbuf *r, zval *out, uint32_t depth)
                     goto fail;
                 }
                 r->p += 8;
-                if (!sc_dec_common_value(r, &tmp) && sc_dec_value(r, &tmp, depth) != SUCCESS) {
+                if (sc_dec_element(r, &tmp, depth) != SUCCESS) {
                     goto fail;
                 }
                 if (!sc_add_index(ht, h, &tmp)) {
@@ -1132,7 +1139,7 @@ static zend_result sc_dec_hash(sc_rbuf *r, zval *out, uint32_t depth)
                 if (!sc_dec_key_str(r, ktag == SC_K_STR32, depth, &key)) {
                     goto fail;
                 }
-                if (!sc_dec_common_value(r, &tmp) && sc_dec_value(r, &tmp, depth) != SUCCESS) {
+                if (sc_dec_element(r, &tmp, depth) != SUCCESS) {
                     zend_string_release(key);
                     goto fail;
                 }
@@ -1147,7 +1154,7 @@ static zend_result sc_dec_hash(sc_rbuf *r, zval *out, uint32_t depth)
                     goto fail;
                 }
                 r->p++;
-                if (!sc_dec_common_value(r, &tmp) && sc_dec_value(r, &tmp, depth) != SUCCESS) {
+                if (sc_dec_element(r, &tmp, depth) != SUCCESS) {
                     goto fail;
                 }
                 _zend_hash_append(ht, key, &tmp); /* takes its own reference */
