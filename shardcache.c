@@ -217,6 +217,13 @@ static void sc_read_foreign_apc_ini(void)
 
 /* ---- helpers ---- */
 
+/* The cache's clock, APCu's: time(NULL), which reads the kernel's coarse
+ * clock (about 1.5 ns a call here, against 26 ns for clock_gettime
+ * CLOCK_REALTIME, once per store). PHP's time() reads gettimeofday, the
+ * precise clock, so for the few milliseconds after a second turns (one
+ * kernel tick) time() can already say t + 1 while an entry stored next is
+ * stamped t: a creation_time or mtime is at most one second behind a
+ * time() read before the store, never ahead of one read after it. */
 int64_t sc_now(void)
 {
     if (SCG(use_request_time)) {
