@@ -43,12 +43,18 @@ if ($reader === 0) {
 fclose($theirs);
 echo "reader holds the value: ", fread($mine, 1), "\n";
 
-/* Writers that store big strings without pause are killed until one dies
- * holding the shard lock: the next store repairs the shard. */
+/* A writer that stores big strings without pause is killed (SIGKILL) while
+ * it holds the shard lock; the next store repairs the shard. With gdb (not
+ * under valgrind, whose children gdb cannot stop at a function) the kill is
+ * exact: gdb stops the writer at sc_entry_create, which runs under the
+ * lock, and kills it there. Without gdb, writers are killed at random
+ * moments until one dies holding the lock (under ASan, 2000 random kills
+ * were once not enough: the writer spends most of its time outside it). */
 $big = str_repeat('w', 20000);
 $repairs = shardcache_info()['repairs'];
+$gdb = !getenv('SHARDCACHE_VALGRIND') && trim((string)shell_exec('command -v gdb 2>/dev/null')) !== '';
 $tries = 0;
-while (shardcache_info()['repairs'] === $repairs && $tries < 2000) {
+while (shardcache_info()['repairs'] === $repairs && $tries < ($gdb ? 3 : 2000)) {
     $tries++;
     [$a, $b] = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
     $w = pcntl_fork();
@@ -61,8 +67,20 @@ while (shardcache_info()['repairs'] === $repairs && $tries < 2000) {
     }
     fclose($b);
     fread($a, 1);
-    usleep(mt_rand(0, 2000));
-    kill9($w);
+    if ($gdb) {
+        /* env -u LD_PRELOAD: the ASan run (tests/asan/run.sh) preloads
+         * its runtime into PHP, and so into every program PHP starts; gdb
+         * under it never got as far as attaching. */
+        exec("env -u LD_PRELOAD timeout 60 gdb -p $w -batch -nx -ex 'break sc_entry_create' -ex continue -ex kill 2>&1", $out);
+        if (!preg_grep('/^Breakpoint 1, .*sc_entry_create/', $out)) {
+            echo "gdb did not stop the writer in sc_entry_create:\n", implode("\n", array_slice($out, -8)), "\n";
+        }
+        $out = [];
+        kill9($w);   /* gdb killed it already: reaps it (or kills it if gdb failed) */
+    } else {
+        usleep(mt_rand(0, 2000));
+        kill9($w);
+    }
     fclose($a);
     apcu_store('probe', 1);   /* takes the shard lock: repairs if needed */
 }
