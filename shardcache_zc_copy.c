@@ -54,7 +54,7 @@ static bool sc_zr_ptr(const sc_zr *r, size_t pos, size_t need, size_t *off)
 }
 
 /* The zend_string pointed to from position pos, copied. */
-static zend_string *sc_zr_string(const sc_zr *r, size_t pos)
+static zend_always_inline zend_string *sc_zr_string(const sc_zr *r, size_t pos)
 {
     size_t off, slen;
 
@@ -69,6 +69,37 @@ static zend_string *sc_zr_string(const sc_zr *r, size_t pos)
 }
 
 static bool sc_zr_array(sc_zr *r, size_t pos, zval *dst, int depth);
+
+/* An int, a double or a string at position pos, read by the element loops
+ * without sc_zr_zval's call and switch (their common case); false for any
+ * other type, and for a string that fails its checks, which the caller
+ * then hands to sc_zr_zval (a bad string fails there again). The type is
+ * written afresh, never copied: the layout's type flags are not trusted. */
+static zend_always_inline bool sc_zr_common(const sc_zr *r, size_t pos, zval *dst)
+{
+    uint8_t type = (uint8_t)r->h[pos + offsetof(zval, u1.v.type)];
+
+    if (type == IS_LONG) {
+        zend_long l;
+        memcpy(&l, r->h + pos, sizeof(l));
+        ZVAL_LONG(dst, l);
+        return true;
+    }
+    if (type == IS_DOUBLE) {
+        double d;
+        memcpy(&d, r->h + pos, sizeof(d));
+        ZVAL_DOUBLE(dst, d);
+        return true;
+    }
+    if (type == IS_STRING) {
+        zend_string *str = sc_zr_string(r, pos + offsetof(zval, value));
+        if (str) {
+            ZVAL_STR(dst, str);
+            return true;
+        }
+    }
+    return false;
+}
 
 /* The zval at position pos (16 bytes inside the value), into dst. */
 static bool sc_zr_zval(sc_zr *r, size_t pos, zval *dst, int depth)
@@ -154,7 +185,7 @@ static bool sc_zr_array(sc_zr *r, size_t pos, zval *dst, int depth)
             size_t zpos = data + i * sizeof(zval);
             if ((uint8_t)r->h[zpos + offsetof(zval, u1.v.type)] == IS_UNDEF) {
                 ZVAL_UNDEF(&slots[i]);
-            } else if (!sc_zr_zval(r, zpos, &slots[i], depth)) {
+            } else if (!sc_zr_common(r, zpos, &slots[i]) && !sc_zr_zval(r, zpos, &slots[i], depth)) {
                 goto bad;
             } else {
                 count++;
@@ -172,7 +203,8 @@ static bool sc_zr_array(sc_zr *r, size_t pos, zval *dst, int depth)
             if ((uint8_t)r->h[bpos + offsetof(Bucket, val) + offsetof(zval, u1.v.type)] == IS_UNDEF) {
                 continue;
             }
-            if (!sc_zr_zval(r, bpos + offsetof(Bucket, val), &v, depth)) {
+            if (!sc_zr_common(r, bpos + offsetof(Bucket, val), &v)
+                && !sc_zr_zval(r, bpos + offsetof(Bucket, val), &v, depth)) {
                 goto bad;
             }
             memcpy(&kp, r->h + bpos + offsetof(Bucket, key), sizeof(kp));
