@@ -70,12 +70,34 @@ static zend_always_inline zend_string *sc_zr_string(const sc_zr *r, size_t pos)
 
 static bool sc_zr_array(sc_zr *r, size_t pos, zval *dst, int depth);
 
-/* An int, a double or a string at position pos, read by the element loops
- * without sc_zr_zval's call and switch (their common case); false for any
- * other type, and for a string that fails its checks, which the caller
- * then hands to sc_zr_zval (a bad string fails there again). The type is
- * written afresh, never copied: the layout's type flags are not trusted. */
-static zend_always_inline bool sc_zr_common(const sc_zr *r, size_t pos, zval *dst)
+/* The zval at position pos (16 bytes inside the value), into dst, for the
+ * types sc_zr_element does not read itself: null, false, true, an array.
+ * False for any other type. */
+static bool sc_zr_other(sc_zr *r, size_t pos, zval *dst, int depth)
+{
+    switch ((uint8_t)r->h[pos + offsetof(zval, u1.v.type)]) {
+    case IS_NULL:
+        ZVAL_NULL(dst);
+        return true;
+    case IS_FALSE:
+        ZVAL_FALSE(dst);
+        return true;
+    case IS_TRUE:
+        ZVAL_TRUE(dst);
+        return true;
+    case IS_ARRAY:
+        return sc_zr_array(r, pos + offsetof(zval, value), dst, depth + 1);
+    default:
+        return false;
+    }
+}
+
+/* The element zval at position pos, into dst: an int, a double or a string
+ * in place (the common case, without sc_zr_other's call and switch), any
+ * other type through sc_zr_other. False for an unknown type or a string
+ * that fails its checks. The type is written afresh, never copied: the
+ * layout's type flags are not trusted. */
+static zend_always_inline bool sc_zr_element(sc_zr *r, size_t pos, zval *dst, int depth)
 {
     uint8_t type = (uint8_t)r->h[pos + offsetof(zval, u1.v.type)];
 
@@ -93,49 +115,13 @@ static zend_always_inline bool sc_zr_common(const sc_zr *r, size_t pos, zval *ds
     }
     if (type == IS_STRING) {
         zend_string *str = sc_zr_string(r, pos + offsetof(zval, value));
-        if (str) {
-            ZVAL_STR(dst, str);
-            return true;
-        }
-    }
-    return false;
-}
-
-/* The zval at position pos (16 bytes inside the value), into dst. */
-static bool sc_zr_zval(sc_zr *r, size_t pos, zval *dst, int depth)
-{
-    zval z;
-    zend_string *s;
-
-    memcpy(&z, r->h + pos, sizeof(z));
-    switch (Z_TYPE(z)) {
-    case IS_NULL:
-        ZVAL_NULL(dst);
-        return true;
-    case IS_FALSE:
-        ZVAL_FALSE(dst);
-        return true;
-    case IS_TRUE:
-        ZVAL_TRUE(dst);
-        return true;
-    case IS_LONG:
-        ZVAL_LONG(dst, Z_LVAL(z));
-        return true;
-    case IS_DOUBLE:
-        ZVAL_DOUBLE(dst, Z_DVAL(z));
-        return true;
-    case IS_STRING:
-        s = sc_zr_string(r, pos + offsetof(zval, value));
-        if (!s) {
+        if (!str) {
             return false;
         }
-        ZVAL_STR(dst, s);
+        ZVAL_STR(dst, str);
         return true;
-    case IS_ARRAY:
-        return sc_zr_array(r, pos + offsetof(zval, value), dst, depth + 1);
-    default:
-        return false;
     }
+    return sc_zr_other(r, pos, dst, depth);
 }
 
 /* The zend_array pointed to from position pos, copied into dst (an array
@@ -185,7 +171,7 @@ static bool sc_zr_array(sc_zr *r, size_t pos, zval *dst, int depth)
             size_t zpos = data + i * sizeof(zval);
             if ((uint8_t)r->h[zpos + offsetof(zval, u1.v.type)] == IS_UNDEF) {
                 ZVAL_UNDEF(&slots[i]);
-            } else if (!sc_zr_common(r, zpos, &slots[i]) && !sc_zr_zval(r, zpos, &slots[i], depth)) {
+            } else if (!sc_zr_element(r, zpos, &slots[i], depth)) {
                 goto bad;
             } else {
                 count++;
@@ -203,8 +189,7 @@ static bool sc_zr_array(sc_zr *r, size_t pos, zval *dst, int depth)
             if ((uint8_t)r->h[bpos + offsetof(Bucket, val) + offsetof(zval, u1.v.type)] == IS_UNDEF) {
                 continue;
             }
-            if (!sc_zr_common(r, bpos + offsetof(Bucket, val), &v)
-                && !sc_zr_zval(r, bpos + offsetof(Bucket, val), &v, depth)) {
+            if (!sc_zr_element(r, bpos + offsetof(Bucket, val), &v, depth)) {
                 goto bad;
             }
             memcpy(&kp, r->h + bpos + offsetof(Bucket, key), sizeof(kp));
