@@ -14,13 +14,13 @@ if test "$PHP_SHARDCACHE" != "no"; then
   dnl Paths are relative to the extension root.
   dnl ---------------------------------------------------------------------
   SHARDCACHE_SOURCES="shardcache.c \
-    shardcache_iterator.c \
-    shardcache_info.c \
-    shardcache_serializer.c \
-    shardcache_compat.c \
-    shardcache_value.c \
-    shardcache_zerocopy.c \
-    shardcache_zc_copy.c \
+    php/iterator.c \
+    php/info.c \
+    php/serializer.c \
+    php/compat.c \
+    php/value.c \
+    php/zc.c \
+    php/zc_copy.c \
     src/sc_segment.c \
     src/sc_segfile.c \
     src/sc_lock.c \
@@ -67,4 +67,5 @@ if test "$PHP_SHARDCACHE" != "no"; then
 
   PHP_ADD_INCLUDE([$ext_srcdir/include])
   PHP_ADD_BUILD_DIR([$ext_builddir/src])
+  PHP_ADD_BUILD_DIR([$ext_builddir/php])
 fi

@@ -53,7 +53,7 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     char **held;
     uint32_t nheld;
     uint32_t held_cap;
-    /* This thread is inside a zero-copy epoch (shardcache_zerocopy.c):
+    /* This thread is inside a zero-copy epoch (php/zc.c):
      * from its first fetch of a request to the request's end. */
     bool zc_entered;
     /* The request holds (or held) a borrowed zero-copy value: set by
@@ -85,18 +85,18 @@ extern bool sc_active;               /* false: every operation finds/stores noth
 int64_t sc_now(void);
 /* Fills k from a PHP key; false when there is no cache or the key is too long. */
 bool sc_make_key(sc_key *k, zend_string *key);
-/* Decodes a value copied out of the cache (see shardcache_value.h) into dst. */
+/* Decodes a value copied out of the cache (see php/value.h) into dst. */
 bool sc_php_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *dst);
 
-/* shardcache_iterator.c */
+/* php/iterator.c */
 extern zend_class_entry *sc_php_iterator_ce;
 void sc_php_iterator_minit(int module_number);
 void sc_php_iterator_delete(zval *iterator, zval *return_value);
 
-/* shardcache_info.c */
+/* php/info.c */
 void sc_php_info_minit(int module_number);
 
-/* shardcache_serializer.c: apc.serializer. sc_serializer_minit() empties the
+/* php/serializer.c: apc.serializer. sc_serializer_minit() empties the
  * registry and, with publish_hook (APCu not loaded, cache enabled), publishes
  * APCu's registration hook (the "\0apc_register_serializer-0" constant);
  * sc_serializer_select() picks the serializer named by apc.serializer once
@@ -107,7 +107,7 @@ void sc_serializer_select(const char *name);
 const char *sc_serializer_describe(void);
 void sc_serializer_names(char *buf, size_t len);
 
-/* shardcache_compat.c: the APCu identity and apc.preload_path. */
+/* php/compat.c: the APCu identity and apc.preload_path. */
 /* Registers a module named "apcu" (version PHP_SHARDCACHE_APCU_VERSION) that
  * owns the apc.* INI entries of module own_module_number; returns it, or NULL
  * when the name is taken. Called in post-startup only. */

@@ -2,7 +2,7 @@
  * shardcache.c - the PHP module: module entry, INI settings and the thin
  * PHP-facing functions. Argument handling and APCu's return shapes live
  * here; memory layout, locking and eviction live in src/ behind sc_cache.h,
- * and value encoding in shardcache_value.c.
+ * and value encoding in php/value.c.
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
@@ -19,15 +19,15 @@
 #include "php_shardcache.h"
 #include "sc_cache.h"
 #include "sc_fetch.h"
-#include "shardcache_value.h"
+#include "php/value.h"
 #include "sc_info.h"
 #include "sc_segfile.h"
-#include "shardcache_zerocopy.h"
+#include "php/zc.h"
 
-#include "shardcache_arginfo.h"
+#include "php/shardcache_arginfo.h"
 /* The APCu names: their generated table gets a name of its own. */
 #define ext_functions sc_apcu_functions
-#include "shardcache_apcu_arginfo.h"
+#include "php/apcu_arginfo.h"
 #undef ext_functions
 
 ZEND_DECLARE_MODULE_GLOBALS(shardcache)
@@ -158,7 +158,7 @@ static const zend_ini_entry_def sc_own_ini_entries[] = {
                       zend_shardcache_globals, shardcache_globals)
     STD_PHP_INI_ENTRY("shardcache.segment_mode", "0600", PHP_INI_SYSTEM, sc_on_update_segment_mode, segment_mode,
                       zend_shardcache_globals, shardcache_globals)
-    /* Zero-copy fetches (shardcache_zerocopy.c): auto = on for FPM, CGI,
+    /* Zero-copy fetches (php/zc.c): auto = on for FPM, CGI,
      * mod_php and LiteSpeed (requests end), off elsewhere (CLI...). */
     STD_PHP_INI_ENTRY("shardcache.zero_copy", "auto", PHP_INI_SYSTEM, OnUpdateString, zero_copy,
                       zend_shardcache_globals, shardcache_globals)

@@ -4,7 +4,7 @@
  * ints, 20 short strings, the value of bench.php's fetch_arr_100) per
  * second, in one process. The iterator always copies a value into request
  * memory: with shardcache.zero_copy=1 the value is stored as a zero-copy
- * layout and read through the layout copy (shardcache_zc_copy.c); with
+ * layout and read through the layout copy (php/zc_copy.c); with
  * zero_copy=0 it is stored in the copying format and decoded. The same
  * script, one setting after the other, compares the two readers:
  *

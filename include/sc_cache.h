@@ -2,7 +2,7 @@
  * sc_cache.h - the cache operations the PHP glue calls. Knows nothing of
  * zvals or requests: keys are byte strings with PHP's hash, values are a
  * type tag (sc_vtype.h), a scalar and a byte string produced by the
- * glue (shardcache_value.c).
+ * glue (php/value.c).
  *
  * Owns: the process-local sc_cache (the mapping and the settings, shared by
  * a process's threads) and the thread-local sc_local figures; declares the

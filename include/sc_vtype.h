@@ -3,7 +3,7 @@
  * each entry (sc_entry.vtype). The core only tells scalars (no bytes) from
  * values with bytes (STRING, ARRAY, SERIALIZED) and reads LONG for
  * apcu_inc/dec/cas; what the bytes mean is the glue's business
- * (shardcache_value.c, which turns zvals into these and back).
+ * (php/value.c, which turns zvals into these and back).
  *
  * Owns: nothing shared (constants only).
  * Locks: none.
@@ -17,8 +17,8 @@ typedef enum sc_vtype {
     SC_V_STRING = 5,      /* data = raw bytes, binary safe */
     SC_V_ARRAY = 6,       /* data = shardcache's own compact binary array format */
     SC_V_SERIALIZED = 7,  /* data = php serialize() output (objects, enums, arrays holding objects or PHP references),
-                             or, after a 0x00 byte, the output of the apc.serializer in use (see shardcache_value.c) */
-    SC_V_ZC = 8           /* data = a zero-copy layout (shardcache_zerocopy.c): an array or string that readers
+                             or, after a 0x00 byte, the output of the apc.serializer in use (see php/value.c) */
+    SC_V_ZC = 8           /* data = a zero-copy layout (php/zc.c): an array or string that readers
                              use in place, plus its copying form; entry flagged SC_ENTRY_ZC (sc_epoch_layout.h) */
 } sc_vtype;
 

@@ -4,7 +4,7 @@
 #   - a core file includes a PHP header (php.h, php_*.h, zend*.h, SAPI.h,
 #     TSRM*.h, or anything under Zend/, main/, ext/, TSRM/), or includes a
 #     quoted header that is not in include/ (e.g. the glue's
-#     shardcache_value.h or php_shardcache.h): the core has no PHP in it;
+#     php/value.h or php_shardcache.h): the core has no PHP in it;
 #   - src/X.c has its own header include/X.h but does not include it first
 #     among the project headers;
 #   - a core file's first comment lacks one of the three headings "Owns:",

@@ -6,7 +6,7 @@
 # Checks (each counts as one test in the closing "N passed, N failed" line):
 #   1. package.xml is well-formed and lists every shipped file: each git-tracked
 #      (or new, not ignored) file that a build or a user of the package needs
-#      (config.m4, config.w32, *.c, *.h, *.stub.php, tests/<area>/*.phpt, tests/lib/*.inc,
+#      (config.m4, config.w32, *.c, *.h, php/*.c, php/*.h, php/*.stub.php, tests/<area>/*.phpt, tests/lib/*.inc,
 #      tools/*.php, README.md, LICENSE, shardcache.ini), with the right role
 #      (src, test or doc), and lists no file that does not exist;
 #   2. every C file in config.m4's SHARDCACHE_SOURCES is listed as src;
@@ -60,7 +60,7 @@ else
 fi
 # Only files that exist (a tracked file deleted in the work tree is gone).
 while IFS= read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done <"$work/all" \
-    | grep -E '^(config\.(m4|w32)|[^/]+\.(c|h)|src/[^/]+\.(c|h)|include/[^/]+\.h|[^/]+\.stub\.php|tests/([^/]+/)?[^/]+\.phpt|tests/lib/[^/]+\.inc|tools/[^/]+\.php|README\.md|LICENSE|shardcache\.ini)$' \
+    | grep -E '^(config\.(m4|w32)|[^/]+\.(c|h)|src/[^/]+\.(c|h)|php/[^/]+\.(c|h)|php/[^/]+\.stub\.php|include/[^/]+\.h|[^/]+\.stub\.php|tests/([^/]+/)?[^/]+\.phpt|tests/lib/[^/]+\.inc|tools/[^/]+\.php|README\.md|LICENSE|shardcache\.ini)$' \
     | LC_ALL=C sort -u >"$work/shipped"
 
 # ---- checks 1-3 (and --fix) in PHP ----------------------------------------

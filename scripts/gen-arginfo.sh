@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerate shardcache_arginfo.h from shardcache.stub.php with PHP's own
+# Regenerate php/*_arginfo.h from php/*.stub.php with PHP's own
 # build/gen_stub.php. The generated header is committed, so a normal build
 # never needs this script.
 #
@@ -8,7 +8,7 @@
 # composer into a temporary directory next to a copy of gen_stub.php.
 #
 # Usage: bash scripts/gen-arginfo.sh [path/to/name.stub.php ...]
-#        (default: every *.stub.php in the project root; each header is
+#        (default: every php/*.stub.php; each header is
 #         written next to its stub as name_arginfo.h)
 # Environment: GEN_STUB=/path/to/gen_stub.php to override the lookup.
 set -euo pipefail
@@ -19,10 +19,10 @@ PARSER_VERSION=4.15.1
 stubs=()
 if [ "$#" -eq 0 ]; then
     shopt -s nullglob
-    stubs=("$ROOT"/*.stub.php)
+    stubs=("$ROOT"/php/*.stub.php)
     shopt -u nullglob
     if [ "${#stubs[@]}" -eq 0 ]; then
-        echo "gen-arginfo: no *.stub.php in $ROOT" >&2
+        echo "gen-arginfo: no php/*.stub.php in $ROOT" >&2
         exit 1
     fi
 else

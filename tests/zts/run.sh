@@ -36,16 +36,16 @@ build() {
     # Sources only (tracked and new files, not ignored); keep the configured
     # tree between runs so that only changed files recompile.
     if git rev-parse --git-dir >/dev/null 2>&1; then
-        git ls-files -z -co --exclude-standard -- config.m4 '*.c' '*.h' 'src/*' 'include/*' scripts/build.sh scripts/check-core.sh \
+        git ls-files -z -co --exclude-standard -- config.m4 '*.c' '*.h' 'src/*' 'include/*' 'php/*' scripts/build.sh scripts/check-core.sh \
             | tar -c --null -T - -f - | tar -x -C "$src" --keep-newer-files -f - 2>/dev/null || true
     else
-        tar -c -f - config.m4 ./*.c ./*.h src include scripts/build.sh scripts/check-core.sh | tar -x -C "$src" -m -f -
+        tar -c -f - config.m4 ./*.c ./*.h src include php scripts/build.sh scripts/check-core.sh | tar -x -C "$src" -m -f -
     fi
     # Core files deleted or moved in the checkout (src/sc_value.c went to the
     # glue) would stay in the copy, and scripts/check-core.sh, run by the
     # build, would check the stale copies: drop them.
     local f
-    for f in "$src"/src/*.c "$src"/src/*.h "$src"/include/*.h; do
+    for f in "$src"/src/*.c "$src"/src/*.h "$src"/include/*.h "$src"/php/*.c "$src"/php/*.h "$src"/./*.c "$src"/./*.h; do
         [ -e "$f" ] || continue
         [ -e "$ROOT/${f#"$src"/}" ] || rm -f "$f"
     done

@@ -1,5 +1,5 @@
 /*
- * shardcache_iterator.c - the APCUIterator class and the APC_ITER_* and
+ * php/iterator.c - the APCUIterator class and the APC_ITER_* and
  * APC_LIST_* constants, registered only when the APCu extension itself is
  * not loaded (they would clash) and shardcache.apcu_compat is on.
  *
@@ -42,7 +42,7 @@
 #include "ext/pcre/php_pcre.h"
 #include "php_shardcache.h"
 #include "sc_cache.h"
-#include "shardcache_iterator_arginfo.h"
+#include "iterator_arginfo.h"
 
 /* APCu's values. */
 #define SC_LIST_ACTIVE 1

@@ -1,5 +1,5 @@
 /*
- * shardcache_value.c - value encoder (zval <-> bytes).
+ * php/value.c - value encoder (zval <-> bytes).
  *
  * The glue's side of every stored value (the core never sees a zval). It
  * turns a PHP value into a (vtype, scalar, bytes) triple that the cache
@@ -99,7 +99,7 @@
 #include "zend_smart_str.h"
 #include "ext/standard/php_var.h"
 #include "ext/standard/basic_functions.h"
-#include "shardcache_value.h"
+#include "value.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
 
 /**
  * The functions shardcache always registers. The same functions under the
- * apcu_* names are in shardcache_apcu.stub.php.
+ * apcu_* names are in php/apcu.stub.php.
  *
  * @generate-function-entries
  */

@@ -1,5 +1,5 @@
 /*
- * shardcache_compat.c - what makes shardcache pass for APCu 5.1 when APCu
+ * php/compat.c - what makes shardcache pass for APCu 5.1 when APCu
  * itself is not loaded, and apc.preload_path.
  *
  * The APCu identity (shardcache.apcu_compat=1, the default): a second module
@@ -42,7 +42,7 @@
 #include "ext/standard/info.h"
 #include "ext/standard/php_var.h"
 #include "php_shardcache.h"
-#include "shardcache_value.h"
+#include "value.h"
 
 /* ---- the "apcu" module ---- */
 
@@ -147,7 +147,7 @@ zend_module_entry *sc_compat_register_identity(int own_module_number)
     sc_identity = m;
     sc_move_apc_ini(own_module_number, m->module_number);
     sc_move_apc_constants(own_module_number, m->module_number);
-    /* APCUIterator (shardcache_iterator.c registers it under that name when
+    /* APCUIterator (php/iterator.c registers it under that name when
      * the identity is on) is listed under "apcu" too. */
     if (sc_php_iterator_ce && sc_php_iterator_ce->type == ZEND_INTERNAL_CLASS
         && zend_string_equals_literal_ci(sc_php_iterator_ce->name, "APCUIterator")) {

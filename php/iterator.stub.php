@@ -2,7 +2,7 @@
 
 /**
  * APCu's iterator class, registered only when the APCu extension itself is
- * not loaded (see shardcache_iterator.c).
+ * not loaded (see php/iterator.c).
  *
  * @generate-class-entries
  */

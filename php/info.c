@@ -1,5 +1,5 @@
 /*
- * shardcache_info.c - apcu_cache_info, apcu_key_info, apcu_sma_info (and
+ * php/info.c - apcu_cache_info, apcu_key_info, apcu_sma_info (and
  * their shardcache_* names) and shardcache_info.
  *
  * Everything is read through the core's copy-out interfaces - snapshots
@@ -35,7 +35,7 @@
 #endif
 #include "php.h"
 #include "php_shardcache.h"
-#include "shardcache_zerocopy.h"
+#include "zc.h"
 #include "sc_cache.h"
 #include "sc_info.h"
 

@@ -1,8 +1,8 @@
 /*
- * shardcache_value.h - value encoding (zval <-> bytes stored in shared
+ * php/value.h - value encoding (zval <-> bytes stored in shared
  * memory), on the PHP side of the extension: the core (src/, include/)
  * never sees a zval, only the sc_vtype tag (include/sc_vtype.h), a scalar
- * and a byte string. See shardcache_value.c for the byte format and its
+ * and a byte string. See php/value.c for the byte format and its
  * invariants.
  */
 #ifndef SHARDCACHE_VALUE_H
@@ -22,7 +22,7 @@ typedef struct sc_encoded {
     int64_t scalar;        /* SC_V_LONG: the value; SC_V_DOUBLE: the IEEE bits (memcpy) */
     const char *data;      /* bytes for STRING/ARRAY/SERIALIZED (NULL otherwise) */
     size_t len;
-    /* private to shardcache_value.c: what to free in sc_value_encoded_release */
+    /* private to php/value.c: what to free in sc_value_encoded_release */
     zend_string *owned_str;
     char *owned_buf;
 } sc_encoded;

@@ -1,5 +1,5 @@
 /*
- * shardcache_zerocopy.c - zero-copy values (glue side).
+ * php/zc.c - zero-copy values (glue side).
  *
  * A zero-copy value (vtype SC_V_ZC) is stored as
  *   [pad: 1..8 bytes, the first holding the count]
@@ -20,7 +20,7 @@
  * debug), the zval points at the immutable value: no copy, nothing
  * allocated. Otherwise (another address, zero-copy off here, or a copy
  * made by the iterator) an array is copied into request memory with every
- * pointer relocated and bounds-checked (shardcache_zc_copy.c), a string
+ * pointer relocated and bounds-checked (php/zc_copy.c), a string
  * from its bytes; an array laid out by another PHP ABI cannot be read
  * here and is a miss.
  *
@@ -48,7 +48,7 @@
 #include "SAPI.h"
 #include "zend_hash.h"
 #include "php_shardcache.h"
-#include "shardcache_zerocopy.h"
+#include "zc.h"
 #include "sc_evict.h"
 
 bool sc_zc_on;
@@ -429,7 +429,7 @@ bool sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, int6
     h->kind = is_array ? SC_ZC_KIND_ARRAY : SC_ZC_KIND_STRING;
     if (is_array) {
         /* No second, copying form: readers that cannot use the layout in
-         * place copy it (shardcache_zc_copy.c). */
+         * place copy it (php/zc_copy.c). */
         h->portable_vtype = 0;
         h->portable_off = 0;
         h->portable_len = 0;

@@ -1,5 +1,5 @@
 /*
- * shardcache_serializer.c - apc.serializer.
+ * php/serializer.c - apc.serializer.
  *
  * APCu lets serializer extensions (igbinary, msgpack ...) register
  * themselves: it publishes the address of its registration function in the
@@ -11,7 +11,7 @@
  *
  * Which serializer is used is decided once, in post-startup (after every
  * MINIT, so after every registration, and before any value is stored or a
- * worker forks), and handed to shardcache_value.c:
+ * worker forks), and handed to php/value.c:
  *   "php"      php serialize() (APCu's default)
  *   "default"  APCu's own format: plain arrays natively, objects through
  *              php serialize(); shardcache stores plain arrays in its own
@@ -36,7 +36,7 @@
 #endif
 #include "php.h"
 #include "php_shardcache.h"
-#include "shardcache_value.h"
+#include "value.h"
 
 /* APCu's ABI (apc_serializer.h, ABI "0"). */
 #define SC_APC_SERIALIZER_CONSTANT "\000apc_register_serializer-0"

@@ -1,7 +1,7 @@
 /*
- * shardcache_zerocopy.h - zero-copy values: arrays and strings laid out in
+ * php/zc.h - zero-copy values: arrays and strings laid out in
  * the segment as PHP's own immutable arrays and strings, returned by a
- * fetch without a copy (shardcache_zerocopy.c; reclamation: src/sc_epoch.c).
+ * fetch without a copy (php/zc.c; reclamation: src/sc_epoch.c).
  */
 #ifndef SHARDCACHE_ZEROCOPY_H
 #define SHARDCACHE_ZEROCOPY_H
@@ -12,7 +12,7 @@
 #include "sc_vtype.h"
 #include "php_shardcache.h"
 
-/* The layout's header (see shardcache_zerocopy.c). */
+/* The layout's header (see php/zc.c). */
 #define SC_ZC_MAGIC UINT32_C(0x5a43314b)      /* "K1CZ" */
 #ifdef ZTS
 # define SC_ZC_ZTS 1
@@ -99,7 +99,7 @@ static zend_always_inline void sc_zc_idle(void)
 
 /* A value of vtype SC_V_ZC (borrowed or copied) into dst: the immutable
  * value itself when usable here, else a copy of it in request memory
- * (arrays: shardcache_zc_copy.c). SC_ZC_FOREIGN: an array laid out by
+ * (arrays: php/zc_copy.c). SC_ZC_FOREIGN: an array laid out by
  * another PHP ABI, which this process cannot read (the caller reports a
  * miss; dst is not set). SC_ZC_CORRUPT: the bytes are not a valid layout
  * (a warning was raised; dst is not set). */

@@ -1,7 +1,7 @@
 /*
- * shardcache_zc_copy.c - the copying reader of zero-copy array layouts.
+ * php/zc_copy.c - the copying reader of zero-copy array layouts.
  *
- * A zero-copy array (shardcache_zerocopy.c) is stored once, as PHP's
+ * A zero-copy array (php/zc.c) is stored once, as PHP's
  * immutable zend_array laid out in the segment with absolute pointers for
  * the address its header had when it was stored (sc_zc_hdr.self). A
  * process that cannot use it in place (it maps the segment at another
@@ -26,7 +26,7 @@
 
 #include "php.h"
 #include "zend_hash.h"
-#include "shardcache_zerocopy.h"
+#include "zc.h"
 
 typedef struct sc_zr {
     const char *h;      /* the header, here */
