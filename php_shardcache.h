@@ -48,7 +48,7 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     /* Scratch buffers taken away while their value is decoded (the decoder
      * may run user code that fetches again and needs a buffer of its own),
      * innermost last. Listed here, not only on the C stack, so that a fatal
-     * error inside the decoder (it longjmps past sc_out_to_zval) leaves
+     * error inside the decoder (it longjmps past php_sc_out_to_zval) leaves
      * them reachable: RSHUTDOWN frees them. */
     char **held;
     uint32_t nheld;
@@ -57,9 +57,9 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
      * from its first fetch of a request to the request's end. */
     bool zc_entered;
     /* The request holds (or held) a borrowed zero-copy value: set by
-     * sc_zc_in_place_at, the one place that hands one out; cleared at request
+     * php_sc_zc_in_place_at, the one place that hands one out; cleared at request
      * end. A thread inside an epoch that holds none leaves it at its next
-     * zero-copy store (sc_zc_store), so that a miss or a scalar fetched
+     * zero-copy store (php_sc_zc_store), so that a miss or a scalar fetched
      * once does not pin retired memory for ever (CLI workers). */
     bool zc_holding;
     /* This thread's last fetch hits, to find their entries again without
@@ -78,44 +78,44 @@ ZEND_TSRMLS_CACHE_EXTERN()
 
 /* ---- shared between the glue files (shardcache*.c) ---- */
 
-extern sc_cache sc_shared_cache;     /* this process's handle on the segment */
-extern bool sc_active;               /* false: every operation finds/stores nothing */
+extern sc_cache php_sc_shared_cache;     /* this process's handle on the segment */
+extern bool php_sc_active;               /* false: every operation finds/stores nothing */
 
 /* Time for TTL checks: the request time with apc.use_request_time, else now. */
-int64_t sc_now(void);
+int64_t php_sc_now(void);
 /* Fills k from a PHP key; false when there is no cache or the key is too long. */
-bool sc_make_key(sc_key *k, zend_string *key);
+bool php_sc_make_key(sc_key *k, zend_string *key);
 /* Decodes a value copied out of the cache (see php/value.h) into dst. */
-bool sc_php_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *dst);
+bool php_sc_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *dst);
 
 /* php/iterator.c */
-extern zend_class_entry *sc_php_iterator_ce;
-void sc_php_iterator_minit(int module_number);
-void sc_php_iterator_delete(zval *iterator, zval *return_value);
+extern zend_class_entry *php_sc_iterator_ce;
+void php_sc_iterator_minit(int module_number);
+void php_sc_iterator_delete(zval *iterator, zval *return_value);
 
 /* php/info.c */
-void sc_php_info_minit(int module_number);
+void php_sc_info_minit(int module_number);
 
-/* php/serializer.c: apc.serializer. sc_serializer_minit() empties the
+/* php/serializer.c: apc.serializer. php_sc_serializer_minit() empties the
  * registry and, with publish_hook (APCu not loaded, cache enabled), publishes
  * APCu's registration hook (the "\0apc_register_serializer-0" constant);
- * sc_serializer_select() picks the serializer named by apc.serializer once
+ * php_sc_serializer_select() picks the serializer named by apc.serializer once
  * every extension has started. */
-void sc_serializer_minit(int module_number, bool publish_hook);
-void sc_serializer_select(const char *name);
+void php_sc_serializer_minit(int module_number, bool publish_hook);
+void php_sc_serializer_select(const char *name);
 /* For phpinfo(): the serializer in use, and the names registered ("php, igbinary"). */
-const char *sc_serializer_describe(void);
-void sc_serializer_names(char *buf, size_t len);
+const char *php_sc_serializer_describe(void);
+void php_sc_serializer_names(char *buf, size_t len);
 
 /* php/compat.c: the APCu identity and apc.preload_path. */
 /* Registers a module named "apcu" (version PHP_SHARDCACHE_APCU_VERSION) that
  * owns the apc.* INI entries of module own_module_number; returns it, or NULL
  * when the name is taken. Called in post-startup only. */
-zend_module_entry *sc_compat_register_identity(int own_module_number);
-/* Adds the class alias APCUIterator for sc_php_iterator_ce when the name is free. */
-bool sc_compat_alias_iterator(void);
+zend_module_entry *php_sc_compat_register_identity(int own_module_number);
+/* Adds the class alias APCUIterator for php_sc_iterator_ce when the name is free. */
+bool php_sc_compat_alias_iterator(void);
 /* Loads every *.data file of path into the cache as APCu does at startup;
  * returns how many values were stored. */
-uint64_t sc_compat_preload(const char *path);
+uint64_t php_sc_compat_preload(const char *path);
 
 #endif

@@ -26,7 +26,7 @@
 
 #include "php/shardcache_arginfo.h"
 /* The APCu names: their generated table gets a name of its own. */
-#define ext_functions sc_apcu_functions
+#define ext_functions php_sc_apcu_functions
 #include "php/apcu_arginfo.h"
 #undef ext_functions
 
@@ -34,34 +34,34 @@ ZEND_DECLARE_MODULE_GLOBALS(shardcache)
 
 /* Per process: the mapping, inherited by forked workers and shared by the
  * threads of a ZTS process (per-thread state is in SCG() and sc_local). */
-sc_cache sc_shared_cache;
-bool sc_active;                      /* the cache is mapped and usable */
-static bool sc_apcu_names;           /* apcu_* functions are ours */
-static bool sc_apc_ini_ours;         /* apc.* INI entries are ours */
-static zend_module_entry *sc_apcu_identity;   /* the "apcu" module we registered, or NULL */
-static int sc_module_number;
-static uint64_t sc_shm_bytes;
-static uint64_t sc_preloaded;        /* values loaded from apc.preload_path */
-static const char *sc_inactive_reason = "not started";
-static zend_result (*sc_prev_post_startup)(void);
-static bool sc_start_ok;             /* enabled here (apc.enabled, apc.enable_cli) */
-static bool sc_seg_fresh;            /* this process made the segment: preload it */
+sc_cache php_sc_shared_cache;
+bool php_sc_active;                      /* the cache is mapped and usable */
+static bool php_sc_apcu_names;           /* apcu_* functions are ours */
+static bool php_sc_apc_ini_ours;         /* apc.* INI entries are ours */
+static zend_module_entry *php_sc_apcu_identity;   /* the "apcu" module we registered, or NULL */
+static int php_sc_module_number;
+static uint64_t php_sc_shm_bytes;
+static uint64_t php_sc_preloaded;        /* values loaded from apc.preload_path */
+static const char *php_sc_inactive_reason = "not started";
+static zend_result (*php_sc_prev_post_startup)(void);
+static bool php_sc_start_ok;             /* enabled here (apc.enabled, apc.enable_cli) */
+static bool php_sc_seg_fresh;            /* this process made the segment: preload it */
 /* The shardcache.segment value this process has acted on ("" = anonymous),
  * or NULL while a named segment waits for the process that will use it
- * (sc_named_deferred): each FPM pool sets its own value in its workers. */
-static char *sc_seg_resolved;
-static bool sc_seg_change_warned;
-static char sc_seg_path[4096];       /* the named segment's file, expanded */
-static uint64_t sc_req_size;         /* apc.shm_size, shardcache.shards, apc.entries_hint, apc.ttl, */
-static uint32_t sc_req_shards;       /* resolved at startup for the segment made or mapped later */
-static uint32_t sc_req_hint;
-static uint32_t sc_req_ttl;
+ * (php_sc_named_deferred): each FPM pool sets its own value in its workers. */
+static char *php_sc_seg_resolved;
+static bool php_sc_seg_change_warned;
+static char php_sc_seg_path[4096];       /* the named segment's file, expanded */
+static uint64_t php_sc_req_size;         /* apc.shm_size, shardcache.shards, apc.entries_hint, apc.ttl, */
+static uint32_t php_sc_req_shards;       /* resolved at startup for the segment made or mapped later */
+static uint32_t php_sc_req_hint;
+static uint32_t php_sc_req_ttl;
 #ifdef ZTS
-static pthread_mutex_t sc_attach_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t php_sc_attach_lock = PTHREAD_MUTEX_INITIALIZER;
 #endif
 
-#define SC_DEFAULT_SHM_SIZE (INT64_C(32) << 20)
-#define SC_MB INT64_C(1048576)
+#define PHP_SC_DEFAULT_SHM_SIZE (INT64_C(32) << 20)
+#define PHP_SC_MB INT64_C(1048576)
 
 /* ---- INI ----
  * The apc.* entries are APCu 5.1.22's: same names, defaults, change modes
@@ -70,7 +70,7 @@ static pthread_mutex_t sc_attach_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* APCu's apc.shm_segments check: anything but 1 is ignored with a warning
  * in mmap mode, which is the only mode shardcache has. */
-static ZEND_INI_MH(sc_on_update_shm_segments)
+static ZEND_INI_MH(php_sc_on_update_shm_segments)
 {
     zend_long n = ZEND_STRTOL(ZSTR_VAL(new_value), NULL, 10);
 
@@ -86,7 +86,7 @@ static ZEND_INI_MH(sc_on_update_shm_segments)
  * not positive -> the setting is refused (the default stays); below 1M ->
  * read as megabytes, the old syntax, with APCu's warning. Too large for the
  * machine or for shardcache is handled at startup (MINIT). */
-static ZEND_INI_MH(sc_on_update_shm_size)
+static ZEND_INI_MH(php_sc_on_update_shm_size)
 {
     zend_long s = zend_ini_parse_quantity_warn(new_value, entry->name);
 
@@ -94,9 +94,9 @@ static ZEND_INI_MH(sc_on_update_shm_size)
     if (s <= 0) {
         return FAILURE;
     }
-    if (s < SC_MB) {
+    if (s < PHP_SC_MB) {
         php_error_docref(NULL, E_WARNING, "apc.shm_size now uses M/G suffixes, please update your ini files");
-        s *= SC_MB;
+        s *= PHP_SC_MB;
     }
     SCG(shm_size) = s;
     return SUCCESS;
@@ -104,7 +104,7 @@ static ZEND_INI_MH(sc_on_update_shm_size)
 
 /* shardcache.segment_mode: octal permission bits of a named segment; only
  * the owner (0600) or the owner and the group (0640, 0660). */
-static ZEND_INI_MH(sc_on_update_segment_mode)
+static ZEND_INI_MH(php_sc_on_update_segment_mode)
 {
     char *end = NULL;
     zend_long m = ZEND_STRTOL(ZSTR_VAL(new_value), &end, 8);
@@ -121,9 +121,9 @@ static ZEND_INI_MH(sc_on_update_segment_mode)
 PHP_INI_BEGIN()
     STD_PHP_INI_BOOLEAN("apc.enabled", "1", PHP_INI_SYSTEM, OnUpdateBool, enabled,
                         zend_shardcache_globals, shardcache_globals)
-    STD_PHP_INI_ENTRY("apc.shm_segments", "1", PHP_INI_SYSTEM, sc_on_update_shm_segments, shm_segments,
+    STD_PHP_INI_ENTRY("apc.shm_segments", "1", PHP_INI_SYSTEM, php_sc_on_update_shm_segments, shm_segments,
                       zend_shardcache_globals, shardcache_globals)
-    STD_PHP_INI_ENTRY("apc.shm_size", "32M", PHP_INI_SYSTEM, sc_on_update_shm_size, shm_size,
+    STD_PHP_INI_ENTRY("apc.shm_size", "32M", PHP_INI_SYSTEM, php_sc_on_update_shm_size, shm_size,
                       zend_shardcache_globals, shardcache_globals)
     STD_PHP_INI_ENTRY("apc.entries_hint", "4096", PHP_INI_SYSTEM, OnUpdateLong, entries_hint,
                       zend_shardcache_globals, shardcache_globals)
@@ -149,14 +149,14 @@ PHP_INI_BEGIN()
                       zend_shardcache_globals, shardcache_globals)
 PHP_INI_END()
 
-static const zend_ini_entry_def sc_own_ini_entries[] = {
+static const zend_ini_entry_def php_sc_own_ini_entries[] = {
     STD_PHP_INI_ENTRY("shardcache.shards", "0", PHP_INI_SYSTEM, OnUpdateLong, shards,
                       zend_shardcache_globals, shardcache_globals)
     STD_PHP_INI_BOOLEAN("shardcache.apcu_compat", "1", PHP_INI_SYSTEM, OnUpdateBool, apcu_compat,
                         zend_shardcache_globals, shardcache_globals)
     STD_PHP_INI_ENTRY("shardcache.segment", "", PHP_INI_SYSTEM, OnUpdateString, segment,
                       zend_shardcache_globals, shardcache_globals)
-    STD_PHP_INI_ENTRY("shardcache.segment_mode", "0600", PHP_INI_SYSTEM, sc_on_update_segment_mode, segment_mode,
+    STD_PHP_INI_ENTRY("shardcache.segment_mode", "0600", PHP_INI_SYSTEM, php_sc_on_update_segment_mode, segment_mode,
                       zend_shardcache_globals, shardcache_globals)
     /* Zero-copy fetches (php/zc.c): auto = on for FPM, CGI,
      * mod_php and LiteSpeed (requests end), off elsewhere (CLI...). */
@@ -166,7 +166,7 @@ static const zend_ini_entry_def sc_own_ini_entries[] = {
                       zend_shardcache_globals, shardcache_globals)
 PHP_INI_END()
 
-static void sc_register_ini(const zend_ini_entry_def *entries, int module_number, int type)
+static void php_sc_register_ini(const zend_ini_entry_def *entries, int module_number, int type)
 {
 #if PHP_VERSION_ID >= 80300
     zend_register_ini_entries_ex(entries, module_number, type);
@@ -176,22 +176,22 @@ static void sc_register_ini(const zend_ini_entry_def *entries, int module_number
 #endif
 }
 
-static bool sc_foreign_bool(const char *name)
+static bool php_sc_foreign_bool(const char *name)
 {
     return zend_ini_long(name, strlen(name), 0) != 0;
 }
 
 /* When APCu is loaded its apc.* entries win (it starts first): copy their
  * values. APCu has already warned about bad values. */
-static void sc_read_foreign_apc_ini(void)
+static void php_sc_read_foreign_apc_ini(void)
 {
     const char *size = zend_ini_string("apc.shm_size", sizeof("apc.shm_size") - 1, 0);
 
-    SCG(enabled) = sc_foreign_bool("apc.enabled");
-    SCG(enable_cli) = sc_foreign_bool("apc.enable_cli");
-    SCG(use_request_time) = sc_foreign_bool("apc.use_request_time");
-    SCG(slam_defense) = sc_foreign_bool("apc.slam_defense");
-    SCG(coredump_unmap) = sc_foreign_bool("apc.coredump_unmap");
+    SCG(enabled) = php_sc_foreign_bool("apc.enabled");
+    SCG(enable_cli) = php_sc_foreign_bool("apc.enable_cli");
+    SCG(use_request_time) = php_sc_foreign_bool("apc.use_request_time");
+    SCG(slam_defense) = php_sc_foreign_bool("apc.slam_defense");
+    SCG(coredump_unmap) = php_sc_foreign_bool("apc.coredump_unmap");
     SCG(shm_segments) = 1;
     SCG(entries_hint) = zend_ini_long("apc.entries_hint", sizeof("apc.entries_hint") - 1, 0);
     SCG(ttl) = zend_ini_long("apc.ttl", sizeof("apc.ttl") - 1, 0);
@@ -200,7 +200,7 @@ static void sc_read_foreign_apc_ini(void)
     SCG(mmap_file_mask) = zend_ini_string("apc.mmap_file_mask", sizeof("apc.mmap_file_mask") - 1, 0);
     SCG(preload_path) = zend_ini_string("apc.preload_path", sizeof("apc.preload_path") - 1, 0);
     SCG(serializer_name) = zend_ini_string("apc.serializer", sizeof("apc.serializer") - 1, 0);
-    SCG(shm_size) = SC_DEFAULT_SHM_SIZE;
+    SCG(shm_size) = PHP_SC_DEFAULT_SHM_SIZE;
     if (size && *size) {
         zend_string *str = zend_string_init(size, strlen(size), 0);
         zend_string *err = NULL;
@@ -210,7 +210,7 @@ static void sc_read_foreign_apc_ini(void)
         }
         zend_string_release(str);
         if (s > 0) {
-            SCG(shm_size) = s < SC_MB ? s * SC_MB : s;
+            SCG(shm_size) = s < PHP_SC_MB ? s * PHP_SC_MB : s;
         }
     }
 }
@@ -224,7 +224,7 @@ static void sc_read_foreign_apc_ini(void)
  * kernel tick) time() can already say t + 1 while an entry stored next is
  * stamped t: a creation_time or mtime is at most one second behind a
  * time() read before the store, never ahead of one read after it. */
-int64_t sc_now(void)
+int64_t php_sc_now(void)
 {
     if (SCG(use_request_time)) {
         return (int64_t)sapi_get_request_time();
@@ -234,9 +234,9 @@ int64_t sc_now(void)
 
 /* Fills k; false when the key cannot be in the cache (or there is no
  * cache: when disabled every operation finds nothing and stores nothing). */
-bool sc_make_key(sc_key *k, zend_string *key)
+bool php_sc_make_key(sc_key *k, zend_string *key)
 {
-    if (UNEXPECTED(!sc_active || ZSTR_LEN(key) > UINT32_MAX - 1)) {
+    if (UNEXPECTED(!php_sc_active || ZSTR_LEN(key) > UINT32_MAX - 1)) {
         return false;
     }
     k->str = ZSTR_VAL(key);
@@ -247,14 +247,14 @@ bool sc_make_key(sc_key *k, zend_string *key)
 
 /* A fetch sink that copies strings straight into a zend_string and other
  * encoded values into the per-thread scratch buffer. */
-typedef struct sc_php_sink {
+typedef struct php_sc_sink {
     sc_sink base;
     zend_string *str;
-} sc_php_sink;
+} php_sc_sink;
 
-static char *sc_php_sink_get(sc_sink *sink, uint8_t vtype, size_t len)
+static char *php_sc_sink_get(sc_sink *sink, uint8_t vtype, size_t len)
 {
-    sc_php_sink *ps = (sc_php_sink *)sink;
+    php_sc_sink *ps = (php_sc_sink *)sink;
 
     if (vtype == SC_V_STRING) {
         if (ps->str) {
@@ -278,7 +278,7 @@ static char *sc_php_sink_get(sc_sink *sink, uint8_t vtype, size_t len)
 }
 
 /* Puts buf (NULL is fine) on this thread's held list. */
-static void sc_scratch_hold(char *buf)
+static void php_sc_scratch_hold(char *buf)
 {
     if (UNEXPECTED(SCG(nheld) == SCG(held_cap))) {
         uint32_t cap = SCG(held_cap) ? SCG(held_cap) * 2 : 8;
@@ -289,7 +289,7 @@ static void sc_scratch_hold(char *buf)
 }
 
 /* Frees the buffers a fatal error left on the held list. */
-static void sc_scratch_release_held(void)
+static void php_sc_scratch_release_held(void)
 {
     while (SCG(nheld) > 0) {
         char *buf = SCG(held)[--SCG(nheld)];
@@ -300,7 +300,7 @@ static void sc_scratch_release_held(void)
 }
 
 /* Turns a fetched value into a zval; consumes the sink's string. */
-static bool sc_out_to_zval(sc_php_sink *sink, const sc_value_out *out, zval *dst)
+static bool php_sc_out_to_zval(php_sc_sink *sink, const sc_value_out *out, zval *dst)
 {
     bool ok = true;
 
@@ -324,7 +324,7 @@ static bool sc_out_to_zval(sc_php_sink *sink, const sc_value_out *out, zval *dst
         break;
     }
     case SC_V_ZC:
-        ok = sc_zc_to_zval(out, dst) == SC_ZC_COPIED;
+        ok = php_sc_zc_to_zval(out, dst) == PHP_SC_ZC_COPIED;
         break;
     case SC_V_STRING: {
         zend_string *s = sink->str;
@@ -340,10 +340,10 @@ static bool sc_out_to_zval(sc_php_sink *sink, const sc_value_out *out, zval *dst
          * the held list until the decoder returns (see php_shardcache.h). */
         char *scratch = SCG(scratch);
         size_t cap = SCG(scratch_cap);
-        sc_scratch_hold(scratch);
+        php_sc_scratch_hold(scratch);
         SCG(scratch) = NULL;
         SCG(scratch_cap) = 0;
-        ok = sc_value_decode(out->vtype, out->scalar, out->data, out->len, dst) == SUCCESS;
+        ok = php_sc_value_decode(out->vtype, out->scalar, out->data, out->len, dst) == SUCCESS;
         SCG(nheld)--;
         if (SCG(scratch)) {
             pefree(scratch, 1);
@@ -357,9 +357,9 @@ static bool sc_out_to_zval(sc_php_sink *sink, const sc_value_out *out, zval *dst
     return ok;
 }
 
-bool sc_php_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *dst)
+bool php_sc_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *dst)
 {
-    sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false, 0}, NULL};
+    php_sc_sink sink = {{php_sc_sink_get, NULL, 0, false, 0}, NULL};
     sc_value_out out;
 
     out.vtype = vtype;
@@ -371,27 +371,27 @@ bool sc_php_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, 
         ZVAL_STRINGL(dst, data, len);
         return true;
     }
-    return sc_out_to_zval(&sink, &out, dst);
+    return php_sc_out_to_zval(&sink, &out, dst);
 }
 
-/* sc_fetch_one's results: a miss, a hit, or a hit whose value could not be
+/* php_sc_fetch_one's results: a miss, a hit, or a hit whose value could not be
  * decoded (an exception or notice is pending, dst is not set). APCu reports
  * the last as found ($success true) too. */
-enum { SC_FETCH_MISS = 0, SC_FETCH_HIT = 1, SC_FETCH_UNDECODABLE = 2 };
+enum { PHP_SC_FETCH_MISS = 0, PHP_SC_FETCH_HIT = 1, PHP_SC_FETCH_UNDECODABLE = 2 };
 
 /* The rest of a hit that is neither an int nor a zero-copy value used in
  * place: decoding, copying. Consumes the sink's string. */
-static zend_never_inline int sc_fetch_finish(sc_php_sink *sink, const sc_value_out *out, zval *dst)
+static zend_never_inline int php_sc_fetch_finish(php_sc_sink *sink, const sc_value_out *out, zval *dst)
 {
     int r;
 
     if (out->vtype == SC_V_ZC) {
         /* Not usable in place: copied; or laid out by another PHP, which
          * cannot read it here: a miss. */
-        int z = sc_zc_to_zval(out, dst);
-        r = z == SC_ZC_COPIED ? SC_FETCH_HIT : z == SC_ZC_FOREIGN ? SC_FETCH_MISS : SC_FETCH_UNDECODABLE;
+        int z = php_sc_zc_to_zval(out, dst);
+        r = z == PHP_SC_ZC_COPIED ? PHP_SC_FETCH_HIT : z == PHP_SC_ZC_FOREIGN ? PHP_SC_FETCH_MISS : PHP_SC_FETCH_UNDECODABLE;
     } else {
-        r = sc_out_to_zval(sink, out, dst) ? SC_FETCH_HIT : SC_FETCH_UNDECODABLE;
+        r = php_sc_out_to_zval(sink, out, dst) ? PHP_SC_FETCH_HIT : PHP_SC_FETCH_UNDECODABLE;
     }
 
     if (sink->str) {
@@ -406,16 +406,16 @@ static zend_never_inline int sc_fetch_finish(sc_php_sink *sink, const sc_value_o
  * after the fast path had written them with narrower stores, a failed
  * store forwarding per load, about a tenth of a 1 KiB string's fetch
  * (perf's cpu-clock samples; fetch_str_1k, benchmarks/RESULTS.md). */
-static zend_never_inline int sc_fetch_rest(const sc_key *k, const sc_fetch_at *at, uint32_t borrow, zval *dst)
+static zend_never_inline int php_sc_fetch_rest(const sc_key *k, const sc_fetch_at *at, uint32_t borrow, zval *dst)
 {
-    sc_php_sink sink;
+    php_sc_sink sink;
     sc_value_out out;
     int64_t now = at->now;
 
     if (now == SC_FETCH_NOW_LATER) {
-        now = sc_now();
+        now = php_sc_now();
     }
-    sink.base.get = sc_php_sink_get;
+    sink.base.get = php_sc_sink_get;
     sink.base.buf = NULL;
     sink.base.cap = 0;
     sink.base.is_string = false;
@@ -428,32 +428,32 @@ static zend_never_inline int sc_fetch_rest(const sc_key *k, const sc_fetch_at *a
                  || (at->vtype == SC_V_ZC && !borrow))) {
         sink.base.get(&sink.base, at->vtype, at->val_len);
     }
-    if (sc_cache_fetch_at(&sc_shared_cache, k, at, now, &sink.base, &out) == SC_OK) {
+    if (sc_cache_fetch_at(&php_sc_shared_cache, k, at, now, &sink.base, &out) == SC_OK) {
         /* sink.str is set only when a try asked for a string buffer (the
          * value may have changed between tries). */
         if (out.vtype == SC_V_LONG && !sink.str) {
             ZVAL_LONG(dst, (zend_long)out.scalar);
-            return SC_FETCH_HIT;
+            return PHP_SC_FETCH_HIT;
         }
-        if (out.vtype == SC_V_ZC && !sink.str && sc_zc_in_place(&out, dst)) {
-            return SC_FETCH_HIT;
+        if (out.vtype == SC_V_ZC && !sink.str && php_sc_zc_in_place(&out, dst)) {
+            return PHP_SC_FETCH_HIT;
         }
-        return sc_fetch_finish(&sink, &out, dst);
+        return php_sc_fetch_finish(&sink, &out, dst);
     }
     if (UNEXPECTED(sink.str != NULL)) {
         zend_string_efree(sink.str);
     }
-    return SC_FETCH_MISS;
+    return PHP_SC_FETCH_MISS;
 }
 
 /* A hit that sc_cache_fetch_fast returned and that is neither an int nor
  * a zero-copy value used in place: another scalar, or a zero-copy value
- * that must be copied (sc_fetch_finish). */
-static zend_never_inline int sc_fetch_hit_rest(const sc_value_out *out, zval *dst)
+ * that must be copied (php_sc_fetch_finish). */
+static zend_never_inline int php_sc_fetch_hit_rest(const sc_value_out *out, zval *dst)
 {
-    sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false, 0}, NULL};
+    php_sc_sink sink = {{php_sc_sink_get, NULL, 0, false, 0}, NULL};
 
-    return sc_fetch_finish(&sink, out, dst);
+    return php_sc_fetch_finish(&sink, out, dst);
 }
 
 /* Fetches one key into dst (now: SC_FETCH_NOW_LATER, or the time to use).
@@ -461,7 +461,7 @@ static zend_never_inline int sc_fetch_hit_rest(const sc_value_out *out, zval *ds
  * value in place, a miss, of an entry without a ttl) are done by
  * sc_cache_fetch_fast (sc_fetch.h) without another call and without the
  * clock. */
-static zend_always_inline int sc_fetch_one(zend_string *key, zval *dst, int64_t now)
+static zend_always_inline int php_sc_fetch_one(zend_string *key, zval *dst, int64_t now)
 {
     sc_value_out out;
     sc_fetch_at at;
@@ -469,41 +469,41 @@ static zend_always_inline int sc_fetch_one(zend_string *key, zval *dst, int64_t 
     uint32_t borrow;
     int r;
 
-    if (UNEXPECTED(!sc_make_key(&k, key))) {
-        return SC_FETCH_MISS;
+    if (UNEXPECTED(!php_sc_make_key(&k, key))) {
+        return PHP_SC_FETCH_MISS;
     }
-    borrow = sc_zc_borrow();
-    r = sc_cache_fetch_fast(&sc_shared_cache, &k, now, sc_now, borrow, &SCG(fetch_memos), &out, &at);
+    borrow = php_sc_zc_borrow();
+    r = sc_cache_fetch_fast(&php_sc_shared_cache, &k, now, php_sc_now, borrow, &SCG(fetch_memos), &out, &at);
     if (EXPECTED(r == SC_FAST_BORROWED)) {
-        if (EXPECTED(sc_zc_in_place_at(&out, dst, sc_zc_pad_for(k.len)))) {
-            return SC_FETCH_HIT;
+        if (EXPECTED(php_sc_zc_in_place_at(&out, dst, php_sc_zc_pad_for(k.len)))) {
+            return PHP_SC_FETCH_HIT;
         }
-        return sc_fetch_hit_rest(&out, dst);
+        return php_sc_fetch_hit_rest(&out, dst);
     }
     if (EXPECTED(r == SC_FAST_LONG)) {
         ZVAL_LONG(dst, (zend_long)out.scalar);
-        return SC_FETCH_HIT;
+        return PHP_SC_FETCH_HIT;
     }
     if (r == SC_FAST_SCALAR) {
-        return sc_fetch_hit_rest(&out, dst);
+        return php_sc_fetch_hit_rest(&out, dst);
     }
     if (r == SC_FAST_MISS) {
-        return SC_FETCH_MISS;
+        return PHP_SC_FETCH_MISS;
     }
-    return sc_fetch_rest(&k, &at, borrow, dst);
+    return php_sc_fetch_rest(&k, &at, borrow, dst);
 }
 
-/* sc_fetch_one, called (apcu_fetch of an array, of a key that is not a
+/* php_sc_fetch_one, called (apcu_fetch of an array, of a key that is not a
  * string). */
-static zend_never_inline int sc_fetch_one_call(zend_string *key, zval *dst, int64_t now)
+static zend_never_inline int php_sc_fetch_one_call(zend_string *key, zval *dst, int64_t now)
 {
-    return sc_fetch_one(key, dst, now);
+    return php_sc_fetch_one(key, dst, now);
 }
 
 /* A ttl as the core takes it (sc_table.h): positive ones clamped to
  * SC_TTL_MAX (68 years: never, in practice), negative ones mark an entry
  * stored already expired, as APCu keeps it. */
-static uint32_t sc_clamp_ttl(zend_long ttl)
+static uint32_t php_sc_clamp_ttl(zend_long ttl)
 {
     if (ttl == 0) {
         return 0;
@@ -516,34 +516,34 @@ static uint32_t sc_clamp_ttl(zend_long ttl)
 
 /* Stores one value. Returns false when not stored (a warning or exception
  * has been raised where APCu raises one). */
-static bool sc_store_one(zend_string *key, zval *value, zend_long ttl, bool add_only, int64_t now)
+static bool php_sc_store_one(zend_string *key, zval *value, zend_long ttl, bool add_only, int64_t now)
 {
-    sc_encoded enc;
+    php_sc_encoded enc;
     sc_value_in in = {0};
     sc_status st;
     sc_key k;
 
-    if (!sc_make_key(&k, key)) {
+    if (!php_sc_make_key(&k, key)) {
         return false;
     }
     ZVAL_DEREF(value);
-    sc_zc_idle();
-    if (sc_zc_on && sc_zc_store(&sc_shared_cache, &k, value, sc_clamp_ttl(ttl), now, add_only, &st)) {
+    php_sc_zc_idle();
+    if (php_sc_zc_on && php_sc_zc_store(&php_sc_shared_cache, &k, value, php_sc_clamp_ttl(ttl), now, add_only, &st)) {
         return st == SC_OK;
     }
-    if (sc_value_encode(value, &enc) != SUCCESS) {
+    if (php_sc_value_encode(value, &enc) != SUCCESS) {
         return false;
     }
     in.vtype = enc.vtype;
     in.scalar = enc.scalar;
     in.data = enc.data;
     in.len = enc.len;
-    st = sc_cache_store(&sc_shared_cache, &k, &in, sc_clamp_ttl(ttl), now, add_only);
-    sc_value_encoded_release(&enc);
+    st = sc_cache_store(&php_sc_shared_cache, &k, &in, php_sc_clamp_ttl(ttl), now, add_only);
+    php_sc_value_encoded_release(&enc);
     return st == SC_OK;
 }
 
-static void sc_store_impl(INTERNAL_FUNCTION_PARAMETERS, bool add_only)
+static void php_sc_store_impl(INTERNAL_FUNCTION_PARAMETERS, bool add_only)
 {
     zval *key, *value = NULL;
     zend_long ttl = 0;
@@ -556,7 +556,7 @@ static void sc_store_impl(INTERNAL_FUNCTION_PARAMETERS, bool add_only)
         Z_PARAM_LONG(ttl)
     ZEND_PARSE_PARAMETERS_END();
 
-    now = sc_now();
+    now = php_sc_now();
     if (Z_TYPE_P(key) == IS_ARRAY) {
         zend_string *skey;
         zend_ulong ikey;
@@ -565,10 +565,10 @@ static void sc_store_impl(INTERNAL_FUNCTION_PARAMETERS, bool add_only)
         ZEND_HASH_FOREACH_KEY_VAL(Z_ARRVAL_P(key), ikey, skey, v) {
             bool stored;
             if (skey) {
-                stored = sc_store_one(skey, v, ttl, add_only, now);
+                stored = php_sc_store_one(skey, v, ttl, add_only, now);
             } else {
                 zend_string *tmp = zend_long_to_str((zend_long)ikey);
-                stored = sc_store_one(tmp, v, ttl, add_only, now);
+                stored = php_sc_store_one(tmp, v, ttl, add_only, now);
                 zend_string_release_ex(tmp, 0);
             }
             if (!stored) {
@@ -589,26 +589,26 @@ static void sc_store_impl(INTERNAL_FUNCTION_PARAMETERS, bool add_only)
     if (!value) {
         RETURN_FALSE;
     }
-    RETURN_BOOL(sc_store_one(Z_STR_P(key), value, ttl, add_only, now));
+    RETURN_BOOL(php_sc_store_one(Z_STR_P(key), value, ttl, add_only, now));
 }
 
 /* ---- the functions ---- */
 
 ZEND_FUNCTION(shardcache_store)
 {
-    sc_store_impl(INTERNAL_FUNCTION_PARAM_PASSTHRU, false);
+    php_sc_store_impl(INTERNAL_FUNCTION_PARAM_PASSTHRU, false);
 }
 
 ZEND_FUNCTION(shardcache_add)
 {
-    sc_store_impl(INTERNAL_FUNCTION_PARAM_PASSTHRU, true);
+    php_sc_store_impl(INTERNAL_FUNCTION_PARAM_PASSTHRU, true);
 }
 
 /* apcu_fetch(array). Decoding a value runs user code (__wakeup,
  * __unserialize) that may change the key array or a key behind a
  * reference: the keys are taken first, each with a reference of its own,
  * then fetched. */
-static void sc_fetch_many(HashTable *in, zval *return_value, int64_t now)
+static void php_sc_fetch_many(HashTable *in, zval *return_value, int64_t now)
 {
     zval *k, found;
     uint32_t n = zend_hash_num_elements(in), count = 0;
@@ -626,7 +626,7 @@ static void sc_fetch_many(HashTable *in, zval *return_value, int64_t now)
     array_init(return_value);
     zend_try {
         for (; i < count; i++) {
-            if (sc_fetch_one_call(keys[i], &found, now) == SC_FETCH_HIT) {
+            if (php_sc_fetch_one_call(keys[i], &found, now) == PHP_SC_FETCH_HIT) {
                 zend_hash_update(Z_ARRVAL_P(return_value), keys[i], &found);
             }
             zend_string_release(keys[i]);
@@ -660,9 +660,9 @@ ZEND_FUNCTION(shardcache_fetch)
         ZEND_TRY_ASSIGN_REF_FALSE(success);
     }
     if (EXPECTED(Z_TYPE_P(key) == IS_STRING)) {
-        r = sc_fetch_one(Z_STR_P(key), return_value, SC_FETCH_NOW_LATER);
+        r = php_sc_fetch_one(Z_STR_P(key), return_value, SC_FETCH_NOW_LATER);
     } else if (Z_TYPE_P(key) == IS_ARRAY) {
-        sc_fetch_many(Z_ARRVAL_P(key), return_value, sc_now());
+        php_sc_fetch_many(Z_ARRVAL_P(key), return_value, php_sc_now());
         if (success) {
             ZEND_TRY_ASSIGN_REF_TRUE(success);
         }
@@ -672,14 +672,14 @@ ZEND_FUNCTION(shardcache_fetch)
         if (!skey) {
             RETURN_THROWS();
         }
-        r = sc_fetch_one_call(skey, return_value, SC_FETCH_NOW_LATER);
+        r = php_sc_fetch_one_call(skey, return_value, SC_FETCH_NOW_LATER);
         zend_string_release(skey);
     }
-    if (r != SC_FETCH_MISS && success) {
+    if (r != PHP_SC_FETCH_MISS && success) {
         /* Found, even when decoding it threw (as in APCu). */
         ZEND_TRY_ASSIGN_REF_TRUE(success);
     }
-    if (r != SC_FETCH_HIT) {
+    if (r != PHP_SC_FETCH_HIT) {
         RETURN_FALSE;
     }
 }
@@ -694,7 +694,7 @@ ZEND_FUNCTION(shardcache_exists)
         Z_PARAM_ZVAL(key)
     ZEND_PARSE_PARAMETERS_END();
 
-    now = sc_now();
+    now = php_sc_now();
     if (Z_TYPE_P(key) == IS_ARRAY) {
         zval *v, t;
         array_init(return_value);
@@ -705,7 +705,7 @@ ZEND_FUNCTION(shardcache_exists)
                 php_error_docref(NULL, E_WARNING, "apc_exists() expects a string or array of strings.");
                 continue;
             }
-            if (sc_make_key(&k, Z_STR_P(v)) && sc_cache_exists(&sc_shared_cache, &k, now) == SC_OK) {
+            if (php_sc_make_key(&k, Z_STR_P(v)) && sc_cache_exists(&php_sc_shared_cache, &k, now) == SC_OK) {
                 zend_hash_update(Z_ARRVAL_P(return_value), Z_STR_P(v), &t);
             }
         } ZEND_HASH_FOREACH_END();
@@ -717,13 +717,13 @@ ZEND_FUNCTION(shardcache_exists)
         if (!skey) {
             RETURN_THROWS();
         }
-        found = sc_make_key(&k, skey) && sc_cache_exists(&sc_shared_cache, &k, now) == SC_OK;
+        found = php_sc_make_key(&k, skey) && sc_cache_exists(&php_sc_shared_cache, &k, now) == SC_OK;
         zend_string_release(skey);
         RETURN_BOOL(found);
     }
 }
 
-#define SC_DELETE_TYPE_MSG "apc_delete() expects a string, array of strings, or APCIterator instance"
+#define PHP_SC_DELETE_TYPE_MSG "apc_delete() expects a string, array of strings, or APCIterator instance"
 
 ZEND_FUNCTION(shardcache_delete)
 {
@@ -734,19 +734,19 @@ ZEND_FUNCTION(shardcache_delete)
         Z_PARAM_ZVAL(key)
     ZEND_PARSE_PARAMETERS_END();
 
-    sc_zc_idle();
+    php_sc_zc_idle();
     if (Z_TYPE_P(key) == IS_ARRAY) {
         zval *v;
         array_init(return_value);
         ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(key), v) {
             ZVAL_DEREF(v);
             if (Z_TYPE_P(v) != IS_STRING) {
-                php_error_docref(NULL, E_WARNING, SC_DELETE_TYPE_MSG);
+                php_error_docref(NULL, E_WARNING, PHP_SC_DELETE_TYPE_MSG);
                 Z_TRY_ADDREF_P(v);
                 add_next_index_zval(return_value, v);
                 continue;
             }
-            if (!sc_make_key(&k, Z_STR_P(v)) || sc_cache_delete(&sc_shared_cache, &k) != SC_OK) {
+            if (!php_sc_make_key(&k, Z_STR_P(v)) || sc_cache_delete(&php_sc_shared_cache, &k) != SC_OK) {
                 Z_TRY_ADDREF_P(v);
                 add_next_index_zval(return_value, v);
             }
@@ -754,17 +754,17 @@ ZEND_FUNCTION(shardcache_delete)
         return;
     }
     if (Z_TYPE_P(key) == IS_STRING) {
-        RETURN_BOOL(sc_make_key(&k, Z_STR_P(key)) && sc_cache_delete(&sc_shared_cache, &k) == SC_OK);
+        RETURN_BOOL(php_sc_make_key(&k, Z_STR_P(key)) && sc_cache_delete(&php_sc_shared_cache, &k) == SC_OK);
     }
     if (Z_TYPE_P(key) == IS_OBJECT) {
-        if (sc_php_iterator_ce && instanceof_function(Z_OBJCE_P(key), sc_php_iterator_ce)) {
-            sc_php_iterator_delete(key, return_value);
+        if (php_sc_iterator_ce && instanceof_function(Z_OBJCE_P(key), php_sc_iterator_ce)) {
+            php_sc_iterator_delete(key, return_value);
             return;
         }
         php_error_docref(NULL, E_ERROR, "apc_delete object argument must be instance of APCUIterator.");
         RETURN_FALSE;
     }
-    php_error_docref(NULL, E_WARNING, SC_DELETE_TYPE_MSG);
+    php_error_docref(NULL, E_WARNING, PHP_SC_DELETE_TYPE_MSG);
     RETURN_FALSE;
 }
 
@@ -772,9 +772,9 @@ ZEND_FUNCTION(shardcache_clear_cache)
 {
     ZEND_PARSE_PARAMETERS_NONE();
 
-    if (sc_active) {
-        sc_zc_idle();
-        sc_cache_clear(&sc_shared_cache);
+    if (php_sc_active) {
+        php_sc_zc_idle();
+        sc_cache_clear(&php_sc_shared_cache);
     }
     RETURN_TRUE;
 }
@@ -783,10 +783,10 @@ ZEND_FUNCTION(shardcache_enabled)
 {
     ZEND_PARSE_PARAMETERS_NONE();
 
-    RETURN_BOOL(sc_active);
+    RETURN_BOOL(php_sc_active);
 }
 
-static void sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
+static void php_sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
 {
     zend_string *key;
     zend_long step = 1, ttl = 0;
@@ -805,11 +805,11 @@ static void sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
     if (success) {
         ZEND_TRY_ASSIGN_REF_FALSE(success);
     }
-    if (!sc_make_key(&k, key)) {
+    if (!php_sc_make_key(&k, key)) {
         RETURN_FALSE;
     }
-    now = sc_now();
-    if (sc_cache_update(&sc_shared_cache, &k, op, (int64_t)step, 0, sc_clamp_ttl(ttl), ttl >= 0, now, &result)
+    now = php_sc_now();
+    if (sc_cache_update(&php_sc_shared_cache, &k, op, (int64_t)step, 0, php_sc_clamp_ttl(ttl), ttl >= 0, now, &result)
         != SC_OK) {
         if (ttl < 0) {
             /* A negative ttl creates an entry that is already expired, as in
@@ -820,7 +820,7 @@ static void sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
             in.scalar = op == SC_UPDATE_DEC ? (int64_t)(0 - (uint64_t)step) : (int64_t)step;
             in.data = NULL;
             in.len = 0;
-            (void)sc_cache_store(&sc_shared_cache, &k, &in, sc_clamp_ttl(ttl), now, true);
+            (void)sc_cache_store(&php_sc_shared_cache, &k, &in, php_sc_clamp_ttl(ttl), now, true);
         }
         RETURN_FALSE;
     }
@@ -832,12 +832,12 @@ static void sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
 
 ZEND_FUNCTION(shardcache_inc)
 {
-    sc_update_impl(INTERNAL_FUNCTION_PARAM_PASSTHRU, SC_UPDATE_INC);
+    php_sc_update_impl(INTERNAL_FUNCTION_PARAM_PASSTHRU, SC_UPDATE_INC);
 }
 
 ZEND_FUNCTION(shardcache_dec)
 {
-    sc_update_impl(INTERNAL_FUNCTION_PARAM_PASSTHRU, SC_UPDATE_DEC);
+    php_sc_update_impl(INTERNAL_FUNCTION_PARAM_PASSTHRU, SC_UPDATE_DEC);
 }
 
 ZEND_FUNCTION(shardcache_cas)
@@ -853,9 +853,9 @@ ZEND_FUNCTION(shardcache_cas)
         Z_PARAM_LONG(new_value)
     ZEND_PARSE_PARAMETERS_END();
 
-    RETURN_BOOL(sc_make_key(&k, key)
-                && sc_cache_update(&sc_shared_cache, &k, SC_UPDATE_CAS, (int64_t)old_value, (int64_t)new_value, 0,
-                                   false, sc_now(), &result) == SC_OK);
+    RETURN_BOOL(php_sc_make_key(&k, key)
+                && sc_cache_update(&php_sc_shared_cache, &k, SC_UPDATE_CAS, (int64_t)old_value, (int64_t)new_value, 0,
+                                   false, php_sc_now(), &result) == SC_OK);
 }
 
 ZEND_FUNCTION(shardcache_entry)
@@ -865,7 +865,7 @@ ZEND_FUNCTION(shardcache_entry)
     zend_fcall_info_cache fcc;
     zend_long ttl = 0;
     sc_reservation_ticket ticket;
-    sc_php_sink sink = {{sc_php_sink_get, NULL, 0, false, 0}, NULL};
+    php_sc_sink sink = {{php_sc_sink_get, NULL, 0, false, 0}, NULL};
     sc_value_out out;
     zval arg;
     int64_t now;
@@ -878,13 +878,13 @@ ZEND_FUNCTION(shardcache_entry)
         Z_PARAM_LONG(ttl)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!sc_make_key(&k, key)) {
+    if (!php_sc_make_key(&k, key)) {
         RETURN_NULL(); /* disabled: APCu returns null without calling back */
     }
-    now = sc_now();
-    sc_zc_sink_prepare(&sink.base);
-    if (sc_cache_reserve(&sc_shared_cache, &k, now, &sink.base, &out, &ticket) == SC_OK) {
-        if (!sc_out_to_zval(&sink, &out, return_value)) {
+    now = php_sc_now();
+    php_sc_zc_sink_prepare(&sink.base);
+    if (sc_cache_reserve(&php_sc_shared_cache, &k, now, &sink.base, &out, &ticket) == SC_OK) {
+        if (!php_sc_out_to_zval(&sink, &out, return_value)) {
             RETVAL_FALSE;
         }
         return;
@@ -903,16 +903,16 @@ ZEND_FUNCTION(shardcache_entry)
         if (zend_call_function(&fci, &fcc) == SUCCESS && !EG(exception) && Z_TYPE_P(return_value) != IS_UNDEF) {
             /* Stamped when stored (as APCu): a slow callback must not
              * store a value that is already (nearly) expired. */
-            sc_store_one(key, return_value, ttl, true, sc_now());
+            php_sc_store_one(key, return_value, ttl, true, php_sc_now());
         }
     } zend_catch {
-        sc_cache_release(&sc_shared_cache, &ticket);
+        sc_cache_release(&php_sc_shared_cache, &ticket);
         if (sink.str) {
             zend_string_efree(sink.str);
         }
         zend_bailout();
     } zend_end_try();
-    sc_cache_release(&sc_shared_cache, &ticket);
+    sc_cache_release(&php_sc_shared_cache, &ticket);
     if (sink.str) {
         zend_string_efree(sink.str);
     }
@@ -923,26 +923,26 @@ ZEND_FUNCTION(shardcache_entry)
 /* After every extension has started (every serializer has registered):
  * unless APCu itself is loaded, take the APCu identity (the "apcu" module,
  * the apcu_* names, APCUIterator); then choose the serializer and preload. */
-static zend_result sc_post_startup(void)
+static zend_result php_sc_post_startup(void)
 {
-    if (sc_prev_post_startup && sc_prev_post_startup() != SUCCESS) {
+    if (php_sc_prev_post_startup && php_sc_prev_post_startup() != SUCCESS) {
         return FAILURE;
     }
     if (SCG(apcu_compat) && !zend_hash_str_exists(&module_registry, "apcu", sizeof("apcu") - 1)) {
         zend_module_entry *self = zend_hash_str_find_ptr(&module_registry, "shardcache", sizeof("shardcache") - 1);
         zend_module_entry *saved = EG(current_module);
-        sc_apcu_identity = sc_compat_register_identity(sc_module_number);
+        php_sc_apcu_identity = php_sc_compat_register_identity(php_sc_module_number);
         /* The apcu_* functions belong to the "apcu" module, as with APCu. */
-        EG(current_module) = sc_apcu_identity ? sc_apcu_identity : self;
-        sc_apcu_names = zend_register_functions(NULL, sc_apcu_functions, NULL, MODULE_PERSISTENT) == SUCCESS;
+        EG(current_module) = php_sc_apcu_identity ? php_sc_apcu_identity : self;
+        php_sc_apcu_names = zend_register_functions(NULL, php_sc_apcu_functions, NULL, MODULE_PERSISTENT) == SUCCESS;
         EG(current_module) = saved;
-        (void)sc_compat_alias_iterator();
+        (void)php_sc_compat_alias_iterator();
     }
-    if (sc_start_ok) {
-        sc_serializer_select(SCG(serializer_name));
+    if (php_sc_start_ok) {
+        php_sc_serializer_select(SCG(serializer_name));
     }
-    if (sc_active && sc_seg_fresh && SCG(preload_path) && *SCG(preload_path)) {
-        sc_preloaded = sc_compat_preload(SCG(preload_path));
+    if (php_sc_active && php_sc_seg_fresh && SCG(preload_path) && *SCG(preload_path)) {
+        php_sc_preloaded = php_sc_compat_preload(SCG(preload_path));
     }
     return SUCCESS;
 }
@@ -959,7 +959,7 @@ static PHP_GSHUTDOWN_FUNCTION(shardcache)
 {
     /* A thread that ends (ZTS) gives its liveness slot back; after module
      * shutdown (the main thread, and NTS) the segment is gone: no-op. */
-    sc_cache_thread_done(&sc_shared_cache);
+    sc_cache_thread_done(&php_sc_shared_cache);
     if (shardcache_globals->scratch) {
         pefree(shardcache_globals->scratch, 1);
         shardcache_globals->scratch = NULL;
@@ -985,7 +985,7 @@ static PHP_GSHUTDOWN_FUNCTION(shardcache)
  * "request" with no server context in those SAPIs is not one: opcache's
  * preload script runs so in the FPM master (or a child it forks as
  * opcache.preload_user) and must not map a pool's segment there. */
-static bool sc_named_deferred(void)
+static bool php_sc_named_deferred(void)
 {
     return strcmp(sapi_module.name, "fpm-fcgi") == 0 || strcmp(sapi_module.name, "apache2handler") == 0
            || strcmp(sapi_module.name, "litespeed") == 0;
@@ -993,88 +993,88 @@ static bool sc_named_deferred(void)
 
 /* Maps the named segment `value` (a shardcache.segment value). Warnings are
  * startup warnings at startup and ordinary ones in a request. */
-static bool sc_attach_named(const char *value, int level)
+static bool php_sc_attach_named(const char *value, int level)
 {
-    char *path = sc_seg_path, err[320];
+    char *path = php_sc_seg_path, err[320];
     sc_segfile_opts opts;
     sc_segfile_result res;
 
-    if (sc_segfile_expand(value, path, sizeof(sc_seg_path)) != 0) {
+    if (sc_segfile_expand(value, path, sizeof(php_sc_seg_path)) != 0) {
         php_error_docref(NULL, level, "shardcache: shardcache.segment \"%s\" is not valid (%%u, %%U, %%p and %%%% "
                          "are the only %% forms); the cache is disabled", value);
-        sc_inactive_reason = "disabled: shardcache.segment is not valid";
+        php_sc_inactive_reason = "disabled: shardcache.segment is not valid";
         return false;
     }
     opts.path = path;
     opts.mode = (unsigned)SCG(segment_mode);
     opts.version = PHP_SHARDCACHE_VERSION;
-    opts.size = sc_req_size;
-    opts.nshards = sc_req_shards;
-    opts.entries_hint = sc_req_hint;
-    if (sc_cache_attach(&sc_shared_cache, &opts, sc_req_ttl, &res, err, sizeof(err)) != 0) {
+    opts.size = php_sc_req_size;
+    opts.nshards = php_sc_req_shards;
+    opts.entries_hint = php_sc_req_hint;
+    if (sc_cache_attach(&php_sc_shared_cache, &opts, php_sc_req_ttl, &res, err, sizeof(err)) != 0) {
         php_error_docref(NULL, level, "shardcache: %s; the cache is disabled in this process", err);
-        sc_inactive_reason = "disabled: the named segment (shardcache.segment) was refused";
+        php_sc_inactive_reason = "disabled: the named segment (shardcache.segment) was refused";
         return false;
     }
     if (res.note[0]) {
         php_error_docref(NULL, level, "shardcache: %s", res.note);
     }
-    sc_shared_cache.slam_defense = SCG(slam_defense);
-    sc_shm_bytes = sc_shared_cache.seg.size;
-    sc_seg_fresh = res.created;
-    sc_inactive_reason = NULL;
-    sc_active = true;
+    php_sc_shared_cache.slam_defense = SCG(slam_defense);
+    php_sc_shm_bytes = php_sc_shared_cache.seg.size;
+    php_sc_seg_fresh = res.created;
+    php_sc_inactive_reason = NULL;
+    php_sc_active = true;
     return true;
 }
 
 /* The first request of a process whose named segment waits (see
- * sc_named_deferred), or whose pool asked for another segment than the
+ * php_sc_named_deferred), or whose pool asked for another segment than the
  * parent's. Later requests compare one string. */
-static void sc_resolve_segment(void)
+static void php_sc_resolve_segment(void)
 {
     const char *want = SCG(segment) ? SCG(segment) : "";
 
-    if (EXPECTED(sc_seg_resolved != NULL && strcmp(want, sc_seg_resolved) == 0)) {
+    if (EXPECTED(php_sc_seg_resolved != NULL && strcmp(want, php_sc_seg_resolved) == 0)) {
         return;
     }
-    if (SG(server_context) == NULL && sc_named_deferred()) {
+    if (SG(server_context) == NULL && php_sc_named_deferred()) {
         return;
     }
 #ifdef ZTS
-    pthread_mutex_lock(&sc_attach_lock);
+    pthread_mutex_lock(&php_sc_attach_lock);
 #endif
-    if (sc_seg_resolved == NULL) {
+    if (php_sc_seg_resolved == NULL) {
         if (*want) {
-            if (sc_attach_named(want, E_WARNING) && sc_seg_fresh && SCG(preload_path) && *SCG(preload_path)) {
-                sc_preloaded = sc_compat_preload(SCG(preload_path));
+            if (php_sc_attach_named(want, E_WARNING) && php_sc_seg_fresh && SCG(preload_path) && *SCG(preload_path)) {
+                php_sc_preloaded = php_sc_compat_preload(SCG(preload_path));
             }
         } else {
             php_error_docref(NULL, E_WARNING, "shardcache: shardcache.segment is set at startup but empty for "
                              "this worker: an anonymous segment can only be made before workers start; "
                              "the cache is disabled in this process");
-            sc_inactive_reason = "disabled: no segment for this worker";
+            php_sc_inactive_reason = "disabled: no segment for this worker";
         }
-        sc_seg_resolved = pestrdup(want, 1);
-    } else if (sc_seg_resolved[0] == '\0' && *want && !sc_seg_change_warned) {
+        php_sc_seg_resolved = pestrdup(want, 1);
+    } else if (php_sc_seg_resolved[0] == '\0' && *want && !php_sc_seg_change_warned) {
         /* The parent made an anonymous segment; this worker's pool names a
          * file: leave the parent's mapping (in this process only). */
-        sc_seg_change_warned = true;
-        if (sc_active) {
-            sc_cache_shutdown(&sc_shared_cache);
-            sc_active = false;
+        php_sc_seg_change_warned = true;
+        if (php_sc_active) {
+            sc_cache_shutdown(&php_sc_shared_cache);
+            php_sc_active = false;
         }
-        if (sc_attach_named(want, E_WARNING) && sc_seg_fresh && SCG(preload_path) && *SCG(preload_path)) {
-            sc_preloaded = sc_compat_preload(SCG(preload_path));
+        if (php_sc_attach_named(want, E_WARNING) && php_sc_seg_fresh && SCG(preload_path) && *SCG(preload_path)) {
+            php_sc_preloaded = php_sc_compat_preload(SCG(preload_path));
         }
-        pefree(sc_seg_resolved, 1);
-        sc_seg_resolved = pestrdup(want, 1);
-    } else if (!sc_seg_change_warned) {
-        sc_seg_change_warned = true;
+        pefree(php_sc_seg_resolved, 1);
+        php_sc_seg_resolved = pestrdup(want, 1);
+    } else if (!php_sc_seg_change_warned) {
+        php_sc_seg_change_warned = true;
         php_error_docref(NULL, E_WARNING, "shardcache: shardcache.segment changed to \"%s\" after this process set "
-                         "up \"%s\"; keeping the first", want, sc_seg_resolved);
+                         "up \"%s\"; keeping the first", want, php_sc_seg_resolved);
     }
 #ifdef ZTS
-    pthread_mutex_unlock(&sc_attach_lock);
+    pthread_mutex_unlock(&php_sc_attach_lock);
 #endif
 }
 
@@ -1084,7 +1084,7 @@ static void sc_resolve_segment(void)
  * shard's lock stalls every other writer of that shard for a time slice;
  * worker pools run many more processes than cores, so the count follows the
  * segment (which grows with the pool) rather than the cores. */
-static zend_long sc_default_shards(uint64_t shm_size)
+static zend_long php_sc_default_shards(uint64_t shm_size)
 {
     zend_long shards = 64;
 
@@ -1098,7 +1098,7 @@ static zend_long sc_default_shards(uint64_t shm_size)
  * warning when that size is above shardcache's limit or cannot be mapped.
  * auto_shards: the shard count was derived from the size (shardcache.shards
  * = 0), so a fallback derives it again from the size actually mapped. */
-static bool sc_start_cache(uint64_t size, uint32_t shards, bool auto_shards, uint32_t hint, uint32_t ttl)
+static bool php_sc_start_cache(uint64_t size, uint32_t shards, bool auto_shards, uint32_t hint, uint32_t ttl)
 {
     char err[256];
     int rc;
@@ -1106,34 +1106,34 @@ static bool sc_start_cache(uint64_t size, uint32_t shards, bool auto_shards, uin
     if (size >= SC_MAX_SEGMENT) {
         php_error_docref(NULL, E_CORE_WARNING, "shardcache: apc.shm_size must be below %lluG; using 32M",
                          (unsigned long long)(SC_MAX_SEGMENT >> 30));
-        size = SC_DEFAULT_SHM_SIZE;
+        size = PHP_SC_DEFAULT_SHM_SIZE;
         if (auto_shards) {
-            shards = (uint32_t)sc_default_shards(size);
+            shards = (uint32_t)php_sc_default_shards(size);
         }
     }
-    rc = sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err));
+    rc = sc_cache_init(&php_sc_shared_cache, size, shards, hint, ttl, err, sizeof(err));
     if (rc == SC_SEG_HINT_TOO_LARGE) {
         /* APCu stops PHP's startup with this error. */
         zend_error_noreturn(E_CORE_ERROR, "%s", err);
     }
     if (rc != 0) {
-        if (size == SC_DEFAULT_SHM_SIZE) {
+        if (size == PHP_SC_DEFAULT_SHM_SIZE) {
             php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
-            sc_inactive_reason = "disabled: the shared memory could not be set up";
+            php_sc_inactive_reason = "disabled: the shared memory could not be set up";
             return false;
         }
         php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; using apc.shm_size=32M", err);
-        size = SC_DEFAULT_SHM_SIZE;
+        size = PHP_SC_DEFAULT_SHM_SIZE;
         if (auto_shards) {
-            shards = (uint32_t)sc_default_shards(size);
+            shards = (uint32_t)php_sc_default_shards(size);
         }
-        if (sc_cache_init(&sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
+        if (sc_cache_init(&php_sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
             php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
-            sc_inactive_reason = "disabled: the shared memory could not be set up";
+            php_sc_inactive_reason = "disabled: the shared memory could not be set up";
             return false;
         }
     }
-    sc_shm_bytes = size;
+    php_sc_shm_bytes = size;
     return true;
 }
 
@@ -1143,58 +1143,58 @@ static PHP_MINIT_FUNCTION(shardcache)
     zend_long shards, hint, ttl;
     bool start = false;
 
-    sc_module_number = module_number;
-    sc_apcu_names = false;
-    sc_apcu_identity = NULL;
-    sc_preloaded = 0;
-    sc_apc_ini_ours = !zend_hash_str_exists(&module_registry, "apcu", sizeof("apcu") - 1);
-    if (sc_apc_ini_ours) {
+    php_sc_module_number = module_number;
+    php_sc_apcu_names = false;
+    php_sc_apcu_identity = NULL;
+    php_sc_preloaded = 0;
+    php_sc_apc_ini_ours = !zend_hash_str_exists(&module_registry, "apcu", sizeof("apcu") - 1);
+    if (php_sc_apc_ini_ours) {
         REGISTER_INI_ENTRIES();
     }
-    sc_register_ini(sc_own_ini_entries, module_number, type);
-    if (!sc_apc_ini_ours) {
-        sc_read_foreign_apc_ini();
+    php_sc_register_ini(php_sc_own_ini_entries, module_number, type);
+    if (!php_sc_apc_ini_ours) {
+        php_sc_read_foreign_apc_ini();
     }
 
-    sc_active = false;
-    sc_seg_fresh = false;
-    sc_seg_change_warned = false;
-    if (sc_seg_resolved) {
-        pefree(sc_seg_resolved, 1);
-        sc_seg_resolved = NULL;
+    php_sc_active = false;
+    php_sc_seg_fresh = false;
+    php_sc_seg_change_warned = false;
+    if (php_sc_seg_resolved) {
+        pefree(php_sc_seg_resolved, 1);
+        php_sc_seg_resolved = NULL;
     }
     if (!SCG(enabled)) {
-        sc_inactive_reason = "disabled (apc.enabled=0)";
+        php_sc_inactive_reason = "disabled (apc.enabled=0)";
     } else if (!SCG(enable_cli) && strcmp(sapi_module.name, "cli") == 0) {
-        sc_inactive_reason = "disabled (apc.enable_cli=0 in the CLI)";
+        php_sc_inactive_reason = "disabled (apc.enable_cli=0 in the CLI)";
     } else {
         start = true;
     }
     /* Serializer extensions starting after us register through the hook, as
      * with APCu (which, when loaded, publishes it itself; like APCu, only
      * when the cache is enabled). */
-    sc_start_ok = start;
-    sc_serializer_minit(module_number, start && sc_apc_ini_ours);
+    php_sc_start_ok = start;
+    php_sc_serializer_minit(module_number, start && php_sc_apc_ini_ours);
 
-    sc_php_iterator_minit(module_number);
-    sc_php_info_minit(module_number);
+    php_sc_iterator_minit(module_number);
+    php_sc_info_minit(module_number);
 
-    sc_prev_post_startup = zend_post_startup_cb;
-    zend_post_startup_cb = sc_post_startup;
+    php_sc_prev_post_startup = zend_post_startup_cb;
+    zend_post_startup_cb = php_sc_post_startup;
 
-    sc_zc_on = false;
+    php_sc_zc_on = false;
     if (!start) {
         return SUCCESS;
     }
-    shm_size = SCG(shm_size) > 0 ? (uint64_t)SCG(shm_size) : (uint64_t)SC_DEFAULT_SHM_SIZE;
+    shm_size = SCG(shm_size) > 0 ? (uint64_t)SCG(shm_size) : (uint64_t)PHP_SC_DEFAULT_SHM_SIZE;
     shards = SCG(shards);
     if (shards != 0 && (shards < 1 || shards > 4096 || (shards & (shards - 1)) != 0)) {
-        shards = sc_default_shards(shm_size);
+        shards = php_sc_default_shards(shm_size);
         php_error_docref(NULL, E_CORE_WARNING,
                          "shardcache: shardcache.shards must be 0 (automatic) or a power of two from 1 to 4096; "
                          "using " ZEND_LONG_FMT, shards);
     } else if (shards == 0) {
-        shards = sc_default_shards(shm_size);
+        shards = php_sc_default_shards(shm_size);
     }
     hint = SCG(entries_hint) > 0 ? SCG(entries_hint) : 4096;
     if (hint > (zend_long)(1 << 30)) {
@@ -1207,48 +1207,48 @@ static PHP_MINIT_FUNCTION(shardcache)
     if (shm_size >= SC_MAX_SEGMENT) {
         php_error_docref(NULL, E_CORE_WARNING, "shardcache: apc.shm_size must be below %lluG; using 32M",
                          (unsigned long long)(SC_MAX_SEGMENT >> 30));
-        shm_size = SC_DEFAULT_SHM_SIZE;
+        shm_size = PHP_SC_DEFAULT_SHM_SIZE;
         if (SCG(shards) == 0) {
-            shards = sc_default_shards(shm_size);
+            shards = php_sc_default_shards(shm_size);
         }
     }
-    sc_zc_minit(SCG(zero_copy), SCG(zero_copy_max), shm_size);
-    sc_req_size = shm_size;
-    sc_req_shards = (uint32_t)shards;
-    sc_req_hint = (uint32_t)hint;
-    sc_req_ttl = (uint32_t)ttl;
+    php_sc_zc_minit(SCG(zero_copy), SCG(zero_copy_max), shm_size);
+    php_sc_req_size = shm_size;
+    php_sc_req_shards = (uint32_t)shards;
+    php_sc_req_hint = (uint32_t)hint;
+    php_sc_req_ttl = (uint32_t)ttl;
     if (SCG(segment) && *SCG(segment)) {
-        if (sc_named_deferred()) {
-            sc_inactive_reason = "waiting for the first request to map shardcache.segment";
+        if (php_sc_named_deferred()) {
+            php_sc_inactive_reason = "waiting for the first request to map shardcache.segment";
             return SUCCESS;
         }
-        sc_seg_resolved = pestrdup(SCG(segment), 1);
-        sc_attach_named(SCG(segment), E_CORE_WARNING);
+        php_sc_seg_resolved = pestrdup(SCG(segment), 1);
+        php_sc_attach_named(SCG(segment), E_CORE_WARNING);
         return SUCCESS;
     }
-    sc_seg_resolved = pestrdup("", 1);
-    if (!sc_start_cache(shm_size, (uint32_t)shards, SCG(shards) == 0, (uint32_t)hint, (uint32_t)ttl)) {
+    php_sc_seg_resolved = pestrdup("", 1);
+    if (!php_sc_start_cache(shm_size, (uint32_t)shards, SCG(shards) == 0, (uint32_t)hint, (uint32_t)ttl)) {
         return SUCCESS;
     }
-    sc_seg_fresh = true;
-    sc_shared_cache.slam_defense = SCG(slam_defense);
-    sc_inactive_reason = NULL;
-    sc_active = true;
+    php_sc_seg_fresh = true;
+    php_sc_shared_cache.slam_defense = SCG(slam_defense);
+    php_sc_inactive_reason = NULL;
+    php_sc_active = true;
     return SUCCESS;
 }
 
 static PHP_MSHUTDOWN_FUNCTION(shardcache)
 {
-    if (sc_active) {
-        sc_cache_shutdown(&sc_shared_cache);
-        sc_active = false;
+    if (php_sc_active) {
+        sc_cache_shutdown(&php_sc_shared_cache);
+        php_sc_active = false;
     }
-    if (sc_seg_resolved) {
-        pefree(sc_seg_resolved, 1);
-        sc_seg_resolved = NULL;
+    if (php_sc_seg_resolved) {
+        pefree(php_sc_seg_resolved, 1);
+        php_sc_seg_resolved = NULL;
     }
-    if (zend_post_startup_cb == sc_post_startup) {
-        zend_post_startup_cb = sc_prev_post_startup;
+    if (zend_post_startup_cb == php_sc_post_startup) {
+        zend_post_startup_cb = php_sc_prev_post_startup;
     }
     UNREGISTER_INI_ENTRIES();
     return SUCCESS;
@@ -1261,8 +1261,8 @@ static PHP_RINIT_FUNCTION(shardcache)
 #if defined(ZTS) && defined(COMPILE_DL_SHARDCACHE)
     ZEND_TSRMLS_CACHE_UPDATE();
 #endif
-    if (sc_start_ok) {
-        sc_resolve_segment();
+    if (php_sc_start_ok) {
+        php_sc_resolve_segment();
     }
     return SUCCESS;
 }
@@ -1271,8 +1271,8 @@ static PHP_RINIT_FUNCTION(shardcache)
  * the request can point into the segment any more. */
 static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(shardcache)
 {
-    if (sc_active) {
-        sc_zc_request_end();
+    if (php_sc_active) {
+        php_sc_zc_request_end();
     }
     return SUCCESS;
 }
@@ -1282,7 +1282,7 @@ static PHP_RSHUTDOWN_FUNCTION(shardcache)
     (void)type;
     (void)module_number;
     /* A fatal error while a value was decoded left its buffer held. */
-    sc_scratch_release_held();
+    php_sc_scratch_release_held();
     /* Do not keep a huge scratch buffer between requests. */
     if (SCG(scratch_cap) > (1u << 20)) {
         pefree(SCG(scratch), 1);
@@ -1292,7 +1292,7 @@ static PHP_RSHUTDOWN_FUNCTION(shardcache)
     return SUCCESS;
 }
 
-static void sc_info_row_u64(const char *name, uint64_t v)
+static void php_sc_info_row_u64(const char *name, uint64_t v)
 {
     char buf[32];
 
@@ -1305,15 +1305,15 @@ static PHP_MINFO_FUNCTION(shardcache)
     char buf[256];
 
     php_info_print_table_start();
-    php_info_print_table_row(2, "shardcache support", sc_active ? "enabled" : sc_inactive_reason);
+    php_info_print_table_row(2, "shardcache support", php_sc_active ? "enabled" : php_sc_inactive_reason);
     php_info_print_table_row(2, "Version", PHP_SHARDCACHE_VERSION);
-    if (sc_apcu_names) {
-        bool iterator = sc_php_iterator_ce
+    if (php_sc_apcu_names) {
+        bool iterator = php_sc_iterator_ce
                         && zend_hash_str_find_ptr(CG(class_table), "apcuiterator", sizeof("apcuiterator") - 1)
-                               == sc_php_iterator_ce;
+                               == php_sc_iterator_ce;
         snprintf(buf, sizeof(buf), "registered: apcu_* functions%s, extension name \"apcu\" %s",
                  iterator ? ", APCUIterator" : "",
-                 sc_apcu_identity ? "(version " PHP_SHARDCACHE_APCU_VERSION ")" : "not taken");
+                 php_sc_apcu_identity ? "(version " PHP_SHARDCACHE_APCU_VERSION ")" : "not taken");
         php_info_print_table_row(2, "APCu names", buf);
     } else if (!SCG(apcu_compat)) {
         php_info_print_table_row(2, "APCu names", "not registered (shardcache.apcu_compat=0): use shardcache_*");
@@ -1321,40 +1321,40 @@ static PHP_MINFO_FUNCTION(shardcache)
         php_info_print_table_row(2, "APCu names", "not registered: the APCu extension is loaded; use shardcache_*");
     }
     php_info_print_table_row(2, "apc.* settings",
-                             sc_apc_ini_ours ? (sc_apcu_identity ? "shardcache's (listed under apcu)" : "shardcache's")
+                             php_sc_apc_ini_ours ? (php_sc_apcu_identity ? "shardcache's (listed under apcu)" : "shardcache's")
                                              : "read from the APCu extension's entries");
-    if (sc_active) {
+    if (php_sc_active) {
         sc_cache_figures f;
         uint64_t lh, lm;
 
         /* Hits and misses are recorded one in sc_info_hit_sample() per
          * thread; add this thread's not yet recorded ones. */
-        sc_cache_figures_get(&sc_shared_cache, &f);
-        sc_info_local_unrecorded(&sc_shared_cache, &lh, &lm);
-        php_info_print_table_row(2, "Serializer", sc_serializer_describe());
-        php_info_print_table_row(2, "Zero-copy", sc_zc_on ? "on" : "off");
+        sc_cache_figures_get(&php_sc_shared_cache, &f);
+        sc_info_local_unrecorded(&php_sc_shared_cache, &lh, &lm);
+        php_info_print_table_row(2, "Serializer", php_sc_serializer_describe());
+        php_info_print_table_row(2, "Zero-copy", php_sc_zc_on ? "on" : "off");
         if (SCG(preload_path) && *SCG(preload_path)) {
-            snprintf(buf, sizeof(buf), "%llu values from %.200s", (unsigned long long)sc_preloaded,
+            snprintf(buf, sizeof(buf), "%llu values from %.200s", (unsigned long long)php_sc_preloaded,
                      SCG(preload_path));
             php_info_print_table_row(2, "Preloaded", buf);
         }
-        if (sc_shared_cache.seg.named) {
-            snprintf(buf, sizeof(buf), "%.200s (file, %llu boots)", sc_seg_path,
-                     (unsigned long long)sc_shared_cache.seg.hdr->boots);
+        if (php_sc_shared_cache.seg.named) {
+            snprintf(buf, sizeof(buf), "%.200s (file, %llu boots)", php_sc_seg_path,
+                     (unsigned long long)php_sc_shared_cache.seg.hdr->boots);
             php_info_print_table_row(2, "Segment", buf);
         } else {
             php_info_print_table_row(2, "Segment", "anonymous");
         }
-        sc_info_row_u64("Shards", f.nshards);
-        sc_info_row_u64("Shared memory bytes", sc_shm_bytes);
-        sc_info_row_u64("Data area bytes", f.mem_total);
-        sc_info_row_u64("Memory used bytes", f.mem_used);
-        sc_info_row_u64("Memory free bytes", f.mem_free);
-        sc_info_row_u64("Entries", f.entries);
-        sc_info_row_u64("Hits", f.hits + lh);
-        sc_info_row_u64("Misses", f.misses + lm);
-        sc_info_row_u64("Inserts", f.inserts);
-        sc_info_row_u64("Evictions", f.evicted);
+        php_sc_info_row_u64("Shards", f.nshards);
+        php_sc_info_row_u64("Shared memory bytes", php_sc_shm_bytes);
+        php_sc_info_row_u64("Data area bytes", f.mem_total);
+        php_sc_info_row_u64("Memory used bytes", f.mem_used);
+        php_sc_info_row_u64("Memory free bytes", f.mem_free);
+        php_sc_info_row_u64("Entries", f.entries);
+        php_sc_info_row_u64("Hits", f.hits + lh);
+        php_sc_info_row_u64("Misses", f.misses + lm);
+        php_sc_info_row_u64("Inserts", f.inserts);
+        php_sc_info_row_u64("Evictions", f.evicted);
     }
     php_info_print_table_end();
     DISPLAY_INI_ENTRIES();
@@ -1362,7 +1362,7 @@ static PHP_MINFO_FUNCTION(shardcache)
 
 /* When APCu is loaded too it starts first, so that its apc.* settings
  * exist when shardcache reads them. */
-static const zend_module_dep sc_module_deps[] = {
+static const zend_module_dep php_sc_module_deps[] = {
     ZEND_MOD_OPTIONAL("apcu")
     ZEND_MOD_END
 };
@@ -1370,7 +1370,7 @@ static const zend_module_dep sc_module_deps[] = {
 zend_module_entry shardcache_module_entry = {
     STANDARD_MODULE_HEADER_EX,
     NULL,
-    sc_module_deps,
+    php_sc_module_deps,
     "shardcache",
     ext_functions,
     PHP_MINIT(shardcache),

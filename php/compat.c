@@ -46,11 +46,11 @@
 
 /* ---- the "apcu" module ---- */
 
-static int sc_own_module_number;
-static zend_module_entry *sc_identity;   /* in module_registry; NULL: not registered */
+static int php_sc_own_module_number;
+static zend_module_entry *php_sc_identity;   /* in module_registry; NULL: not registered */
 
 /* Moves the apc.* INI entries of module `from` to module `to`. */
-static void sc_move_apc_ini(int from, int to)
+static void php_sc_move_apc_ini(int from, int to)
 {
     zend_ini_entry *ini;
 
@@ -64,7 +64,7 @@ static void sc_move_apc_ini(int from, int to)
 /* Moves APCu's constants (APC_ITER_*, APC_LIST_*, the serializer hook) of
  * module `from` to module `to`; persistent constants are only listed by
  * module, never unregistered by it. */
-static void sc_move_apc_constants(int from, int to)
+static void php_sc_move_apc_constants(int from, int to)
 {
     zend_constant *c;
 
@@ -77,27 +77,27 @@ static void sc_move_apc_constants(int from, int to)
     } ZEND_HASH_FOREACH_END();
 }
 
-static PHP_MSHUTDOWN_FUNCTION(sc_identity)
+static PHP_MSHUTDOWN_FUNCTION(php_sc_identity)
 {
     (void)type;
-    sc_move_apc_ini(module_number, sc_own_module_number);
-    sc_identity = NULL;
+    php_sc_move_apc_ini(module_number, php_sc_own_module_number);
+    php_sc_identity = NULL;
     return SUCCESS;
 }
 
 /* APCu's own table, with its wording, then where it really comes from. */
-static PHP_MINFO_FUNCTION(sc_identity)
+static PHP_MINFO_FUNCTION(php_sc_identity)
 {
     char names[256];
 
     php_info_print_table_start();
-    php_info_print_table_row(2, "APCu Support", sc_active ? "Enabled" : "Disabled");
+    php_info_print_table_row(2, "APCu Support", php_sc_active ? "Enabled" : "Disabled");
     php_info_print_table_row(2, "Version", PHP_SHARDCACHE_APCU_VERSION);
     php_info_print_table_row(2, "APCu Debugging", "Disabled");
     php_info_print_table_row(2, "MMAP Support", "Enabled");
     php_info_print_table_row(2, "MMAP File Mask", SCG(mmap_file_mask));
-    if (sc_active) {
-        sc_serializer_names(names, sizeof(names));
+    if (php_sc_active) {
+        php_sc_serializer_names(names, sizeof(names));
         php_info_print_table_row(2, "Serialization Support", names);
     } else {
         php_info_print_table_row(2, "Serialization Support", "Disabled");
@@ -107,35 +107,35 @@ static PHP_MINFO_FUNCTION(sc_identity)
     DISPLAY_INI_ENTRIES();
 }
 
-static const zend_module_dep sc_identity_deps[] = {
+static const zend_module_dep php_sc_identity_deps[] = {
     ZEND_MOD_REQUIRED("shardcache")
     ZEND_MOD_END
 };
 
-static zend_module_entry sc_identity_entry = {
+static zend_module_entry php_sc_identity_entry = {
     STANDARD_MODULE_HEADER_EX,
     NULL,
-    sc_identity_deps,
+    php_sc_identity_deps,
     "apcu",
     NULL,                       /* the apcu_* names are added by shardcache.c */
     NULL,
-    PHP_MSHUTDOWN(sc_identity),
+    PHP_MSHUTDOWN(php_sc_identity),
     NULL,
     NULL,
-    PHP_MINFO(sc_identity),
+    PHP_MINFO(php_sc_identity),
     PHP_SHARDCACHE_APCU_VERSION,
     STANDARD_MODULE_PROPERTIES
 };
 
-zend_module_entry *sc_compat_register_identity(int own_module_number)
+zend_module_entry *php_sc_compat_register_identity(int own_module_number)
 {
     zend_module_entry *m;
 
-    if (sc_identity || zend_hash_str_exists(&module_registry, "apcu", sizeof("apcu") - 1)) {
+    if (php_sc_identity || zend_hash_str_exists(&module_registry, "apcu", sizeof("apcu") - 1)) {
         return NULL;
     }
-    sc_own_module_number = own_module_number;
-    m = zend_register_internal_module(&sc_identity_entry);
+    php_sc_own_module_number = own_module_number;
+    m = zend_register_internal_module(&php_sc_identity_entry);
     if (!m) {
         return NULL;
     }
@@ -144,25 +144,25 @@ zend_module_entry *sc_compat_register_identity(int own_module_number)
          * entry stays registered but unstarted, which module shutdown skips. */
         return NULL;
     }
-    sc_identity = m;
-    sc_move_apc_ini(own_module_number, m->module_number);
-    sc_move_apc_constants(own_module_number, m->module_number);
+    php_sc_identity = m;
+    php_sc_move_apc_ini(own_module_number, m->module_number);
+    php_sc_move_apc_constants(own_module_number, m->module_number);
     /* APCUIterator (php/iterator.c registers it under that name when
      * the identity is on) is listed under "apcu" too. */
-    if (sc_php_iterator_ce && sc_php_iterator_ce->type == ZEND_INTERNAL_CLASS
-        && zend_string_equals_literal_ci(sc_php_iterator_ce->name, "APCUIterator")) {
-        sc_php_iterator_ce->info.internal.module = m;
+    if (php_sc_iterator_ce && php_sc_iterator_ce->type == ZEND_INTERNAL_CLASS
+        && zend_string_equals_literal_ci(php_sc_iterator_ce->name, "APCUIterator")) {
+        php_sc_iterator_ce->info.internal.module = m;
     }
     return m;
 }
 
-bool sc_compat_alias_iterator(void)
+bool php_sc_compat_alias_iterator(void)
 {
-    if (!sc_php_iterator_ce
+    if (!php_sc_iterator_ce
         || zend_hash_str_exists(CG(class_table), "apcuiterator", sizeof("apcuiterator") - 1)) {
         return false;
     }
-    return zend_register_class_alias_ex("APCUIterator", sizeof("APCUIterator") - 1, sc_php_iterator_ce, true)
+    return zend_register_class_alias_ex("APCUIterator", sizeof("APCUIterator") - 1, php_sc_iterator_ce, true)
            == SUCCESS;
 }
 
@@ -175,15 +175,15 @@ bool sc_compat_alias_iterator(void)
  * The grammar is that of ext/standard/var_unserializer.re, minus the long
  * obsolete forms; anything else is refused.
  */
-typedef struct sc_scan {
+typedef struct php_sc_scan {
     const char *p;
     const char *end;
     bool needs_request;
-} sc_scan;
+} php_sc_scan;
 
-#define SC_SCAN_MAX_DEPTH 4096   /* unserialize_max_depth's default */
+#define PHP_SC_SCAN_MAX_DEPTH 4096   /* unserialize_max_depth's default */
 
-static bool sc_scan_char(sc_scan *s, char c)
+static bool php_sc_scan_char(php_sc_scan *s, char c)
 {
     if (s->p < s->end && *s->p == c) {
         s->p++;
@@ -193,7 +193,7 @@ static bool sc_scan_char(sc_scan *s, char c)
 }
 
 /* Unsigned decimal, at least one digit, at most what fits in the input. */
-static bool sc_scan_uint(sc_scan *s, size_t *out)
+static bool php_sc_scan_uint(php_sc_scan *s, size_t *out)
 {
     size_t v = 0;
     const char *start = s->p;
@@ -210,7 +210,7 @@ static bool sc_scan_uint(sc_scan *s, size_t *out)
 }
 
 /* Any number of digits, at least one (i: saturates, as PHP does). */
-static bool sc_scan_digits(sc_scan *s)
+static bool php_sc_scan_digits(php_sc_scan *s)
 {
     const char *start = s->p;
 
@@ -220,7 +220,7 @@ static bool sc_scan_digits(sc_scan *s)
     return s->p > start;
 }
 
-static bool sc_scan_skip(sc_scan *s, size_t n)
+static bool php_sc_scan_skip(php_sc_scan *s, size_t n)
 {
     if ((size_t)(s->end - s->p) < n) {
         return false;
@@ -230,20 +230,20 @@ static bool sc_scan_skip(sc_scan *s, size_t n)
 }
 
 /* "<len>:"<len bytes>"" as in s:, O:, C:, E: */
-static bool sc_scan_quoted(sc_scan *s)
+static bool php_sc_scan_quoted(php_sc_scan *s)
 {
     size_t len;
 
-    return sc_scan_uint(s, &len) && sc_scan_char(s, ':') && sc_scan_char(s, '"') && sc_scan_skip(s, len)
-           && sc_scan_char(s, '"');
+    return php_sc_scan_uint(s, &len) && php_sc_scan_char(s, ':') && php_sc_scan_char(s, '"') && php_sc_scan_skip(s, len)
+           && php_sc_scan_char(s, '"');
 }
 
 /* S: strings: len characters, each a byte or a \xx hex escape. */
-static bool sc_scan_escaped(sc_scan *s)
+static bool php_sc_scan_escaped(php_sc_scan *s)
 {
     size_t len, i;
 
-    if (!sc_scan_uint(s, &len) || !sc_scan_char(s, ':') || !sc_scan_char(s, '"')) {
+    if (!php_sc_scan_uint(s, &len) || !php_sc_scan_char(s, ':') || !php_sc_scan_char(s, '"')) {
         return false;
     }
     for (i = 0; i < len; i++) {
@@ -251,60 +251,60 @@ static bool sc_scan_escaped(sc_scan *s)
             return false;
         }
         if (*s->p == '\\') {
-            if (!sc_scan_skip(s, 3) || !isxdigit((unsigned char)s->p[-2]) || !isxdigit((unsigned char)s->p[-1])) {
+            if (!php_sc_scan_skip(s, 3) || !isxdigit((unsigned char)s->p[-2]) || !isxdigit((unsigned char)s->p[-1])) {
                 return false;
             }
         } else {
             s->p++;
         }
     }
-    return sc_scan_char(s, '"');
+    return php_sc_scan_char(s, '"');
 }
 
-static bool sc_scan_value(sc_scan *s, uint32_t depth);
+static bool php_sc_scan_value(php_sc_scan *s, uint32_t depth);
 
 /* n (key value) pairs then '}'; keys are ints or strings. */
-static bool sc_scan_members(sc_scan *s, size_t n, uint32_t depth)
+static bool php_sc_scan_members(php_sc_scan *s, size_t n, uint32_t depth)
 {
     size_t i;
 
-    if (!sc_scan_char(s, '{')) {
+    if (!php_sc_scan_char(s, '{')) {
         return false;
     }
     for (i = 0; i < n; i++) {
         if (s->p >= s->end || (*s->p != 'i' && *s->p != 's' && *s->p != 'S')) {
             return false;
         }
-        if (!sc_scan_value(s, depth) || !sc_scan_value(s, depth)) {
+        if (!php_sc_scan_value(s, depth) || !php_sc_scan_value(s, depth)) {
             return false;
         }
     }
-    return sc_scan_char(s, '}');
+    return php_sc_scan_char(s, '}');
 }
 
-static bool sc_scan_value(sc_scan *s, uint32_t depth)
+static bool php_sc_scan_value(php_sc_scan *s, uint32_t depth)
 {
     size_t n;
     char t;
 
-    if (depth > SC_SCAN_MAX_DEPTH || s->end - s->p < 2) {
+    if (depth > PHP_SC_SCAN_MAX_DEPTH || s->end - s->p < 2) {
         return false;
     }
     t = *s->p++;
     if (t == 'N') {
-        return sc_scan_char(s, ';');
+        return php_sc_scan_char(s, ';');
     }
-    if (!sc_scan_char(s, ':')) {
+    if (!php_sc_scan_char(s, ':')) {
         return false;
     }
     switch (t) {
     case 'b':
-        return (sc_scan_char(s, '0') || sc_scan_char(s, '1')) && sc_scan_char(s, ';');
+        return (php_sc_scan_char(s, '0') || php_sc_scan_char(s, '1')) && php_sc_scan_char(s, ';');
     case 'i':
-        if (!sc_scan_char(s, '-')) {
-            sc_scan_char(s, '+');
+        if (!php_sc_scan_char(s, '-')) {
+            php_sc_scan_char(s, '+');
         }
-        return sc_scan_digits(s) && sc_scan_char(s, ';');
+        return php_sc_scan_digits(s) && php_sc_scan_char(s, ';');
     case 'd': {
         const char *start = s->p;
         while (s->p < s->end && *s->p != ';') {
@@ -313,25 +313,25 @@ static bool sc_scan_value(sc_scan *s, uint32_t depth)
             }
             s->p++;
         }
-        return s->p > start && sc_scan_char(s, ';');
+        return s->p > start && php_sc_scan_char(s, ';');
     }
     case 's':
-        return sc_scan_quoted(s) && sc_scan_char(s, ';');
+        return php_sc_scan_quoted(s) && php_sc_scan_char(s, ';');
     case 'S':
-        return sc_scan_escaped(s) && sc_scan_char(s, ';');
+        return php_sc_scan_escaped(s) && php_sc_scan_char(s, ';');
     case 'a':
-        return sc_scan_uint(s, &n) && sc_scan_char(s, ':') && sc_scan_members(s, n, depth + 1);
+        return php_sc_scan_uint(s, &n) && php_sc_scan_char(s, ':') && php_sc_scan_members(s, n, depth + 1);
     case 'O':
         s->needs_request = true;
-        return sc_scan_quoted(s) && sc_scan_char(s, ':') && sc_scan_uint(s, &n) && sc_scan_char(s, ':')
-               && sc_scan_members(s, n, depth + 1);
+        return php_sc_scan_quoted(s) && php_sc_scan_char(s, ':') && php_sc_scan_uint(s, &n) && php_sc_scan_char(s, ':')
+               && php_sc_scan_members(s, n, depth + 1);
     case 'C':
         s->needs_request = true;
-        return sc_scan_quoted(s) && sc_scan_char(s, ':') && sc_scan_uint(s, &n) && sc_scan_char(s, ':')
-               && sc_scan_char(s, '{') && sc_scan_skip(s, n) && sc_scan_char(s, '}');
+        return php_sc_scan_quoted(s) && php_sc_scan_char(s, ':') && php_sc_scan_uint(s, &n) && php_sc_scan_char(s, ':')
+               && php_sc_scan_char(s, '{') && php_sc_scan_skip(s, n) && php_sc_scan_char(s, '}');
     case 'E':
         s->needs_request = true;
-        return sc_scan_quoted(s) && sc_scan_char(s, ';');
+        return php_sc_scan_quoted(s) && php_sc_scan_char(s, ';');
     case 'R':
     case 'r':
         /* only inside an array or object, as in PHP */
@@ -339,14 +339,14 @@ static bool sc_scan_value(sc_scan *s, uint32_t depth)
             return false;
         }
         s->needs_request = true;
-        return sc_scan_uint(s, &n) && sc_scan_char(s, ';');
+        return php_sc_scan_uint(s, &n) && php_sc_scan_char(s, ';');
     default:
         return false;
     }
 }
 
 /* Reads a regular file whole into an emalloc'd, NUL-terminated buffer. */
-static char *sc_read_file(const char *file, size_t *len)
+static char *php_sc_read_file(const char *file, size_t *len)
 {
     struct stat st;
     FILE *fp;
@@ -372,19 +372,19 @@ static char *sc_read_file(const char *file, size_t *len)
 }
 
 /* Turns one file's contents into the value to store; false: skip the file. */
-static bool sc_preload_encode(const char *buf, size_t len, zval *tmp, sc_encoded *enc)
+static bool php_sc_preload_encode(const char *buf, size_t len, zval *tmp, php_sc_encoded *enc)
 {
-    sc_scan s = {buf, buf + len, false};
+    php_sc_scan s = {buf, buf + len, false};
     php_unserialize_data_t var_hash;
     const unsigned char *p = (const unsigned char *)buf;
     int ok;
 
     ZVAL_UNDEF(tmp);
-    if (!sc_scan_value(&s, 0)) {
+    if (!php_sc_scan_value(&s, 0)) {
         return false;
     }
     if (s.needs_request) {
-        return sc_value_wrap_php_serialized(buf, (size_t)(s.p - buf), enc) == SUCCESS;
+        return php_sc_value_wrap_php_serialized(buf, (size_t)(s.p - buf), enc) == SUCCESS;
     }
     PHP_VAR_UNSERIALIZE_INIT(var_hash);
     ok = php_var_unserialize(tmp, &p, (const unsigned char *)buf + len, &var_hash);
@@ -394,7 +394,7 @@ static bool sc_preload_encode(const char *buf, size_t len, zval *tmp, sc_encoded
         ZVAL_UNDEF(tmp);
         return false;
     }
-    if (sc_value_encode(tmp, enc) != SUCCESS) {
+    if (php_sc_value_encode(tmp, enc) != SUCCESS) {
         zval_ptr_dtor(tmp);
         ZVAL_UNDEF(tmp);
         return false;
@@ -402,14 +402,14 @@ static bool sc_preload_encode(const char *buf, size_t len, zval *tmp, sc_encoded
     return true;
 }
 
-uint64_t sc_compat_preload(const char *path)
+uint64_t php_sc_compat_preload(const char *path)
 {
     struct dirent **names = NULL;
     uint64_t stored = 0;
     int64_t now = (int64_t)time(NULL);
     int n, i;
 
-    if (!sc_active || !path || !*path) {
+    if (!php_sc_active || !path || !*path) {
         return 0;
     }
     n = php_scandir(path, &names, NULL, php_alphasort);
@@ -420,16 +420,16 @@ uint64_t sc_compat_preload(const char *path)
         char *buf;
         size_t len;
         zval tmp;
-        sc_encoded enc;
+        php_sc_encoded enc;
 
         if (nlen < 5 || strcmp(name + nlen - 5, ".data") != 0
             || (size_t)snprintf(file, sizeof(file), "%s%c%s", path, DEFAULT_SLASH, name) >= sizeof(file)) {
             free(names[i]);
             continue;
         }
-        buf = sc_read_file(file, &len);
+        buf = php_sc_read_file(file, &len);
         if (buf) {
-            if (sc_preload_encode(buf, len, &tmp, &enc)) {
+            if (php_sc_preload_encode(buf, len, &tmp, &enc)) {
                 zend_string *key = zend_string_init(name, nlen - 5, 0);
                 sc_value_in in = {0};
                 sc_key k;
@@ -438,11 +438,11 @@ uint64_t sc_compat_preload(const char *path)
                 in.scalar = enc.scalar;
                 in.data = enc.data;
                 in.len = enc.len;
-                if (sc_make_key(&k, key) && sc_cache_store(&sc_shared_cache, &k, &in, 0, now, true) == SC_OK) {
+                if (php_sc_make_key(&k, key) && sc_cache_store(&php_sc_shared_cache, &k, &in, 0, now, true) == SC_OK) {
                     stored++;
                 }
                 zend_string_release(key);
-                sc_value_encoded_release(&enc);
+                php_sc_value_encoded_release(&enc);
                 zval_ptr_dtor(&tmp);
             }
             efree(buf);

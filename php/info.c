@@ -44,32 +44,32 @@
 /* As in APCu, the cache list and apcu_key_info show entries whose TTL has
  * passed but which are still in the table (APCUIterator skips them): a
  * snapshot "at" the earliest time sees every entry as live. */
-#define SC_PHP_ANY_TIME SC_ANY_TIME
+#define PHP_SC_PHP_ANY_TIME SC_ANY_TIME
 
 /* Bytes handed out to entries beyond what they need (size-class rounding,
  * page rounding of large values). */
-static uint64_t sc_php_wasted(const sc_info_shard *s)
+static uint64_t php_sc_wasted(const sc_info_shard *s)
 {
     return s->mem_entries > s->mem_requested ? s->mem_entries - s->mem_requested : 0;
 }
 
-typedef struct sc_php_totals {
+typedef struct php_sc_totals {
     sc_info_shard sum;
     uint64_t lockless_updates;   /* in sum.updates too */
     uint64_t lockless_inserts;   /* in sum.inserts too */
     uint64_t lockless_deletes;   /* in sum.deletes too */
     uint32_t nshards;
-} sc_php_totals;
+} php_sc_totals;
 
-static void sc_php_sum_shards(sc_php_totals *t, zval *per_shard)
+static void php_sc_sum_shards(php_sc_totals *t, zval *per_shard)
 {
     uint32_t i;
     sc_info_shard s;
 
     memset(t, 0, sizeof(*t));
-    t->nshards = sc_cache_nshards(&sc_shared_cache);
+    t->nshards = sc_cache_nshards(&php_sc_shared_cache);
     for (i = 0; i < t->nshards; i++) {
-        sc_info_shard_get(&sc_shared_cache, i, &s);
+        sc_info_shard_get(&php_sc_shared_cache, i, &s);
         t->sum.entries += s.entries;
         t->sum.slots += s.slots;
         t->sum.tombstones += s.tombstones;
@@ -108,16 +108,16 @@ static void sc_php_sum_shards(sc_php_totals *t, zval *per_shard)
             add_assoc_long(&row, "repairs", (zend_long)s.repairs);
             add_assoc_long(&row, "lock_waits", (zend_long)s.lock_waits);
             add_assoc_long(&row, "optimistic_retries", (zend_long)s.optimistic_retries);
-            add_assoc_long(&row, "mem_wasted", (zend_long)sc_php_wasted(&s));
+            add_assoc_long(&row, "mem_wasted", (zend_long)php_sc_wasted(&s));
             add_next_index_zval(per_shard, &row);
         }
     }
     /* Stores and deletes made without a shard lock are counted per thread,
      * not per shard (sc_lockless.c): in the totals, not in the per-shard
      * rows. */
-    t->lockless_updates = sc_info_lockless(&sc_shared_cache, SC_LIVE_UPDATES);
-    t->lockless_inserts = sc_info_lockless(&sc_shared_cache, SC_LIVE_INSERTS);
-    t->lockless_deletes = sc_info_lockless(&sc_shared_cache, SC_LIVE_DELETES);
+    t->lockless_updates = sc_info_lockless(&php_sc_shared_cache, SC_LIVE_UPDATES);
+    t->lockless_inserts = sc_info_lockless(&php_sc_shared_cache, SC_LIVE_INSERTS);
+    t->lockless_deletes = sc_info_lockless(&php_sc_shared_cache, SC_LIVE_DELETES);
     t->sum.updates += t->lockless_updates;
     t->sum.inserts += t->lockless_inserts;
     t->sum.deletes += t->lockless_deletes;
@@ -125,13 +125,13 @@ static void sc_php_sum_shards(sc_php_totals *t, zval *per_shard)
 
 /* ---- apcu_cache_info ---- */
 
-static void sc_php_cache_list(zval *cache_list, zval *slot_distribution)
+static void php_sc_cache_list(zval *cache_list, zval *slot_distribution)
 {
-    uint32_t n = sc_cache_nshards(&sc_shared_cache), i;
+    uint32_t n = sc_cache_nshards(&php_sc_shared_cache), i;
     sc_entry_meta m;
 
     for (i = 0; i < n; i++) {
-        sc_snapshot *snap = sc_snapshot_shard(&sc_shared_cache, i, SC_PHP_ANY_TIME, false);
+        sc_snapshot *snap = sc_snapshot_shard(&php_sc_shared_cache, i, PHP_SC_PHP_ANY_TIME, false);
         zend_long in_shard = 0;
         while (sc_snapshot_next(snap, &m)) {
             zval row;
@@ -159,7 +159,7 @@ ZEND_FUNCTION(shardcache_cache_info)
 {
     bool limited = false;
     sc_cache_figures f;
-    sc_php_totals t;
+    php_sc_totals t;
     uint64_t local_hits, local_misses;
 
     ZEND_PARSE_PARAMETERS_START(0, 1)
@@ -167,18 +167,18 @@ ZEND_FUNCTION(shardcache_cache_info)
         Z_PARAM_BOOL(limited)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!sc_active) {
+    if (!php_sc_active) {
         php_error_docref(NULL, E_WARNING,
                          "No APC info available.  Perhaps APC is not enabled? Check apc.enabled in your ini file");
         RETURN_FALSE;
     }
-    sc_cache_figures_get(&sc_shared_cache, &f);
-    sc_php_sum_shards(&t, NULL);
-    sc_info_local_unrecorded(&sc_shared_cache, &local_hits, &local_misses);
+    sc_cache_figures_get(&php_sc_shared_cache, &f);
+    php_sc_sum_shards(&t, NULL);
+    sc_info_local_unrecorded(&php_sc_shared_cache, &local_hits, &local_misses);
 
     array_init(return_value);
-    add_assoc_long(return_value, "num_slots", (zend_long)sc_info_nominal_slots(&sc_shared_cache));
-    add_assoc_long(return_value, "ttl", (zend_long)sc_shared_cache.idle_ttl);
+    add_assoc_long(return_value, "num_slots", (zend_long)sc_info_nominal_slots(&php_sc_shared_cache));
+    add_assoc_long(return_value, "ttl", (zend_long)php_sc_shared_cache.idle_ttl);
     add_assoc_double(return_value, "num_hits", (double)(t.sum.hits + local_hits));
     add_assoc_double(return_value, "num_misses", (double)(t.sum.misses + local_misses));
     add_assoc_double(return_value, "num_inserts", (double)(t.sum.inserts + t.sum.updates));
@@ -192,7 +192,7 @@ ZEND_FUNCTION(shardcache_cache_info)
         array_init(&cache_list);
         array_init(&deleted_list);
         array_init(&slots);
-        sc_php_cache_list(&cache_list, &slots);
+        php_sc_cache_list(&cache_list, &slots);
         add_assoc_zval(return_value, "cache_list", &cache_list);
         add_assoc_zval(return_value, "deleted_list", &deleted_list);
         add_assoc_zval(return_value, "slot_distribution", &slots);
@@ -212,10 +212,10 @@ ZEND_FUNCTION(shardcache_key_info)
         Z_PARAM_STR(key)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!sc_make_key(&k, key)) {
+    if (!php_sc_make_key(&k, key)) {
         RETURN_NULL();
     }
-    snap = sc_snapshot_key(&sc_shared_cache, &k, SC_PHP_ANY_TIME, false);
+    snap = sc_snapshot_key(&php_sc_shared_cache, &k, PHP_SC_PHP_ANY_TIME, false);
     if (!sc_snapshot_next(snap, &m)) {
         sc_snapshot_free(snap);
         RETURN_NULL();
@@ -243,11 +243,11 @@ ZEND_FUNCTION(shardcache_sma_info)
         Z_PARAM_BOOL(limited)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!sc_active) {
+    if (!php_sc_active) {
         php_error_docref(NULL, E_WARNING, "No APC SMA info available.  Perhaps APC is disabled via apc.enabled?");
         RETURN_FALSE;
     }
-    if (!sc_info_pool_get(&sc_shared_cache, !limited, &pool)) {
+    if (!sc_info_pool_get(&php_sc_shared_cache, !limited, &pool)) {
         zend_throw_error(NULL, "Out of memory while listing the free blocks");
         RETURN_THROWS();
     }
@@ -277,7 +277,7 @@ ZEND_FUNCTION(shardcache_sma_info)
 
 /* ---- shardcache_info ---- */
 
-static void sc_php_info_local(zval *dst)
+static void php_sc_info_local(zval *dst)
 {
     zval local;
 
@@ -292,7 +292,7 @@ static void sc_php_info_local(zval *dst)
 ZEND_FUNCTION(shardcache_info)
 {
     sc_cache_figures f;
-    sc_php_totals t;
+    php_sc_totals t;
     sc_info_pool pool;
     zval per_shard, classes, large;
     uint32_t i;
@@ -304,21 +304,21 @@ ZEND_FUNCTION(shardcache_info)
     memset(&pool, 0, sizeof(pool));
     array_init(&per_shard);
     array_init(&classes);
-    if (sc_active) {
-        sc_cache_figures_get(&sc_shared_cache, &f);
-        sc_php_sum_shards(&t, &per_shard);
-        sc_info_pool_get(&sc_shared_cache, false, &pool);
+    if (php_sc_active) {
+        sc_cache_figures_get(&php_sc_shared_cache, &f);
+        php_sc_sum_shards(&t, &per_shard);
+        sc_info_pool_get(&php_sc_shared_cache, false, &pool);
     }
 
     array_init(return_value);
-    add_assoc_bool(return_value, "enabled", sc_active);
+    add_assoc_bool(return_value, "enabled", php_sc_active);
     add_assoc_long(return_value, "shards", (zend_long)t.nshards);
     add_assoc_long(return_value, "slots", (zend_long)t.sum.slots);
     add_assoc_long(return_value, "entries", (zend_long)t.sum.entries);
     add_assoc_long(return_value, "mem_total", (zend_long)(pool.total_pages << SC_PAGE_SHIFT));
     add_assoc_long(return_value, "mem_used", (zend_long)t.sum.mem_used);
     add_assoc_long(return_value, "mem_entries", (zend_long)t.sum.mem_entries);
-    add_assoc_long(return_value, "mem_wasted", (zend_long)sc_php_wasted(&t.sum));
+    add_assoc_long(return_value, "mem_wasted", (zend_long)php_sc_wasted(&t.sum));
     add_assoc_long(return_value, "mem_free", (zend_long)(pool.free_pages << SC_PAGE_SHIFT));
     add_assoc_long(return_value, "largest_free_run", (zend_long)pool.largest_free_run);
     add_assoc_long(return_value, "free_runs", (zend_long)pool.free_runs);
@@ -349,11 +349,11 @@ ZEND_FUNCTION(shardcache_info)
     add_assoc_long(return_value, "optimistic_retries", (zend_long)t.sum.optimistic_retries);
     add_assoc_long(return_value, "resets", (zend_long)f.resets);
     add_assoc_long(return_value, "start_time", (zend_long)f.start_time);
-    sc_php_info_local(return_value);
-    sc_zc_info(return_value);
+    php_sc_info_local(return_value);
+    php_sc_zc_info(return_value);
     add_assoc_zval(return_value, "per_shard", &per_shard);
 
-    if (sc_active) {
+    if (php_sc_active) {
         for (i = 0; i < SC_NCLASSES; i++) {
             const sc_info_class *k = &pool.classes[i];
             zval row;
@@ -375,7 +375,7 @@ ZEND_FUNCTION(shardcache_info)
     sc_info_pool_free(&pool);
 }
 
-void sc_php_info_minit(int module_number)
+void php_sc_info_minit(int module_number)
 {
     (void)module_number;
 }

@@ -18,7 +18,7 @@
  * chunk is fetched (with its value when the format asks for it), so an entry
  * deleted, replaced or cleared since the list was made is not yielded from a
  * later chunk (as in APCu, the current chunk's items stay). Values are
- * decoded (sc_php_decode) only after every lock is released; nothing here
+ * decoded (php_sc_decode) only after every lock is released; nothing here
  * runs PHP code under a cache lock.
  *
  * Like APCu, apcu_delete($iterator) deletes the entries of the chunks the
@@ -45,42 +45,42 @@
 #include "iterator_arginfo.h"
 
 /* APCu's values. */
-#define SC_LIST_ACTIVE 1
-#define SC_LIST_DELETED 2
-#define SC_ITER_TYPE (1 << 0)
-#define SC_ITER_KEY (1 << 1)
-#define SC_ITER_VALUE (1 << 2)
-#define SC_ITER_NUM_HITS (1 << 3)
-#define SC_ITER_MTIME (1 << 4)
-#define SC_ITER_CTIME (1 << 5)
-#define SC_ITER_DTIME (1 << 6)
-#define SC_ITER_ATIME (1 << 7)
-#define SC_ITER_REFCOUNT (1 << 8)
-#define SC_ITER_MEM_SIZE (1 << 9)
-#define SC_ITER_TTL (1 << 10)
-#define SC_ITER_NONE 0
-#define SC_ITER_ALL ((zend_long)0xffffffffLL)
+#define PHP_SC_LIST_ACTIVE 1
+#define PHP_SC_LIST_DELETED 2
+#define PHP_SC_ITER_TYPE (1 << 0)
+#define PHP_SC_ITER_KEY (1 << 1)
+#define PHP_SC_ITER_VALUE (1 << 2)
+#define PHP_SC_ITER_NUM_HITS (1 << 3)
+#define PHP_SC_ITER_MTIME (1 << 4)
+#define PHP_SC_ITER_CTIME (1 << 5)
+#define PHP_SC_ITER_DTIME (1 << 6)
+#define PHP_SC_ITER_ATIME (1 << 7)
+#define PHP_SC_ITER_REFCOUNT (1 << 8)
+#define PHP_SC_ITER_MEM_SIZE (1 << 9)
+#define PHP_SC_ITER_TTL (1 << 10)
+#define PHP_SC_ITER_NONE 0
+#define PHP_SC_ITER_ALL ((zend_long)0xffffffffLL)
 
-#define SC_DEFAULT_CHUNK 100
+#define PHP_SC_DEFAULT_CHUNK 100
 
-zend_class_entry *sc_php_iterator_ce = NULL;
-static zend_object_handlers sc_it_handlers;
+zend_class_entry *php_sc_iterator_ce = NULL;
+static zend_object_handlers php_sc_it_handlers;
 
-typedef struct sc_it_item {
+typedef struct php_sc_it_item {
     zend_string *key;
     zval info;              /* what current() returns */
-} sc_it_item;
+} php_sc_it_item;
 
 /* One entry of the walk list. */
-typedef struct sc_it_ref {
+typedef struct php_sc_it_ref {
     uint64_t stamp;
     zend_string *key;
-} sc_it_ref;
+} php_sc_it_ref;
 
-typedef struct sc_php_iterator {
+typedef struct php_sc_iterator {
     bool initialized;
     bool totals_done;
-    bool fetching;          /* inside sc_it_fetch, which may run user code */
+    bool fetching;          /* inside php_sc_it_fetch, which may run user code */
     zend_long format;
     zend_long chunk_size;
     zend_long list;
@@ -91,12 +91,12 @@ typedef struct sc_php_iterator {
     HashTable *search_keys;
     /* position: the walk list (made at the first fetch), and the next entry */
     bool listed;
-    sc_it_ref *walk;
+    php_sc_it_ref *walk;
     uint32_t nwalk;
     uint32_t walk_pos;
     sc_snapshot *snap;      /* the entry being made into an item */
     /* the chunk fetched last */
-    sc_it_item *items;
+    php_sc_it_item *items;
     uint32_t nitems;
     uint32_t items_cap;
     uint32_t idx;
@@ -105,27 +105,27 @@ typedef struct sc_php_iterator {
     zend_long total_size;
     zend_long total_count;
     zend_object std;
-} sc_php_iterator;
+} php_sc_iterator;
 
-static inline sc_php_iterator *sc_it_from_obj(zend_object *obj)
+static inline php_sc_iterator *php_sc_it_from_obj(zend_object *obj)
 {
-    return (sc_php_iterator *)((char *)obj - XtOffsetOf(sc_php_iterator, std));
+    return (php_sc_iterator *)((char *)obj - XtOffsetOf(php_sc_iterator, std));
 }
 
-#define SC_IT_THIS() sc_it_from_obj(Z_OBJ_P(ZEND_THIS))
+#define PHP_SC_IT_THIS() php_sc_it_from_obj(Z_OBJ_P(ZEND_THIS))
 
-#define SC_IT_ENSURE_INITIALIZED(it)                                                   \
+#define PHP_SC_IT_ENSURE_INITIALIZED(it)                                                   \
     do {                                                                               \
         if (!(it)->initialized) {                                                      \
             zend_throw_error(NULL, "Trying to use uninitialized APCUIterator");       \
             RETURN_THROWS();                                                           \
         }                                                                              \
-        SC_IT_ENSURE_IDLE(it);                                                         \
+        PHP_SC_IT_ENSURE_IDLE(it);                                                         \
     } while (0)
 
 /* Decoding a value may run user code (__wakeup, __unserialize), which could
  * call back into the iterator that is filling its chunk. */
-#define SC_IT_ENSURE_IDLE(it)                                                          \
+#define PHP_SC_IT_ENSURE_IDLE(it)                                                          \
     do {                                                                               \
         if ((it)->fetching) {                                                          \
             zend_throw_error(NULL, "APCUIterator cannot be used while it reads entries"); \
@@ -135,7 +135,7 @@ static inline sc_php_iterator *sc_it_from_obj(zend_object *obj)
 
 /* ---- state ---- */
 
-static void sc_it_clear_items(sc_php_iterator *it)
+static void php_sc_it_clear_items(php_sc_iterator *it)
 {
     uint32_t i;
 
@@ -147,11 +147,11 @@ static void sc_it_clear_items(sc_php_iterator *it)
     it->idx = 0;
 }
 
-static void sc_it_reset_position(sc_php_iterator *it)
+static void php_sc_it_reset_position(php_sc_iterator *it)
 {
     uint32_t i;
 
-    sc_it_clear_items(it);
+    php_sc_it_clear_items(it);
     for (i = 0; i < it->nwalk; i++) {
         if (it->walk[i].key) {
             zend_string_release(it->walk[i].key);
@@ -169,9 +169,9 @@ static void sc_it_reset_position(sc_php_iterator *it)
 }
 
 /* Drops everything the constructor set up. */
-static void sc_it_release(sc_php_iterator *it)
+static void php_sc_it_release(php_sc_iterator *it)
 {
-    sc_it_reset_position(it);
+    php_sc_it_reset_position(it);
     if (it->items) {
         efree(it->items);
         it->items = NULL;
@@ -198,27 +198,27 @@ static void sc_it_release(sc_php_iterator *it)
     it->initialized = false;
 }
 
-static zend_object *sc_it_create(zend_class_entry *ce)
+static zend_object *php_sc_it_create(zend_class_entry *ce)
 {
-    sc_php_iterator *it = zend_object_alloc(sizeof(sc_php_iterator), ce);
+    php_sc_iterator *it = zend_object_alloc(sizeof(php_sc_iterator), ce);
 
-    memset(it, 0, XtOffsetOf(sc_php_iterator, std));
+    memset(it, 0, XtOffsetOf(php_sc_iterator, std));
     zend_object_std_init(&it->std, ce);
     object_properties_init(&it->std, ce);
-    it->std.handlers = &sc_it_handlers;
+    it->std.handlers = &php_sc_it_handlers;
     return &it->std;
 }
 
-static void sc_it_free(zend_object *obj)
+static void php_sc_it_free(zend_object *obj)
 {
-    sc_it_release(sc_it_from_obj(obj));
+    php_sc_it_release(php_sc_it_from_obj(obj));
     zend_object_std_dtor(obj);
 }
 
 /* The values held in the current chunk are visible to the cycle collector. */
-static HashTable *sc_it_get_gc(zend_object *obj, zval **table, int *n)
+static HashTable *php_sc_it_get_gc(zend_object *obj, zval **table, int *n)
 {
-    sc_php_iterator *it = sc_it_from_obj(obj);
+    php_sc_iterator *it = php_sc_it_from_obj(obj);
     zend_get_gc_buffer *buf = zend_get_gc_buffer_create();
     uint32_t i;
 
@@ -231,7 +231,7 @@ static HashTable *sc_it_get_gc(zend_object *obj, zval **table, int *n)
 
 /* ---- matching and items ---- */
 
-static bool sc_it_matches(sc_php_iterator *it, const sc_entry_meta *m)
+static bool php_sc_it_matches(php_sc_iterator *it, const sc_entry_meta *m)
 {
     if (it->search_keys) {
         return zend_hash_str_exists(it->search_keys, m->key, m->key_len);
@@ -243,57 +243,57 @@ static bool sc_it_matches(sc_php_iterator *it, const sc_entry_meta *m)
     return true;
 }
 
-static bool sc_it_wants_values(const sc_php_iterator *it)
+static bool php_sc_it_wants_values(const php_sc_iterator *it)
 {
-    return (it->format & SC_ITER_VALUE) != 0;
+    return (it->format & PHP_SC_ITER_VALUE) != 0;
 }
 
 /* Builds current()'s array for one entry, in APCu's key order. */
-static void sc_it_build_info(sc_php_iterator *it, const sc_entry_meta *m, zend_string *key, zval *info)
+static void php_sc_it_build_info(php_sc_iterator *it, const sc_entry_meta *m, zend_string *key, zval *info)
 {
     HashTable *ht;
     zval zv;
 
     array_init(info);
     ht = Z_ARRVAL_P(info);
-    if (it->format & SC_ITER_TYPE) {
+    if (it->format & PHP_SC_ITER_TYPE) {
         ZVAL_INTERNED_STR(&zv, ZSTR_KNOWN(ZEND_STR_USER));
         zend_hash_str_add_new(ht, "type", sizeof("type") - 1, &zv);
     }
-    if (it->format & SC_ITER_KEY) {
+    if (it->format & PHP_SC_ITER_KEY) {
         ZVAL_STR_COPY(&zv, key);
         zend_hash_str_add_new(ht, "key", sizeof("key") - 1, &zv);
     }
-    if (it->format & SC_ITER_VALUE) {
+    if (it->format & PHP_SC_ITER_VALUE) {
         ZVAL_UNDEF(&zv);
-        if (!sc_php_decode(m->vtype, m->scalar, m->value, m->value_len, &zv)) {
+        if (!php_sc_decode(m->vtype, m->scalar, m->value, m->value_len, &zv)) {
             zval_ptr_dtor(&zv);
             ZVAL_NULL(&zv);
         }
         zend_hash_str_add_new(ht, "value", sizeof("value") - 1, &zv);
     }
-    if (it->format & SC_ITER_NUM_HITS) {
+    if (it->format & PHP_SC_ITER_NUM_HITS) {
         add_assoc_long_ex(info, "num_hits", sizeof("num_hits") - 1, (zend_long)m->nhits);
     }
-    if (it->format & SC_ITER_MTIME) {
+    if (it->format & PHP_SC_ITER_MTIME) {
         add_assoc_long_ex(info, "mtime", sizeof("mtime") - 1, (zend_long)m->mtime);
     }
-    if (it->format & SC_ITER_CTIME) {
+    if (it->format & PHP_SC_ITER_CTIME) {
         add_assoc_long_ex(info, "creation_time", sizeof("creation_time") - 1, (zend_long)m->ctime);
     }
-    if (it->format & SC_ITER_DTIME) {
+    if (it->format & PHP_SC_ITER_DTIME) {
         add_assoc_long_ex(info, "deletion_time", sizeof("deletion_time") - 1, 0);
     }
-    if (it->format & SC_ITER_ATIME) {
+    if (it->format & PHP_SC_ITER_ATIME) {
         add_assoc_long_ex(info, "access_time", sizeof("access_time") - 1, (zend_long)m->atime);
     }
-    if (it->format & SC_ITER_REFCOUNT) {
+    if (it->format & PHP_SC_ITER_REFCOUNT) {
         add_assoc_long_ex(info, "ref_count", sizeof("ref_count") - 1, 0);
     }
-    if (it->format & SC_ITER_MEM_SIZE) {
+    if (it->format & PHP_SC_ITER_MEM_SIZE) {
         add_assoc_long_ex(info, "mem_size", sizeof("mem_size") - 1, (zend_long)m->mem_size);
     }
-    if (it->format & SC_ITER_TTL) {
+    if (it->format & PHP_SC_ITER_TTL) {
         add_assoc_long_ex(info, "ttl", sizeof("ttl") - 1, (zend_long)m->ttl);
     }
 }
@@ -303,35 +303,35 @@ static void sc_it_build_info(sc_php_iterator *it, const sc_entry_meta *m, zend_s
 /* A listed key's figures (for a key-list iterator: no shard is copied).
  * Only m's numbers are valid afterwards: its key and value pointed into the
  * snapshot, which is freed. */
-static bool sc_it_lookup(zend_string *key, int64_t now, sc_entry_meta *m)
+static bool php_sc_it_lookup(zend_string *key, int64_t now, sc_entry_meta *m)
 {
     sc_snapshot *snap;
     sc_key k;
     bool found;
 
-    if (!sc_make_key(&k, key)) {
+    if (!php_sc_make_key(&k, key)) {
         return false;
     }
-    snap = sc_snapshot_key(&sc_shared_cache, &k, now, false);
+    snap = sc_snapshot_key(&php_sc_shared_cache, &k, now, false);
     found = sc_snapshot_next(snap, m);
     sc_snapshot_free(snap);
     return found;
 }
 
-static void sc_it_walk_add(sc_php_iterator *it, uint32_t *cap, uint64_t stamp, zend_string *key)
+static void php_sc_it_walk_add(php_sc_iterator *it, uint32_t *cap, uint64_t stamp, zend_string *key)
 {
     if (it->nwalk == *cap) {
         *cap = *cap ? *cap * 2 : 64;
-        it->walk = safe_erealloc(it->walk, *cap, sizeof(sc_it_ref), 0);
+        it->walk = safe_erealloc(it->walk, *cap, sizeof(php_sc_it_ref), 0);
     }
     it->walk[it->nwalk].stamp = stamp;
     it->walk[it->nwalk].key = key;
     it->nwalk++;
 }
 
-static int sc_it_walk_cmp(const void *a, const void *b)
+static int php_sc_it_walk_cmp(const void *a, const void *b)
 {
-    const sc_it_ref *x = a, *y = b;
+    const php_sc_it_ref *x = a, *y = b;
     size_t n;
     int c;
 
@@ -348,38 +348,38 @@ static int sc_it_walk_cmp(const void *a, const void *b)
 
 /* Makes the walk list: every live entry that matches the search, in store
  * order. No values are copied here. */
-static void sc_it_make_walk(sc_php_iterator *it, int64_t now)
+static void php_sc_it_make_walk(php_sc_iterator *it, int64_t now)
 {
     uint32_t cap = 0, n, i;
     sc_entry_meta m;
 
     it->listed = true;
-    if (!sc_active) {
+    if (!php_sc_active) {
         return;
     }
     if (it->search_keys) {
         /* A key list: look each key up (APCu: instant; no shard is copied). */
         zend_string *key;
         ZEND_HASH_FOREACH_STR_KEY(it->search_keys, key) {
-            if (key && sc_it_lookup(key, now, &m)) {
-                sc_it_walk_add(it, &cap, m.stamp, zend_string_copy(key));
+            if (key && php_sc_it_lookup(key, now, &m)) {
+                php_sc_it_walk_add(it, &cap, m.stamp, zend_string_copy(key));
             }
         } ZEND_HASH_FOREACH_END();
     } else {
-        n = sc_cache_nshards(&sc_shared_cache);
+        n = sc_cache_nshards(&php_sc_shared_cache);
         for (i = 0; i < n; i++) {
             /* NULL (out of memory) reads as an empty shard. */
-            sc_snapshot *snap = sc_snapshot_shard(&sc_shared_cache, i, now, false);
+            sc_snapshot *snap = sc_snapshot_shard(&php_sc_shared_cache, i, now, false);
             while (sc_snapshot_next(snap, &m)) {
-                if (sc_it_matches(it, &m)) {
-                    sc_it_walk_add(it, &cap, m.stamp, zend_string_init(m.key, m.key_len, 0));
+                if (php_sc_it_matches(it, &m)) {
+                    php_sc_it_walk_add(it, &cap, m.stamp, zend_string_init(m.key, m.key_len, 0));
                 }
             }
             sc_snapshot_free(snap);
         }
     }
     if (it->nwalk > 1) {
-        qsort(it->walk, it->nwalk, sizeof(sc_it_ref), sc_it_walk_cmp);
+        qsort(it->walk, it->nwalk, sizeof(php_sc_it_ref), php_sc_it_walk_cmp);
     }
 }
 
@@ -387,19 +387,19 @@ static void sc_it_make_walk(sc_php_iterator *it, int64_t now)
  * Replaces the current chunk with the next one. keys_only: the items get
  * keys but no arrays (for deleting). Returns the number of items.
  */
-static uint32_t sc_it_fetch(sc_php_iterator *it, bool keys_only)
+static uint32_t php_sc_it_fetch(php_sc_iterator *it, bool keys_only)
 {
-    bool with_values = !keys_only && sc_it_wants_values(it);
+    bool with_values = !keys_only && php_sc_it_wants_values(it);
     int64_t now;
     sc_entry_meta m;
 
-    sc_it_clear_items(it);
-    if (it->list != SC_LIST_ACTIVE) {
+    php_sc_it_clear_items(it);
+    if (it->list != PHP_SC_LIST_ACTIVE) {
         return 0; /* the deleted list is always empty */
     }
-    now = sc_now();
+    now = php_sc_now();
     if (!it->listed) {
-        sc_it_make_walk(it, now);
+        php_sc_it_make_walk(it, now);
     }
     it->fetching = true;
     while ((zend_long)it->nitems <= it->chunk_size && it->walk_pos < it->nwalk) {
@@ -412,8 +412,8 @@ static uint32_t sc_it_fetch(sc_php_iterator *it, bool keys_only)
         } else {
             /* Look the entry up again: it may be gone, or replaced. */
             sc_key k;
-            if (!sc_make_key(&k, key)
-                || !sc_snapshot_next(it->snap = sc_snapshot_key(&sc_shared_cache, &k, now, with_values), &m)) {
+            if (!php_sc_make_key(&k, key)
+                || !sc_snapshot_next(it->snap = sc_snapshot_key(&php_sc_shared_cache, &k, now, with_values), &m)) {
                 sc_snapshot_free(it->snap);
                 it->snap = NULL;
                 zend_string_release(key);
@@ -422,12 +422,12 @@ static uint32_t sc_it_fetch(sc_php_iterator *it, bool keys_only)
         }
         if (it->nitems == it->items_cap) {
             uint32_t cap = it->items_cap ? it->items_cap * 2 : 16;
-            it->items = safe_erealloc(it->items, cap, sizeof(sc_it_item), 0);
+            it->items = safe_erealloc(it->items, cap, sizeof(php_sc_it_item), 0);
             it->items_cap = cap;
         }
         if (!keys_only) {
             /* May run user code (decoding), with no lock held. */
-            sc_it_build_info(it, &m, key, &info);
+            php_sc_it_build_info(it, &m, key, &info);
             sc_snapshot_free(it->snap);
             it->snap = NULL;
         }
@@ -444,10 +444,10 @@ static uint32_t sc_it_fetch(sc_php_iterator *it, bool keys_only)
     return it->nitems;
 }
 
-static void sc_it_totals(sc_php_iterator *it)
+static void php_sc_it_totals(php_sc_iterator *it)
 {
-    uint32_t n = sc_active ? sc_cache_nshards(&sc_shared_cache) : 0, i;
-    int64_t now = sc_now();
+    uint32_t n = php_sc_active ? sc_cache_nshards(&php_sc_shared_cache) : 0, i;
+    int64_t now = php_sc_now();
     sc_entry_meta m;
 
     it->total_hits = it->total_size = it->total_count = 0;
@@ -455,7 +455,7 @@ static void sc_it_totals(sc_php_iterator *it)
         /* A key list: look each key up instead of copying every shard. */
         zend_string *key;
         ZEND_HASH_FOREACH_STR_KEY(it->search_keys, key) {
-            if (key && sc_it_lookup(key, now, &m)) {
+            if (key && php_sc_it_lookup(key, now, &m)) {
                 it->total_hits += (zend_long)m.nhits;
                 it->total_size += (zend_long)m.mem_size;
                 it->total_count++;
@@ -464,9 +464,9 @@ static void sc_it_totals(sc_php_iterator *it)
         n = 0;
     }
     for (i = 0; i < n; i++) {
-        sc_snapshot *snap = sc_snapshot_shard(&sc_shared_cache, i, now, false);
+        sc_snapshot *snap = sc_snapshot_shard(&php_sc_shared_cache, i, now, false);
         while (sc_snapshot_next(snap, &m)) {
-            if (sc_it_matches(it, &m)) {
+            if (php_sc_it_matches(it, &m)) {
                 it->total_hits += (zend_long)m.nhits;
                 it->total_size += (zend_long)m.mem_size;
                 it->total_count++;
@@ -481,9 +481,9 @@ static void sc_it_totals(sc_php_iterator *it)
 
 ZEND_METHOD(APCUIterator, __construct)
 {
-    sc_php_iterator *it = SC_IT_THIS();
+    php_sc_iterator *it = PHP_SC_IT_THIS();
     zval *search = NULL;
-    zend_long format = SC_ITER_ALL, chunk_size = 0, list = SC_LIST_ACTIVE;
+    zend_long format = PHP_SC_ITER_ALL, chunk_size = 0, list = PHP_SC_LIST_ACTIVE;
 
     ZEND_PARSE_PARAMETERS_START(0, 4)
         Z_PARAM_OPTIONAL
@@ -492,30 +492,30 @@ ZEND_METHOD(APCUIterator, __construct)
         Z_PARAM_LONG(chunk_size)
         Z_PARAM_LONG(list)
     ZEND_PARSE_PARAMETERS_END();
-    SC_IT_ENSURE_IDLE(it);
+    PHP_SC_IT_ENSURE_IDLE(it);
 
     /* The checks in APCu 5.1.22's order. */
     if (chunk_size < 0) {
         php_error_docref(NULL, E_ERROR, "APCUIterator chunk size must be 0 or greater");
         return;
     }
-    if (!sc_active) {
+    if (!php_sc_active) {
         zend_throw_error(NULL, "APC must be enabled to use APCUIterator");
         RETURN_THROWS();
     }
-    if (format > SC_ITER_ALL) {
+    if (format > PHP_SC_ITER_ALL) {
         php_error_docref(NULL, E_ERROR, "APCUIterator format is invalid");
         return;
     }
-    if (list != SC_LIST_ACTIVE && list != SC_LIST_DELETED) {
+    if (list != PHP_SC_LIST_ACTIVE && list != PHP_SC_LIST_DELETED) {
         php_error_docref(NULL, E_WARNING, "APCUIterator invalid list type");
         return;
     }
 
     /* A second call starts over (a refused one, as in APCu, changes nothing). */
-    sc_it_release(it);
+    php_sc_it_release(it);
     it->format = format;
-    it->chunk_size = chunk_size == 0 ? SC_DEFAULT_CHUNK : chunk_size;
+    it->chunk_size = chunk_size == 0 ? PHP_SC_DEFAULT_CHUNK : chunk_size;
     it->list = list;
     it->totals_done = false;
     if (search) {
@@ -553,36 +553,36 @@ ZEND_METHOD(APCUIterator, __construct)
 
 ZEND_METHOD(APCUIterator, rewind)
 {
-    sc_php_iterator *it = SC_IT_THIS();
+    php_sc_iterator *it = PHP_SC_IT_THIS();
 
     ZEND_PARSE_PARAMETERS_NONE();
-    SC_IT_ENSURE_INITIALIZED(it);
+    PHP_SC_IT_ENSURE_INITIALIZED(it);
 
-    sc_it_reset_position(it);
-    sc_it_fetch(it, false);
+    php_sc_it_reset_position(it);
+    php_sc_it_fetch(it, false);
 }
 
 ZEND_METHOD(APCUIterator, valid)
 {
-    sc_php_iterator *it = SC_IT_THIS();
+    php_sc_iterator *it = PHP_SC_IT_THIS();
 
     ZEND_PARSE_PARAMETERS_NONE();
-    SC_IT_ENSURE_INITIALIZED(it);
+    PHP_SC_IT_ENSURE_INITIALIZED(it);
 
     if (it->idx == it->nitems) {
-        sc_it_fetch(it, false);
+        php_sc_it_fetch(it, false);
     }
     RETURN_BOOL(it->nitems != 0);
 }
 
 ZEND_METHOD(APCUIterator, current)
 {
-    sc_php_iterator *it = SC_IT_THIS();
+    php_sc_iterator *it = PHP_SC_IT_THIS();
 
     ZEND_PARSE_PARAMETERS_NONE();
-    SC_IT_ENSURE_INITIALIZED(it);
+    PHP_SC_IT_ENSURE_INITIALIZED(it);
 
-    if (it->idx == it->nitems && sc_it_fetch(it, false) == 0) {
+    if (it->idx == it->nitems && php_sc_it_fetch(it, false) == 0) {
         zend_throw_error(NULL, "Cannot call current() on invalid iterator");
         RETURN_THROWS();
     }
@@ -591,12 +591,12 @@ ZEND_METHOD(APCUIterator, current)
 
 ZEND_METHOD(APCUIterator, key)
 {
-    sc_php_iterator *it = SC_IT_THIS();
+    php_sc_iterator *it = PHP_SC_IT_THIS();
 
     ZEND_PARSE_PARAMETERS_NONE();
-    SC_IT_ENSURE_INITIALIZED(it);
+    PHP_SC_IT_ENSURE_INITIALIZED(it);
 
-    if (it->idx == it->nitems && sc_it_fetch(it, false) == 0) {
+    if (it->idx == it->nitems && php_sc_it_fetch(it, false) == 0) {
         zend_throw_error(NULL, "Cannot call key() on invalid iterator");
         RETURN_THROWS();
     }
@@ -605,10 +605,10 @@ ZEND_METHOD(APCUIterator, key)
 
 ZEND_METHOD(APCUIterator, next)
 {
-    sc_php_iterator *it = SC_IT_THIS();
+    php_sc_iterator *it = PHP_SC_IT_THIS();
 
     ZEND_PARSE_PARAMETERS_NONE();
-    SC_IT_ENSURE_INITIALIZED(it);
+    PHP_SC_IT_ENSURE_INITIALIZED(it);
 
     if (it->nitems != 0 && it->idx < it->nitems) {
         it->idx++;
@@ -617,57 +617,57 @@ ZEND_METHOD(APCUIterator, next)
 
 ZEND_METHOD(APCUIterator, getTotalHits)
 {
-    sc_php_iterator *it = SC_IT_THIS();
+    php_sc_iterator *it = PHP_SC_IT_THIS();
 
     ZEND_PARSE_PARAMETERS_NONE();
-    SC_IT_ENSURE_INITIALIZED(it);
+    PHP_SC_IT_ENSURE_INITIALIZED(it);
 
     if (!it->totals_done) {
-        sc_it_totals(it);
+        php_sc_it_totals(it);
     }
     RETURN_LONG(it->total_hits);
 }
 
 ZEND_METHOD(APCUIterator, getTotalSize)
 {
-    sc_php_iterator *it = SC_IT_THIS();
+    php_sc_iterator *it = PHP_SC_IT_THIS();
 
     ZEND_PARSE_PARAMETERS_NONE();
-    SC_IT_ENSURE_INITIALIZED(it);
+    PHP_SC_IT_ENSURE_INITIALIZED(it);
 
     if (!it->totals_done) {
-        sc_it_totals(it);
+        php_sc_it_totals(it);
     }
     RETURN_LONG(it->total_size);
 }
 
 ZEND_METHOD(APCUIterator, getTotalCount)
 {
-    sc_php_iterator *it = SC_IT_THIS();
+    php_sc_iterator *it = PHP_SC_IT_THIS();
 
     ZEND_PARSE_PARAMETERS_NONE();
-    SC_IT_ENSURE_INITIALIZED(it);
+    PHP_SC_IT_ENSURE_INITIALIZED(it);
 
     if (!it->totals_done) {
-        sc_it_totals(it);
+        php_sc_it_totals(it);
     }
     RETURN_LONG(it->total_count);
 }
 
 /* ---- apcu_delete($iterator) ---- */
 
-void sc_php_iterator_delete(zval *iterator, zval *return_value)
+void php_sc_iterator_delete(zval *iterator, zval *return_value)
 {
-    sc_php_iterator *it = sc_it_from_obj(Z_OBJ_P(iterator));
+    php_sc_iterator *it = php_sc_it_from_obj(Z_OBJ_P(iterator));
     sc_key k;
     uint32_t i;
 
-    SC_IT_ENSURE_INITIALIZED(it);
+    PHP_SC_IT_ENSURE_INITIALIZED(it);
     /* As APCu: every chunk not fetched yet, from where the iterator is. */
-    while (sc_it_fetch(it, true) > 0) {
+    while (php_sc_it_fetch(it, true) > 0) {
         for (i = 0; i < it->nitems; i++) {
-            if (sc_make_key(&k, it->items[i].key)) {
-                sc_cache_delete(&sc_shared_cache, &k);
+            if (php_sc_make_key(&k, it->items[i].key)) {
+                sc_cache_delete(&php_sc_shared_cache, &k);
             }
         }
         it->idx = it->nitems;
@@ -677,7 +677,7 @@ void sc_php_iterator_delete(zval *iterator, zval *return_value)
 
 /* ---- registration ---- */
 
-static bool sc_apcu_names_wanted(void)
+static bool php_sc_apcu_names_wanted(void)
 {
     zend_ini_entry *ini;
 
@@ -688,34 +688,34 @@ static bool sc_apcu_names_wanted(void)
     return !ini || !ini->value || zend_ini_parse_bool(ini->value);
 }
 
-void sc_php_iterator_minit(int module_number)
+void php_sc_iterator_minit(int module_number)
 {
-    if (!sc_apcu_names_wanted()) {
+    if (!php_sc_apcu_names_wanted()) {
         return;
     }
 
-    REGISTER_LONG_CONSTANT("APC_LIST_ACTIVE", SC_LIST_ACTIVE, CONST_PERSISTENT | CONST_CS);
-    REGISTER_LONG_CONSTANT("APC_LIST_DELETED", SC_LIST_DELETED, CONST_PERSISTENT | CONST_CS);
-    REGISTER_LONG_CONSTANT("APC_ITER_TYPE", SC_ITER_TYPE, CONST_PERSISTENT | CONST_CS);
-    REGISTER_LONG_CONSTANT("APC_ITER_KEY", SC_ITER_KEY, CONST_PERSISTENT | CONST_CS);
-    REGISTER_LONG_CONSTANT("APC_ITER_VALUE", SC_ITER_VALUE, CONST_PERSISTENT | CONST_CS);
-    REGISTER_LONG_CONSTANT("APC_ITER_NUM_HITS", SC_ITER_NUM_HITS, CONST_PERSISTENT | CONST_CS);
-    REGISTER_LONG_CONSTANT("APC_ITER_MTIME", SC_ITER_MTIME, CONST_PERSISTENT | CONST_CS);
-    REGISTER_LONG_CONSTANT("APC_ITER_CTIME", SC_ITER_CTIME, CONST_PERSISTENT | CONST_CS);
-    REGISTER_LONG_CONSTANT("APC_ITER_DTIME", SC_ITER_DTIME, CONST_PERSISTENT | CONST_CS);
-    REGISTER_LONG_CONSTANT("APC_ITER_ATIME", SC_ITER_ATIME, CONST_PERSISTENT | CONST_CS);
-    REGISTER_LONG_CONSTANT("APC_ITER_REFCOUNT", SC_ITER_REFCOUNT, CONST_PERSISTENT | CONST_CS);
-    REGISTER_LONG_CONSTANT("APC_ITER_MEM_SIZE", SC_ITER_MEM_SIZE, CONST_PERSISTENT | CONST_CS);
-    REGISTER_LONG_CONSTANT("APC_ITER_TTL", SC_ITER_TTL, CONST_PERSISTENT | CONST_CS);
-    REGISTER_LONG_CONSTANT("APC_ITER_NONE", SC_ITER_NONE, CONST_PERSISTENT | CONST_CS);
-    REGISTER_LONG_CONSTANT("APC_ITER_ALL", SC_ITER_ALL, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_LIST_ACTIVE", PHP_SC_LIST_ACTIVE, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_LIST_DELETED", PHP_SC_LIST_DELETED, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_TYPE", PHP_SC_ITER_TYPE, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_KEY", PHP_SC_ITER_KEY, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_VALUE", PHP_SC_ITER_VALUE, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_NUM_HITS", PHP_SC_ITER_NUM_HITS, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_MTIME", PHP_SC_ITER_MTIME, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_CTIME", PHP_SC_ITER_CTIME, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_DTIME", PHP_SC_ITER_DTIME, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_ATIME", PHP_SC_ITER_ATIME, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_REFCOUNT", PHP_SC_ITER_REFCOUNT, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_MEM_SIZE", PHP_SC_ITER_MEM_SIZE, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_TTL", PHP_SC_ITER_TTL, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_NONE", PHP_SC_ITER_NONE, CONST_PERSISTENT | CONST_CS);
+    REGISTER_LONG_CONSTANT("APC_ITER_ALL", PHP_SC_ITER_ALL, CONST_PERSISTENT | CONST_CS);
 
-    sc_php_iterator_ce = register_class_APCUIterator(zend_ce_iterator);
-    sc_php_iterator_ce->create_object = sc_it_create;
+    php_sc_iterator_ce = register_class_APCUIterator(zend_ce_iterator);
+    php_sc_iterator_ce->create_object = php_sc_it_create;
 
-    memcpy(&sc_it_handlers, zend_get_std_object_handlers(), sizeof(sc_it_handlers));
-    sc_it_handlers.offset = XtOffsetOf(sc_php_iterator, std);
-    sc_it_handlers.free_obj = sc_it_free;
-    sc_it_handlers.clone_obj = NULL;
-    sc_it_handlers.get_gc = sc_it_get_gc;
+    memcpy(&php_sc_it_handlers, zend_get_std_object_handlers(), sizeof(php_sc_it_handlers));
+    php_sc_it_handlers.offset = XtOffsetOf(php_sc_iterator, std);
+    php_sc_it_handlers.free_obj = php_sc_it_free;
+    php_sc_it_handlers.clone_obj = NULL;
+    php_sc_it_handlers.get_gc = php_sc_it_get_gc;
 }

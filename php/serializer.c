@@ -16,7 +16,7 @@
  *   "default"  APCu's own format: plain arrays natively, objects through
  *              php serialize(); shardcache stores plain arrays in its own
  *              format either way, and here also arrays holding shared PHP
- *              references (sc_value_set_native_refs), which "php" sends to
+ *              references (php_sc_value_set_native_refs), which "php" sends to
  *              serialize() as APCu does
  *   a registered name          that serializer, for what must be serialized
  *   anything else              as "default", silently, as in APCu
@@ -39,25 +39,25 @@
 #include "value.h"
 
 /* APCu's ABI (apc_serializer.h, ABI "0"). */
-#define SC_APC_SERIALIZER_CONSTANT "\000apc_register_serializer-0"
-#define SC_MAX_SERIALIZERS 16
+#define PHP_SC_APC_SERIALIZER_CONSTANT "\000apc_register_serializer-0"
+#define PHP_SC_MAX_SERIALIZERS 16
 
-typedef struct sc_apc_serializer {   /* APCu's apc_serializer_t */
+typedef struct php_sc_apc_serializer {   /* APCu's apc_serializer_t */
     const char *name;
-    sc_ext_serialize_fn serialize;
-    sc_ext_unserialize_fn unserialize;
+    php_sc_ext_serialize_fn serialize;
+    php_sc_ext_unserialize_fn unserialize;
     void *config;
-} sc_apc_serializer;
+} php_sc_apc_serializer;
 
-static sc_apc_serializer sc_serializers[SC_MAX_SERIALIZERS];
-static int sc_nserializers;
+static php_sc_apc_serializer php_sc_serializers[PHP_SC_MAX_SERIALIZERS];
+static int php_sc_nserializers;
 
 /* What is in use, for phpinfo(). */
-static char sc_serializer_desc[160] = "php";
+static char php_sc_serializer_desc[160] = "php";
 
 /* The function the constant points at: APCu's _apc_register_serializer()
  * signature and return value (1: registered, 0: refused). */
-static int sc_register_serializer(const char *name, sc_ext_serialize_fn serialize, sc_ext_unserialize_fn unserialize,
+static int php_sc_register_serializer(const char *name, php_sc_ext_serialize_fn serialize, php_sc_ext_unserialize_fn unserialize,
                                   void *config)
 {
     int i;
@@ -65,40 +65,40 @@ static int sc_register_serializer(const char *name, sc_ext_serialize_fn serializ
     if (!name || !*name || !serialize || !unserialize) {
         return 0;
     }
-    for (i = 0; i < sc_nserializers; i++) {
-        if (strcmp(sc_serializers[i].name, name) == 0) {
+    for (i = 0; i < php_sc_nserializers; i++) {
+        if (strcmp(php_sc_serializers[i].name, name) == 0) {
             return 1; /* the first registration of a name stays, as in APCu */
         }
     }
-    if (sc_nserializers >= SC_MAX_SERIALIZERS) {
+    if (php_sc_nserializers >= PHP_SC_MAX_SERIALIZERS) {
         return 0;
     }
-    sc_serializers[sc_nserializers].name = name;
-    sc_serializers[sc_nserializers].serialize = serialize;
-    sc_serializers[sc_nserializers].unserialize = unserialize;
-    sc_serializers[sc_nserializers].config = config;
-    sc_nserializers++;
+    php_sc_serializers[php_sc_nserializers].name = name;
+    php_sc_serializers[php_sc_nserializers].serialize = serialize;
+    php_sc_serializers[php_sc_nserializers].unserialize = unserialize;
+    php_sc_serializers[php_sc_nserializers].config = config;
+    php_sc_nserializers++;
     return 1;
 }
 
-void sc_serializer_minit(int module_number, bool publish_hook)
+void php_sc_serializer_minit(int module_number, bool publish_hook)
 {
     /* A restart without unloading the module must not keep the previous
      * run's registrations (they point into extensions that may have moved). */
-    memset(sc_serializers, 0, sizeof(sc_serializers));
-    sc_nserializers = 0;
-    sc_value_set_serializer(NULL, NULL, NULL);
-    snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "php");
+    memset(php_sc_serializers, 0, sizeof(php_sc_serializers));
+    php_sc_nserializers = 0;
+    php_sc_value_set_serializer(NULL, NULL, NULL);
+    snprintf(php_sc_serializer_desc, sizeof(php_sc_serializer_desc), "php");
     if (!publish_hook) {
         return;
     }
-    zend_register_long_constant(SC_APC_SERIALIZER_CONSTANT, sizeof(SC_APC_SERIALIZER_CONSTANT) - 1,
-                                (zend_long)(uintptr_t)&sc_register_serializer, CONST_PERSISTENT, module_number);
+    zend_register_long_constant(PHP_SC_APC_SERIALIZER_CONSTANT, sizeof(PHP_SC_APC_SERIALIZER_CONSTANT) - 1,
+                                (zend_long)(uintptr_t)&php_sc_register_serializer, CONST_PERSISTENT, module_number);
 }
 
 /* ---- fallbacks ---- */
 
-static void *sc_module_symbol(const char *module, const char *symbol)
+static void *php_sc_module_symbol(const char *module, const char *symbol)
 {
 #ifdef DL_FETCH_SYMBOL
     zend_module_entry *m = zend_hash_str_find_ptr(&module_registry, module, strlen(module));
@@ -115,19 +115,19 @@ static void *sc_module_symbol(const char *module, const char *symbol)
 }
 
 /* igbinary's C API (igbinary.h): 0 on success. */
-static int (*sc_igb_serialize)(uint8_t **ret, size_t *ret_len, zval *z);
-static int (*sc_igb_unserialize)(const uint8_t *buf, size_t buf_len, zval *z);
+static int (*php_sc_igb_serialize)(uint8_t **ret, size_t *ret_len, zval *z);
+static int (*php_sc_igb_unserialize)(const uint8_t *buf, size_t buf_len, zval *z);
 
-static int sc_igbinary_serialize(unsigned char **buf, size_t *buf_len, const zval *value, void *config)
+static int php_sc_igbinary_serialize(unsigned char **buf, size_t *buf_len, const zval *value, void *config)
 {
     (void)config;
-    return sc_igb_serialize(buf, buf_len, (zval *)value) == 0;
+    return php_sc_igb_serialize(buf, buf_len, (zval *)value) == 0;
 }
 
-static int sc_igbinary_unserialize(zval *value, unsigned char *buf, size_t buf_len, void *config)
+static int php_sc_igbinary_unserialize(zval *value, unsigned char *buf, size_t buf_len, void *config)
 {
     (void)config;
-    if (sc_igb_unserialize(buf, buf_len, value) == 0) {
+    if (php_sc_igb_unserialize(buf, buf_len, value) == 0) {
         return 1;
     }
     zval_ptr_dtor(value);
@@ -135,89 +135,89 @@ static int sc_igbinary_unserialize(zval *value, unsigned char *buf, size_t buf_l
     return 0;
 }
 
-static bool sc_serializer_registered(const char *name)
+static bool php_sc_serializer_registered(const char *name)
 {
     int i;
 
-    for (i = 0; i < sc_nserializers; i++) {
-        if (strcmp(sc_serializers[i].name, name) == 0) {
+    for (i = 0; i < php_sc_nserializers; i++) {
+        if (strcmp(php_sc_serializers[i].name, name) == 0) {
             return true;
         }
     }
     return false;
 }
 
-static bool sc_igbinary_api_available(void)
+static bool php_sc_igbinary_api_available(void)
 {
-    return sc_module_symbol("igbinary", "igbinary_serialize") && sc_module_symbol("igbinary", "igbinary_unserialize");
+    return php_sc_module_symbol("igbinary", "igbinary_serialize") && php_sc_module_symbol("igbinary", "igbinary_unserialize");
 }
 
 /* ---- the choice ---- */
 
-void sc_serializer_select(const char *name)
+void php_sc_serializer_select(const char *name)
 {
-    const sc_apc_serializer *found = NULL;
-    sc_apc_serializer from_apcu;
+    const php_sc_apc_serializer *found = NULL;
+    php_sc_apc_serializer from_apcu;
     int i;
 
-    sc_value_set_serializer(NULL, NULL, NULL);
-    sc_value_set_native_refs(false);
+    php_sc_value_set_serializer(NULL, NULL, NULL);
+    php_sc_value_set_native_refs(false);
     if (!name || !*name || strcmp(name, "php") == 0) {
-        snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "php");
+        snprintf(php_sc_serializer_desc, sizeof(php_sc_serializer_desc), "php");
         return;
     }
     if (strcmp(name, "default") == 0) {
-        snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "default");
-        sc_value_set_native_refs(true);
+        snprintf(php_sc_serializer_desc, sizeof(php_sc_serializer_desc), "default");
+        php_sc_value_set_native_refs(true);
         return;
     }
-    for (i = 0; i < sc_nserializers; i++) {
-        if (strcmp(sc_serializers[i].name, name) == 0) {
-            found = &sc_serializers[i];
-            snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "%s", name);
+    for (i = 0; i < php_sc_nserializers; i++) {
+        if (strcmp(php_sc_serializers[i].name, name) == 0) {
+            found = &php_sc_serializers[i];
+            snprintf(php_sc_serializer_desc, sizeof(php_sc_serializer_desc), "%s", name);
             break;
         }
     }
     if (!found) {
         /* APCu loaded too: serializers registered with it. */
-        sc_apc_serializer *(*find)(const char *) =
-            (sc_apc_serializer * (*)(const char *)) sc_module_symbol("apcu", "apc_find_serializer");
-        sc_apc_serializer *s = find ? find(name) : NULL;
+        php_sc_apc_serializer *(*find)(const char *) =
+            (php_sc_apc_serializer * (*)(const char *)) php_sc_module_symbol("apcu", "apc_find_serializer");
+        php_sc_apc_serializer *s = find ? find(name) : NULL;
         if (s && s->serialize && s->unserialize) {
             from_apcu = *s;
             found = &from_apcu;
-            snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "%s (registered with APCu)", name);
+            snprintf(php_sc_serializer_desc, sizeof(php_sc_serializer_desc), "%s (registered with APCu)", name);
         }
     }
     if (!found && strcmp(name, "igbinary") == 0) {
         /* igbinary started first and found nothing to register with. */
-        sc_igb_serialize = (int (*)(uint8_t **, size_t *, zval *))sc_module_symbol("igbinary", "igbinary_serialize");
-        sc_igb_unserialize =
-            (int (*)(const uint8_t *, size_t, zval *))sc_module_symbol("igbinary", "igbinary_unserialize");
-        if (sc_igb_serialize && sc_igb_unserialize) {
+        php_sc_igb_serialize = (int (*)(uint8_t **, size_t *, zval *))php_sc_module_symbol("igbinary", "igbinary_serialize");
+        php_sc_igb_unserialize =
+            (int (*)(const uint8_t *, size_t, zval *))php_sc_module_symbol("igbinary", "igbinary_unserialize");
+        if (php_sc_igb_serialize && php_sc_igb_unserialize) {
             from_apcu.name = "igbinary";
-            from_apcu.serialize = sc_igbinary_serialize;
-            from_apcu.unserialize = sc_igbinary_unserialize;
+            from_apcu.serialize = php_sc_igbinary_serialize;
+            from_apcu.unserialize = php_sc_igbinary_unserialize;
             from_apcu.config = NULL;
             found = &from_apcu;
-            snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "igbinary (through its C API)");
+            snprintf(php_sc_serializer_desc, sizeof(php_sc_serializer_desc), "igbinary (through its C API)");
         }
     }
     if (!found) {
-        snprintf(sc_serializer_desc, sizeof(sc_serializer_desc), "default (apc.serializer '%.100s' is not registered)",
+        snprintf(php_sc_serializer_desc, sizeof(php_sc_serializer_desc), "default (apc.serializer '%.100s' is not registered)",
                  name);
-        sc_value_set_native_refs(true);
+        php_sc_value_set_native_refs(true);
         return;
     }
-    sc_value_set_serializer(found->serialize, found->unserialize, found->config);
+    php_sc_value_set_serializer(found->serialize, found->unserialize, found->config);
 }
 
-const char *sc_serializer_describe(void)
+const char *php_sc_serializer_describe(void)
 {
-    return sc_serializer_desc;
+    return php_sc_serializer_desc;
 }
 
-void sc_serializer_names(char *buf, size_t len)
+void php_sc_serializer_names(char *buf, size_t len)
 {
     size_t used;
     int i;
@@ -226,16 +226,16 @@ void sc_serializer_names(char *buf, size_t len)
         return;
     }
     snprintf(buf, len, "php");
-    for (i = 0; i < sc_nserializers; i++) {
+    for (i = 0; i < php_sc_nserializers; i++) {
         used = strlen(buf);
-        if (strcmp(sc_serializers[i].name, "php") != 0 && used < len) {
-            snprintf(buf + used, len - used, ", %s", sc_serializers[i].name);
+        if (strcmp(php_sc_serializers[i].name, "php") != 0 && used < len) {
+            snprintf(buf + used, len - used, ", %s", php_sc_serializers[i].name);
         }
     }
     /* igbinary that started before us found no hook to register with, but
      * apc.serializer=igbinary still works through its C API: list it too,
      * whatever the load order. */
-    if (!sc_serializer_registered("igbinary") && sc_igbinary_api_available()) {
+    if (!php_sc_serializer_registered("igbinary") && php_sc_igbinary_api_available()) {
         used = strlen(buf);
         if (used < len) {
             snprintf(buf + used, len - used, ", igbinary");

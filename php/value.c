@@ -17,7 +17,7 @@
  *                     the NUL. The NUL keeps php_var_unserialize()'s scanner inside the
  *                     buffer; decode refuses data whose last byte is not NUL.
  *                     Or, when apc.serializer names a third-party serializer (set once at
- *                     startup with sc_value_set_serializer), one 0x00 byte followed by that
+ *                     startup with php_sc_value_set_serializer), one 0x00 byte followed by that
  *                     serializer's output. php serialize() output never starts with 0x00
  *                     (it starts with a type letter), so the first byte tells them apart;
  *                     data of the third-party form is refused when no such serializer is set.
@@ -35,9 +35,9 @@
  *     0x10 int32 | 0x11 int64
  *     0x12 str8  len:u8  hash:u64 bytes
  *     0x13 str32 len:u32 hash:u64 bytes      hash = zend_string_hash_val(key)
- *     0x14 slot  n:u8                         same key as key slot n (see SC_KEYSLOTS)
+ *     0x14 slot  n:u8                         same key as key slot n (see PHP_SC_KEYSLOTS)
  *   Memo form (arrays holding PHP references shared with something else, with
- *   apc.serializer=default, see below): SC_T_MEMO, then the array, in which
+ *   apc.serializer=default, see below): PHP_SC_T_MEMO, then the array, in which
  *     0x0b ref   value                       a reference; gets the next ref id
  *     0x0c refid id:u32                      the same reference as ref #id
  *     0x0d arrid id:u32                      the same array as array #id
@@ -71,20 +71,20 @@
  *     array(1){[0]=>*RECURSION*}); with apc.serializer=php, serialize()d, as
  *     APCu does (whose serialize() output puts the cycle one level lower).
  *   - objects/enums, and arrays holding an object, an INDIRECT slot, a string
- *     longer than 4 GiB or nesting deeper than SC_VALUE_MAX_DEPTH -> the whole
+ *     longer than 4 GiB or nesting deeper than PHP_SC_VALUE_MAX_DEPTH -> the whole
  *     value is serialize()d, exactly like APCu. References with refcount 1 are
  *     plain values to serialize() too, so they are inlined.
  *   - serialize() failures (Closure, anonymous class, throwing __sleep or
  *     __serialize ...) leave the exception pending and encode returns FAILURE.
  *
- * Depth: arrays nested up to SC_VALUE_MAX_DEPTH (512) levels use SC_V_ARRAY;
+ * Depth: arrays nested up to PHP_SC_VALUE_MAX_DEPTH (512) levels use SC_V_ARRAY;
  * deeper ones are serialize()d (store succeeds, like APCu; fetch then obeys
  * unserialize_max_depth, default 4096, failing exactly like APCu past it).
  *
  * Decode is defensive: every count and length is checked against the bytes left
  * (a list element takes >= 1 byte, a hash element >= 2, so counts can't make it
  * allocate more than the input justifies), nesting is bounded by
- * SC_VALUE_MAX_DEPTH, unknown tags, out-of-range ints, duplicate int keys, key
+ * PHP_SC_VALUE_MAX_DEPTH, unknown tags, out-of-range ints, duplicate int keys, key
  * slots never filled and trailing garbage are refused; on any error the partial
  * value is freed and *out is NULL. Corrupt-but-well-formed input (a wrong
  * stored hash, a duplicate string key) cannot be detected cheaply; it yields an
@@ -110,48 +110,48 @@ ZEND_TSRMLS_CACHE_EXTERN()
 /* ---- tags ---------------------------------------------------------------- */
 
 enum {
-    SC_T_NULL   = 0x00,
-    SC_T_FALSE  = 0x01,
-    SC_T_TRUE   = 0x02,
-    SC_T_I8     = 0x03,
-    SC_T_I32    = 0x04,
-    SC_T_I64    = 0x05,
-    SC_T_DOUBLE = 0x06,
-    SC_T_STR8   = 0x07,
-    SC_T_STR32  = 0x08,
-    SC_T_LIST   = 0x09,
-    SC_T_HASH   = 0x0a,
-    SC_T_REF    = 0x0b,   /* memo form only: a new PHP reference, then its value */
-    SC_T_REFID  = 0x0c,   /* memo form only: id:u32, the same reference again */
-    SC_T_ARRID  = 0x0d,   /* memo form only: id:u32, the same array again */
-    SC_T_MEMO   = 0x0e,   /* first byte of the memo form, then one array */
+    PHP_SC_T_NULL   = 0x00,
+    PHP_SC_T_FALSE  = 0x01,
+    PHP_SC_T_TRUE   = 0x02,
+    PHP_SC_T_I8     = 0x03,
+    PHP_SC_T_I32    = 0x04,
+    PHP_SC_T_I64    = 0x05,
+    PHP_SC_T_DOUBLE = 0x06,
+    PHP_SC_T_STR8   = 0x07,
+    PHP_SC_T_STR32  = 0x08,
+    PHP_SC_T_LIST   = 0x09,
+    PHP_SC_T_HASH   = 0x0a,
+    PHP_SC_T_REF    = 0x0b,   /* memo form only: a new PHP reference, then its value */
+    PHP_SC_T_REFID  = 0x0c,   /* memo form only: id:u32, the same reference again */
+    PHP_SC_T_ARRID  = 0x0d,   /* memo form only: id:u32, the same array again */
+    PHP_SC_T_MEMO   = 0x0e,   /* first byte of the memo form, then one array */
 
-    SC_K_I32    = 0x10,
-    SC_K_I64    = 0x11,
-    SC_K_STR8   = 0x12,
-    SC_K_STR32  = 0x13,
-    SC_K_SLOT   = 0x14
+    PHP_SC_K_I32    = 0x10,
+    PHP_SC_K_I64    = 0x11,
+    PHP_SC_K_STR8   = 0x12,
+    PHP_SC_K_STR32  = 0x13,
+    PHP_SC_K_SLOT   = 0x14
 };
 
 /* Key slots: inside nested hashes (depth >= 2) keys repeat a lot (lists of
  * rows/records). Encoder and decoder both keep a direct-mapped table of the
- * last string key (length >= 2) seen in each slot, slot = sc_key_slot(hash),
+ * last string key (length >= 2) seen in each slot, slot = php_sc_key_slot(hash),
  * updated identically on every full key written/read at depth >= 2. A key equal
- * to its slot's current key is written as SC_K_SLOT + slot number: decode then
+ * to its slot's current key is written as PHP_SC_K_SLOT + slot number: decode then
  * costs a refcount (no allocation, no compare) and the decoded rows share their
  * key strings as PHP's own arrays would. The tables hold borrowed pointers:
  * keys of the arrays being read/built, alive for the whole call (on decode
  * failure everything is freed and nothing is looked up any more). */
-#define SC_KEYSLOTS 64
+#define PHP_SC_KEYSLOTS 64
 
-static zend_always_inline uint32_t sc_key_slot(zend_ulong h)
+static zend_always_inline uint32_t php_sc_key_slot(zend_ulong h)
 {
-    return (uint32_t) ((h ^ (h >> 16)) & (SC_KEYSLOTS - 1));
+    return (uint32_t) ((h ^ (h >> 16)) & (PHP_SC_KEYSLOTS - 1));
 }
 
 /* ---- little-endian helpers ----------------------------------------------- */
 
-static zend_always_inline uint32_t sc_le32(uint32_t v)
+static zend_always_inline uint32_t php_sc_le32(uint32_t v)
 {
 #ifdef WORDS_BIGENDIAN
     return ((v & 0xffu) << 24) | ((v & 0xff00u) << 8) | ((v >> 8) & 0xff00u) | (v >> 24);
@@ -160,10 +160,10 @@ static zend_always_inline uint32_t sc_le32(uint32_t v)
 #endif
 }
 
-static zend_always_inline uint64_t sc_le64(uint64_t v)
+static zend_always_inline uint64_t php_sc_le64(uint64_t v)
 {
 #ifdef WORDS_BIGENDIAN
-    return ((uint64_t) sc_le32((uint32_t) v) << 32) | sc_le32((uint32_t) (v >> 32));
+    return ((uint64_t) php_sc_le32((uint32_t) v) << 32) | php_sc_le32((uint32_t) (v >> 32));
 #else
     return v;
 #endif
@@ -172,39 +172,39 @@ static zend_always_inline uint64_t sc_le64(uint64_t v)
 /* ---- encoder ------------------------------------------------------------- */
 
 /* The apc.serializer in use for values that must be serialized; NULL: php
- * serialize(). Written only at module startup (sc_value_set_serializer). */
-static sc_ext_serialize_fn sc_ext_ser;
-static sc_ext_unserialize_fn sc_ext_unser;
-static void *sc_ext_config;
+ * serialize(). Written only at module startup (php_sc_value_set_serializer). */
+static php_sc_ext_serialize_fn php_sc_ext_ser;
+static php_sc_ext_unserialize_fn php_sc_ext_unser;
+static void *php_sc_ext_config;
 
-typedef struct sc_wbuf {
+typedef struct php_sc_wbuf {
     char *buf;
     size_t len;
     size_t cap;
     bool kc_ready;
-    zend_string *kc[SC_KEYSLOTS];
+    zend_string *kc[PHP_SC_KEYSLOTS];
     /* memo form only: arrays and references seen, by address -> id */
     HashTable *memo_arrays;
     HashTable *memo_refs;
-} sc_wbuf;
+} php_sc_wbuf;
 
 /* Result of the native (SC_V_ARRAY) walk: OK, "give up, serialize it", or
  * "start over in the memo form" (a shared reference was met). */
-#define SC_ENC_OK       0
-#define SC_ENC_FALLBACK 1
-#define SC_ENC_MEMO     2
+#define PHP_SC_ENC_OK       0
+#define PHP_SC_ENC_FALLBACK 1
+#define PHP_SC_ENC_MEMO     2
 
 /* apc.serializer=default: shared references take the memo form. Written
- * only at module startup (sc_value_set_native_refs). */
-static bool sc_native_refs;
+ * only at module startup (php_sc_value_set_native_refs). */
+static bool php_sc_native_refs;
 
-void sc_value_set_native_refs(bool on)
+void php_sc_value_set_native_refs(bool on)
 {
-    sc_native_refs = on;
+    php_sc_native_refs = on;
 }
 
 
-static void sc_wbuf_grow(sc_wbuf *w, size_t need)
+static void php_sc_wbuf_grow(php_sc_wbuf *w, size_t need)
 {
     size_t cap = w->cap ? w->cap : 64;
     while (cap - w->len < need) {
@@ -214,36 +214,36 @@ static void sc_wbuf_grow(sc_wbuf *w, size_t need)
     w->cap = cap;
 }
 
-static zend_always_inline char *sc_wbuf_reserve(sc_wbuf *w, size_t need)
+static zend_always_inline char *php_sc_wbuf_reserve(php_sc_wbuf *w, size_t need)
 {
     if (UNEXPECTED(w->cap - w->len < need)) {
-        sc_wbuf_grow(w, need);
+        php_sc_wbuf_grow(w, need);
     }
     return w->buf + w->len;
 }
 
-static zend_always_inline void sc_put_u8(sc_wbuf *w, uint8_t v)
+static zend_always_inline void php_sc_put_u8(php_sc_wbuf *w, uint8_t v)
 {
-    *sc_wbuf_reserve(w, 1) = (char) v;
+    *php_sc_wbuf_reserve(w, 1) = (char) v;
     w->len += 1;
 }
 
 /* Caller has reserved the room. */
-static zend_always_inline void sc_store_u32(char *p, uint32_t v)
+static zend_always_inline void php_sc_store_u32(char *p, uint32_t v)
 {
-    v = sc_le32(v);
+    v = php_sc_le32(v);
     memcpy(p, &v, 4);
 }
 
-static zend_always_inline void sc_store_u64(char *p, uint64_t v)
+static zend_always_inline void php_sc_store_u64(char *p, uint64_t v)
 {
-    v = sc_le64(v);
+    v = php_sc_le64(v);
     memcpy(p, &v, 8);
 }
 
-static zend_always_inline void sc_put_long(sc_wbuf *w, zend_long lv, uint8_t t8, uint8_t t32, uint8_t t64)
+static zend_always_inline void php_sc_put_long(php_sc_wbuf *w, zend_long lv, uint8_t t8, uint8_t t32, uint8_t t64)
 {
-    char *p = sc_wbuf_reserve(w, 9);
+    char *p = php_sc_wbuf_reserve(w, 9);
     int64_t v = (int64_t) lv;
     if (t8 && v >= INT8_MIN && v <= INT8_MAX) {
         p[0] = (char) t8;
@@ -251,17 +251,17 @@ static zend_always_inline void sc_put_long(sc_wbuf *w, zend_long lv, uint8_t t8,
         w->len += 2;
     } else if (v >= INT32_MIN && v <= INT32_MAX) {
         p[0] = (char) t32;
-        sc_store_u32(p + 1, (uint32_t) (int32_t) v);
+        php_sc_store_u32(p + 1, (uint32_t) (int32_t) v);
         w->len += 5;
     } else {
         p[0] = (char) t64;
-        sc_store_u64(p + 1, (uint64_t) v);
+        php_sc_store_u64(p + 1, (uint64_t) v);
         w->len += 9;
     }
 }
 
 /* Memo form: the id of ptr in table, or (first time) a new id and -1. */
-static zend_always_inline zend_long sc_memo_id(HashTable *table, const void *ptr)
+static zend_always_inline zend_long php_sc_memo_id(HashTable *table, const void *ptr)
 {
     zval *found = zend_hash_index_find(table, (zend_ulong) (uintptr_t) ptr);
     zval id;
@@ -274,45 +274,45 @@ static zend_always_inline zend_long sc_memo_id(HashTable *table, const void *ptr
     return -1;
 }
 
-static zend_always_inline void sc_put_id(sc_wbuf *w, uint8_t tag, zend_long id)
+static zend_always_inline void php_sc_put_id(php_sc_wbuf *w, uint8_t tag, zend_long id)
 {
-    char *p = sc_wbuf_reserve(w, 5);
+    char *p = php_sc_wbuf_reserve(w, 5);
     p[0] = (char) tag;
-    sc_store_u32(p + 1, (uint32_t) id);
+    php_sc_store_u32(p + 1, (uint32_t) id);
     w->len += 5;
 }
 
 /* Writes a length-prefixed byte string with tag t8 (u8 length) or t32 (u32 length). */
-static zend_always_inline int sc_put_bytes(sc_wbuf *w, const char *s, size_t n, uint8_t t8, uint8_t t32)
+static zend_always_inline int php_sc_put_bytes(php_sc_wbuf *w, const char *s, size_t n, uint8_t t8, uint8_t t32)
 {
     char *p;
     if (n <= UINT8_MAX) {
-        p = sc_wbuf_reserve(w, 2 + n);
+        p = php_sc_wbuf_reserve(w, 2 + n);
         p[0] = (char) t8;
         p[1] = (char) (uint8_t) n;
         memcpy(p + 2, s, n);
         w->len += 2 + n;
-        return SC_ENC_OK;
+        return PHP_SC_ENC_OK;
     }
     if (n > UINT32_MAX) {
-        return SC_ENC_FALLBACK;
+        return PHP_SC_ENC_FALLBACK;
     }
-    p = sc_wbuf_reserve(w, 5 + n);
+    p = php_sc_wbuf_reserve(w, 5 + n);
     p[0] = (char) t32;
-    sc_store_u32(p + 1, (uint32_t) n);
+    php_sc_store_u32(p + 1, (uint32_t) n);
     memcpy(p + 5, s, n);
     w->len += 5 + n;
-    return SC_ENC_OK;
+    return PHP_SC_ENC_OK;
 }
 
 /* String key: tag, length, the zend hash (so decode need not rehash), bytes. */
-static zend_always_inline int sc_put_key(sc_wbuf *w, zend_string *key, uint32_t depth)
+static zend_always_inline int php_sc_put_key(php_sc_wbuf *w, zend_string *key, uint32_t depth)
 {
     size_t n = ZSTR_LEN(key);
     zend_ulong h = zend_string_hash_val(key);
     char *p;
     if (depth > 1 && n > 1) {
-        uint32_t slot = sc_key_slot(h);
+        uint32_t slot = php_sc_key_slot(h);
         zend_string *k;
         if (!w->kc_ready) {
             memset(w->kc, 0, sizeof(w->kc));
@@ -320,101 +320,101 @@ static zend_always_inline int sc_put_key(sc_wbuf *w, zend_string *key, uint32_t 
         }
         k = w->kc[slot];
         if (k && (k == key || zend_string_equal_content(k, key))) {
-            p = sc_wbuf_reserve(w, 2);
-            p[0] = (char) SC_K_SLOT;
+            p = php_sc_wbuf_reserve(w, 2);
+            p[0] = (char) PHP_SC_K_SLOT;
             p[1] = (char) (uint8_t) slot;
             w->len += 2;
-            return SC_ENC_OK;
+            return PHP_SC_ENC_OK;
         }
         w->kc[slot] = key;
     }
     if (n <= UINT8_MAX) {
-        p = sc_wbuf_reserve(w, 10 + n);
-        p[0] = (char) SC_K_STR8;
+        p = php_sc_wbuf_reserve(w, 10 + n);
+        p[0] = (char) PHP_SC_K_STR8;
         p[1] = (char) (uint8_t) n;
-        sc_store_u64(p + 2, (uint64_t) h);
+        php_sc_store_u64(p + 2, (uint64_t) h);
         memcpy(p + 10, ZSTR_VAL(key), n);
         w->len += 10 + n;
-        return SC_ENC_OK;
+        return PHP_SC_ENC_OK;
     }
     if (n > UINT32_MAX) {
-        return SC_ENC_FALLBACK;
+        return PHP_SC_ENC_FALLBACK;
     }
-    p = sc_wbuf_reserve(w, 13 + n);
-    p[0] = (char) SC_K_STR32;
-    sc_store_u32(p + 1, (uint32_t) n);
-    sc_store_u64(p + 5, (uint64_t) h);
+    p = php_sc_wbuf_reserve(w, 13 + n);
+    p[0] = (char) PHP_SC_K_STR32;
+    php_sc_store_u32(p + 1, (uint32_t) n);
+    php_sc_store_u64(p + 5, (uint64_t) h);
     memcpy(p + 13, ZSTR_VAL(key), n);
     w->len += 13 + n;
-    return SC_ENC_OK;
+    return PHP_SC_ENC_OK;
 }
 
-static int sc_enc_array(sc_wbuf *w, HashTable *ht, uint32_t depth);
+static int php_sc_enc_array(php_sc_wbuf *w, HashTable *ht, uint32_t depth);
 
-static int sc_enc_zval(sc_wbuf *w, zval *zv, uint32_t depth)
+static int php_sc_enc_zval(php_sc_wbuf *w, zval *zv, uint32_t depth)
 {
 again:
     switch (Z_TYPE_P(zv)) {
         case IS_NULL:
-            sc_put_u8(w, SC_T_NULL);
-            return SC_ENC_OK;
+            php_sc_put_u8(w, PHP_SC_T_NULL);
+            return PHP_SC_ENC_OK;
         case IS_FALSE:
-            sc_put_u8(w, SC_T_FALSE);
-            return SC_ENC_OK;
+            php_sc_put_u8(w, PHP_SC_T_FALSE);
+            return PHP_SC_ENC_OK;
         case IS_TRUE:
-            sc_put_u8(w, SC_T_TRUE);
-            return SC_ENC_OK;
+            php_sc_put_u8(w, PHP_SC_T_TRUE);
+            return PHP_SC_ENC_OK;
         case IS_LONG:
-            sc_put_long(w, Z_LVAL_P(zv), SC_T_I8, SC_T_I32, SC_T_I64);
-            return SC_ENC_OK;
+            php_sc_put_long(w, Z_LVAL_P(zv), PHP_SC_T_I8, PHP_SC_T_I32, PHP_SC_T_I64);
+            return PHP_SC_ENC_OK;
         case IS_DOUBLE: {
             uint64_t bits;
-            char *p = sc_wbuf_reserve(w, 9);
+            char *p = php_sc_wbuf_reserve(w, 9);
             double d = Z_DVAL_P(zv);
             memcpy(&bits, &d, 8);
-            p[0] = (char) SC_T_DOUBLE;
-            sc_store_u64(p + 1, bits);
+            p[0] = (char) PHP_SC_T_DOUBLE;
+            php_sc_store_u64(p + 1, bits);
             w->len += 9;
-            return SC_ENC_OK;
+            return PHP_SC_ENC_OK;
         }
         case IS_STRING:
-            return sc_put_bytes(w, Z_STRVAL_P(zv), Z_STRLEN_P(zv), SC_T_STR8, SC_T_STR32);
+            return php_sc_put_bytes(w, Z_STRVAL_P(zv), Z_STRLEN_P(zv), PHP_SC_T_STR8, PHP_SC_T_STR32);
         case IS_ARRAY:
-            return sc_enc_array(w, Z_ARRVAL_P(zv), depth + 1);
+            return php_sc_enc_array(w, Z_ARRVAL_P(zv), depth + 1);
         case IS_REFERENCE:
             /* A reference only its holder sees is a plain value to serialize()
              * too; any other reference may be shared inside the value. */
             if (Z_REFCOUNT_P(zv) != 1) {
                 zend_long id;
                 if (!w->memo_refs) {
-                    return sc_native_refs ? SC_ENC_MEMO : SC_ENC_FALLBACK;
+                    return php_sc_native_refs ? PHP_SC_ENC_MEMO : PHP_SC_ENC_FALLBACK;
                 }
-                id = sc_memo_id(w->memo_refs, Z_REF_P(zv));
+                id = php_sc_memo_id(w->memo_refs, Z_REF_P(zv));
                 if (id >= 0) {
-                    sc_put_id(w, SC_T_REFID, id);
-                    return SC_ENC_OK;
+                    php_sc_put_id(w, PHP_SC_T_REFID, id);
+                    return PHP_SC_ENC_OK;
                 }
-                sc_put_u8(w, SC_T_REF);
-                return sc_enc_zval(w, Z_REFVAL_P(zv), depth);
+                php_sc_put_u8(w, PHP_SC_T_REF);
+                return php_sc_enc_zval(w, Z_REFVAL_P(zv), depth);
             }
             zv = Z_REFVAL_P(zv);
             goto again;
         case IS_RESOURCE:
             /* What the native format cannot hold goes to the serializer in
              * use, as with APCu: igbinary (with its notice) gives NULL. */
-            if (sc_ext_ser) {
-                return SC_ENC_FALLBACK;
+            if (php_sc_ext_ser) {
+                return PHP_SC_ENC_FALLBACK;
             }
             /* serialize() writes resources as i:0; APCu fetches int(0). */
-            sc_put_u8(w, SC_T_I8);
-            sc_put_u8(w, 0);
-            return SC_ENC_OK;
+            php_sc_put_u8(w, PHP_SC_T_I8);
+            php_sc_put_u8(w, 0);
+            return PHP_SC_ENC_OK;
         default: /* IS_OBJECT, IS_INDIRECT, anything unexpected */
-            return SC_ENC_FALLBACK;
+            return PHP_SC_ENC_FALLBACK;
     }
 }
 
-static int sc_enc_array(sc_wbuf *w, HashTable *ht, uint32_t depth)
+static int php_sc_enc_array(php_sc_wbuf *w, HashTable *ht, uint32_t depth)
 {
     uint32_t n = zend_hash_num_elements(ht);
     zend_ulong h;
@@ -422,79 +422,79 @@ static int sc_enc_array(sc_wbuf *w, HashTable *ht, uint32_t depth)
     zval *val;
     char *p;
 
-    if (depth > SC_VALUE_MAX_DEPTH) {
-        return SC_ENC_FALLBACK;
+    if (depth > PHP_SC_VALUE_MAX_DEPTH) {
+        return PHP_SC_ENC_FALLBACK;
     }
     if (w->memo_arrays) {
-        zend_long id = sc_memo_id(w->memo_arrays, ht);
+        zend_long id = php_sc_memo_id(w->memo_arrays, ht);
         if (id >= 0) {
-            sc_put_id(w, SC_T_ARRID, id);
-            return SC_ENC_OK;
+            php_sc_put_id(w, PHP_SC_T_ARRID, id);
+            return PHP_SC_ENC_OK;
         }
     }
 
-    p = sc_wbuf_reserve(w, 5);
-    sc_store_u32(p + 1, n);
+    p = php_sc_wbuf_reserve(w, 5);
+    php_sc_store_u32(p + 1, n);
     w->len += 5;
 
     if (n == 0) {
-        p[0] = (char) SC_T_LIST;
-        return SC_ENC_OK;
+        p[0] = (char) PHP_SC_T_LIST;
+        return PHP_SC_ENC_OK;
     }
 
     if (zend_array_is_list(ht)) {
-        p[0] = (char) SC_T_LIST;
+        p[0] = (char) PHP_SC_T_LIST;
         ZEND_HASH_FOREACH_VAL(ht, val) {
-            int rc = sc_enc_zval(w, val, depth);
-            if (rc != SC_ENC_OK) {
+            int rc = php_sc_enc_zval(w, val, depth);
+            if (rc != PHP_SC_ENC_OK) {
                 return rc;
             }
         } ZEND_HASH_FOREACH_END();
-        return SC_ENC_OK;
+        return PHP_SC_ENC_OK;
     }
 
-    p[0] = (char) SC_T_HASH;
+    p[0] = (char) PHP_SC_T_HASH;
     ZEND_HASH_FOREACH_KEY_VAL(ht, h, key, val) {
         int rc;
         if (key) {
-            if (sc_put_key(w, key, depth) != SC_ENC_OK) {
-                return SC_ENC_FALLBACK;
+            if (php_sc_put_key(w, key, depth) != PHP_SC_ENC_OK) {
+                return PHP_SC_ENC_FALLBACK;
             }
         } else {
-            sc_put_long(w, (zend_long) h, 0, SC_K_I32, SC_K_I64);
+            php_sc_put_long(w, (zend_long) h, 0, PHP_SC_K_I32, PHP_SC_K_I64);
         }
-        rc = sc_enc_zval(w, val, depth);
-        if (rc != SC_ENC_OK) {
+        rc = php_sc_enc_zval(w, val, depth);
+        if (rc != PHP_SC_ENC_OK) {
             return rc;
         }
     } ZEND_HASH_FOREACH_END();
-    return SC_ENC_OK;
+    return PHP_SC_ENC_OK;
 }
 
 
-void sc_value_set_serializer(sc_ext_serialize_fn ser, sc_ext_unserialize_fn unser, void *config)
+void php_sc_value_set_serializer(php_sc_ext_serialize_fn ser, php_sc_ext_unserialize_fn unser, void *config)
 {
     if (ser && unser) {
-        sc_ext_ser = ser;
-        sc_ext_unser = unser;
-        sc_ext_config = config;
+        php_sc_ext_ser = ser;
+        php_sc_ext_unser = unser;
+        php_sc_ext_config = config;
     } else {
-        sc_ext_ser = NULL;
-        sc_ext_unser = NULL;
-        sc_ext_config = NULL;
+        php_sc_ext_ser = NULL;
+        php_sc_ext_unser = NULL;
+        php_sc_ext_config = NULL;
     }
 }
 
 /* Third-party serializer: 0x00, then its bytes. It raises what it raises
  * (igbinary throws for Closure, ...); a failure without an exception is a
  * silent refusal, as in APCu. */
-static zend_result sc_value_serialize_ext(zval *value, sc_encoded *out)
+static zend_result php_sc_value_serialize_ext(zval *value, php_sc_encoded *out)
 {
     unsigned char *buf = NULL;
     size_t len = 0;
     char *data;
 
-    if (!sc_ext_ser(&buf, &len, value, sc_ext_config) || EG(exception) || (buf == NULL && len != 0)) {
+    if (!php_sc_ext_ser(&buf, &len, value, php_sc_ext_config) || EG(exception) || (buf == NULL && len != 0)) {
         if (buf) {
             efree(buf);
         }
@@ -515,7 +515,7 @@ static zend_result sc_value_serialize_ext(zval *value, sc_encoded *out)
     return SUCCESS;
 }
 
-zend_result sc_value_wrap_php_serialized(const char *text, size_t len, sc_encoded *out)
+zend_result php_sc_value_wrap_php_serialized(const char *text, size_t len, php_sc_encoded *out)
 {
     char *data;
 
@@ -533,13 +533,13 @@ zend_result sc_value_wrap_php_serialized(const char *text, size_t len, sc_encode
     return SUCCESS;
 }
 
-static zend_result sc_value_serialize(zval *value, sc_encoded *out)
+static zend_result php_sc_value_serialize(zval *value, php_sc_encoded *out)
 {
     smart_str buf = {0};
     php_serialize_data_t var_hash;
 
-    if (sc_ext_ser) {
-        return sc_value_serialize_ext(value, out);
+    if (php_sc_ext_ser) {
+        return php_sc_value_serialize_ext(value, out);
     }
 
     /* Own var_hash even when called from inside __sleep/__serialize. */
@@ -562,7 +562,7 @@ static zend_result sc_value_serialize(zval *value, sc_encoded *out)
     return SUCCESS;
 }
 
-zend_result sc_value_encode(zval *value, sc_encoded *out)
+zend_result php_sc_value_encode(zval *value, php_sc_encoded *out)
 {
     memset(out, 0, sizeof(*out));
     ZVAL_DEREF(value);
@@ -598,7 +598,7 @@ zend_result sc_value_encode(zval *value, sc_encoded *out)
             return FAILURE;
         case IS_ARRAY: {
             HashTable *ht = Z_ARRVAL_P(value);
-            sc_wbuf w;
+            php_sc_wbuf w;
             int rc;
             w.len = 0;
             w.kc_ready = 0;
@@ -606,8 +606,8 @@ zend_result sc_value_encode(zval *value, sc_encoded *out)
             w.memo_refs = NULL;
             w.cap = 32 + (size_t) zend_hash_num_elements(ht) * 16;
             w.buf = emalloc(w.cap);
-            rc = sc_enc_array(&w, ht, 1);
-            if (rc == SC_ENC_MEMO) {
+            rc = php_sc_enc_array(&w, ht, 1);
+            if (rc == PHP_SC_ENC_MEMO) {
                 /* Shared references: again, keeping identities. */
                 HashTable arrays, refs;
                 zend_hash_init(&arrays, 8, NULL, NULL, 0);
@@ -616,12 +616,12 @@ zend_result sc_value_encode(zval *value, sc_encoded *out)
                 w.memo_refs = &refs;
                 w.len = 0;
                 w.kc_ready = 0;
-                sc_put_u8(&w, SC_T_MEMO);
-                rc = sc_enc_array(&w, ht, 1);
+                php_sc_put_u8(&w, PHP_SC_T_MEMO);
+                rc = php_sc_enc_array(&w, ht, 1);
                 zend_hash_destroy(&arrays);
                 zend_hash_destroy(&refs);
             }
-            if (rc == SC_ENC_OK) {
+            if (rc == PHP_SC_ENC_OK) {
                 out->vtype = SC_V_ARRAY;
                 out->owned_buf = w.buf;
                 out->data = w.buf;
@@ -629,14 +629,14 @@ zend_result sc_value_encode(zval *value, sc_encoded *out)
                 return SUCCESS;
             }
             efree(w.buf);
-            return sc_value_serialize(value, out);
+            return php_sc_value_serialize(value, out);
         }
         default: /* objects (incl. enums, closures: serialize() decides) */
-            return sc_value_serialize(value, out);
+            return php_sc_value_serialize(value, out);
     }
 }
 
-void sc_value_encoded_release(sc_encoded *enc)
+void php_sc_value_encoded_release(php_sc_encoded *enc)
 {
     if (enc->owned_str) {
         zend_string_release(enc->owned_str);
@@ -654,40 +654,40 @@ void sc_value_encoded_release(sc_encoded *enc)
 
 /* Memo form: what array #id / reference #id decoded to (borrowed: the
  * decoded value holds them), and whether array #id is complete. */
-typedef struct sc_memo_in {
+typedef struct php_sc_memo_in {
     zval *arrays;
     bool *done;
     uint32_t narrays, arrays_cap;
     zend_reference **refs;
     uint32_t nrefs, refs_cap;
-} sc_memo_in;
+} php_sc_memo_in;
 
-typedef struct sc_rbuf {
+typedef struct php_sc_rbuf {
     const unsigned char *p;
     const unsigned char *end;
     bool kc_ready;
-    zend_string *kc[SC_KEYSLOTS]; /* see SC_KEYSLOTS */
-    sc_memo_in *memo;             /* NULL unless the memo form */
+    zend_string *kc[PHP_SC_KEYSLOTS]; /* see PHP_SC_KEYSLOTS */
+    php_sc_memo_in *memo;             /* NULL unless the memo form */
     bool in_ref;                  /* decoding the value of a ref */
-} sc_rbuf;
+} php_sc_rbuf;
 
-#define SC_LEFT(r) ((size_t) ((r)->end - (r)->p))
+#define PHP_SC_LEFT(r) ((size_t) ((r)->end - (r)->p))
 
-static zend_always_inline uint32_t sc_load_u32(const unsigned char *p)
+static zend_always_inline uint32_t php_sc_load_u32(const unsigned char *p)
 {
     uint32_t v;
     memcpy(&v, p, 4);
-    return sc_le32(v);
+    return php_sc_le32(v);
 }
 
-static zend_always_inline uint64_t sc_load_u64(const unsigned char *p)
+static zend_always_inline uint64_t php_sc_load_u64(const unsigned char *p)
 {
     uint64_t v;
     memcpy(&v, p, 8);
-    return sc_le64(v);
+    return php_sc_le64(v);
 }
 
-static zend_always_inline int sc_i64_to_long(int64_t v, zend_long *out)
+static zend_always_inline int php_sc_i64_to_long(int64_t v, zend_long *out)
 {
 #if SIZEOF_ZEND_LONG < 8
     if (v < ZEND_LONG_MIN || v > ZEND_LONG_MAX) {
@@ -698,15 +698,15 @@ static zend_always_inline int sc_i64_to_long(int64_t v, zend_long *out)
     return 1;
 }
 
-static zend_result sc_dec_list(sc_rbuf *r, zval *out, uint32_t depth);
-static zend_result sc_dec_hash(sc_rbuf *r, zval *out, uint32_t depth);
+static zend_result php_sc_dec_list(php_sc_rbuf *r, zval *out, uint32_t depth);
+static zend_result php_sc_dec_hash(php_sc_rbuf *r, zval *out, uint32_t depth);
 
-static zend_result sc_dec_value(sc_rbuf *r, zval *out, uint32_t depth);
+static zend_result php_sc_dec_value(php_sc_rbuf *r, zval *out, uint32_t depth);
 
 /* Memo form: array out (just made, not filled yet) gets the next id. */
-static uint32_t sc_memo_add_array(sc_rbuf *r, zval *out)
+static uint32_t php_sc_memo_add_array(php_sc_rbuf *r, zval *out)
 {
-    sc_memo_in *m = r->memo;
+    php_sc_memo_in *m = r->memo;
 
     if (m->narrays == m->arrays_cap) {
         m->arrays_cap = m->arrays_cap ? m->arrays_cap * 2 : 8;
@@ -718,27 +718,27 @@ static uint32_t sc_memo_add_array(sc_rbuf *r, zval *out)
     return m->narrays++;
 }
 
-static zend_always_inline int sc_dec_id(sc_rbuf *r, uint32_t limit, uint32_t *id)
+static zend_always_inline int php_sc_dec_id(php_sc_rbuf *r, uint32_t limit, uint32_t *id)
 {
-    if (SC_LEFT(r) < 4) {
+    if (PHP_SC_LEFT(r) < 4) {
         return 0;
     }
-    *id = sc_load_u32(r->p);
+    *id = php_sc_load_u32(r->p);
     r->p += 4;
     return *id < limit;
 }
 
-/* SC_T_REF, SC_T_REFID, SC_T_ARRID (memo form only). */
-static zend_result sc_dec_memo_value(sc_rbuf *r, unsigned char tag, zval *out, uint32_t depth)
+/* PHP_SC_T_REF, PHP_SC_T_REFID, PHP_SC_T_ARRID (memo form only). */
+static zend_result php_sc_dec_memo_value(php_sc_rbuf *r, unsigned char tag, zval *out, uint32_t depth)
 {
-    sc_memo_in *m = r->memo;
+    php_sc_memo_in *m = r->memo;
     uint32_t id;
 
     if (!m) {
         return FAILURE;
     }
     switch (tag) {
-        case SC_T_REF: {
+        case PHP_SC_T_REF: {
             zend_reference *ref;
             zend_result rc;
             bool outer = r->in_ref;
@@ -754,7 +754,7 @@ static zend_result sc_dec_memo_value(sc_rbuf *r, unsigned char tag, zval *out, u
             }
             m->refs[m->nrefs++] = ref;
             r->in_ref = true;
-            rc = sc_dec_value(r, &ref->val, depth);
+            rc = php_sc_dec_value(r, &ref->val, depth);
             r->in_ref = false;
             if (rc != SUCCESS) {
                 ZVAL_NULL(&ref->val);
@@ -763,16 +763,16 @@ static zend_result sc_dec_memo_value(sc_rbuf *r, unsigned char tag, zval *out, u
             }
             return SUCCESS;
         }
-        case SC_T_REFID:
-            if (r->in_ref || !sc_dec_id(r, m->nrefs, &id)) {
+        case PHP_SC_T_REFID:
+            if (r->in_ref || !php_sc_dec_id(r, m->nrefs, &id)) {
                 return FAILURE;
             }
             GC_ADDREF(m->refs[id]);
             ZVAL_REF(out, m->refs[id]);
             return SUCCESS;
-        case SC_T_ARRID:
+        case PHP_SC_T_ARRID:
             /* An array still being built only as a reference's value. */
-            if (!sc_dec_id(r, m->narrays, &id) || (!m->done[id] && !r->in_ref)) {
+            if (!php_sc_dec_id(r, m->narrays, &id) || (!m->done[id] && !r->in_ref)) {
                 return FAILURE;
             }
             ZVAL_COPY(out, &m->arrays[id]);
@@ -783,22 +783,22 @@ static zend_result sc_dec_memo_value(sc_rbuf *r, unsigned char tag, zval *out, u
 }
 
 /* Reads a length (u8 or u32 per tag) and checks the bytes are there. */
-static zend_always_inline int sc_dec_len(sc_rbuf *r, int wide, size_t *len)
+static zend_always_inline int php_sc_dec_len(php_sc_rbuf *r, int wide, size_t *len)
 {
     size_t n;
     if (wide) {
-        if (SC_LEFT(r) < 4) {
+        if (PHP_SC_LEFT(r) < 4) {
             return 0;
         }
-        n = sc_load_u32(r->p);
+        n = php_sc_load_u32(r->p);
         r->p += 4;
     } else {
-        if (SC_LEFT(r) < 1) {
+        if (PHP_SC_LEFT(r) < 1) {
             return 0;
         }
         n = *r->p++;
     }
-    if (SC_LEFT(r) < n) {
+    if (PHP_SC_LEFT(r) < n) {
         return 0;
     }
     *len = n;
@@ -806,7 +806,7 @@ static zend_always_inline int sc_dec_len(sc_rbuf *r, int wide, size_t *len)
 }
 
 /* Reads a string key (after its tag) into a new reference in *key. */
-static zend_always_inline int sc_dec_key_str(sc_rbuf *r, int wide, uint32_t depth, zend_string **key)
+static zend_always_inline int php_sc_dec_key_str(php_sc_rbuf *r, int wide, uint32_t depth, zend_string **key)
 {
     size_t n;
     zend_ulong h;
@@ -814,20 +814,20 @@ static zend_always_inline int sc_dec_key_str(sc_rbuf *r, int wide, uint32_t dept
     zend_string *k, **slot = NULL;
 
     if (wide) {
-        if (SC_LEFT(r) < 12) {
+        if (PHP_SC_LEFT(r) < 12) {
             return 0;
         }
-        n = sc_load_u32(r->p);
+        n = php_sc_load_u32(r->p);
         r->p += 4;
     } else {
-        if (SC_LEFT(r) < 9) {
+        if (PHP_SC_LEFT(r) < 9) {
             return 0;
         }
         n = *r->p++;
     }
-    h = (zend_ulong) sc_load_u64(r->p);
+    h = (zend_ulong) php_sc_load_u64(r->p);
     r->p += 8;
-    if (SC_LEFT(r) < n) {
+    if (PHP_SC_LEFT(r) < n) {
         return 0;
     }
     s = (const char *) r->p;
@@ -842,7 +842,7 @@ static zend_always_inline int sc_dec_key_str(sc_rbuf *r, int wide, uint32_t dept
             memset(r->kc, 0, sizeof(r->kc));
             r->kc_ready = 1;
         }
-        slot = &r->kc[sc_key_slot(h)];
+        slot = &r->kc[php_sc_key_slot(h)];
     }
     k = zend_string_alloc(n, 0);
     memcpy(ZSTR_VAL(k), s, n);
@@ -857,7 +857,7 @@ static zend_always_inline int sc_dec_key_str(sc_rbuf *r, int wide, uint32_t dept
     return 1;
 }
 
-static zend_result sc_dec_value(sc_rbuf *r, zval *out, uint32_t depth)
+static zend_result php_sc_dec_value(php_sc_rbuf *r, zval *out, uint32_t depth)
 {
     unsigned char tag;
     size_t n;
@@ -867,71 +867,71 @@ static zend_result sc_dec_value(sc_rbuf *r, zval *out, uint32_t depth)
     }
     tag = *r->p++;
     switch (tag) {
-        case SC_T_NULL:
+        case PHP_SC_T_NULL:
             ZVAL_NULL(out);
             return SUCCESS;
-        case SC_T_FALSE:
+        case PHP_SC_T_FALSE:
             ZVAL_FALSE(out);
             return SUCCESS;
-        case SC_T_TRUE:
+        case PHP_SC_T_TRUE:
             ZVAL_TRUE(out);
             return SUCCESS;
-        case SC_T_I8:
-            if (SC_LEFT(r) < 1) {
+        case PHP_SC_T_I8:
+            if (PHP_SC_LEFT(r) < 1) {
                 return FAILURE;
             }
             ZVAL_LONG(out, (zend_long) (int8_t) *r->p);
             r->p += 1;
             return SUCCESS;
-        case SC_T_I32:
-            if (SC_LEFT(r) < 4) {
+        case PHP_SC_T_I32:
+            if (PHP_SC_LEFT(r) < 4) {
                 return FAILURE;
             }
-            ZVAL_LONG(out, (zend_long) (int32_t) sc_load_u32(r->p));
+            ZVAL_LONG(out, (zend_long) (int32_t) php_sc_load_u32(r->p));
             r->p += 4;
             return SUCCESS;
-        case SC_T_I64: {
+        case PHP_SC_T_I64: {
             zend_long lv;
-            if (SC_LEFT(r) < 8 || !sc_i64_to_long((int64_t) sc_load_u64(r->p), &lv)) {
+            if (PHP_SC_LEFT(r) < 8 || !php_sc_i64_to_long((int64_t) php_sc_load_u64(r->p), &lv)) {
                 return FAILURE;
             }
             ZVAL_LONG(out, lv);
             r->p += 8;
             return SUCCESS;
         }
-        case SC_T_DOUBLE: {
+        case PHP_SC_T_DOUBLE: {
             uint64_t bits;
             double d;
-            if (SC_LEFT(r) < 8) {
+            if (PHP_SC_LEFT(r) < 8) {
                 return FAILURE;
             }
-            bits = sc_load_u64(r->p);
+            bits = php_sc_load_u64(r->p);
             memcpy(&d, &bits, 8);
             ZVAL_DOUBLE(out, d);
             r->p += 8;
             return SUCCESS;
         }
-        case SC_T_STR8:
-        case SC_T_STR32:
-            if (!sc_dec_len(r, tag == SC_T_STR32, &n)) {
+        case PHP_SC_T_STR8:
+        case PHP_SC_T_STR32:
+            if (!php_sc_dec_len(r, tag == PHP_SC_T_STR32, &n)) {
                 return FAILURE;
             }
             ZVAL_STR(out, zend_string_init_fast((const char *) r->p, n));
             r->p += n;
             return SUCCESS;
-        case SC_T_LIST:
-        case SC_T_HASH: {
+        case PHP_SC_T_LIST:
+        case PHP_SC_T_HASH: {
             zend_result rc;
             bool in_ref = r->in_ref;
             r->in_ref = false; /* the elements are not the ref's value */
-            rc = tag == SC_T_LIST ? sc_dec_list(r, out, depth + 1) : sc_dec_hash(r, out, depth + 1);
+            rc = tag == PHP_SC_T_LIST ? php_sc_dec_list(r, out, depth + 1) : php_sc_dec_hash(r, out, depth + 1);
             r->in_ref = in_ref;
             return rc;
         }
-        case SC_T_REF:
-        case SC_T_REFID:
-        case SC_T_ARRID:
-            return sc_dec_memo_value(r, tag, out, depth);
+        case PHP_SC_T_REF:
+        case PHP_SC_T_REFID:
+        case PHP_SC_T_ARRID:
+            return php_sc_dec_memo_value(r, tag, out, depth);
         default:
             return FAILURE;
     }
@@ -939,45 +939,45 @@ static zend_result sc_dec_value(sc_rbuf *r, zval *out, uint32_t depth)
 
 /* Reads the u32 element count of a list/hash and bounds it by the input left
  * (min_elem_size bytes per element) and by what a HashTable can hold. */
-static zend_always_inline int sc_dec_count(sc_rbuf *r, size_t min_elem_size, uint32_t *count)
+static zend_always_inline int php_sc_dec_count(php_sc_rbuf *r, size_t min_elem_size, uint32_t *count)
 {
     uint32_t n;
-    if (SC_LEFT(r) < 4) {
+    if (PHP_SC_LEFT(r) < 4) {
         return 0;
     }
-    n = sc_load_u32(r->p);
+    n = php_sc_load_u32(r->p);
     r->p += 4;
-    if ((size_t) n > SC_LEFT(r) / min_elem_size || n > HT_MAX_SIZE) {
+    if ((size_t) n > PHP_SC_LEFT(r) / min_elem_size || n > HT_MAX_SIZE) {
         return 0;
     }
     *count = n;
     return 1;
 }
 
-/* What sc_dec_array_open found. */
-typedef enum sc_dec_open {
-    SC_DEC_OPEN_FAILED,   /* too deep or a count the input cannot hold */
-    SC_DEC_OPEN_EMPTY,    /* an empty array, already in out: nothing to read */
-    SC_DEC_OPEN_FILL      /* out is a real array sized for *n: fill it */
-} sc_dec_open;
+/* What php_sc_dec_array_open found. */
+typedef enum php_sc_dec_open {
+    PHP_SC_DEC_OPEN_FAILED,   /* too deep or a count the input cannot hold */
+    PHP_SC_DEC_OPEN_EMPTY,    /* an empty array, already in out: nothing to read */
+    PHP_SC_DEC_OPEN_FILL      /* out is a real array sized for *n: fill it */
+} php_sc_dec_open;
 
 /* The start shared by lists and hashes: the depth check, the element count
  * (each element takes at least min_elem_size bytes of input), the array
  * itself (packed or mixed) and its place in the reference memo (*memo_id,
- * for sc_dec_array_close). */
-static zend_always_inline sc_dec_open sc_dec_array_open(sc_rbuf *r, zval *out, uint32_t depth, size_t min_elem_size,
+ * for php_sc_dec_array_close). */
+static zend_always_inline php_sc_dec_open php_sc_dec_array_open(php_sc_rbuf *r, zval *out, uint32_t depth, size_t min_elem_size,
                                                         bool packed, uint32_t *n, uint32_t *memo_id)
 {
     *memo_id = 0;
-    if (depth > SC_VALUE_MAX_DEPTH || !sc_dec_count(r, min_elem_size, n)) {
-        return SC_DEC_OPEN_FAILED;
+    if (depth > PHP_SC_VALUE_MAX_DEPTH || !php_sc_dec_count(r, min_elem_size, n)) {
+        return PHP_SC_DEC_OPEN_FAILED;
     }
     if (*n == 0) {
         ZVAL_EMPTY_ARRAY(out);
         if (r->memo) {
-            r->memo->done[sc_memo_add_array(r, out)] = true;
+            r->memo->done[php_sc_memo_add_array(r, out)] = true;
         }
-        return SC_DEC_OPEN_EMPTY;
+        return PHP_SC_DEC_OPEN_EMPTY;
     }
     array_init_size(out, *n);
     if (packed) {
@@ -986,14 +986,14 @@ static zend_always_inline sc_dec_open sc_dec_array_open(sc_rbuf *r, zval *out, u
         zend_hash_real_init_mixed(Z_ARRVAL_P(out));
     }
     if (r->memo) {
-        *memo_id = sc_memo_add_array(r, out);
+        *memo_id = php_sc_memo_add_array(r, out);
     }
-    return SC_DEC_OPEN_FILL;
+    return PHP_SC_DEC_OPEN_FILL;
 }
 
 /* The end shared by lists and hashes: a finished array is marked done in
  * the memo; a failed one is released and out left null. */
-static zend_result sc_dec_array_close(sc_rbuf *r, zval *out, uint32_t memo_id, zend_result rc)
+static zend_result php_sc_dec_array_close(php_sc_rbuf *r, zval *out, uint32_t memo_id, zend_result rc)
 {
     if (rc != SUCCESS) {
         zval_ptr_dtor(out);
@@ -1005,11 +1005,11 @@ static zend_result sc_dec_array_close(sc_rbuf *r, zval *out, uint32_t memo_id, z
 }
 
 /* The elements most arrays hold, read in place: small ints and short strings
- * skip the call to sc_dec_value, its frame and its jump table (one call per
+ * skip the call to php_sc_dec_value, its frame and its jump table (one call per
  * element was a third of a 100-element array's decode). Anything else, or an
  * input that ends early, returns false with nothing read, and the caller
- * takes sc_dec_value, which does every check again. */
-static zend_always_inline bool sc_dec_common_value(sc_rbuf *r, zval *out)
+ * takes php_sc_dec_value, which does every check again. */
+static zend_always_inline bool php_sc_dec_common_value(php_sc_rbuf *r, zval *out)
 {
     const unsigned char *p = r->p;
     size_t left = (size_t) (r->end - p);
@@ -1018,17 +1018,17 @@ static zend_always_inline bool sc_dec_common_value(sc_rbuf *r, zval *out)
     if (UNEXPECTED(left < 2)) {
         return false;
     }
-    if (p[0] == SC_T_I8) {
+    if (p[0] == PHP_SC_T_I8) {
         ZVAL_LONG(out, (zend_long) (int8_t) p[1]);
         r->p = p + 2;
         return true;
     }
-    if (p[0] == SC_T_I32 && left >= 5) {
-        ZVAL_LONG(out, (zend_long) (int32_t) sc_load_u32(p + 1));
+    if (p[0] == PHP_SC_T_I32 && left >= 5) {
+        ZVAL_LONG(out, (zend_long) (int32_t) php_sc_load_u32(p + 1));
         r->p = p + 5;
         return true;
     }
-    if (p[0] == SC_T_STR8 && (n = p[1]) <= left - 2) {
+    if (p[0] == PHP_SC_T_STR8 && (n = p[1]) <= left - 2) {
         ZVAL_STR(out, zend_string_init_fast((const char *) p + 2, n));
         r->p = p + 2 + n;
         return true;
@@ -1037,27 +1037,27 @@ static zend_always_inline bool sc_dec_common_value(sc_rbuf *r, zval *out)
 }
 
 /* One element of a list or hash: the common ones in place, the rest
- * through sc_dec_value. */
-static zend_always_inline zend_result sc_dec_element(sc_rbuf *r, zval *out, uint32_t depth)
+ * through php_sc_dec_value. */
+static zend_always_inline zend_result php_sc_dec_element(php_sc_rbuf *r, zval *out, uint32_t depth)
 {
-    return sc_dec_common_value(r, out) ? SUCCESS : sc_dec_value(r, out, depth);
+    return php_sc_dec_common_value(r, out) ? SUCCESS : php_sc_dec_value(r, out, depth);
 }
 
-static zend_result sc_dec_list(sc_rbuf *r, zval *out, uint32_t depth)
+static zend_result php_sc_dec_list(php_sc_rbuf *r, zval *out, uint32_t depth)
 {
-    sc_dec_open opened;
+    php_sc_dec_open opened;
     uint32_t n, i, id;
     HashTable *ht;
     zend_result rc = SUCCESS;
 
-    if ((opened = sc_dec_array_open(r, out, depth, 1, true, &n, &id)) != SC_DEC_OPEN_FILL) {
-        return opened == SC_DEC_OPEN_EMPTY ? SUCCESS : FAILURE;
+    if ((opened = php_sc_dec_array_open(r, out, depth, 1, true, &n, &id)) != PHP_SC_DEC_OPEN_FILL) {
+        return opened == PHP_SC_DEC_OPEN_EMPTY ? SUCCESS : FAILURE;
     }
     ht = Z_ARRVAL_P(out);
     ZEND_HASH_FILL_PACKED(ht) {
         for (i = 0; i < n; i++) {
             zval tmp;
-            if (UNEXPECTED(sc_dec_element(r, &tmp, depth) != SUCCESS)) {
+            if (UNEXPECTED(php_sc_dec_element(r, &tmp, depth) != SUCCESS)) {
                 rc = FAILURE;
                 break;
             }
@@ -1065,7 +1065,7 @@ static zend_result sc_dec_list(sc_rbuf *r, zval *out, uint32_t depth)
         }
     } ZEND_HASH_FILL_END();
 
-    return sc_dec_array_close(r, out, id, rc);
+    return php_sc_dec_array_close(r, out, id, rc);
 }
 
 
@@ -1073,7 +1073,7 @@ static zend_result sc_dec_list(sc_rbuf *r, zval *out, uint32_t depth)
  * engine's add_new assertion in debug builds); string keys are appended
  * unchecked for speed: a duplicate string key in corrupt input gives an odd
  * but memory-safe array. */
-static zend_always_inline int sc_add_index(HashTable *ht, zend_long h, zval *val)
+static zend_always_inline int php_sc_add_index(HashTable *ht, zend_long h, zval *val)
 {
     if (UNEXPECTED(zend_hash_index_add(ht, (zend_ulong) h, val) == NULL)) {
         zval_ptr_dtor(val);
@@ -1082,14 +1082,14 @@ static zend_always_inline int sc_add_index(HashTable *ht, zend_long h, zval *val
     return 1;
 }
 
-static zend_result sc_dec_hash(sc_rbuf *r, zval *out, uint32_t depth)
+static zend_result php_sc_dec_hash(php_sc_rbuf *r, zval *out, uint32_t depth)
 {
-    sc_dec_open opened;
+    php_sc_dec_open opened;
     uint32_t n, i, id;
     HashTable *ht;
 
-    if ((opened = sc_dec_array_open(r, out, depth, 2, false, &n, &id)) != SC_DEC_OPEN_FILL) {
-        return opened == SC_DEC_OPEN_EMPTY ? SUCCESS : FAILURE;
+    if ((opened = php_sc_dec_array_open(r, out, depth, 2, false, &n, &id)) != PHP_SC_DEC_OPEN_FILL) {
+        return opened == PHP_SC_DEC_OPEN_EMPTY ? SUCCESS : FAILURE;
     }
     ht = Z_ARRVAL_P(out);
 
@@ -1099,47 +1099,47 @@ static zend_result sc_dec_hash(sc_rbuf *r, zval *out, uint32_t depth)
         zval tmp;
         unsigned char ktag;
 
-        if (SC_LEFT(r) < 1) {
+        if (PHP_SC_LEFT(r) < 1) {
             goto fail;
         }
         ktag = *r->p++;
         switch (ktag) {
-            case SC_K_I32: {
+            case PHP_SC_K_I32: {
                 zend_long h;
-                if (SC_LEFT(r) < 4) {
+                if (PHP_SC_LEFT(r) < 4) {
                     goto fail;
                 }
-                h = (zend_long) (int32_t) sc_load_u32(r->p);
+                h = (zend_long) (int32_t) php_sc_load_u32(r->p);
                 r->p += 4;
-                if (sc_dec_element(r, &tmp, depth) != SUCCESS) {
+                if (php_sc_dec_element(r, &tmp, depth) != SUCCESS) {
                     goto fail;
                 }
-                if (!sc_add_index(ht, h, &tmp)) {
+                if (!php_sc_add_index(ht, h, &tmp)) {
                     goto fail;
                 }
                 break;
             }
-            case SC_K_I64: {
+            case PHP_SC_K_I64: {
                 zend_long h;
-                if (SC_LEFT(r) < 8 || !sc_i64_to_long((int64_t) sc_load_u64(r->p), &h)) {
+                if (PHP_SC_LEFT(r) < 8 || !php_sc_i64_to_long((int64_t) php_sc_load_u64(r->p), &h)) {
                     goto fail;
                 }
                 r->p += 8;
-                if (sc_dec_element(r, &tmp, depth) != SUCCESS) {
+                if (php_sc_dec_element(r, &tmp, depth) != SUCCESS) {
                     goto fail;
                 }
-                if (!sc_add_index(ht, h, &tmp)) {
+                if (!php_sc_add_index(ht, h, &tmp)) {
                     goto fail;
                 }
                 break;
             }
-            case SC_K_STR8:
-            case SC_K_STR32: {
+            case PHP_SC_K_STR8:
+            case PHP_SC_K_STR32: {
                 zend_string *key;
-                if (!sc_dec_key_str(r, ktag == SC_K_STR32, depth, &key)) {
+                if (!php_sc_dec_key_str(r, ktag == PHP_SC_K_STR32, depth, &key)) {
                     goto fail;
                 }
-                if (sc_dec_element(r, &tmp, depth) != SUCCESS) {
+                if (php_sc_dec_element(r, &tmp, depth) != SUCCESS) {
                     zend_string_release(key);
                     goto fail;
                 }
@@ -1147,14 +1147,14 @@ static zend_result sc_dec_hash(sc_rbuf *r, zval *out, uint32_t depth)
                 zend_string_release(key);
                 break;
             }
-            case SC_K_SLOT: {
+            case PHP_SC_K_SLOT: {
                 zend_string *key;
-                if (SC_LEFT(r) < 1 || !r->kc_ready || depth < 2 || *r->p >= SC_KEYSLOTS
+                if (PHP_SC_LEFT(r) < 1 || !r->kc_ready || depth < 2 || *r->p >= PHP_SC_KEYSLOTS
                         || (key = r->kc[*r->p]) == NULL) {
                     goto fail;
                 }
                 r->p++;
-                if (sc_dec_element(r, &tmp, depth) != SUCCESS) {
+                if (php_sc_dec_element(r, &tmp, depth) != SUCCESS) {
                     goto fail;
                 }
                 _zend_hash_append(ht, key, &tmp); /* takes its own reference */
@@ -1164,20 +1164,20 @@ static zend_result sc_dec_hash(sc_rbuf *r, zval *out, uint32_t depth)
                 goto fail;
         }
     }
-    return sc_dec_array_close(r, out, id, SUCCESS);
+    return php_sc_dec_array_close(r, out, id, SUCCESS);
 
 fail:
-    return sc_dec_array_close(r, out, id, FAILURE);
+    return php_sc_dec_array_close(r, out, id, FAILURE);
 }
 
 /* Third-party form: 0x00, then the apc.serializer's bytes. */
-static zend_result sc_dec_serialized_ext(const char *data, size_t len, zval *out)
+static zend_result php_sc_dec_serialized_ext(const char *data, size_t len, zval *out)
 {
     ZVAL_NULL(out);
-    if (!sc_ext_unser) {
+    if (!php_sc_ext_unser) {
         return FAILURE;
     }
-    if (!sc_ext_unser(out, (unsigned char *) data + 1, len - 1, sc_ext_config)) {
+    if (!php_sc_ext_unser(out, (unsigned char *) data + 1, len - 1, php_sc_ext_config)) {
         /* As in APCu: a failing unserializer has released what it built. */
         ZVAL_NULL(out);
         return FAILURE;
@@ -1196,7 +1196,7 @@ static zend_result sc_dec_serialized_ext(const char *data, size_t len, zval *out
     return SUCCESS;
 }
 
-static zend_result sc_dec_serialized(const char *data, size_t len, zval *out)
+static zend_result php_sc_dec_serialized(const char *data, size_t len, zval *out)
 {
     const unsigned char *start = (const unsigned char *) data;
     const unsigned char *p = start;
@@ -1205,7 +1205,7 @@ static zend_result sc_dec_serialized(const char *data, size_t len, zval *out)
 
     ZVAL_NULL(out);
     if (len != 0 && data[0] == '\0') {
-        return sc_dec_serialized_ext(data, len, out);
+        return php_sc_dec_serialized_ext(data, len, out);
     }
     if (len == 0 || data[len - 1] != '\0') {
         return FAILURE;
@@ -1240,7 +1240,7 @@ static zend_result sc_dec_serialized(const char *data, size_t len, zval *out)
     return SUCCESS;
 }
 
-zend_result sc_value_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *out)
+zend_result php_sc_value_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *out)
 {
     switch (vtype) {
         case SC_V_NULL:
@@ -1254,7 +1254,7 @@ zend_result sc_value_decode(uint8_t vtype, int64_t scalar, const char *data, siz
             return SUCCESS;
         case SC_V_LONG: {
             zend_long lv;
-            if (!sc_i64_to_long(scalar, &lv)) {
+            if (!php_sc_i64_to_long(scalar, &lv)) {
                 break;
             }
             ZVAL_LONG(out, lv);
@@ -1273,8 +1273,8 @@ zend_result sc_value_decode(uint8_t vtype, int64_t scalar, const char *data, siz
             ZVAL_STR(out, len ? zend_string_init_fast(data, len) : ZSTR_EMPTY_ALLOC());
             return SUCCESS;
         case SC_V_ARRAY: {
-            sc_rbuf r;
-            sc_memo_in memo;
+            php_sc_rbuf r;
+            php_sc_memo_in memo;
             zend_result rc;
             if (data == NULL || len < 1) {
                 break;
@@ -1284,13 +1284,13 @@ zend_result sc_value_decode(uint8_t vtype, int64_t scalar, const char *data, siz
             r.kc_ready = 0;
             r.memo = NULL;
             r.in_ref = false;
-            if (*r.p == SC_T_MEMO) {
+            if (*r.p == PHP_SC_T_MEMO) {
                 memset(&memo, 0, sizeof(memo));
                 r.memo = &memo;
                 r.p++;
             }
             /* Only an array may sit at the top, and nothing after it. */
-            rc = r.p < r.end && (*r.p == SC_T_LIST || *r.p == SC_T_HASH) ? sc_dec_value(&r, out, 0) : FAILURE;
+            rc = r.p < r.end && (*r.p == PHP_SC_T_LIST || *r.p == PHP_SC_T_HASH) ? php_sc_dec_value(&r, out, 0) : FAILURE;
             if (rc == SUCCESS && r.p != r.end) {
                 zval_ptr_dtor(out);
                 rc = FAILURE;
@@ -1313,7 +1313,7 @@ zend_result sc_value_decode(uint8_t vtype, int64_t scalar, const char *data, siz
             if (data == NULL) {
                 break;
             }
-            return sc_dec_serialized(data, len, out);
+            return php_sc_dec_serialized(data, len, out);
         default:
             break;
     }

@@ -14,51 +14,51 @@
 
 /* A third-party serializer, with APCu's calling convention (apc_serializer.h):
  * both return non-zero on success; serialize hands back an emalloc'd buffer. */
-typedef int (*sc_ext_serialize_fn)(unsigned char **buf, size_t *buf_len, const zval *value, void *config);
-typedef int (*sc_ext_unserialize_fn)(zval *value, unsigned char *buf, size_t buf_len, void *config);
+typedef int (*php_sc_ext_serialize_fn)(unsigned char **buf, size_t *buf_len, const zval *value, void *config);
+typedef int (*php_sc_ext_unserialize_fn)(zval *value, unsigned char *buf, size_t buf_len, void *config);
 
-typedef struct sc_encoded {
+typedef struct php_sc_encoded {
     uint8_t vtype;
     int64_t scalar;        /* SC_V_LONG: the value; SC_V_DOUBLE: the IEEE bits (memcpy) */
     const char *data;      /* bytes for STRING/ARRAY/SERIALIZED (NULL otherwise) */
     size_t len;
-    /* private to php/value.c: what to free in sc_value_encoded_release */
+    /* private to php/value.c: what to free in php_sc_value_encoded_release */
     zend_string *owned_str;
     char *owned_buf;
-} sc_encoded;
+} php_sc_encoded;
 
 /* Arrays nested deeper than this are not put in the SC_V_ARRAY format;
  * they are stored as SC_V_SERIALIZED instead (as APCu does for every array).
  * SC_V_ARRAY data nested deeper than this is rejected by the decoder. */
-#define SC_VALUE_MAX_DEPTH 512
+#define PHP_SC_VALUE_MAX_DEPTH 512
 
 /* Encodes value. For strings, data points into the zend_string (no copy; caller keeps value alive).
    On refusal returns FAILURE having raised exactly what APCu 5.1.22 raises for that input
    (warning, or exception propagated from serialize(): closures, anonymous classes, throwing __sleep/__serialize ...). */
-zend_result sc_value_encode(zval *value, sc_encoded *out);
-void sc_value_encoded_release(sc_encoded *enc);
+zend_result php_sc_value_encode(zval *value, php_sc_encoded *out);
+void php_sc_value_encoded_release(php_sc_encoded *enc);
 
-/* Decodes into *out (a fresh zval owned by the caller). data was produced by sc_value_encode
+/* Decodes into *out (a fresh zval owned by the caller). data was produced by php_sc_value_encode
    (possibly in another process), but treat it defensively: malformed input -> FAILURE with *out = NULL, never a crash or over-read. */
-zend_result sc_value_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *out);
+zend_result php_sc_value_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *out);
 
 /* Values that must be serialized (objects, ...) go through ser/unser instead of
  * php serialize() from now on; NULL restores php serialize(). Called once at
  * module startup, before any value is stored, and never while requests run:
  * every process sharing the segment then decodes with the serializer that
  * encoded (the choice is inherited across fork). */
-void sc_value_set_serializer(sc_ext_serialize_fn ser, sc_ext_unserialize_fn unser, void *config);
+void php_sc_value_set_serializer(php_sc_ext_serialize_fn ser, php_sc_ext_unserialize_fn unser, void *config);
 
 /* apc.serializer=default: arrays holding shared PHP references keep them in
  * the native format (its memo form) instead of going through serialize(), as
  * APCu's default serializer keeps them. Set once at module startup, like the
  * serializer. */
-void sc_value_set_native_refs(bool on);
+void php_sc_value_set_native_refs(bool on);
 
 /* Wraps text that is already php serialize() output (one value, len bytes)
  * as an SC_V_SERIALIZED value, whatever serializer is in use; it is
  * unserialized when fetched. Used by apc.preload_path for values that cannot
  * be built outside a request (objects). */
-zend_result sc_value_wrap_php_serialized(const char *text, size_t len, sc_encoded *out);
+zend_result php_sc_value_wrap_php_serialized(const char *text, size_t len, php_sc_encoded *out);
 
 #endif

@@ -3,13 +3,13 @@
  *
  * A zero-copy value (vtype SC_V_ZC) is stored as
  *   [pad: 1..8 bytes, the first holding the count]
- *   [sc_zc_hdr, 8-aligned in the segment]
+ *   [php_sc_zc_hdr, 8-aligned in the segment]
  *   [the value laid out as PHP's immutable zend_array / zend_string, every
  *    pointer pointing inside this layout]
  * and nothing else: a value is stored once. The layout is built in process
  * memory (buffers kept by the thread from one store to the next, given
  * back at request end) with offsets from the header; the
- * core copies it into the entry and calls sc_zc_fixup under the shard lock,
+ * core copies it into the entry and calls php_sc_zc_fixup under the shard lock,
  * before linking it, to turn the offsets into addresses (the relocation
  * list says where they are) and to record the header's own address.
  *
@@ -27,8 +27,8 @@
  * Budget (shardcache.zero_copy_max): checked before any work from a lower
  * bound of the layout's size, and again with its real size; a thread that
  * found it full builds nothing of that size again until the level drops
- * (sc_zc_full_at). A thread inside an epoch that holds no borrowed value
- * leaves it at its next write (sc_zc_idle), so that it does not pin what
+ * (php_sc_zc_full_at). A thread inside an epoch that holds no borrowed value
+ * leaves it at its next write (php_sc_zc_idle), so that it does not pin what
  * others retire.
  *
  * Arrays: of null, bool, int, float, string and such arrays (no objects, no
@@ -37,7 +37,7 @@
  * and value rewritten to point into the layout; flags IMMUTABLE and
  * NOT_COLLECTABLE, no destructor, so PHP never counts, frees or changes
  * them, and any change in the request separates (copy-on-write). Strings
- * of at least SC_ZC_MIN_STRING bytes: an interned string with its hash
+ * of at least PHP_SC_ZC_MIN_STRING bytes: an interned string with its hash
  * precomputed (so that no reader ever writes to it).
  */
 #ifdef HAVE_CONFIG_H
@@ -51,12 +51,12 @@
 #include "zc.h"
 #include "sc_evict.h"
 
-bool sc_zc_on;
-uint64_t sc_zc_budget;
+bool php_sc_zc_on;
+uint64_t php_sc_zc_budget;
 
 /* ---- settings ---- */
 
-void sc_zc_minit(const char *setting, zend_long max_bytes, uint64_t shm_size)
+void php_sc_zc_minit(const char *setting, zend_long max_bytes, uint64_t shm_size)
 {
     /* php.ini's parser turns off, no, false and none into "" (an unset
      * entry is "auto", its default): "" is off, not auto. */
@@ -64,43 +64,43 @@ void sc_zc_minit(const char *setting, zend_long max_bytes, uint64_t shm_size)
         /* On where requests end (the epoch is released every request);
          * off where a process may run for ever without a request end. */
         const char *n = sapi_module.name;
-        sc_zc_on = strcmp(n, "fpm-fcgi") == 0 || strcmp(n, "apache2handler") == 0 || strcmp(n, "cgi-fcgi") == 0
+        php_sc_zc_on = strcmp(n, "fpm-fcgi") == 0 || strcmp(n, "apache2handler") == 0 || strcmp(n, "cgi-fcgi") == 0
                    || strcmp(n, "litespeed") == 0;
     } else {
-        sc_zc_on = strcmp(setting, "1") == 0 || strcasecmp(setting, "on") == 0 || strcasecmp(setting, "yes") == 0
+        php_sc_zc_on = strcmp(setting, "1") == 0 || strcasecmp(setting, "on") == 0 || strcasecmp(setting, "yes") == 0
                    || strcasecmp(setting, "true") == 0;
     }
-    sc_zc_budget = max_bytes > 0 ? (uint64_t)max_bytes : shm_size / 4;
+    php_sc_zc_budget = max_bytes > 0 ? (uint64_t)max_bytes : shm_size / 4;
 }
 
 /* ---- layout ---- */
 
 /* The builder's buffers are kept by the thread from one store to the next
  * (so a store allocates nothing in the common case) and given back at
- * request end (sc_zc_request_end). */
-ZEND_TLS char *sc_zb_kept_mem;
+ * request end (php_sc_zc_request_end). */
+ZEND_TLS char *php_sc_zb_kept_mem;
 /* Zero-copy values this thread could not borrow and copied (figures:
  * shardcache_info()['zero_copy']['copied'], ['foreign']). */
-ZEND_TLS zend_long sc_zc_copied;
-ZEND_TLS zend_long sc_zc_foreign;
+ZEND_TLS zend_long php_sc_zc_copied;
+ZEND_TLS zend_long php_sc_zc_foreign;
 /* Zero-copy bytes in the segment when this thread's last layout did not
  * fit the budget (0: none refused since), and that layout's size: until
  * the level drops, values not much smaller are not laid out again. */
-ZEND_TLS uint64_t sc_zc_full_at;
-ZEND_TLS uint64_t sc_zc_full_len;
-ZEND_TLS size_t sc_zb_kept_cap;
-ZEND_TLS uint32_t *sc_zb_kept_rel;
-ZEND_TLS size_t sc_zb_kept_relcap;
+ZEND_TLS uint64_t php_sc_zc_full_at;
+ZEND_TLS uint64_t php_sc_zc_full_len;
+ZEND_TLS size_t php_sc_zb_kept_cap;
+ZEND_TLS uint32_t *php_sc_zb_kept_rel;
+ZEND_TLS size_t php_sc_zb_kept_relcap;
 
 /* The buffer is laid out as it will sit in the entry: the header (buf)
  * on an 8-byte boundary here as there, so that every zend_array and
  * zend_string is built at an address aligned for it. raw is the malloc'd
  * block (8-aligned), buf = raw + 8, mem = buf - pad. */
-#define SC_ZB_LEAD 8
-typedef struct sc_zc_builder {
+#define PHP_SC_ZB_LEAD 8
+typedef struct php_sc_zc_builder {
     char *raw;              /* the allocation: cap bytes */
     char *mem;              /* the value's bytes: pad, then the layout */
-    char *buf;              /* mem + pad = raw + SC_ZB_LEAD: the header; offsets count from here */
+    char *buf;              /* mem + pad = raw + PHP_SC_ZB_LEAD: the header; offsets count from here */
     size_t pad;             /* 1..8 bytes before the header (see above) */
     size_t len, cap;        /* len: layout bytes (a multiple of 8); cap: bytes of raw */
     uint32_t *rel;          /* positions (from the header) of pointers to relocate */
@@ -109,43 +109,43 @@ typedef struct sc_zc_builder {
     size_t last_off;
     uint64_t limit;         /* give up above this many bytes */
     bool failed;
-} sc_zc_builder;
+} php_sc_zc_builder;
 
-static void sc_zb_init(sc_zc_builder *b, size_t pad, uint64_t limit)
+static void php_sc_zb_init(php_sc_zc_builder *b, size_t pad, uint64_t limit)
 {
     memset(b, 0, sizeof(*b));
     b->pad = pad;
     b->limit = limit;
-    b->raw = sc_zb_kept_mem;
-    b->cap = sc_zb_kept_cap;
-    b->rel = sc_zb_kept_rel;
-    b->relcap = sc_zb_kept_relcap;
-    sc_zb_kept_mem = NULL;   /* taken while this store runs */
-    sc_zb_kept_cap = 0;
-    sc_zb_kept_rel = NULL;
-    sc_zb_kept_relcap = 0;
-    b->buf = b->raw ? b->raw + SC_ZB_LEAD : NULL;
+    b->raw = php_sc_zb_kept_mem;
+    b->cap = php_sc_zb_kept_cap;
+    b->rel = php_sc_zb_kept_rel;
+    b->relcap = php_sc_zb_kept_relcap;
+    php_sc_zb_kept_mem = NULL;   /* taken while this store runs */
+    php_sc_zb_kept_cap = 0;
+    php_sc_zb_kept_rel = NULL;
+    php_sc_zb_kept_relcap = 0;
+    b->buf = b->raw ? b->raw + PHP_SC_ZB_LEAD : NULL;
     b->mem = b->raw ? b->buf - pad : NULL;
 }
 
-static void sc_zb_free(sc_zc_builder *b)
+static void php_sc_zb_free(php_sc_zc_builder *b)
 {
     /* Kept for the next store unless big (then given back now). */
-    if (b->raw && b->cap <= 256 * 1024 && !sc_zb_kept_mem) {
-        sc_zb_kept_mem = b->raw;
-        sc_zb_kept_cap = b->cap;
+    if (b->raw && b->cap <= 256 * 1024 && !php_sc_zb_kept_mem) {
+        php_sc_zb_kept_mem = b->raw;
+        php_sc_zb_kept_cap = b->cap;
     } else if (b->raw) {
         pefree(b->raw, 1);
     }
-    if (b->rel && b->relcap <= 64 * 1024 && !sc_zb_kept_rel) {
-        sc_zb_kept_rel = b->rel;
-        sc_zb_kept_relcap = b->relcap;
+    if (b->rel && b->relcap <= 64 * 1024 && !php_sc_zb_kept_rel) {
+        php_sc_zb_kept_rel = b->rel;
+        php_sc_zb_kept_relcap = b->relcap;
     } else if (b->rel) {
         pefree(b->rel, 1);
     }
 }
 
-static zend_never_inline void sc_zb_grow(sc_zc_builder *b, size_t need)
+static zend_never_inline void php_sc_zb_grow(php_sc_zc_builder *b, size_t need)
 {
     size_t cap = b->cap ? b->cap : 4096;
 
@@ -154,13 +154,13 @@ static zend_never_inline void sc_zb_grow(sc_zc_builder *b, size_t need)
     }
     b->raw = perealloc(b->raw, cap, 1);
     b->cap = cap;
-    b->buf = b->raw + SC_ZB_LEAD;
+    b->buf = b->raw + PHP_SC_ZB_LEAD;
     b->mem = b->buf - b->pad;
 }
 
 /* size bytes at the end of the layout (8-aligned); the caller writes
  * every byte of them, the alignment tail is zeroed here. */
-static zend_always_inline size_t sc_zb_alloc(sc_zc_builder *b, size_t size)
+static zend_always_inline size_t php_sc_zb_alloc(php_sc_zc_builder *b, size_t size)
 {
     size_t off = b->len;
     size_t end = off + ZEND_MM_ALIGNED_SIZE_EX(size, 8);
@@ -169,8 +169,8 @@ static zend_always_inline size_t sc_zb_alloc(sc_zc_builder *b, size_t size)
         b->failed = true;
         return 0;
     }
-    if (UNEXPECTED(SC_ZB_LEAD + end > b->cap)) {
-        sc_zb_grow(b, SC_ZB_LEAD + end);
+    if (UNEXPECTED(PHP_SC_ZB_LEAD + end > b->cap)) {
+        php_sc_zb_grow(b, PHP_SC_ZB_LEAD + end);
     }
     if (end != off) {
         memset(b->buf + end - 8, 0, 8);
@@ -179,25 +179,25 @@ static zend_always_inline size_t sc_zb_alloc(sc_zc_builder *b, size_t size)
     return off;
 }
 
-static zend_never_inline void sc_zb_rel_grow(sc_zc_builder *b)
+static zend_never_inline void php_sc_zb_rel_grow(php_sc_zc_builder *b)
 {
     b->relcap = b->relcap ? b->relcap * 2 : 256;
     b->rel = perealloc(b->rel, b->relcap * sizeof(uint32_t), 1);
 }
 
 /* The pointer at position pos holds an offset from the header. */
-static zend_always_inline void sc_zb_reloc(sc_zc_builder *b, size_t pos, size_t target)
+static zend_always_inline void php_sc_zb_reloc(php_sc_zc_builder *b, size_t pos, size_t target)
 {
     uint64_t v = target;
 
     memcpy(b->buf + pos, &v, sizeof(v));
     if (UNEXPECTED(b->nrel == b->relcap)) {
-        sc_zb_rel_grow(b);
+        php_sc_zb_rel_grow(b);
     }
     b->rel[b->nrel++] = (uint32_t)pos;
 }
 
-static size_t sc_zb_string(sc_zc_builder *b, zend_string *s)
+static size_t php_sc_zb_string(php_sc_zc_builder *b, zend_string *s)
 {
     zend_string *d;
     size_t off, len = ZSTR_LEN(s);
@@ -207,7 +207,7 @@ static size_t sc_zb_string(sc_zc_builder *b, zend_string *s)
     if (b->last_str == s) {
         return b->last_off;
     }
-    off = sc_zb_alloc(b, _ZSTR_STRUCT_SIZE(len));
+    off = php_sc_zb_alloc(b, _ZSTR_STRUCT_SIZE(len));
     if (UNEXPECTED(b->failed)) {
         return 0;
     }
@@ -223,33 +223,33 @@ static size_t sc_zb_string(sc_zc_builder *b, zend_string *s)
     return off;
 }
 
-static size_t sc_zb_array(sc_zc_builder *b, HashTable *ht, int depth);
+static size_t php_sc_zb_array(php_sc_zc_builder *b, HashTable *ht, int depth);
 
 /* Rewrites the zval at position pos (a copy of src) to point into the
- * layout: strings and arrays (scalars need nothing: sc_zb_elem). */
-static zend_never_inline void sc_zb_zval(sc_zc_builder *b, size_t pos, zval *src, int depth)
+ * layout: strings and arrays (scalars need nothing: php_sc_zb_elem). */
+static zend_never_inline void php_sc_zb_zval(php_sc_zc_builder *b, size_t pos, zval *src, int depth)
 {
     size_t t;
     zval *dst;
 
     switch (Z_TYPE_P(src)) {
     case IS_STRING:
-        t = sc_zb_string(b, Z_STR_P(src));
+        t = php_sc_zb_string(b, Z_STR_P(src));
         if (b->failed) {
             return;
         }
         dst = (zval *)(b->buf + pos);
         Z_TYPE_INFO_P(dst) = IS_INTERNED_STRING_EX;
-        sc_zb_reloc(b, pos + offsetof(zval, value), t);
+        php_sc_zb_reloc(b, pos + offsetof(zval, value), t);
         return;
     case IS_ARRAY:
-        t = sc_zb_array(b, Z_ARRVAL_P(src), depth + 1);
+        t = php_sc_zb_array(b, Z_ARRVAL_P(src), depth + 1);
         if (b->failed) {
             return;
         }
         dst = (zval *)(b->buf + pos);
         Z_TYPE_INFO_P(dst) = IS_ARRAY;  /* not refcounted: immutable */
-        sc_zb_reloc(b, pos + offsetof(zval, value), t);
+        php_sc_zb_reloc(b, pos + offsetof(zval, value), t);
         return;
     default:
         b->failed = true;   /* objects, references, resources: not here */
@@ -258,24 +258,24 @@ static zend_never_inline void sc_zb_zval(sc_zc_builder *b, size_t pos, zval *src
 }
 
 /* An element: undef, null, bool, int and float are right as copied. */
-static zend_always_inline void sc_zb_elem(sc_zc_builder *b, size_t pos, zval *src, int depth)
+static zend_always_inline void php_sc_zb_elem(php_sc_zc_builder *b, size_t pos, zval *src, int depth)
 {
     if (Z_TYPE_P(src) > IS_DOUBLE) {
-        sc_zb_zval(b, pos, src, depth);
+        php_sc_zb_zval(b, pos, src, depth);
     }
 }
 
-static size_t sc_zb_array(sc_zc_builder *b, HashTable *ht, int depth)
+static size_t php_sc_zb_array(php_sc_zc_builder *b, HashTable *ht, int depth)
 {
     size_t off, doff, data_size, hash_size, i, n;
     bool packed = HT_IS_PACKED(ht);
     zend_array *a;
 
-    if (depth > SC_ZC_MAX_DEPTH) {
+    if (depth > PHP_SC_ZC_MAX_DEPTH) {
         b->failed = true;
         return 0;
     }
-    off = sc_zb_alloc(b, sizeof(zend_array));
+    off = php_sc_zb_alloc(b, sizeof(zend_array));
     if (b->failed) {
         return 0;
     }
@@ -283,7 +283,7 @@ static size_t sc_zb_array(sc_zc_builder *b, HashTable *ht, int depth)
     if (HT_FLAGS(ht) & HASH_FLAG_UNINITIALIZED || ht->nNumUsed == 0) {
         /* Empty: a table of its own (two free hash slots), no pointer out
          * of the layout. */
-        doff = sc_zb_alloc(b, HT_HASH_SIZE(HT_MIN_MASK));
+        doff = php_sc_zb_alloc(b, HT_HASH_SIZE(HT_MIN_MASK));
         if (b->failed) {
             return 0;
         }
@@ -295,12 +295,12 @@ static size_t sc_zb_array(sc_zc_builder *b, HashTable *ht, int depth)
         a->nTableMask = HT_MIN_MASK;
         a->nTableSize = HT_MIN_SIZE;
         a->nNextFreeElement = ht->nNextFreeElement;
-        sc_zb_reloc(b, off + offsetof(zend_array, arData), doff + HT_HASH_SIZE(HT_MIN_MASK));
+        php_sc_zb_reloc(b, off + offsetof(zend_array, arData), doff + HT_HASH_SIZE(HT_MIN_MASK));
         return off;
     }
     hash_size = HT_HASH_SIZE(ht->nTableMask);
     data_size = packed ? HT_PACKED_USED_SIZE(ht) : HT_USED_SIZE(ht);
-    doff = sc_zb_alloc(b, data_size);
+    doff = php_sc_zb_alloc(b, data_size);
     if (b->failed) {
         return 0;
     }
@@ -316,14 +316,14 @@ static size_t sc_zb_array(sc_zc_builder *b, HashTable *ht, int depth)
     a->nInternalPointer = 0;
     a->nNextFreeElement = ht->nNextFreeElement;
     a->pDestructor = NULL;
-    sc_zb_reloc(b, off + offsetof(zend_array, arData), doff + hash_size);
+    php_sc_zb_reloc(b, off + offsetof(zend_array, arData), doff + hash_size);
 
     n = ht->nNumUsed;
     if (packed) {
         zval *src = ht->arPacked;
         size_t pos = doff + hash_size;
         for (i = 0; i < n && !b->failed; i++, pos += sizeof(zval)) {
-            sc_zb_elem(b, pos, &src[i], depth);
+            php_sc_zb_elem(b, pos, &src[i], depth);
         }
     } else {
         Bucket *p = ht->arData;
@@ -333,22 +333,22 @@ static size_t sc_zb_array(sc_zc_builder *b, HashTable *ht, int depth)
                 continue;
             }
             if (p->key) {
-                size_t k = sc_zb_string(b, p->key);
+                size_t k = php_sc_zb_string(b, p->key);
                 if (b->failed) {
                     break;
                 }
-                sc_zb_reloc(b, bpos + offsetof(Bucket, key), k);
+                php_sc_zb_reloc(b, bpos + offsetof(Bucket, key), k);
             }
-            sc_zb_elem(b, bpos + offsetof(Bucket, val), &p->val, depth);
+            php_sc_zb_elem(b, bpos + offsetof(Bucket, val), &p->val, depth);
         }
     }
     return off;
 }
 
 /* Under the shard lock, on the value bytes in the segment. */
-static void sc_zc_fixup(void *arg, char *dst, size_t len)
+static void php_sc_zc_fixup(void *arg, char *dst, size_t len)
 {
-    sc_zc_builder *b = arg;
+    php_sc_zc_builder *b = arg;
     char *h = dst + (uint8_t)dst[0];
     size_t i;
 
@@ -359,24 +359,24 @@ static void sc_zc_fixup(void *arg, char *dst, size_t len)
         v += (uint64_t)(uintptr_t)h;
         memcpy(h + b->rel[i], &v, sizeof(v));
     }
-    ((sc_zc_hdr *)h)->self = (uint64_t)(uintptr_t)h;
+    ((php_sc_zc_hdr *)h)->self = (uint64_t)(uintptr_t)h;
 }
 
-bool sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, int64_t now, bool add_only,
+bool php_sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, int64_t now, bool add_only,
                  sc_status *st)
 {
-    sc_zc_builder b;
-    sc_zc_hdr *h;
+    php_sc_zc_builder b;
+    php_sc_zc_hdr *h;
     sc_value_in in = {0};
     size_t root;
     uint64_t used = sc_epoch_zc_bytes(&c->seg), est;
     bool is_array = Z_TYPE_P(value) == IS_ARRAY;
 
-    if (!sc_zc_on) {
+    if (!php_sc_zc_on) {
         return false;
     }
     if (is_array ? zend_hash_num_elements(Z_ARRVAL_P(value)) == 0
-                 : (Z_TYPE_P(value) != IS_STRING || Z_STRLEN_P(value) < SC_ZC_MIN_STRING)) {
+                 : (Z_TYPE_P(value) != IS_STRING || Z_STRLEN_P(value) < PHP_SC_ZC_MIN_STRING)) {
         return false;
     }
     /* Budget full (readers that never leave, e.g. CLI workers, pin what
@@ -385,48 +385,48 @@ bool sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, int6
      * store that will take the copying layout does not build this one
      * first. Memory retired by threads that have left since may come back
      * (sc_evict_retired: throttled, cheap when nothing is due). */
-    est = is_array ? sizeof(sc_zc_hdr) + sizeof(zend_array) + (uint64_t)zend_hash_num_elements(Z_ARRVAL_P(value)) * sizeof(zval)
-                   : sizeof(sc_zc_hdr) + _ZSTR_STRUCT_SIZE(Z_STRLEN_P(value));
-    if (used + est > sc_zc_budget || (sc_zc_full_at && used >= sc_zc_full_at && est * 4 >= sc_zc_full_len)) {
+    est = is_array ? sizeof(php_sc_zc_hdr) + sizeof(zend_array) + (uint64_t)zend_hash_num_elements(Z_ARRVAL_P(value)) * sizeof(zval)
+                   : sizeof(php_sc_zc_hdr) + _ZSTR_STRUCT_SIZE(Z_STRLEN_P(value));
+    if (used + est > php_sc_zc_budget || (php_sc_zc_full_at && used >= php_sc_zc_full_at && est * 4 >= php_sc_zc_full_len)) {
         if (!sc_evict_retired(&c->seg)) {
             return false;
         }
         used = sc_epoch_zc_bytes(&c->seg);
-        if (used + est > sc_zc_budget || (sc_zc_full_at && used >= sc_zc_full_at && est * 4 >= sc_zc_full_len)) {
+        if (used + est > php_sc_zc_budget || (php_sc_zc_full_at && used >= php_sc_zc_full_at && est * 4 >= php_sc_zc_full_len)) {
             return false;
         }
     }
-    sc_zc_full_at = 0;
+    php_sc_zc_full_at = 0;
     /* The entry's value starts 64 + key_len bytes into an 8-aligned block:
      * the pad puts the header on an 8-byte boundary there. */
-    sc_zb_init(&b, sc_zc_pad_for(key->len), sc_zc_budget);
-    sc_zb_alloc(&b, sizeof(sc_zc_hdr));
+    php_sc_zb_init(&b, php_sc_zc_pad_for(key->len), php_sc_zc_budget);
+    php_sc_zb_alloc(&b, sizeof(php_sc_zc_hdr));
     if (!b.failed) {
-        memset(b.buf, 0, sizeof(sc_zc_hdr));
+        memset(b.buf, 0, sizeof(php_sc_zc_hdr));
     }
-    root = is_array ? sc_zb_array(&b, Z_ARRVAL_P(value), 0) : sc_zb_string(&b, Z_STR_P(value));
-    if (!b.failed && used + b.len > sc_zc_budget) {
+    root = is_array ? php_sc_zb_array(&b, Z_ARRVAL_P(value), 0) : php_sc_zb_string(&b, Z_STR_P(value));
+    if (!b.failed && used + b.len > php_sc_zc_budget) {
         /* Full: memory retired by threads that have left since may come
          * back (sc_epoch.c); else the value takes the copying layout. */
-        if (!sc_evict_retired(&c->seg) || sc_epoch_zc_bytes(&c->seg) + b.len > sc_zc_budget) {
+        if (!sc_evict_retired(&c->seg) || sc_epoch_zc_bytes(&c->seg) + b.len > php_sc_zc_budget) {
             b.failed = true;
             /* Build nothing more until the level drops below this. */
-            sc_zc_full_at = sc_epoch_zc_bytes(&c->seg);
-            if (!sc_zc_full_at) {
-                sc_zc_full_at = 1;
+            php_sc_zc_full_at = sc_epoch_zc_bytes(&c->seg);
+            if (!php_sc_zc_full_at) {
+                php_sc_zc_full_at = 1;
             }
-            sc_zc_full_len = b.len;
+            php_sc_zc_full_len = b.len;
         }
     }
     if (b.failed) {
-        sc_zb_free(&b);
+        php_sc_zb_free(&b);
         return false;
     }
-    sc_zb_reloc(&b, offsetof(sc_zc_hdr, root), root);
-    h = (sc_zc_hdr *)b.buf;
-    h->magic = SC_ZC_MAGIC;
-    h->abi = SC_ZC_ABI;
-    h->kind = is_array ? SC_ZC_KIND_ARRAY : SC_ZC_KIND_STRING;
+    php_sc_zb_reloc(&b, offsetof(php_sc_zc_hdr, root), root);
+    h = (php_sc_zc_hdr *)b.buf;
+    h->magic = PHP_SC_ZC_MAGIC;
+    h->abi = PHP_SC_ZC_ABI;
+    h->kind = is_array ? PHP_SC_ZC_KIND_ARRAY : PHP_SC_ZC_KIND_STRING;
     if (is_array) {
         /* No second, copying form: readers that cannot use the layout in
          * place copy it (php/zc_copy.c). */
@@ -444,124 +444,124 @@ bool sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, int6
     in.scalar = 0;
     in.data = b.mem;
     in.len = b.pad + b.len;
-    in.fixup = sc_zc_fixup;
+    in.fixup = php_sc_zc_fixup;
     in.fixup_arg = &b;
     *st = sc_cache_store(c, key, &in, ttl, now, add_only);
-    sc_zb_free(&b);
+    php_sc_zb_free(&b);
     /* Too big in one piece: the caller stores the copying form. */
     return *st != SC_TOOBIG && *st != SC_NOMEM;
 }
 
 /* ---- fetch ---- */
 
-void sc_zc_enter(void)
+void php_sc_zc_enter(void)
 {
-    if (sc_active && sc_epoch_enter(&sc_shared_cache.seg)) {
+    if (php_sc_active && sc_epoch_enter(&php_sc_shared_cache.seg)) {
         SCG(zc_entered) = true;
     }
 }
 
-void sc_zc_leave(void)
+void php_sc_zc_leave(void)
 {
     SCG(zc_holding) = false;
     if (SCG(zc_entered)) {
-        sc_epoch_leave(&sc_shared_cache.seg);
+        sc_epoch_leave(&php_sc_shared_cache.seg);
         SCG(zc_entered) = false;
     }
 }
 
-void sc_zc_request_end(void)
+void php_sc_zc_request_end(void)
 {
-    if (sc_zb_kept_mem) {
-        pefree(sc_zb_kept_mem, 1);
-        sc_zb_kept_mem = NULL;
-        sc_zb_kept_cap = 0;
+    if (php_sc_zb_kept_mem) {
+        pefree(php_sc_zb_kept_mem, 1);
+        php_sc_zb_kept_mem = NULL;
+        php_sc_zb_kept_cap = 0;
     }
-    if (sc_zb_kept_rel) {
-        pefree(sc_zb_kept_rel, 1);
-        sc_zb_kept_rel = NULL;
-        sc_zb_kept_relcap = 0;
+    if (php_sc_zb_kept_rel) {
+        pefree(php_sc_zb_kept_rel, 1);
+        php_sc_zb_kept_rel = NULL;
+        php_sc_zb_kept_relcap = 0;
     }
     SCG(zc_holding) = false;
     if (SCG(zc_entered)) {
-        sc_epoch_leave(&sc_shared_cache.seg);
+        sc_epoch_leave(&php_sc_shared_cache.seg);
         SCG(zc_entered) = false;
     }
 }
 
-int sc_zc_to_zval(const sc_value_out *out, zval *dst)
+int php_sc_zc_to_zval(const sc_value_out *out, zval *dst)
 {
     const char *p = out->data;
-    sc_zc_hdr h;
+    php_sc_zc_hdr h;
     uint8_t pad;
 
-    if (sc_zc_in_place(out, dst)) {
-        return SC_ZC_COPIED;
+    if (php_sc_zc_in_place(out, dst)) {
+        return PHP_SC_ZC_COPIED;
     }
     if (!p || out->len < 1) {
         goto bad;
     }
     pad = (uint8_t)p[0];
-    if (pad < 1 || pad > 8 || out->len < pad + sizeof(sc_zc_hdr)) {
+    if (pad < 1 || pad > 8 || out->len < pad + sizeof(php_sc_zc_hdr)) {
         goto bad;
     }
     memcpy(&h, p + pad, sizeof(h));
-    if (h.magic != SC_ZC_MAGIC) {
+    if (h.magic != PHP_SC_ZC_MAGIC) {
         goto bad;
     }
-    if (h.kind == SC_ZC_KIND_STRING) {
+    if (h.kind == PHP_SC_ZC_KIND_STRING) {
         /* The bytes of the string: readable by any PHP. */
         if (h.portable_vtype != SC_V_STRING || h.portable_off > out->len - pad
             || h.portable_len > out->len - pad - h.portable_off) {
             goto bad;
         }
         ZVAL_STRINGL(dst, p + pad + h.portable_off, h.portable_len);
-        sc_zc_copied++;
-        return SC_ZC_COPIED;
+        php_sc_zc_copied++;
+        return PHP_SC_ZC_COPIED;
     }
-    if (h.kind != SC_ZC_KIND_ARRAY) {
+    if (h.kind != PHP_SC_ZC_KIND_ARRAY) {
         goto bad;
     }
-    if (h.abi != SC_ZC_ABI) {
+    if (h.abi != PHP_SC_ZC_ABI) {
         /* Laid out by another PHP (version, ZTS or debug build): its tables
          * cannot be read here. A miss, as APCu treats a value it cannot
          * read; the value stays for the processes that can. */
-        sc_zc_foreign++;
-        return SC_ZC_FOREIGN;
+        php_sc_zc_foreign++;
+        return PHP_SC_ZC_FOREIGN;
     }
-    if (sc_zc_copy_array(p + pad, out->len - pad, dst)) {
-        sc_zc_copied++;
-        return SC_ZC_COPIED;
+    if (php_sc_zc_copy_array(p + pad, out->len - pad, dst)) {
+        php_sc_zc_copied++;
+        return PHP_SC_ZC_COPIED;
     }
 bad:
     php_error_docref(NULL, E_WARNING, "shardcache: a zero-copy value in the cache is corrupt");
-    return SC_ZC_CORRUPT;
+    return PHP_SC_ZC_CORRUPT;
 }
 
-void sc_zc_info(zval *dst)
+void php_sc_zc_info(zval *dst)
 {
     zval z;
     sc_epoch_table *t;
 
     array_init(&z);
-    add_assoc_bool(&z, "enabled", sc_zc_on);
-    add_assoc_long(&z, "budget", (zend_long)sc_zc_budget);
-    if (sc_active) {
-        t = &sc_shared_cache.seg.hdr->epochs;
+    add_assoc_bool(&z, "enabled", php_sc_zc_on);
+    add_assoc_long(&z, "budget", (zend_long)php_sc_zc_budget);
+    if (php_sc_active) {
+        t = &php_sc_shared_cache.seg.hdr->epochs;
         add_assoc_long(&z, "bytes", (zend_long)__atomic_load_n(&t->zc_bytes, __ATOMIC_RELAXED));
         add_assoc_long(&z, "retired_bytes", (zend_long)__atomic_load_n(&t->retired_bytes, __ATOMIC_RELAXED));
         add_assoc_long(&z, "retired", (zend_long)__atomic_load_n(&t->retired, __ATOMIC_RELAXED));
         add_assoc_long(&z, "reclaimed", (zend_long)__atomic_load_n(&t->reclaimed, __ATOMIC_RELAXED));
         /* Pages of repaired shards held back for readers: give back what
          * nobody can hold first, so the figure says what is really held. */
-        sc_epoch_poll(&sc_shared_cache.seg, true);
-        add_assoc_long(&z, "leaked_bytes", (zend_long)sc_epoch_held_bytes(&sc_shared_cache.seg));
+        sc_epoch_poll(&php_sc_shared_cache.seg, true);
+        add_assoc_long(&z, "leaked_bytes", (zend_long)sc_epoch_held_bytes(&php_sc_shared_cache.seg));
         add_assoc_long(&z, "repairs_held", (zend_long)__atomic_load_n(&t->repairs_held, __ATOMIC_RELAXED));
         add_assoc_long(&z, "epoch", (zend_long)__atomic_load_n(&t->global, __ATOMIC_RELAXED));
-        add_assoc_long(&z, "readers", (zend_long)sc_epoch_count_readers(&sc_shared_cache.seg));
+        add_assoc_long(&z, "readers", (zend_long)sc_epoch_count_readers(&php_sc_shared_cache.seg));
     }
     add_assoc_bool(&z, "inside", SCG(zc_entered));
-    add_assoc_long(&z, "copied", sc_zc_copied);
-    add_assoc_long(&z, "foreign", sc_zc_foreign);
+    add_assoc_long(&z, "copied", php_sc_zc_copied);
+    add_assoc_long(&z, "foreign", php_sc_zc_foreign);
     add_assoc_zval(dst, "zero_copy", &z);
 }

@@ -13,54 +13,54 @@
 #include "php_shardcache.h"
 
 /* The layout's header (see php/zc.c). */
-#define SC_ZC_MAGIC UINT32_C(0x5a43314b)      /* "K1CZ" */
+#define PHP_SC_ZC_MAGIC UINT32_C(0x5a43314b)      /* "K1CZ" */
 #ifdef ZTS
-# define SC_ZC_ZTS 1
+# define PHP_SC_ZC_ZTS 1
 #else
-# define SC_ZC_ZTS 0
+# define PHP_SC_ZC_ZTS 0
 #endif
-#define SC_ZC_ABI ((uint32_t)PHP_VERSION_ID * 4u + (ZEND_DEBUG ? 2u : 0u) + (SC_ZC_ZTS ? 1u : 0u))
-#define SC_ZC_MIN_STRING 64
-#define SC_ZC_MAX_DEPTH 128
+#define PHP_SC_ZC_ABI ((uint32_t)PHP_VERSION_ID * 4u + (ZEND_DEBUG ? 2u : 0u) + (PHP_SC_ZC_ZTS ? 1u : 0u))
+#define PHP_SC_ZC_MIN_STRING 64
+#define PHP_SC_ZC_MAX_DEPTH 128
 
-enum { SC_ZC_KIND_ARRAY = 1, SC_ZC_KIND_STRING = 2 };
+enum { PHP_SC_ZC_KIND_ARRAY = 1, PHP_SC_ZC_KIND_STRING = 2 };
 
-typedef struct sc_zc_hdr {
+typedef struct php_sc_zc_hdr {
     uint32_t magic;
-    uint32_t abi;            /* SC_ZC_ABI of the process that laid it out */
+    uint32_t abi;            /* PHP_SC_ZC_ABI of the process that laid it out */
     uint64_t self;           /* address of this header when laid out */
     uint64_t root;           /* the zend_array / zend_string */
     uint32_t portable_off;   /* strings: their bytes, from this header */
     uint32_t portable_len;   /* strings: their length */
     uint8_t portable_vtype;  /* strings: SC_V_STRING; arrays: 0 (no second form) */
-    uint8_t kind;            /* SC_ZC_KIND_* */
+    uint8_t kind;            /* PHP_SC_ZC_KIND_* */
     uint16_t unused;
     uint32_t unused2;
-} sc_zc_hdr;
+} php_sc_zc_hdr;
 
 /* shardcache.zero_copy resolved for this process (MINIT): on, off. */
-extern bool sc_zc_on;
+extern bool php_sc_zc_on;
 /* Bytes zero-copy values (live and retired) may take at most. */
-extern uint64_t sc_zc_budget;
+extern uint64_t php_sc_zc_budget;
 
 /* MINIT: resolves shardcache.zero_copy ("auto", "1", "0") for this SAPI and
  * the budget (shardcache.zero_copy_max; 0 = a quarter of shm_size). */
-void sc_zc_minit(const char *setting, zend_long max_bytes, uint64_t shm_size);
+void php_sc_zc_minit(const char *setting, zend_long max_bytes, uint64_t shm_size);
 
 /* Store: when value can and should be zero-copy, lays it out, stores it and
  * returns true with *st set; false: the caller stores it the usual way. */
-bool sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, int64_t now, bool add_only,
+bool php_sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, int64_t now, bool add_only,
                  sc_status *st);
 
-void sc_zc_enter(void);
+void php_sc_zc_enter(void);
 
 /* Fetch: makes the sink borrow zero-copy entries when this thread may
  * (enters the request's epoch at its first call). */
-static zend_always_inline void sc_zc_sink_prepare(sc_sink *sink)
+static zend_always_inline void php_sc_zc_sink_prepare(sc_sink *sink)
 {
-    if (sc_zc_on) {
+    if (php_sc_zc_on) {
         if (UNEXPECTED(!SCG(zc_entered))) {
-            sc_zc_enter();
+            php_sc_zc_enter();
         }
         if (SCG(zc_entered)) {
             sink->borrow = UINT32_C(1) << SC_V_ZC;
@@ -69,11 +69,11 @@ static zend_always_inline void sc_zc_sink_prepare(sc_sink *sink)
 }
 
 /* The same, as the borrow mask itself (sc_sink.borrow). */
-static zend_always_inline uint32_t sc_zc_borrow(void)
+static zend_always_inline uint32_t php_sc_zc_borrow(void)
 {
-    if (sc_zc_on) {
+    if (php_sc_zc_on) {
         if (UNEXPECTED(!SCG(zc_entered))) {
-            sc_zc_enter();
+            php_sc_zc_enter();
         }
         if (EXPECTED(SCG(zc_entered))) {
             return UINT32_C(1) << SC_V_ZC;
@@ -82,54 +82,54 @@ static zend_always_inline uint32_t sc_zc_borrow(void)
     return 0;
 }
 
-/* Leaves the epoch (see sc_zc_idle). */
-void sc_zc_leave(void);
+/* Leaves the epoch (see php_sc_zc_idle). */
+void php_sc_zc_leave(void);
 
 /* Writers (store, delete, clear) call this first: a thread inside an
  * epoch that holds no borrowed value (it fetched only misses, scalars or
  * copies this request; or it is the fork child of such a parent) leaves
  * it, or it would pin every value retired until its request ends, which
  * for a CLI worker is never. Its next fetch enters again. */
-static zend_always_inline void sc_zc_idle(void)
+static zend_always_inline void php_sc_zc_idle(void)
 {
     if (UNEXPECTED(SCG(zc_entered)) && !SCG(zc_holding)) {
-        sc_zc_leave();
+        php_sc_zc_leave();
     }
 }
 
 /* A value of vtype SC_V_ZC (borrowed or copied) into dst: the immutable
  * value itself when usable here, else a copy of it in request memory
- * (arrays: php/zc_copy.c). SC_ZC_FOREIGN: an array laid out by
+ * (arrays: php/zc_copy.c). PHP_SC_ZC_FOREIGN: an array laid out by
  * another PHP ABI, which this process cannot read (the caller reports a
- * miss; dst is not set). SC_ZC_CORRUPT: the bytes are not a valid layout
+ * miss; dst is not set). PHP_SC_ZC_CORRUPT: the bytes are not a valid layout
  * (a warning was raised; dst is not set). */
-enum { SC_ZC_CORRUPT = -1, SC_ZC_FOREIGN = 0, SC_ZC_COPIED = 1 };
-int sc_zc_to_zval(const sc_value_out *out, zval *dst);
+enum { PHP_SC_ZC_CORRUPT = -1, PHP_SC_ZC_FOREIGN = 0, PHP_SC_ZC_COPIED = 1 };
+int php_sc_zc_to_zval(const sc_value_out *out, zval *dst);
 
 /* Copies the array layout whose header is at hdr (len bytes from there to
  * the value's end; any alignment) into dst, relocating and bounds-checking
  * every pointer. False (dst not set): not a valid layout. Same ABI only. */
-bool sc_zc_copy_array(const char *hdr, size_t len, zval *dst);
+bool php_sc_zc_copy_array(const char *hdr, size_t len, zval *dst);
 
 /* The fetch's fast case: a borrowed value laid out at this address by this
  * PHP, whose header is pad bytes into it, returned in place. False: use
- * sc_zc_to_zval. Any other code that hands a pointer into the segment to
+ * php_sc_zc_to_zval. Any other code that hands a pointer into the segment to
  * PHP must set SCG(zc_holding) as this does (see php_shardcache.h). */
-static zend_always_inline bool sc_zc_in_place_at(const sc_value_out *out, zval *dst, uint32_t pad)
+static zend_always_inline bool php_sc_zc_in_place_at(const sc_value_out *out, zval *dst, uint32_t pad)
 {
-    const sc_zc_hdr *h;
+    const php_sc_zc_hdr *h;
 
-    /* borrowed: only a sink that sc_zc_sink_prepare let borrow (zero-copy
+    /* borrowed: only a sink that php_sc_zc_sink_prepare let borrow (zero-copy
      * on, inside an epoch) gets a pointer into the segment. */
-    if (!out->borrowed || out->len < pad + sizeof(sc_zc_hdr)) {
+    if (!out->borrowed || out->len < pad + sizeof(php_sc_zc_hdr)) {
         return false;
     }
-    h = (const sc_zc_hdr *)(out->data + pad);   /* 8-aligned in the segment */
-    if (UNEXPECTED(h->self != (uint64_t)(uintptr_t)h || h->abi != SC_ZC_ABI || h->magic != SC_ZC_MAGIC)) {
+    h = (const php_sc_zc_hdr *)(out->data + pad);   /* 8-aligned in the segment */
+    if (UNEXPECTED(h->self != (uint64_t)(uintptr_t)h || h->abi != PHP_SC_ZC_ABI || h->magic != PHP_SC_ZC_MAGIC)) {
         return false;
     }
     SCG(zc_holding) = true;   /* every borrowed value handed out passes here */
-    if (h->kind == SC_ZC_KIND_ARRAY) {
+    if (h->kind == PHP_SC_ZC_KIND_ARRAY) {
         Z_ARR_P(dst) = (zend_array *)(uintptr_t)h->root;
         Z_TYPE_INFO_P(dst) = IS_ARRAY;
     } else {
@@ -139,33 +139,33 @@ static zend_always_inline bool sc_zc_in_place_at(const sc_value_out *out, zval *
 }
 
 /* The same, the pad read from the value's first byte (1..8). */
-static zend_always_inline bool sc_zc_in_place(const sc_value_out *out, zval *dst)
+static zend_always_inline bool php_sc_zc_in_place(const sc_value_out *out, zval *dst)
 {
     uint8_t pad;
 
-    if (!out->borrowed || out->len < 8 + sizeof(sc_zc_hdr)) {
+    if (!out->borrowed || out->len < 8 + sizeof(php_sc_zc_hdr)) {
         return false;
     }
     pad = (uint8_t)out->data[0];
     if (pad < 1 || pad > 8) {
         return false;
     }
-    return sc_zc_in_place_at(out, dst, pad);
+    return php_sc_zc_in_place_at(out, dst, pad);
 }
 
 /* The pad of a zero-copy value stored under a key of key_len bytes: the
  * entry's value starts 64 + key_len bytes into an 8-aligned block, and
- * the pad puts the header on an 8-byte boundary (sc_zc_store). A value
- * whose header is not there fails sc_zc_in_place_at's address check. */
-static zend_always_inline uint32_t sc_zc_pad_for(uint32_t key_len)
+ * the pad puts the header on an 8-byte boundary (php_sc_zc_store). A value
+ * whose header is not there fails php_sc_zc_in_place_at's address check. */
+static zend_always_inline uint32_t php_sc_zc_pad_for(uint32_t key_len)
 {
     return 8 - (key_len & 7);
 }
 
 /* Request end (post-deactivate: after the request's memory is gone). */
-void sc_zc_request_end(void);
+void php_sc_zc_request_end(void);
 
 /* For shardcache_info(): figures of the epoch table. */
-void sc_zc_info(zval *dst);
+void php_sc_zc_info(zval *dst);
 
 #endif

@@ -3,21 +3,21 @@
  *
  * A zero-copy array (php/zc.c) is stored once, as PHP's
  * immutable zend_array laid out in the segment with absolute pointers for
- * the address its header had when it was stored (sc_zc_hdr.self). A
+ * the address its header had when it was stored (php_sc_zc_hdr.self). A
  * process that cannot use it in place (it maps the segment at another
  * address, has zero-copy off, or reads a copy: the iterator) copies it
  * into request memory here: every pointer p of the layout is relocated to
  * p - self + (where the header is here), and checked to fall, with all the
  * bytes read through it, inside the value's bytes. Nothing of the layout
  * is trusted: a pointer out of bounds, an unknown type, nesting deeper
- * than SC_ZC_MAX_DEPTH or more elements than the bytes can hold (arrays
+ * than PHP_SC_ZC_MAX_DEPTH or more elements than the bytes can hold (arrays
  * shared or cyclic in a corrupt layout) make the copy fail (the caller
  * warns and returns false). Every field is read once with memcpy (the
  * bytes may be unaligned in a copy, and may change under a hostile
  * writer). The hash part of each table is never read: the copy is built
  * by inserting the elements in order, so its chains are PHP's own.
  *
- * Only a process of the same PHP ABI (SC_ZC_ABI) can read a layout; the
+ * Only a process of the same PHP ABI (PHP_SC_ZC_ABI) can read a layout; the
  * caller checks that first.
  */
 #ifdef HAVE_CONFIG_H
@@ -28,16 +28,16 @@
 #include "zend_hash.h"
 #include "zc.h"
 
-typedef struct sc_zr {
+typedef struct php_sc_zr {
     const char *h;      /* the header, here */
     size_t len;         /* bytes from the header to the value's end */
     uint64_t self;      /* the header's address when the layout was made */
     size_t left;        /* elements that may still be visited */
-} sc_zr;
+} php_sc_zr;
 
 /* The pointer stored at position pos: its offset from the header, if it
  * and `need` bytes from it lie inside the value. */
-static bool sc_zr_ptr(const sc_zr *r, size_t pos, size_t need, size_t *off)
+static bool php_sc_zr_ptr(const php_sc_zr *r, size_t pos, size_t need, size_t *off)
 {
     uint64_t v, o;
 
@@ -54,11 +54,11 @@ static bool sc_zr_ptr(const sc_zr *r, size_t pos, size_t need, size_t *off)
 }
 
 /* The zend_string pointed to from position pos, copied. */
-static zend_always_inline zend_string *sc_zr_string(const sc_zr *r, size_t pos)
+static zend_always_inline zend_string *php_sc_zr_string(const php_sc_zr *r, size_t pos)
 {
     size_t off, slen;
 
-    if (!sc_zr_ptr(r, pos, _ZSTR_HEADER_SIZE, &off)) {
+    if (!php_sc_zr_ptr(r, pos, _ZSTR_HEADER_SIZE, &off)) {
         return NULL;
     }
     memcpy(&slen, r->h + off + offsetof(zend_string, len), sizeof(slen));
@@ -68,12 +68,12 @@ static zend_always_inline zend_string *sc_zr_string(const sc_zr *r, size_t pos)
     return zend_string_init(r->h + off + _ZSTR_HEADER_SIZE, slen, 0);
 }
 
-static bool sc_zr_array(sc_zr *r, size_t pos, zval *dst, int depth);
+static bool php_sc_zr_array(php_sc_zr *r, size_t pos, zval *dst, int depth);
 
 /* The zval at position pos (16 bytes inside the value), into dst, for the
- * types sc_zr_element does not read itself: null, false, true, an array.
+ * types php_sc_zr_element does not read itself: null, false, true, an array.
  * False for any other type. */
-static bool sc_zr_other(sc_zr *r, size_t pos, zval *dst, int depth)
+static bool php_sc_zr_other(php_sc_zr *r, size_t pos, zval *dst, int depth)
 {
     switch ((uint8_t)r->h[pos + offsetof(zval, u1.v.type)]) {
     case IS_NULL:
@@ -86,18 +86,18 @@ static bool sc_zr_other(sc_zr *r, size_t pos, zval *dst, int depth)
         ZVAL_TRUE(dst);
         return true;
     case IS_ARRAY:
-        return sc_zr_array(r, pos + offsetof(zval, value), dst, depth + 1);
+        return php_sc_zr_array(r, pos + offsetof(zval, value), dst, depth + 1);
     default:
         return false;
     }
 }
 
 /* The element zval at position pos, into dst: an int, a double or a string
- * in place (the common case, without sc_zr_other's call and switch), any
- * other type through sc_zr_other. False for an unknown type or a string
+ * in place (the common case, without php_sc_zr_other's call and switch), any
+ * other type through php_sc_zr_other. False for an unknown type or a string
  * that fails its checks. The type is written afresh, never copied: the
  * layout's type flags are not trusted. */
-static zend_always_inline bool sc_zr_element(sc_zr *r, size_t pos, zval *dst, int depth)
+static zend_always_inline bool php_sc_zr_element(php_sc_zr *r, size_t pos, zval *dst, int depth)
 {
     uint8_t type = (uint8_t)r->h[pos + offsetof(zval, u1.v.type)];
 
@@ -114,19 +114,19 @@ static zend_always_inline bool sc_zr_element(sc_zr *r, size_t pos, zval *dst, in
         return true;
     }
     if (type == IS_STRING) {
-        zend_string *str = sc_zr_string(r, pos + offsetof(zval, value));
+        zend_string *str = php_sc_zr_string(r, pos + offsetof(zval, value));
         if (!str) {
             return false;
         }
         ZVAL_STR(dst, str);
         return true;
     }
-    return sc_zr_other(r, pos, dst, depth);
+    return php_sc_zr_other(r, pos, dst, depth);
 }
 
 /* The zend_array pointed to from position pos, copied into dst (an array
  * on success; nothing on failure). */
-static bool sc_zr_array(sc_zr *r, size_t pos, zval *dst, int depth)
+static bool php_sc_zr_array(php_sc_zr *r, size_t pos, zval *dst, int depth)
 {
     zend_array a;
     HashTable *ht;
@@ -135,7 +135,7 @@ static bool sc_zr_array(sc_zr *r, size_t pos, zval *dst, int depth)
     bool packed;
     zval v;
 
-    if (depth > SC_ZC_MAX_DEPTH || !sc_zr_ptr(r, pos, sizeof(zend_array), &off)) {
+    if (depth > PHP_SC_ZC_MAX_DEPTH || !php_sc_zr_ptr(r, pos, sizeof(zend_array), &off)) {
         return false;
     }
     memcpy(&a, r->h + off, sizeof(a));
@@ -155,7 +155,7 @@ static bool sc_zr_array(sc_zr *r, size_t pos, zval *dst, int depth)
         return false;
     }
     r->left -= n;
-    if (!sc_zr_ptr(r, off + offsetof(zend_array, arData), (size_t)n * esize, &data)) {
+    if (!php_sc_zr_ptr(r, off + offsetof(zend_array, arData), (size_t)n * esize, &data)) {
         return false;
     }
     array_init_size(dst, packed || a.nNumOfElements > n ? n : a.nNumOfElements);
@@ -171,7 +171,7 @@ static bool sc_zr_array(sc_zr *r, size_t pos, zval *dst, int depth)
             size_t zpos = data + i * sizeof(zval);
             if ((uint8_t)r->h[zpos + offsetof(zval, u1.v.type)] == IS_UNDEF) {
                 ZVAL_UNDEF(&slots[i]);
-            } else if (!sc_zr_element(r, zpos, &slots[i], depth)) {
+            } else if (!php_sc_zr_element(r, zpos, &slots[i], depth)) {
                 goto bad;
             } else {
                 count++;
@@ -189,12 +189,12 @@ static bool sc_zr_array(sc_zr *r, size_t pos, zval *dst, int depth)
             if ((uint8_t)r->h[bpos + offsetof(Bucket, val) + offsetof(zval, u1.v.type)] == IS_UNDEF) {
                 continue;
             }
-            if (!sc_zr_element(r, bpos + offsetof(Bucket, val), &v, depth)) {
+            if (!php_sc_zr_element(r, bpos + offsetof(Bucket, val), &v, depth)) {
                 goto bad;
             }
             memcpy(&kp, r->h + bpos + offsetof(Bucket, key), sizeof(kp));
             if (kp) {
-                zend_string *k = sc_zr_string(r, bpos + offsetof(Bucket, key));
+                zend_string *k = php_sc_zr_string(r, bpos + offsetof(Bucket, key));
                 if (!k) {
                     zval_ptr_dtor(&v);
                     goto bad;
@@ -217,16 +217,16 @@ bad:
     return false;
 }
 
-bool sc_zc_copy_array(const char *hdr, size_t len, zval *dst)
+bool php_sc_zc_copy_array(const char *hdr, size_t len, zval *dst)
 {
-    sc_zr r;
+    php_sc_zr r;
 
-    if (len < sizeof(sc_zc_hdr)) {
+    if (len < sizeof(php_sc_zc_hdr)) {
         return false;
     }
     r.h = hdr;
     r.len = len;
-    memcpy(&r.self, hdr + offsetof(sc_zc_hdr, self), sizeof(r.self));
+    memcpy(&r.self, hdr + offsetof(php_sc_zc_hdr, self), sizeof(r.self));
     r.left = len / sizeof(zval);
-    return sc_zr_array(&r, offsetof(sc_zc_hdr, root), dst, 0);
+    return php_sc_zr_array(&r, offsetof(php_sc_zc_hdr, root), dst, 0);
 }

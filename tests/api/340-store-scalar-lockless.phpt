@@ -13,7 +13,7 @@ shardcache.shards=4
 $initial = ['i' => 1, 'f' => 1.5, 't' => true, 'fa' => false, 'n' => null, 'neg' => -7, 'big' => PHP_INT_MAX];
 $next = ['i' => 2, 'f' => -0.25, 't' => true, 'fa' => false, 'n' => null, 'neg' => PHP_INT_MIN, 'big' => 0];
 // The cache stamps with APCu's coarse clock, which can be one tick behind
-// time() just after a second turns (sc_now in shardcache.c): one second of slack.
+// time() just after a second turns (php_sc_now in shardcache.c): one second of slack.
 $t0 = time() - 1;
 foreach ($initial as $k => $v) {
     apcu_store($k, $v);

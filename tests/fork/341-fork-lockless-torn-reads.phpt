@@ -48,7 +48,7 @@ function store_all(int $w, int $s): bool {
 }
 
 // One second of slack: the cache's coarse clock can be one tick behind
-// time() just after a second turns (sc_now in shardcache.c).
+// time() just after a second turns (php_sc_now in shardcache.c).
 $start = time() - 1;
 store_all(0, 0);
 apcu_store('done', 0);

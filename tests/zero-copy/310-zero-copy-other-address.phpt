@@ -142,10 +142,10 @@ foreach (['ABI', 'ROOT', 'COUNT', 'STRLEN'] as $m) {
     $self = unpack('P', substr($bytes, $h + 8, 8))[1];
     $root = unpack('P', substr($bytes, $h + 16, 8))[1] - $self + $h;
     if ($m === 'ABI') {
-        fseek($f, $h + 4);                 // sc_zc_hdr.abi
+        fseek($f, $h + 4);                 // php_sc_zc_hdr.abi
         fwrite($f, pack('V', 12345));
     } elseif ($m === 'ROOT') {
-        fseek($f, $h + 16);                // sc_zc_hdr.root: far outside the value
+        fseek($f, $h + 16);                // php_sc_zc_hdr.root: far outside the value
         fwrite($f, pack('P', $self + (1 << 40)));
     } elseif ($m === 'COUNT') {
         fseek($f, $root + 24);             // zend_array.nNumUsed (after gc, flags, nTableMask, arData)
