@@ -21,8 +21,8 @@ if test "$PHP_SHARDCACHE" != "no"; then
     php/value.c \
     php/zc.c \
     php/zc_copy.c \
-    src/sc_segment.c \
-    src/sc_segfile.c \
+    src/sc_layout.c \
+    src/sc_file.c \
     src/sc_lock.c \
     src/sc_alloc.c \
     src/sc_table.c \

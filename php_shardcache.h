@@ -39,7 +39,7 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     char *serializer_name;   /* apc.serializer */
     zend_long shards;        /* shardcache.shards */
     bool apcu_compat;        /* shardcache.apcu_compat */
-    char *segment;           /* shardcache.segment: "" = anonymous, else a file (sc_segfile.h) */
+    char *segment;           /* shardcache.segment: "" = anonymous, else a file (sc_file.h) */
     zend_long segment_mode;  /* shardcache.segment_mode (0600, 0640 or 0660) */
     /* This thread's scratch buffer for encoded values being fetched
      * (persistent memory, kept between requests unless above 1 MiB). */

@@ -21,7 +21,7 @@
 #include "sc_fetch.h"
 #include "php/value.h"
 #include "sc_info.h"
-#include "sc_segfile.h"
+#include "sc_file.h"
 #include "php/zc.h"
 
 #include "php/shardcache_arginfo.h"
@@ -400,7 +400,7 @@ static zend_never_inline int php_sc_fetch_finish(php_sc_sink *sink, const sc_val
     return r;
 }
 
-/* The rest of a fetch that sc_cache_fetch_fast declined: the clock, a
+/* The rest of a fetch that sc_fetch_fast declined: the clock, a
  * sink, sc_cache_fetch_at from where the fast path stopped. k and at by
  * pointer: passed by value, the call copied them with 16-byte loads right
  * after the fast path had written them with narrower stores, a failed
@@ -446,7 +446,7 @@ static zend_never_inline int php_sc_fetch_rest(const sc_key *k, const sc_fetch_a
     return PHP_SC_FETCH_MISS;
 }
 
-/* A hit that sc_cache_fetch_fast returned and that is neither an int nor
+/* A hit that sc_fetch_fast returned and that is neither an int nor
  * a zero-copy value used in place: another scalar, or a zero-copy value
  * that must be copied (php_sc_fetch_finish). */
 static zend_never_inline int php_sc_fetch_hit_rest(const sc_value_out *out, zval *dst)
@@ -459,7 +459,7 @@ static zend_never_inline int php_sc_fetch_hit_rest(const sc_value_out *out, zval
 /* Fetches one key into dst (now: SC_FETCH_NOW_LATER, or the time to use).
  * Inlined into apcu_fetch: the commonest fetches (an int, a zero-copy
  * value in place, a miss, of an entry without a ttl) are done by
- * sc_cache_fetch_fast (sc_fetch.h) without another call and without the
+ * sc_fetch_fast (sc_fetch.h) without another call and without the
  * clock. */
 static zend_always_inline int php_sc_fetch_one(zend_string *key, zval *dst, int64_t now)
 {
@@ -473,7 +473,7 @@ static zend_always_inline int php_sc_fetch_one(zend_string *key, zval *dst, int6
         return PHP_SC_FETCH_MISS;
     }
     borrow = php_sc_zc_borrow();
-    r = sc_cache_fetch_fast(&php_sc_shared_cache, &k, now, php_sc_now, borrow, &SCG(fetch_memos), &out, &at);
+    r = sc_fetch_fast(&php_sc_shared_cache, &k, now, php_sc_now, borrow, &SCG(fetch_memos), &out, &at);
     if (EXPECTED(r == SC_FAST_BORROWED)) {
         if (EXPECTED(php_sc_zc_in_place_at(&out, dst, php_sc_zc_pad_for(k.len)))) {
             return PHP_SC_FETCH_HIT;
@@ -996,10 +996,10 @@ static bool php_sc_named_deferred(void)
 static bool php_sc_attach_named(const char *value, int level)
 {
     char *path = php_sc_seg_path, err[320];
-    sc_segfile_opts opts;
-    sc_segfile_result res;
+    sc_file_opts opts;
+    sc_file_result res;
 
-    if (sc_segfile_expand(value, path, sizeof(php_sc_seg_path)) != 0) {
+    if (sc_file_expand(value, path, sizeof(php_sc_seg_path)) != 0) {
         php_error_docref(NULL, level, "shardcache: shardcache.segment \"%s\" is not valid (%%u, %%U, %%p and %%%% "
                          "are the only %% forms); the cache is disabled", value);
         php_sc_inactive_reason = "disabled: shardcache.segment is not valid";
@@ -1112,7 +1112,7 @@ static bool php_sc_start_cache(uint64_t size, uint32_t shards, bool auto_shards,
         }
     }
     rc = sc_cache_init(&php_sc_shared_cache, size, shards, hint, ttl, err, sizeof(err));
-    if (rc == SC_SEG_HINT_TOO_LARGE) {
+    if (rc == SC_LAYOUT_HINT_TOO_LARGE) {
         /* APCu stops PHP's startup with this error. */
         zend_error_noreturn(E_CORE_ERROR, "%s", err);
     }

@@ -27,7 +27,7 @@
  * class and lane, so that processes (threads in ZTS) storing into the same
  * shard fill different slabs and no cache line holds entries of two of
  * them. A caller's lane is its pin lane (sc_live_lane, sc_pin_lane), so
- * this equals SC_LIVE_LANES (sc_segment.h checks it). */
+ * this equals SC_LIVE_LANES (sc_layout.h checks it). */
 #define SC_ALLOC_LANES 8
 
 /* One descriptor per page of the data area (the pages_off array).
@@ -68,7 +68,7 @@ enum {
 
 /* The pool of free pages (sc_header.pool).
  *   lock: the pool lock; always taken last (global -> shard -> pool).
- *   dirty: set by a holder that changes bins or runs (sc_pool_lock), right
+ *   dirty: set by a holder that changes bins or runs (sc_alloc_pool_lock), right
  *       after taking lock; cleared by it right before unlocking. A locker
  *       that finds the previous holder dead with dirty set flags the
  *       segment for a full reset (sc_header.needs_reset).
@@ -111,7 +111,7 @@ typedef struct sc_pool {
  *       of their key (ttl SC_TTL_GONE, sc_lockless.c). Changed with an
  *       atomic add by a lockless delete or store (under a pin: +1 / -1), by
  *       whoever frees such an entry (sc_entry_free: -1) and set by a
- *       recount (sc_gone_recount, inside the shard's window with every pin
+ *       recount (sc_pin_gone_recount, inside the shard's window with every pin
  *       drained). As above, only the sum over the lanes means something.
  * Each lane on its own cache lines. */
 typedef struct sc_alloc_lane {
@@ -141,7 +141,7 @@ typedef struct sc_shard_alloc {
     uint32_t pages;                 /* pages owned (slabs and large runs) */
     uint32_t spare_head;            /* empty slabs kept for reuse (any class) */
     uint32_t spare_pages;           /* pages in them, and in emptied one-page
-                                       slabs kept on a lane (sc_free) */
+                                       slabs kept on a lane (sc_alloc_free) */
     uint32_t kept_pages;            /* of spare_pages, those kept on lanes */
     uint64_t lane_steals;           /* partial slabs taken from another lane */
     sc_alloc_lane lanes[SC_ALLOC_LANES]; /* slabs with a free object, by lane and class */
@@ -149,7 +149,7 @@ typedef struct sc_shard_alloc {
 
 /* The allocator's own view of a mapped segment: where the pages, their
  * descriptors and the pool are in this process. Process-local, filled once
- * when the segment is mapped (sc_seg_format, sc_seg_bind) and embedded in
+ * when the segment is mapped (sc_layout_format, sc_layout_bind) and embedded in
  * the segment handle (sc_seg.ac); the allocator sees nothing else of the
  * segment, and no shard: a shard hands in its sc_shard_alloc and its index. */
 typedef struct sc_alloc_ctx {
@@ -166,12 +166,12 @@ typedef struct sc_alloc_ctx {
 /* Takes the pool lock (counted) to change the pool. False when the pool
  * must not be used: its previous writer died mid-change, or the segment
  * waits for a full reset; the lock is not held then. Release with
- * sc_pool_unlock. */
-bool sc_pool_lock(sc_alloc_ctx *ac);
+ * sc_alloc_pool_unlock. */
+bool sc_alloc_pool_lock(sc_alloc_ctx *ac);
 /* Same, for a holder that only reads the pool: if it dies holding the lock,
  * nothing is reset. */
-bool sc_pool_lock_walk(sc_alloc_ctx *ac);
-void sc_pool_unlock(sc_alloc_ctx *ac);
+bool sc_alloc_pool_lock_walk(sc_alloc_ctx *ac);
+void sc_alloc_pool_unlock(sc_alloc_ctx *ac);
 
 /* Process-local tables (pages per slab of each class), derived from the
  * constants alone: every process that maps a segment, made by it or not,
@@ -182,7 +182,7 @@ void sc_alloc_init_process(void);
 void sc_alloc_init_pool(sc_alloc_ctx *ac);
 void sc_alloc_init_shard(sc_shard_alloc *sa);
 
-/* The caller holds shard `owner`'s write lock. Returns an offset of `size`
+/* The caller holds shard `owner`'s REPAIR lock. Returns an offset of `size`
  * usable bytes aligned to 8, or 0 when no memory is left. lane: the
  * caller's allocation lane (its pin lane, sc_pin_lane; any value is safe:
  * it is taken modulo SC_ALLOC_LANES). */
@@ -191,11 +191,11 @@ sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t s
  * max_pages pages (*got says how many). 0 when the pool is empty. */
 sc_off sc_alloc_run_upto(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint32_t max_pages,
                          uint32_t *got, uint32_t lane);
-/* The caller holds the write lock of the shard that allocated off. lane:
+/* The caller holds the REPAIR lock of the shard that allocated off. lane:
  * the caller's lane (a full slab that gets a free object joins it). */
-void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t lane);
+void sc_alloc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t lane);
 
-/* The caller holds shard `owner`'s write lock: gives the shard's spare
+/* The caller holds shard `owner`'s REPAIR lock: gives the shard's spare
  * slabs back to the pool (before evicting anything). Returns the pages. */
 uint32_t sc_alloc_flush_spares(sc_alloc_ctx *ac, sc_shard_alloc *sa);
 
@@ -216,12 +216,12 @@ uint32_t sc_alloc_reset_pool_holding(sc_alloc_ctx *ac, const uint8_t *hold, uint
 /* A shard whose writer died gives back every run it owns (its caller holds
  * the shard lock and then resets the shard's allocator state). */
 void sc_alloc_reclaim_shard(sc_alloc_ctx *ac, uint16_t owner);
-/* The caller holds the pool lock (sc_pool_lock_walk is enough: the pool
+/* The caller holds the pool lock (sc_alloc_pool_lock_walk is enough: the pool
  * is marked dirty around each run given back, so a caller killed between
  * two runs leaves a usable pool and the other runs still owned): gives
  * back every run owned by `owner`. Returns the pages. */
 uint32_t sc_alloc_give_owned_locked(sc_alloc_ctx *ac, uint16_t owner);
-/* The caller holds the pool lock (sc_pool_lock_walk is enough: the pool
+/* The caller holds the pool lock (sc_alloc_pool_lock_walk is enough: the pool
  * does not change) and whatever keeps `from`'s runs still: every run owned
  * by `from` is owned by `to` afterwards (a caller's tag for runs it holds
  * back). Returns the pages moved. */
@@ -237,7 +237,7 @@ typedef struct sc_alloc_figures {
 } sc_alloc_figures;
 void sc_alloc_figures_get(const sc_shard_alloc *sa, sc_alloc_figures *out);
 
-/* The caller holds the shard's write lock: adds delta (may be negative) to
+/* The caller holds the shard's REPAIR lock: adds delta (may be negative) to
  * the bytes entries need, in the caller's lane (sc_entry.c). */
 static inline void sc_alloc_requested_add(sc_shard_alloc *sa, uint32_t lane, int64_t delta)
 {

@@ -17,7 +17,7 @@
 #define SC_CACHE_H
 
 #include "sc_common.h"
-#include "sc_segment.h"
+#include "sc_layout.h"
 
 /* One hit (miss) in this many per process is recorded in shared memory;
  * shared hit counts are multiples of it. Powers of two. */
@@ -151,11 +151,11 @@ typedef struct sc_reservation_ticket {
 int sc_cache_init(sc_cache *c, uint64_t size, uint32_t nshards, uint32_t entries_hint, uint32_t idle_ttl,
                   char *err, size_t errlen);
 /* A named segment (shardcache.segment): opens, creates or replaces the file
- * and maps it (sc_segfile.h says when it is refused). */
-struct sc_segfile_opts;
-struct sc_segfile_result;
-int sc_cache_attach(sc_cache *c, const struct sc_segfile_opts *opts, uint32_t idle_ttl,
-                    struct sc_segfile_result *res, char *err, size_t errlen);
+ * and maps it (sc_file.h says when it is refused). */
+struct sc_file_opts;
+struct sc_file_result;
+int sc_cache_attach(sc_cache *c, const struct sc_file_opts *opts, uint32_t idle_ttl,
+                    struct sc_file_result *res, char *err, size_t errlen);
 void sc_cache_shutdown(sc_cache *c);
 /* A thread that used the cache ends (ZTS): gives its liveness slot back. */
 void sc_cache_thread_done(sc_cache *c);
@@ -184,7 +184,7 @@ typedef struct sc_fetch_at {
     uint8_t vtype;
     int64_t now;            /* the time it read, or SC_FETCH_NOW_LATER (sc_fetch.h) */
 } sc_fetch_at;
-/* sc_cache_fetch, going on from what sc_cache_fetch_fast found (at) as if
+/* sc_cache_fetch, going on from what sc_fetch_fast found (at) as if
  * that were its own first try: the same result for the same now. */
 sc_status sc_cache_fetch_at(sc_cache *c, const sc_key *key, const sc_fetch_at *at, int64_t now, sc_sink *sink,
                             sc_value_out *out);

@@ -9,9 +9,9 @@
 #ifndef SC_ENTRY_H
 #define SC_ENTRY_H
 
-#include "sc_segment.h"
+#include "sc_layout.h"
 
-/* Shard write lock held. Allocates and fills a new entry (not yet in any
+/* Shard REPAIR lock held. Allocates and fills a new entry (not yet in any
  * table) from the caller's allocation lane (sc_pin_lane). Returns its
  * offset, or 0 when the memory is not there (nothing is evicted here). */
 sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *key, uint32_t key_len,
@@ -24,8 +24,8 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
  * stores. */
 uint64_t sc_entry_stamp(void);
 
-/* Shard write lock held: frees an entry that no table refers to any more.
- * Callers that unlink entries use sc_entry_release (sc_epoch.h), which
+/* Shard REPAIR lock held: frees an entry that no table refers to any more.
+ * Callers that unlink entries use sc_epoch_release_entry (sc_epoch.h), which
  * retires zero-copy entries instead. */
 void sc_entry_free(sc_seg *seg, sc_shard *shard, sc_entry *e);
 

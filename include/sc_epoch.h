@@ -39,7 +39,7 @@ bool sc_epoch_inside(void);
 
 /* THE hook: an entry no table refers to any more goes away. Ordinary
  * entries are freed at once (sc_entry_free); zero-copy ones are retired. */
-void sc_entry_release(struct sc_seg *seg, struct sc_shard *shard, struct sc_entry *e);
+void sc_epoch_release_entry(struct sc_seg *seg, struct sc_shard *shard, struct sc_entry *e);
 /* A new zero-copy entry (before it is linked): flags it and counts it. */
 void sc_epoch_adopt(struct sc_seg *seg, struct sc_shard *shard, struct sc_entry *e);
 /* Frees retired entries of this shard that nobody can hold any more.

@@ -1,7 +1,7 @@
 /*
  * sc_epoch_layout.h - the shared structs of zero-copy reclamation (the
  * epoch table in the segment header, a shard's retire list) and the entry
- * flag and vtype of zero-copy values: what sc_segment.h embeds. The
+ * flag and vtype of zero-copy values: what sc_layout.h embeds. The
  * functions are in sc_epoch.h (src/sc_epoch.c).
  *
  * Owns: the layout of sc_epoch_table, sc_epoch_slot and sc_retire_list.
@@ -43,7 +43,7 @@ typedef struct sc_held_set {
 
 #define SC_HELD_SETS 16
 /* Allocator owner tags of held sets: above every shard index (at most 4096
- * shards, sc_segment.c). */
+ * shards, sc_layout.c). */
 #define SC_HELD_TAG0 0xFF00
 
 #define SC_EPOCH_SLOTS 1024   /* = SC_LIVE_SLOTS (checked in sc_epoch.c) */

@@ -10,11 +10,11 @@
 #ifndef SC_EVICT_H
 #define SC_EVICT_H
 
-#include "sc_segment.h"
+#include "sc_layout.h"
 
 /* Whether e holds no value at now: expired, or its key deleted without the
  * lock (SC_TTL_GONE, at every now). One load of ttl. */
-static inline bool sc_entry_expired(const sc_entry *e, int64_t now)
+static inline bool sc_evict_is_expired(const sc_entry *e, int64_t now)
 {
     uint32_t ttl = __atomic_load_n(&e->ttl, __ATOMIC_RELAXED);
 
@@ -24,16 +24,16 @@ static inline bool sc_entry_expired(const sc_entry *e, int64_t now)
     return ttl && e->ctime + (int64_t)ttl < now;
 }
 
-/* Shard write lock held, inside the odd sequence window: removes the entry
+/* Shard REPAIR lock held, inside the odd sequence window: removes the entry
  * in slot and frees it. */
-void sc_shard_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e);
+void sc_evict_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e);
 
-/* Shard write lock held (no window open): removes entries past their TTL
+/* Shard REPAIR lock held (no window open): removes entries past their TTL
  * and, when idle_ttl is set, entries unchanged for longer than idle_ttl.
  * Returns how many were removed. */
 uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t idle_ttl);
 
-/* Shard write lock held (no window open): removes the entries of keys
+/* Shard REPAIR lock held (no window open): removes the entries of keys
  * deleted without the lock and kept (SC_TTL_GONE). Returns how many. */
 uint32_t sc_evict_gone(sc_seg *seg, sc_shard *shard);
 
@@ -43,7 +43,7 @@ uint32_t sc_evict_gone(sc_seg *seg, sc_shard *shard);
  * none does; otherwise sc_evict_global removes those first. */
 bool sc_evict_gone_elsewhere(const sc_seg *seg, const sc_shard *except);
 
-/* Shard write lock held (no window open): removes up to max entries in
+/* Shard REPAIR lock held (no window open): removes up to max entries in
  * CLOCK order; with mem_size set, only entries of that allocation size
  * (whose memory a new entry of that size can reuse at once). Returns how
  * many were removed. */

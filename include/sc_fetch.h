@@ -1,7 +1,7 @@
 /*
  * sc_fetch.h - the fetch's first try, inlined into the glue's apcu_fetch.
  *
- * sc_cache_fetch_fast does what nearly every fetch of a hot key amounts
+ * sc_fetch_fast does what nearly every fetch of a hot key amounts
  * to, in one straight line: the key's entry (found again from the thread's
  * memo of its last hits while the entry's shard has not changed, else at
  * the key's home slot), a value that needs no copying (a scalar, or a
@@ -41,7 +41,7 @@
 
 enum { SC_FAST_NO = 0, SC_FAST_MISS, SC_FAST_LONG, SC_FAST_SCALAR, SC_FAST_BORROWED };
 
-/* A time not read yet (sc_cache_fetch_fast, sc_fetch_at.now). */
+/* A time not read yet (sc_fetch_fast, sc_fetch_at.now). */
 #define SC_FETCH_NOW_LATER INT64_MAX
 
 /* What a thread remembers of its last hits (process memory, one table per
@@ -85,7 +85,7 @@ static inline void sc_fetch_memos_reset(sc_fetch_memos *memos, uint64_t gen)
  * when an entry's ttl needs it. borrow: as sc_sink.borrow. memos: the
  * calling thread's (see above). */
 static inline __attribute__((always_inline)) int
-sc_cache_fetch_fast(sc_cache *c, const sc_key *key, int64_t now, int64_t (*clock)(void), uint32_t borrow,
+sc_fetch_fast(sc_cache *c, const sc_key *key, int64_t now, int64_t (*clock)(void), uint32_t borrow,
                     sc_fetch_memos *memos, sc_value_out *out, sc_fetch_at *at)
 {
     const sc_seg *seg = &c->seg;
@@ -160,7 +160,7 @@ sc_cache_fetch_fast(sc_cache *c, const sc_key *key, int64_t now, int64_t (*clock
         } else {
             tag = ((const volatile uint8_t *)(seg->base + off))[idx];
         }
-        if (SC_UNLIKELY(tag != sc_tag_of(hash))) {
+        if (SC_UNLIKELY(tag != sc_table_tag_of(hash))) {
             /* An empty home slot ends every probe: the key is absent. */
             if (tag == SC_TAG_EMPTY) {
                 SC_FAST_MISSED(NULL, 0, 0);
@@ -226,9 +226,9 @@ sc_cache_fetch_fast(sc_cache *c, const sc_key *key, int64_t now, int64_t (*clock
         SC_FAST_COMMIT(SC_FAST_BORROWED);
     }
     if (SC_LIKELY(vtype <= SC_V_DOUBLE)) {
-        sc_ever ver = sc_ever_begin(e);
+        sc_ever ver = sc_table_ever_begin(e);
         out->scalar = __atomic_load_n(&e->scalar, __ATOMIC_RELAXED);
-        if (SC_UNLIKELY(!sc_ever_valid(e, ver))) {
+        if (SC_UNLIKELY(!sc_table_ever_valid(e, ver))) {
             SC_FAST_DECLINE(e, vtype, val_len);
         }
         out->data = NULL;

@@ -10,7 +10,7 @@
 #ifndef SC_INPLACE_H
 #define SC_INPLACE_H
 
-#include "sc_segment.h"
+#include "sc_layout.h"
 
 /* What sc_inplace_store did. */
 typedef enum sc_inplace_result {
@@ -22,9 +22,9 @@ typedef enum sc_inplace_result {
                                inside the window): nothing written */
 } sc_inplace_result;
 
-/* Shard write lock held; `old` is the key's entry, found under that lock.
+/* Shard REPAIR lock held; `old` is the key's entry, found under that lock.
  * The caller has checked that both old's value type and vtype carry no
- * value bytes (null, false, true, int, float: sc_vtype_has_bytes is false;
+ * value bytes (null, false, true, int, float: sc_cache_has_bytes is false;
  * readers always copy these out of the entry). When old is not chained,
  * not zero-copy (SC_ENTRY_ZC) and has no value bytes, rewrites it
  * in place as the store of (vtype, scalar, ttl) at `now` - what

@@ -16,7 +16,7 @@
  * Lock order, always: global -> shard locks in increasing index -> pool.
  *
  * The sequence counter (seqlock) lets a fetch read a shard without writing
- * any shared cache line: a writer holding the shard's write lock makes the
+ * any shared cache line: a writer holding the shard's REPAIR lock makes the
  * counter odd before changing anything readers can reach and even again
  * afterwards (sc_shard_write_begin/end in sc_pin.h, which also wait for
  * lock-free int updaters); a reader samples it before and after copying and retries when
@@ -57,7 +57,7 @@ typedef enum sc_try_result { SC_TRY_BUSY, SC_TRY_TAKEN, SC_TRY_OWNER_DIED } sc_t
 sc_try_result sc_mutex_trylock(sc_mutex *lock);
 
 /* Only for a lock in a segment that no process has mapped (a named segment
- * found by its first user, sc_segfile.c): a lock still held there belongs
+ * found by its first user, sc_file.c): a lock still held there belongs
  * to a process that is gone. The kernel marks such a lock "owner died" when
  * the holder exits, so the next locker repairs what it protects; if that
  * mark is missing (the holder vanished without its exit being processed,
@@ -81,7 +81,7 @@ static inline bool sc_seq_read_valid(const uint64_t *seq, uint64_t start)
     return __atomic_load_n(seq, __ATOMIC_RELAXED) == start;
 }
 
-/* Writer side; the caller holds the shard's write lock. */
+/* Writer side; the caller holds the shard's REPAIR lock. */
 static inline void sc_seq_write_begin(uint64_t *seq)
 {
     uint64_t s = __atomic_load_n(seq, __ATOMIC_RELAXED);

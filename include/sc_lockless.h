@@ -13,7 +13,7 @@
 #ifndef SC_LOCKLESS_H
 #define SC_LOCKLESS_H
 
-#include "sc_segment.h"
+#include "sc_layout.h"
 
 /* Largest value (bytes) written this way: slab-sized, so the entry's
  * version window stays short. */
@@ -67,8 +67,8 @@ sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *
  * (sc_shard_write_end). Nothing a reader can copy changes until then. If
  * the caller dies inside, the next locker finds seq odd and empties the
  * shard (sc_shard.c). */
-void sc_lockless_quiesce(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash);
+void sc_lockless_open_window(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash);
 /* Same for one entry already found (snapshots): e stays valid. */
-void sc_lockless_quiesce_entry(sc_shard *shard, sc_entry *e);
+void sc_lockless_settle_entry(sc_shard *shard, sc_entry *e);
 
 #endif

@@ -11,7 +11,7 @@
 #ifndef SC_PIN_H
 #define SC_PIN_H
 
-#include "sc_segment.h"
+#include "sc_layout.h"
 
 /* Claims one of the shard's pin slots for the caller (self: its liveness
  * token, sc_live_self, never 0); returns it, or NULL
@@ -22,7 +22,7 @@
 sc_pin *sc_pin_claim(sc_shard *shard, sc_owner self);
 
 /* The calling thread's lane (0 .. SC_PINS - 1): the pin slot it tries
- * first and its allocation lane (sc_alloc, sc_free) in every shard.
+ * first and its allocation lane (sc_alloc, sc_alloc_free) in every shard.
  * Cached per thread and looked up again when the thread's liveness token
  * changes (after a fork the child has a new token, so a lane of its own);
  * 0 when the thread could get no liveness slot (it then shares lane 0). */
@@ -42,19 +42,7 @@ sc_entry *sc_pin_entry(sc_shard *shard, int64_t rel);
  * one of a deleted key, ttl SC_TTL_GONE, its version even) and the shard's
  * count of kept deleted entries (sc_alloc_lane.gone) is counted again,
  * since the dead writer may have left it one off. */
-void sc_entry_settle(sc_shard *shard, sc_entry *e);
-
-/* Writer side, shard write lock held (or the NO_REPAIR lock, by a reader
- * that must wait out a lockless store: sc_lockless_quiesce; if it dies
- * inside, seq stays odd and the next locker repairs the shard): opens the
- * odd sequence window and waits until no pin taken before it is held. Every change readers or pin
- * holders can reach goes between this and sc_shard_write_end. */
-void sc_shard_write_begin(sc_shard *shard);
-
-static inline void sc_shard_write_end(sc_shard *shard)
-{
-    sc_seq_write_end(&sc_head(shard)->seq);
-}
+void sc_pin_settle(sc_shard *shard, sc_entry *e);
 
 /* Waits for the shard's pins with the window already odd (repair). */
 void sc_pin_drain(sc_shard *shard);

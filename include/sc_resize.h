@@ -11,11 +11,11 @@
 #ifndef SC_RESIZE_H
 #define SC_RESIZE_H
 
-#include "sc_segment.h"
+#include "sc_layout.h"
 
-/* Shard write lock held. Makes room for one more entry: grows or rehashes
+/* Shard REPAIR lock held. Makes room for one more entry: grows or rehashes
  * the table if needed. Returns false only if the table is full and no
  * memory could be had. */
-bool sc_table_reserve(sc_seg *seg, sc_shard *shard);
+bool sc_resize_reserve(sc_seg *seg, sc_shard *shard);
 
 #endif

@@ -2,8 +2,8 @@
  * sc_seg.h - the process-local handle of a mapped segment and the
  * offset <-> pointer helpers every module uses. It names the shared
  * structs (sc_header, sc_shard_head, sc_shard) without defining them: their
- * layout is in sc_segment.h, which only the modules that touch shards
- * include. Made and filled by src/sc_segment.c (sc_seg_format, sc_seg_bind).
+ * layout is in sc_layout.h, which only the modules that touch shards
+ * include. Made and filled by src/sc_layout.c (sc_layout_format, sc_layout_bind).
  *
  * Owns: nothing shared; the handle is process memory, written once when the
  * segment is mapped and read-only afterwards (every thread of a ZTS process
@@ -23,9 +23,9 @@ struct sc_shard_head;
 struct sc_shard;
 
 /* Process-local handle. A forked process inherits it with the mapping (same
- * address). Other processes that map a named segment (sc_segfile.c) have
+ * address). Other processes that map a named segment (sc_file.c) have
  * their own handle, and their mapping may sit at another address: shared
- * data never holds a pointer, only offsets from the base (or, for sc_head,
+ * data never holds a pointer, only offsets from the base (or, for sc_layout_head,
  * from the referring structure). */
 typedef struct sc_seg {
     char *base;

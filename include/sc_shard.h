@@ -6,13 +6,14 @@
  * Locks: the shard lock is one exclusive robust mutex. The mode does not
  * make it shared: it says whether the holder may leave something half done
  * (REPAIR: it sets dirty, and its death empties the shard) or not
- * (NO_REPAIR). Comments call the REPAIR mode "the write lock".
+ * (NO_REPAIR).
  * Death: see src/sc_shard.c.
  */
 #ifndef SC_SHARD_H
 #define SC_SHARD_H
 
-#include "sc_segment.h"
+#include "sc_layout.h"
+#include "sc_pin.h"
 
 typedef enum sc_lock_mode {
     /* Changes nothing a dead holder could leave half done: fallback
@@ -29,5 +30,23 @@ void sc_shard_lock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode);
  * For work that may be skipped, such as recording a sampled hit. */
 bool sc_shard_trylock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode);
 void sc_shard_unlock(sc_shard *shard);
+
+/* The window. With the REPAIR lock held (or the NO_REPAIR lock, by a
+ * reader that must wait out a lockless store: sc_lockless_open_window; if
+ * it dies inside, seq stays odd and the next locker repairs the shard):
+ * opens the odd sequence window and waits until no pin taken before it is
+ * held. Every change that readers or pin holders can reach goes between
+ * this and sc_shard_write_end. */
+static inline void sc_shard_write_begin(sc_shard *shard)
+{
+    /* A locked RMW: the odd value is visible before the slots are read. */
+    __atomic_fetch_add(&sc_layout_head(shard)->seq, 1, __ATOMIC_SEQ_CST);
+    sc_pin_drain(shard);
+}
+
+static inline void sc_shard_write_end(sc_shard *shard)
+{
+    sc_seq_write_end(&sc_layout_head(shard)->seq);
+}
 
 #endif

@@ -22,7 +22,7 @@
 #define SC_TAG_TOMB 0x01
 #define SC_TAG_FULL 0x80       /* | 7 bits of the hash */
 
-static inline uint8_t sc_tag_of(uint64_t hash)
+static inline uint8_t sc_table_tag_of(uint64_t hash)
 {
     return (uint8_t)(SC_TAG_FULL | (hash >> 57));
 }
@@ -32,7 +32,7 @@ static inline uint8_t sc_tag_of(uint64_t hash)
  * slabs and filled under the shard's REPAIR lock before any table refers to
  * it; freed under that lock after no table does. Once published:
  *   hash, key_len, val_len, vtype, ttl, mem_size, the key: never written
- *       again (ttl: except by sc_entry_settle, and between 0 and
+ *       again (ttl: except by sc_pin_settle, and between 0 and
  *       SC_TTL_GONE by a lockless delete or store under the entry's
  *       version, below); read with no lock by optimistic readers
  *       (bounds-checked, trusted once the shard's seq confirms).
@@ -48,18 +48,18 @@ static inline uint8_t sc_tag_of(uint64_t hash)
  *       atomic load by anybody.
  *   nhits, atime_after, flags & SC_ENTRY_REFERENCED: the sampled hit, one
  *       fetch in SC_HIT_SAMPLE, under the shard's NO_REPAIR lock taken with
- *       trylock (sc_record_hit); REFERENCED is cleared by the CLOCK hand
+ *       trylock (sc_cache_record_hit); REFERENCED is cleared by the CLOCK hand
  *       under the REPAIR lock (sc_evict.c). Read under either lock mode.
  *   flags & SC_ENTRY_CHAINED: set before publication, read (relaxed
  *       atomic) with no lock.
  *   ttl, when a dead lockless writer's entry is settled: inside the
- *       shard's window with every pin drained (sc_entry_settle).
+ *       shard's window with every pin drained (sc_pin_settle).
  *   ver (issue 20): the entry's own sequence counter; odd while a writer
  *       that holds no shard lock rewrites the entry (sc_lockless.c).
  *       0 when the entry is made. Changed only by: a lockless store or
  *       delete (compare-and-swap even -> odd under a pin, then a release
  *       store of the next even value); a writer inside the shard's odd
- *       window (sc_inplace.c, or sc_entry_settle after a lockless writer
+ *       window (sc_inplace.c, or sc_pin_settle after a lockless writer
  *       died: every pin drained, so no lockless writer is active). A
  *       lockless store rewrites only the value bytes (same length), scalar,
  *       ctime, mtime_after, atime_after, nhits, stamp and ttl (SC_TTL_GONE
@@ -70,8 +70,8 @@ static inline uint8_t sc_tag_of(uint64_t hash)
  *       (exists, the expiry checks) read one aligned word: the key is
  *       there or not at that moment.
  *       Readers of the rest (fetch, snapshots) read ver before and after
- *       (sc_ever_begin / sc_ever_valid), with the stamp as a guard
- *       against the 16-bit counter wrapping (see sc_ever_valid). */
+ *       (sc_table_ever_begin / sc_table_ever_valid), with the stamp as a guard
+ *       against the 16-bit counter wrapping (see sc_table_ever_valid). */
 typedef struct sc_entry {
     uint64_t hash;        /* mixed hash of the key */
     uint32_t key_len;
@@ -84,9 +84,9 @@ typedef struct sc_entry {
     int64_t scalar;       /* int value or double bits for scalar vtypes */
     int64_t ctime;        /* Unix time the value was stored */
     uint32_t mtime_after; /* last modification: seconds after ctime
-                             (sc_entry_mtime) */
+                             (sc_table_entry_mtime) */
     uint32_t atime_after; /* last access recorded by a writer: seconds after
-                             ctime (sc_entry_atime) */
+                             ctime (sc_table_entry_atime) */
     uint32_t nhits;       /* hits recorded by writers (sampled) */
     uint32_t mem_size;    /* bytes allocated for the entry, saturating at
                              UINT32_MAX (sc_snapshot.c then derives it) */
@@ -102,18 +102,18 @@ _Static_assert(sizeof(sc_entry) == 64, "sc_entry header must stay one cache line
 
 /* Seconds from the entry's ctime to now, as stored in mtime_after and
  * atime_after: 0 when now is earlier (apc.use_request_time), saturating. */
-static inline uint32_t sc_entry_after(const sc_entry *e, int64_t now)
+static inline uint32_t sc_table_entry_after(const sc_entry *e, int64_t now)
 {
     int64_t d = now - e->ctime;
     return d <= 0 ? 0 : (d >= (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)d);
 }
 
-static inline int64_t sc_entry_mtime(const sc_entry *e)
+static inline int64_t sc_table_entry_mtime(const sc_entry *e)
 {
     return e->ctime + (int64_t)__atomic_load_n(&e->mtime_after, __ATOMIC_RELAXED);
 }
 
-static inline int64_t sc_entry_atime(const sc_entry *e)
+static inline int64_t sc_table_entry_atime(const sc_entry *e)
 {
     return e->ctime + (int64_t)e->atime_after;
 }
@@ -138,7 +138,7 @@ static inline int64_t sc_entry_atime(const sc_entry *e)
 #define SC_ANY_TIME INT64_MIN
 
 /* The signed ttl an entry was stored with. */
-static inline int64_t sc_ttl_signed(uint32_t ttl)
+static inline int64_t sc_table_ttl_signed(uint32_t ttl)
 {
     return (ttl & SC_TTL_EXPIRED) ? -(int64_t)(ttl & SC_TTL_MAX) : (int64_t)ttl;
 }
@@ -149,7 +149,7 @@ static inline int64_t sc_ttl_signed(uint32_t ttl)
  * and freed by sc_entry.c): the value bytes are then an array of sc_chunk. */
 #define SC_ENTRY_CHAINED 0x02
 /* Was set on an entry a lockless store left half written when its writer
- * died; sc_entry_settle (sc_pin.c) now makes such an entry one of a
+ * died; sc_pin_settle (sc_pin.c) now makes such an entry one of a
  * deleted key (SC_TTL_GONE), which the info functions skip and the entries
  * figure leaves out, and sets no flag. Never set any more; the info
  * functions still skip an entry that has it. */
@@ -170,7 +170,7 @@ typedef struct sc_chunk {
  * fields (see ver above) with no lock, or with a NO_REPAIR lock (which does
  * not keep lockless stores out), takes a token first and checks it after:
  *
- *   t = sc_ever_begin(e); ...copy... ; if (!sc_ever_valid(e, t)) retry
+ *   t = sc_table_ever_begin(e); ...copy... ; if (!sc_table_ever_valid(e, t)) retry
  *
  * Why the stamp too: ver has 16 bits and wraps after 32768 stores. A
  * reader descheduled between its two checks while exactly a multiple of
@@ -188,7 +188,7 @@ typedef struct sc_ever {
     uint16_t ver;
 } sc_ever;
 
-static inline sc_ever sc_ever_begin(const sc_entry *e)
+static inline sc_ever sc_table_ever_begin(const sc_entry *e)
 {
     sc_ever t;
 
@@ -197,9 +197,9 @@ static inline sc_ever sc_ever_begin(const sc_entry *e)
     return t;
 }
 
-/* True when nothing a lockless store writes changed since sc_ever_begin
+/* True when nothing a lockless store writes changed since sc_table_ever_begin
  * (and no store was under way then). */
-static inline bool sc_ever_valid(const sc_entry *e, sc_ever t)
+static inline bool sc_table_ever_valid(const sc_entry *e, sc_ever t)
 {
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     return !(t.ver & 1) && __atomic_load_n(&e->ver, __ATOMIC_RELAXED) == t.ver
@@ -362,7 +362,7 @@ sc_table_find(const sc_seg *seg, const sc_table *table, const char *key, uint32_
 
     if (SC_LIKELY(sc_table_view(seg, table, &tags, &slots, &capacity))) {
         idx = (uint32_t)hash & (capacity - 1);
-        if (SC_LIKELY(tags[idx] == sc_tag_of(hash))) {
+        if (SC_LIKELY(tags[idx] == sc_table_tag_of(hash))) {
             const sc_entry *e = sc_table_slot_key(seg, slots, idx, key, key_len, hash);
             if (SC_LIKELY(e != NULL)) {
                 *slot_out = idx;
@@ -393,7 +393,7 @@ sc_table_probe_find(const sc_seg *seg, const sc_table *table, const char *key, u
             seen->free = idx;
             return NULL;
         }
-        if (SC_LIKELY(tag == sc_tag_of(hash))) {
+        if (SC_LIKELY(tag == sc_table_tag_of(hash))) {
             const sc_entry *e = sc_table_slot_key(seg, slots, idx, key, key_len, hash);
             if (SC_LIKELY(e != NULL)) {
                 seen->e = e;
@@ -405,7 +405,7 @@ sc_table_probe_find(const sc_seg *seg, const sc_table *table, const char *key, u
     return sc_table_probe(seg, table, key, key_len, hash, seen);
 }
 
-/* Writers (shard write lock held). */
+/* Writers (shard REPAIR lock held). */
 
 /* Builds a table of new_capacity holding every entry of *old, in memory
  * from the shard's allocator (sa, owner, lane: sc_alloc), and describes it in
@@ -428,7 +428,7 @@ bool sc_table_save(const sc_seg *seg, const sc_table *table, sc_table_saved *sav
 void sc_table_refill(sc_seg *seg, sc_table *table, const sc_table_saved *saved);
 void sc_table_saved_free(sc_table_saved *saved);
 
-/* Slot where a new entry for hash should go (after sc_table_reserve). */
+/* Slot where a new entry for hash should go (after sc_resize_reserve). */
 uint32_t sc_table_free_slot(const sc_seg *seg, const sc_table *table, uint64_t hash);
 /* Inside the odd sequence window: */
 void sc_table_set(sc_seg *seg, sc_table *table, uint32_t slot, uint64_t hash, sc_off entry);

@@ -24,7 +24,7 @@
  *
  * Spares: a slab whose last object is freed is kept by its shard as a
  * spare (kind SLAB, no objects in use, linked on the shard's spare list)
- * while the shard's spares stay within sc_spare_cap pages (1/32 of the
+ * while the shard's spares stay within sc_alloc_spare_cap pages (1/32 of the
  * shard's share of the segment, at most 16 pages) and the pool has an
  * eighth of its pages free. A new slab of any class, or a large run that
  * fits, is cut from a spare before the pool is asked (a longer spare is
@@ -77,7 +77,7 @@
  * spreads them over several runs when one run is not free.
  *
  * Locks: a shard's slabs, partial lists (every lane's) and objects are touched only by the
- * holder of that shard's REPAIR lock (its "write lock"), so stores in different shards allocate
+ * holder of that shard's REPAIR lock, so stores in different shards allocate
  * with no shared lock. The pool (bins, free runs) is touched only under the
  * pool lock, taken when a shard needs a new slab or a large run or gives one
  * back. Free objects hold the offset+1 of the next free object in their
@@ -93,7 +93,7 @@
  * the pool (pool->dirty set: it took the lock as a writer), the bins may be
  * half linked: the pool refuses all work and the segment is flagged for a
  * full reset (hdr->needs_reset), which sc_alloc_reset_pool performs. A
- * holder that only walked the pool (sc_info.c: sc_pool_lock_walk) leaves
+ * holder that only walked the pool (sc_info.c: sc_alloc_pool_lock_walk) leaves
  * dirty clear, and its death costs nothing.
  * Owner tags: a run's owner is a number the caller chooses (the shard
  * index); sc_alloc_retag_locked moves every run of one owner to another
@@ -121,7 +121,7 @@ static const uint32_t sc_class_size[SC_NCLASSES] = {
 
 static uint8_t sc_slab_pages[SC_NCLASSES];
 
-static inline unsigned sc_class_of(uint64_t size)
+static inline unsigned sc_alloc_class_of(uint64_t size)
 {
     unsigned b;
 
@@ -137,12 +137,12 @@ static inline unsigned sc_class_of(uint64_t size)
 
 /* Objects in a slab: from its own length, which is its class's preferred
  * length or, when no run that long was free, a single page. */
-static inline uint32_t sc_slab_objects(const sc_page *h)
+static inline uint32_t sc_alloc_slab_objects(const sc_page *h)
 {
     return (h->run << SC_PAGE_SHIFT) / sc_class_size[h->cls];
 }
 
-static inline char *sc_page_addr(sc_alloc_ctx *ac, uint32_t page)
+static inline char *sc_alloc_page_addr(sc_alloc_ctx *ac, uint32_t page)
 {
     return ac->data + ((uint64_t)page << SC_PAGE_SHIFT);
 }
@@ -152,7 +152,7 @@ static inline sc_off sc_alloc_off(const sc_alloc_ctx *ac, const char *p)
     return (sc_off)(p - ac->base);
 }
 
-static void sc_compute_slab_pages(void)
+static void sc_alloc_compute_slab_pages(void)
 {
     unsigned cls;
     uint32_t n;
@@ -182,16 +182,16 @@ static void sc_compute_slab_pages(void)
 
 /* ---- pool (caller holds the pool lock) ---- */
 
-static inline unsigned sc_bin_of(uint32_t pages)
+static inline unsigned sc_alloc_bin_of(uint32_t pages)
 {
     return 31 - (unsigned)__builtin_clz(pages);
 }
 
-static void sc_pool_link(sc_alloc_ctx *ac, uint32_t head, uint32_t run)
+static void sc_alloc_pool_link(sc_alloc_ctx *ac, uint32_t head, uint32_t run)
 {
     sc_pool *pool = ac->pool;
     sc_page *h = &ac->pages[head], *t = &ac->pages[head + run - 1];
-    unsigned bin = sc_bin_of(run);
+    unsigned bin = sc_alloc_bin_of(run);
 
     t->kind = SC_PAGE_FREE;
     t->run = run;
@@ -209,11 +209,11 @@ static void sc_pool_link(sc_alloc_ctx *ac, uint32_t head, uint32_t run)
     pool->free_pages += run;
 }
 
-static void sc_pool_unlink(sc_alloc_ctx *ac, uint32_t head)
+static void sc_alloc_pool_unlink(sc_alloc_ctx *ac, uint32_t head)
 {
     sc_pool *pool = ac->pool;
     sc_page *h = &ac->pages[head];
-    unsigned bin = sc_bin_of(h->run);
+    unsigned bin = sc_alloc_bin_of(h->run);
 
     if (h->prev != SC_NONE) {
         ac->pages[h->prev].next = h->next;
@@ -231,10 +231,10 @@ static void sc_pool_unlink(sc_alloc_ctx *ac, uint32_t head)
 
 /* Takes a run of exactly n pages for owner; SC_NONE when no free run is
  * long enough. */
-static uint32_t sc_pool_take(sc_alloc_ctx *ac, uint32_t n, uint16_t owner)
+static uint32_t sc_alloc_pool_take(sc_alloc_ctx *ac, uint32_t n, uint16_t owner)
 {
     sc_pool *pool = ac->pool;
-    unsigned bin = sc_bin_of(n);
+    unsigned bin = sc_alloc_bin_of(n);
     uint32_t head = SC_NONE, p, run;
     int budget = 16;
     uint32_t higher;
@@ -254,9 +254,9 @@ static uint32_t sc_pool_take(sc_alloc_ctx *ac, uint32_t n, uint16_t owner)
         head = pool->bin_head[__builtin_ctz(higher)];
     }
     run = ac->pages[head].run;
-    sc_pool_unlink(ac, head);
+    sc_alloc_pool_unlink(ac, head);
     if (run > n) {
-        sc_pool_link(ac, head + n, run - n);
+        sc_alloc_pool_link(ac, head + n, run - n);
     }
     /* Before the pool lock is released, the run's first and last pages
      * must stop saying FREE, or a neighbour given back meanwhile would
@@ -272,23 +272,23 @@ static uint32_t sc_pool_take(sc_alloc_ctx *ac, uint32_t n, uint16_t owner)
 }
 
 /* Gives a run back, merging it with free neighbours. */
-static void sc_pool_give(sc_alloc_ctx *ac, uint32_t head, uint32_t run)
+static void sc_alloc_pool_give(sc_alloc_ctx *ac, uint32_t head, uint32_t run)
 {
     uint32_t next = head + run;
 
     if (head > 0 && ac->pages[head - 1].kind == SC_PAGE_FREE) {
         uint32_t left = ac->pages[head - 1].head;
         uint32_t left_run = ac->pages[left].run;
-        sc_pool_unlink(ac, left);
+        sc_alloc_pool_unlink(ac, left);
         head = left;
         run += left_run;
     }
     if (next < ac->npages && ac->pages[next].kind == SC_PAGE_FREE) {
         uint32_t right_run = ac->pages[next].run;
-        sc_pool_unlink(ac, next);
+        sc_alloc_pool_unlink(ac, next);
         run += right_run;
     }
-    sc_pool_link(ac, head, run);
+    sc_alloc_pool_link(ac, head, run);
 }
 
 /* Takes the pool lock. Returns false when the pool cannot be used: its
@@ -296,7 +296,7 @@ static void sc_pool_give(sc_alloc_ctx *ac, uint32_t head, uint32_t run)
  * and the segment waits for a full reset (hdr->needs_reset). A writer
  * (changes bins or runs) sets pool->dirty while it holds the lock; a
  * walker does not, so a walker's death costs nothing. */
-static bool sc_pool_lock_mode(sc_alloc_ctx *ac, bool writer)
+static bool sc_alloc_pool_lock_mode(sc_alloc_ctx *ac, bool writer)
 {
     sc_pool *pool = ac->pool;
 
@@ -315,46 +315,46 @@ static bool sc_pool_lock_mode(sc_alloc_ctx *ac, bool writer)
     return true;
 }
 
-bool sc_pool_lock(sc_alloc_ctx *ac)
+bool sc_alloc_pool_lock(sc_alloc_ctx *ac)
 {
-    return sc_pool_lock_mode(ac, true);
+    return sc_alloc_pool_lock_mode(ac, true);
 }
 
-bool sc_pool_lock_walk(sc_alloc_ctx *ac)
+bool sc_alloc_pool_lock_walk(sc_alloc_ctx *ac)
 {
-    return sc_pool_lock_mode(ac, false);
+    return sc_alloc_pool_lock_mode(ac, false);
 }
 
-void sc_pool_unlock(sc_alloc_ctx *ac)
+void sc_alloc_pool_unlock(sc_alloc_ctx *ac)
 {
     ac->pool->dirty = 0;
     sc_mutex_unlock(&ac->pool->lock);
 }
 
-static uint32_t sc_pool_take_locked(sc_alloc_ctx *ac, uint32_t n, uint16_t owner)
+static uint32_t sc_alloc_pool_take_locked(sc_alloc_ctx *ac, uint32_t n, uint16_t owner)
 {
     uint32_t head;
 
-    if (!sc_pool_lock(ac)) {
+    if (!sc_alloc_pool_lock(ac)) {
         return SC_NONE;
     }
-    head = sc_pool_take(ac, n, owner);
-    sc_pool_unlock(ac);
+    head = sc_alloc_pool_take(ac, n, owner);
+    sc_alloc_pool_unlock(ac);
     return head;
 }
 
-static void sc_pool_give_locked(sc_alloc_ctx *ac, uint32_t head, uint32_t run, bool slab)
+static void sc_alloc_pool_give_locked(sc_alloc_ctx *ac, uint32_t head, uint32_t run, bool slab)
 {
     sc_pool *pool = ac->pool;
 
-    if (!sc_pool_lock(ac)) {
+    if (!sc_alloc_pool_lock(ac)) {
         return; /* the full reset will take it back */
     }
     if (slab) {
         pool->slab_returns++;
     }
-    sc_pool_give(ac, head, run);
-    sc_pool_unlock(ac);
+    sc_alloc_pool_give(ac, head, run);
+    sc_alloc_pool_unlock(ac);
 }
 
 /* Gives back (give) or moves to owner `to` every slab or large run owned by
@@ -381,7 +381,7 @@ static uint32_t sc_alloc_walk_owned(sc_alloc_ctx *ac, uint16_t owner, uint16_t t
                  * a consistent pool and the rest still owned. */
                 __atomic_store_n(&ac->pool->dirty, 1, __ATOMIC_SEQ_CST);
                 __atomic_signal_fence(__ATOMIC_SEQ_CST);
-                sc_pool_give(ac, p, run);
+                sc_alloc_pool_give(ac, p, run);
                 __atomic_signal_fence(__ATOMIC_SEQ_CST);
                 __atomic_store_n(&ac->pool->dirty, 0, __ATOMIC_SEQ_CST);
             } else {
@@ -398,11 +398,11 @@ void sc_alloc_reclaim_shard(sc_alloc_ctx *ac, uint16_t owner)
     /* Walk mode: the walk marks the pool dirty around each run it gives,
      * so a repairer killed between two runs costs no reset (the shard is
      * still "owner died": the next locker repairs again). */
-    if (!sc_pool_lock_walk(ac)) {
+    if (!sc_alloc_pool_lock_walk(ac)) {
         return;
     }
     sc_alloc_walk_owned(ac, owner, 0, true);
-    sc_pool_unlock(ac);
+    sc_alloc_pool_unlock(ac);
 }
 
 uint32_t sc_alloc_give_owned_locked(sc_alloc_ctx *ac, uint16_t owner)
@@ -418,7 +418,7 @@ uint32_t sc_alloc_retag_locked(sc_alloc_ctx *ac, uint16_t from, uint16_t to)
 void sc_alloc_init_process(void)
 {
     if (!sc_slab_pages[0]) {
-        sc_compute_slab_pages();
+        sc_alloc_compute_slab_pages();
     }
 }
 
@@ -435,7 +435,7 @@ void sc_alloc_init_pool(sc_alloc_ctx *ac)
     pool->free_pages = 0;
     pool->total_pages = ac->npages;
     memset(ac->pages, 0, (size_t)ac->npages * sizeof(sc_page));
-    sc_pool_link(ac, 0, ac->npages);
+    sc_alloc_pool_link(ac, 0, ac->npages);
 }
 
 void sc_alloc_reset_pool(sc_alloc_ctx *ac)
@@ -478,12 +478,12 @@ uint32_t sc_alloc_reset_pool_holding(sc_alloc_ctx *ac, const uint8_t *hold, uint
             }
             held += q - p;
         } else {
-            sc_pool_link(ac, p, q - p);
+            sc_alloc_pool_link(ac, p, q - p);
         }
         p = q;
     }
     __atomic_store_n(ac->needs_reset, 0, __ATOMIC_RELEASE);
-    sc_pool_unlock(ac);
+    sc_alloc_pool_unlock(ac);
     return held;
 }
 
@@ -500,9 +500,9 @@ void sc_alloc_init_shard(sc_shard_alloc *sa)
     sa->spare_head = SC_NONE;
 }
 
-/* ---- shard side (caller holds the shard's write lock) ---- */
+/* ---- shard side (caller holds the shard's REPAIR lock) ---- */
 
-static void sc_partial_push(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t lane, uint32_t head)
+static void sc_alloc_partial_push(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t lane, uint32_t head)
 {
     sc_page *h = &ac->pages[head];
     uint32_t *list = &sa->lanes[lane].partial[h->cls];
@@ -519,7 +519,7 @@ static void sc_partial_push(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t lane,
  * there, else (a slab that empties, on whichever lane it was) the list
  * whose head it is, found with one compare per lane (`lane` first: most
  * often the freeing caller's own). */
-static void sc_partial_remove(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t lane, uint32_t head)
+static void sc_alloc_partial_remove(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t lane, uint32_t head)
 {
     sc_page *h = &ac->pages[head];
     uint32_t k;
@@ -540,9 +540,9 @@ static void sc_partial_remove(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t lan
     }
 }
 
-/* ---- spares (caller holds the shard's write lock) ---- */
+/* ---- spares (caller holds the shard's REPAIR lock) ---- */
 
-static inline uint32_t sc_spare_cap(const sc_alloc_ctx *ac)
+static inline uint32_t sc_alloc_spare_cap(const sc_alloc_ctx *ac)
 {
     uint32_t cap = ac->npages / ac->nshards / 32;
     return cap > 16 ? 16 : cap;
@@ -551,13 +551,13 @@ static inline uint32_t sc_spare_cap(const sc_alloc_ctx *ac)
 /* Whether an empty slab of run pages may be kept: within the cap, and only
  * while the pool has pages to spare (1/8 of all free), so that spares never
  * stand between a store and memory it needs. */
-static inline bool sc_spare_room(const sc_alloc_ctx *ac, const sc_shard_alloc *sa, uint32_t run)
+static inline bool sc_alloc_spare_room(const sc_alloc_ctx *ac, const sc_shard_alloc *sa, uint32_t run)
 {
-    return sa->spare_pages - sa->kept_pages + run <= sc_spare_cap(ac)
+    return sa->spare_pages - sa->kept_pages + run <= sc_alloc_spare_cap(ac)
            && sc_alloc_pool_free_pages(ac) >= ac->npages / 8;
 }
 
-static void sc_spare_push(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t head)
+static void sc_alloc_spare_push(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t head)
 {
     sc_page *h = &ac->pages[head];
 
@@ -570,7 +570,7 @@ static void sc_spare_push(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t head)
     sa->spare_pages += h->run;
 }
 
-static void sc_spare_remove(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t head)
+static void sc_alloc_spare_remove(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t head)
 {
     sc_page *h = &ac->pages[head];
 
@@ -589,7 +589,7 @@ static void sc_spare_remove(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t head)
  * names it) and keeps it as a spare. */
 /* Makes the run of `run` pages at `head` an empty slab of class `cls`
  * owned by `owner`: its inner pages name the head, then the head page. */
-static void sc_slab_format(sc_alloc_ctx *ac, uint32_t head, uint32_t run, unsigned cls, uint16_t owner)
+static void sc_alloc_slab_format(sc_alloc_ctx *ac, uint32_t head, uint32_t run, unsigned cls, uint16_t owner)
 {
     sc_page *h = &ac->pages[head];
     uint32_t i;
@@ -609,19 +609,19 @@ static void sc_slab_format(sc_alloc_ctx *ac, uint32_t head, uint32_t run, unsign
     h->kind = SC_PAGE_SLAB;
 }
 
-static void sc_spare_keep(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint32_t head, uint32_t run)
+static void sc_alloc_spare_keep(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint32_t head, uint32_t run)
 {
-    sc_slab_format(ac, head, run, 0, owner);
-    sc_spare_push(ac, sa, head);
+    sc_alloc_slab_format(ac, head, run, 0, owner);
+    sc_alloc_spare_push(ac, sa, head);
 }
 
 /* Takes a spare for a run of `pages` pages: a longer spare is split (its
  * tail stays a spare), so a slab cut from a spare is no bigger than a new
  * one would be. For slabs (bytes: the object size) a shorter spare also
  * does when it wastes at most 1/8 of itself on `bytes`-sized objects, as
- * the one-page fallback of sc_slab_new does. Returns the head, SC_NONE when
+ * the one-page fallback of sc_alloc_slab_new does. Returns the head, SC_NONE when
  * no spare fits. */
-static uint32_t sc_spare_take(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint32_t pages, uint32_t bytes)
+static uint32_t sc_alloc_spare_take(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint32_t pages, uint32_t bytes)
 {
     uint32_t p;
 
@@ -632,11 +632,11 @@ static uint32_t sc_spare_take(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t own
         if (run < pages && !shorter_ok) {
             continue;
         }
-        sc_spare_remove(ac, sa, p);
+        sc_alloc_spare_remove(ac, sa, p);
         if (run > pages) {
             /* The tail first becomes a spare of its own; only then does the
              * head stop covering it, so the runs always tile the area. */
-            sc_spare_keep(ac, sa, owner, p + pages, run - pages);
+            sc_alloc_spare_keep(ac, sa, owner, p + pages, run - pages);
             ac->pages[p].run = pages;
         }
         sa->spare_reuses++;
@@ -649,18 +649,18 @@ uint32_t sc_alloc_flush_spares(sc_alloc_ctx *ac, sc_shard_alloc *sa)
 {
     uint32_t pages = 0, l, cls;
 
-    if (sa->spare_pages == 0 || !sc_pool_lock(ac)) {
+    if (sa->spare_pages == 0 || !sc_alloc_pool_lock(ac)) {
         return 0;
     }
     while (sa->spare_head != SC_NONE) {
         uint32_t head = sa->spare_head;
         uint32_t run = ac->pages[head].run;
-        sc_spare_remove(ac, sa, head);
+        sc_alloc_spare_remove(ac, sa, head);
         sa->pages -= run;
         pages += run;
-        sc_pool_give(ac, head, run);
+        sc_alloc_pool_give(ac, head, run);
     }
-    /* The empty one-page slab kept on each lane that has one (sc_free;
+    /* The empty one-page slab kept on each lane that has one (sc_alloc_free;
      * lanes[l].kept): the only slab on that lane's lists with no object
      * in use. */
     for (l = 0; l < SC_ALLOC_LANES && sa->kept_pages; l++) {
@@ -671,24 +671,24 @@ uint32_t sc_alloc_flush_spares(sc_alloc_ctx *ac, sc_shard_alloc *sa)
             }
             if (p != SC_NONE) {
                 uint32_t run = ac->pages[p].run;
-                sc_partial_remove(ac, sa, l, p);
+                sc_alloc_partial_remove(ac, sa, l, p);
                 sa->spare_pages -= run;
                 sa->kept_pages -= run;
                 sa->lanes[l].kept = 0;
                 sa->pages -= run;
                 pages += run;
-                sc_pool_give(ac, p, run);
+                sc_alloc_pool_give(ac, p, run);
             }
         }
     }
-    sc_pool_unlock(ac);
+    sc_alloc_pool_unlock(ac);
     return pages;
 }
 
 /* Slab head, taken from lane l's list, is about to hand out an object: if
- * it is an emptied slab kept on that lane (sc_free: no object in use, some
+ * it is an emptied slab kept on that lane (sc_alloc_free: no object in use, some
  * handed out before), it stops counting as a spare. */
-static inline void sc_kept_reuse(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t l, uint32_t head)
+static inline void sc_alloc_kept_reuse(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t l, uint32_t head)
 {
     sc_page *h = &ac->pages[head];
 
@@ -701,13 +701,13 @@ static inline void sc_kept_reuse(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t 
 
 /* Another lane's first partial slab of class cls moves to lane (its
  * free objects are used there); counted in lane_steals. */
-static uint32_t sc_lane_steal(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t other, uint32_t lane, unsigned cls)
+static uint32_t sc_alloc_lane_steal(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t other, uint32_t lane, unsigned cls)
 {
     uint32_t head = sa->lanes[other].partial[cls];
 
-    sc_kept_reuse(ac, sa, other, head);
-    sc_partial_remove(ac, sa, other, head);
-    sc_partial_push(ac, sa, lane, head);
+    sc_alloc_kept_reuse(ac, sa, other, head);
+    sc_alloc_partial_remove(ac, sa, other, head);
+    sc_alloc_partial_push(ac, sa, lane, head);
     sa->lane_steals++;
     return head;
 }
@@ -718,12 +718,12 @@ static uint32_t sc_lane_steal(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t oth
  * slab of the class with a free object - else another lane's partial slab,
  * else (the pool below its reserve) a new one from the pool after all.
  * SC_NONE when nothing is left. */
-static uint32_t sc_slab_new(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, unsigned cls, uint32_t lane)
+static uint32_t sc_alloc_slab_new(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, unsigned cls, uint32_t lane)
 {
     uint32_t n = sc_slab_pages[cls], head, other = SC_ALLOC_LANES, k;
     sc_page *h;
 
-    head = sc_spare_take(ac, sa, owner, n, sc_class_size[cls]);
+    head = sc_alloc_spare_take(ac, sa, owner, n, sc_class_size[cls]);
     if (head != SC_NONE) {
         /* A spare's pages already name it and are counted in sa->pages. */
         h = &ac->pages[head];
@@ -731,7 +731,7 @@ static uint32_t sc_slab_new(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner
         h->nused = 0;
         h->free_obj = 0;
         h->bump = 0;
-        sc_partial_push(ac, sa, lane, head);
+        sc_alloc_partial_push(ac, sa, lane, head);
         return head;
     }
     for (k = 1; k < SC_ALLOC_LANES; k++) {
@@ -745,26 +745,26 @@ static uint32_t sc_slab_new(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner
         /* The pool is down to its reserve: use the free objects another
          * lane has (a lane whose process left keeps its slabs only until
          * then). The slab moves to this lane. */
-        return sc_lane_steal(ac, sa, other, lane, cls);
+        return sc_alloc_lane_steal(ac, sa, other, lane, cls);
     }
-    head = sc_pool_take_locked(ac, n, owner);
+    head = sc_alloc_pool_take_locked(ac, n, owner);
     if (head == SC_NONE && n > 1 && sc_class_size[cls] <= SC_PAGE_SIZE) {
         /* No run that long: a one-page slab wastes more but never fails
          * for want of contiguous pages. */
         n = 1;
-        head = sc_pool_take_locked(ac, n, owner);
+        head = sc_alloc_pool_take_locked(ac, n, owner);
     }
     if (head == SC_NONE) {
         if (other < SC_ALLOC_LANES) {
             /* The pool had its reserve a moment ago but not now. */
-            return sc_lane_steal(ac, sa, other, lane, cls);
+            return sc_alloc_lane_steal(ac, sa, other, lane, cls);
         }
         return SC_NONE;
     }
     __atomic_fetch_add(&ac->pool->slab_refills, 1, __ATOMIC_RELAXED);
-    sc_slab_format(ac, head, n, cls, owner);
+    sc_alloc_slab_format(ac, head, n, cls, owner);
     sa->pages += n;
-    sc_partial_push(ac, sa, lane, head);
+    sc_alloc_partial_push(ac, sa, lane, head);
     return head;
 }
 
@@ -786,11 +786,11 @@ sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t s
             return 0;
         }
         n = (uint32_t)n64;
-        head = sc_spare_take(ac, sa, owner, n, 0);
+        head = sc_alloc_spare_take(ac, sa, owner, n, 0);
         if (head != SC_NONE) {
             sa->pages -= n; /* counted again below */
         } else {
-            head = sc_pool_take_locked(ac, n, owner);
+            head = sc_alloc_pool_take_locked(ac, n, owner);
             if (head == SC_NONE) {
                 return 0;
             }
@@ -808,21 +808,21 @@ sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t s
         sa->pages += n;
         sa->lanes[lane].used_bytes += (uint64_t)n << SC_PAGE_SHIFT;
         sa->lanes[lane].nobjects++;
-        return sc_alloc_off(ac, sc_page_addr(ac, head));
+        return sc_alloc_off(ac, sc_alloc_page_addr(ac, head));
     }
 
-    cls = sc_class_of(size);
+    cls = sc_alloc_class_of(size);
     head = sa->lanes[lane].partial[cls];
     if (head == SC_NONE) {
-        head = sc_slab_new(ac, sa, owner, cls, lane);
+        head = sc_alloc_slab_new(ac, sa, owner, cls, lane);
         if (head == SC_NONE) {
             return 0;
         }
     } else {
-        sc_kept_reuse(ac, sa, lane, head);
+        sc_alloc_kept_reuse(ac, sa, lane, head);
     }
     h = &ac->pages[head];
-    slab = sc_page_addr(ac, head);
+    slab = sc_alloc_page_addr(ac, head);
     if (h->free_obj) {
         obj = h->free_obj - 1;
         memcpy(&h->free_obj, slab + obj, sizeof(uint32_t));
@@ -831,8 +831,8 @@ sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t s
         h->bump += sc_class_size[cls];
     }
     h->nused++;
-    if (h->nused == sc_slab_objects(h)) {
-        sc_partial_remove(ac, sa, lane, head);
+    if (h->nused == sc_alloc_slab_objects(h)) {
+        sc_alloc_partial_remove(ac, sa, lane, head);
     }
     sa->lanes[lane].used_bytes += sc_class_size[cls];
     sa->lanes[lane].nobjects++;
@@ -847,17 +847,17 @@ sc_off sc_alloc_run_upto(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, u
     sc_page *h;
 
     *got = 0;
-    if (max_pages == 0 || !sc_pool_lock(ac)) {
+    if (max_pages == 0 || !sc_alloc_pool_lock(ac)) {
         return 0;
     }
-    head = sc_pool_take(ac, max_pages, owner);
+    head = sc_alloc_pool_take(ac, max_pages, owner);
     if (head == SC_NONE && pool->bin_mask) {
         /* Nothing that long: the first run of the highest bin, whole. */
         head = pool->bin_head[31 - __builtin_clz(pool->bin_mask)];
         run = ac->pages[head].run;
-        head = sc_pool_take(ac, run < max_pages ? run : max_pages, owner);
+        head = sc_alloc_pool_take(ac, run < max_pages ? run : max_pages, owner);
     }
-    sc_pool_unlock(ac);
+    sc_alloc_pool_unlock(ac);
     if (head == SC_NONE) {
         return 0;
     }
@@ -876,10 +876,10 @@ sc_off sc_alloc_run_upto(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, u
     sa->lanes[lane].used_bytes += (uint64_t)run << SC_PAGE_SHIFT;
     sa->lanes[lane].nobjects++;
     *got = run;
-    return sc_alloc_off(ac, sc_page_addr(ac, head));
+    return sc_alloc_off(ac, sc_alloc_page_addr(ac, head));
 }
 
-void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t lane)
+void sc_alloc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t lane)
 {
     uint32_t page = (uint32_t)((off - ac->data_off) >> SC_PAGE_SHIFT);
     uint32_t obj, cap;
@@ -900,15 +900,15 @@ void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t lane)
         uint32_t run = h->run;
         l->used_bytes -= (uint64_t)run << SC_PAGE_SHIFT;
         sa->pages -= run;
-        sc_pool_give_locked(ac, page, run, false);
+        sc_alloc_pool_give_locked(ac, page, run, false);
         return;
     }
     /* SC_PAGE_SLAB */
-    slab = sc_page_addr(ac, page);
+    slab = sc_alloc_page_addr(ac, page);
     obj = (uint32_t)(ac->base + off - slab);
     memcpy(slab + obj, &h->free_obj, sizeof(uint32_t));
     h->free_obj = obj + 1;
-    cap = sc_slab_objects(h);
+    cap = sc_alloc_slab_objects(h);
     was_full = h->nused == cap;
     h->nused--;
     l->used_bytes -= sc_class_size[h->cls];
@@ -930,16 +930,16 @@ void sc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t lane)
             return;
         }
         if (!was_full) {
-            sc_partial_remove(ac, sa, lane, page); /* whichever lane has it */
+            sc_alloc_partial_remove(ac, sa, lane, page); /* whichever lane has it */
         }
-        if (sc_spare_room(ac, sa, run)) {
-            sc_spare_push(ac, sa, page);
+        if (sc_alloc_spare_room(ac, sa, run)) {
+            sc_alloc_spare_push(ac, sa, page);
             return;
         }
         sa->pages -= run;
-        sc_pool_give_locked(ac, page, run, true);
+        sc_alloc_pool_give_locked(ac, page, run, true);
     } else if (was_full) {
-        sc_partial_push(ac, sa, lane, page);
+        sc_alloc_partial_push(ac, sa, lane, page);
     }
 }
 
@@ -963,7 +963,7 @@ uint64_t sc_alloc_usable(uint64_t size)
     if (size > SC_MAX_SMALL) {
         return SC_ALIGN_UP(size, SC_PAGE_SIZE);
     }
-    return sc_class_size[sc_class_of(size ? size : 1)];
+    return sc_class_size[sc_alloc_class_of(size ? size : 1)];
 }
 
 uint64_t sc_alloc_max_request(const sc_alloc_ctx *ac)

@@ -4,13 +4,13 @@
  * A key's mixed hash picks its shard ((hash >> 32) & (nshards - 1)), its
  * first slot (low bits) and its tag (top 7 bits).
  *
- * Writers take the shard's write lock, do everything readers cannot reach
+ * Writers take the shard's REPAIR lock, do everything readers cannot reach
  * (allocating and filling a new entry, building a bigger table) outside the
  * odd sequence window, and open the window only to change what readers can
  * reach: a slot, a tag, the table fields, an entry being updated in place.
  * A replaced or deleted entry is freed after it was unlinked; a reader still
  * copying it will fail its sequence check and retry. Entries whose value is
- * used in place (zero-copy, SC_ENTRY_ZC) go through sc_entry_release and are
+ * used in place (zero-copy, SC_ENTRY_ZC) go through sc_epoch_release_entry and are
  * retired instead, until no reader can hold them (src/sc_epoch.c); a clear
  * while a reader may hold one removes entries one by one and keeps the
  * allocators.
@@ -21,17 +21,17 @@
  * a few times and fall back to the shard's lock in NO_REPAIR mode. Exists
  * needs no entry version: it reads only the ttl, which no lockless store
  * changes. A locked fetch that still finds the entry mid-rewrite opens the
- * shard's window (sc_lockless_quiesce) and reads inside it.
+ * shard's window (sc_lockless_open_window) and reads inside it.
  * They go from the hash straight to the shard's head (seg->heads: counter
  * and table) and touch the sc_shard itself only to lock it.
  * Value bytes are copied into a process-local sink and decoded by the caller
  * after every lock is released. Hit and miss counts are thread-local
  * (sc_local, defined here);
  * one hit in SC_HIT_SAMPLE is recorded in the entry under the shard lock
- * when that lock is free at once (sc_record_hit drops the sample rather
+ * when that lock is free at once (sc_cache_record_hit drops the sample rather
  * than wait), one miss in SC_MISS_SAMPLE in the shard's figures.
  *
- * Clear takes the global lock, then every shard's write lock in index order,
+ * Clear takes the global lock, then every shard's REPAIR lock in index order,
  * and resets the tables and the allocator in one go. The same full reset
  * runs when a process died while changing the page pool (sc_alloc.c flags
  * hdr->needs_reset): the next store performs it before anything else.
@@ -41,7 +41,7 @@
  * the lock: sc_lockless.c); the slam_defense record of each shard; the
  * header's clears and resets figures; the calling thread's sc_local
  * figures.
- * Locks: store and delete: the shard's REPAIR lock ("write lock"), with
+ * Locks: store and delete: the shard's REPAIR lock, with
  * what readers can reach changed inside the odd window (except what
  * sc_lockless.c does without it: a store over an entry of the same type
  * and length, a delete that keeps the entry with ttl SC_TTL_GONE; the
@@ -53,7 +53,7 @@
  * lock inside sc_alloc_reset_pool.
  * Death: a store or delete killed under the REPAIR lock leaves its shard
  * dirty: the next locker empties that shard (sc_shard.c); other shards are
- * untouched. A fetch killed inside sc_lockless_quiesce's window (NO_REPAIR
+ * untouched. A fetch killed inside sc_lockless_open_window's window (NO_REPAIR
  * lock held, seq odd) has its shard emptied by the next locker, which finds
  * the counter odd (sc_shard.c). A fetch or exists killed anywhere else
  * wrote nothing shared (or held only the NO_REPAIR lock). A clear killed halfway leaves the shards
@@ -65,7 +65,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include "sc_cache.h"
-#include "sc_segfile.h"
+#include "sc_file.h"
 #include "sc_shard.h"
 #include "sc_entry.h"
 #include "sc_evict.h"
@@ -96,16 +96,16 @@ int sc_cache_init(sc_cache *c, uint64_t size, uint32_t nshards, uint32_t entries
     memset(c, 0, sizeof(*c));
     c->idle_ttl = idle_ttl;
     c->gen = __atomic_add_fetch(&sc_cache_gens, 1, __ATOMIC_RELAXED);
-    return sc_seg_create(&c->seg, size, nshards, entries_hint, err, errlen);
+    return sc_layout_create(&c->seg, size, nshards, entries_hint, err, errlen);
 }
 
-int sc_cache_attach(sc_cache *c, const sc_segfile_opts *opts, uint32_t idle_ttl, sc_segfile_result *res,
+int sc_cache_attach(sc_cache *c, const sc_file_opts *opts, uint32_t idle_ttl, sc_file_result *res,
                     char *err, size_t errlen)
 {
     memset(c, 0, sizeof(*c));
     c->idle_ttl = idle_ttl;
     c->gen = __atomic_add_fetch(&sc_cache_gens, 1, __ATOMIC_RELAXED);
-    return sc_segfile_attach(&c->seg, opts, res, err, errlen);
+    return sc_file_attach(&c->seg, opts, res, err, errlen);
 }
 
 void sc_cache_shutdown(sc_cache *c)
@@ -113,7 +113,7 @@ void sc_cache_shutdown(sc_cache *c)
     if (c->seg.hdr) {
         sc_epoch_leave(&c->seg);
     }
-    sc_seg_destroy(&c->seg);    /* gives this thread's liveness slot back first */
+    sc_layout_destroy(&c->seg);    /* gives this thread's liveness slot back first */
 }
 
 void sc_cache_thread_done(sc_cache *c)
@@ -124,7 +124,7 @@ void sc_cache_thread_done(sc_cache *c)
     }
 }
 
-static inline bool sc_vtype_has_bytes(uint8_t vtype)
+static inline bool sc_cache_has_bytes(uint8_t vtype)
 {
     return vtype == SC_V_STRING || vtype == SC_V_ARRAY || vtype == SC_V_SERIALIZED || vtype == SC_V_ZC;
 }
@@ -133,19 +133,19 @@ static inline bool sc_vtype_has_bytes(uint8_t vtype)
 
 /* Who stores, for apc.slam_defense: the kernel's id of the calling thread
  * (the pid in a single-threaded process), unique among live threads. */
-static uint32_t sc_slam_owner(void)
+static uint32_t sc_cache_slam_owner(void)
 {
     return (uint32_t)syscall(SYS_gettid);
 }
 
-/* Shard write lock held. */
-static bool sc_slam_refused(const sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner)
+/* Shard REPAIR lock held. */
+static bool sc_cache_slam_refused(const sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner)
 {
     return shard->slam_time == now && shard->slam_hash == hash && shard->slam_len == len && shard->slam_owner != owner;
 }
 
-/* Shard write lock held. */
-static void sc_slam_record(sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner)
+/* Shard REPAIR lock held. */
+static void sc_cache_slam_record(sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner)
 {
     shard->slam_hash = hash;
     shard->slam_len = len;
@@ -155,16 +155,16 @@ static void sc_slam_record(sc_shard *shard, uint64_t hash, uint32_t len, int64_t
 
 /* An in-place store (sc_inplace.c) is done: count it, remember it for slam
  * defense, release the shard. */
-static void sc_store_done(sc_cache *c, sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner,
+static void sc_cache_store_done(sc_cache *c, sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner,
                           bool inserted)
 {
     if (inserted) {
-        sc_head(shard)->inserts++;
+        sc_layout_head(shard)->inserts++;
     } else {
-        sc_head(shard)->updates++;
+        sc_layout_head(shard)->updates++;
     }
     if (c->slam_defense) {
-        sc_slam_record(shard, hash, len, now, owner);
+        sc_cache_slam_record(shard, hash, len, now, owner);
     }
     sc_shard_unlock(shard);
 }
@@ -175,7 +175,7 @@ static void sc_store_done(sc_cache *c, sc_shard *shard, uint64_t hash, uint32_t 
  * entries of deleted keys (sc_lockless.c): then none, and the caller's
  * sc_evict_global removes those before anything is evicted. Shard write
  * lock held. */
-static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const sc_key *key,
+static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const sc_key *key,
                             const sc_value_in *value, uint32_t ttl, int64_t now, uint32_t lane,
                             bool first_round)
 {
@@ -217,10 +217,10 @@ static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const s
          * emptying this shard. */
         uint32_t left = 16;
 #define SC_EVICT_MORE() (!shard->retire.head || left-- > 0)
-        while (!off && SC_EVICT_MORE() && sc_head(shard)->table.used && sc_evict_clock(seg, shard, 1, usable)) {
+        while (!off && SC_EVICT_MORE() && sc_layout_head(shard)->table.used && sc_evict_clock(seg, shard, 1, usable)) {
             off = SC_MAKE();
         }
-        while (!off && SC_EVICT_MORE() && sc_head(shard)->table.used) {
+        while (!off && SC_EVICT_MORE() && sc_layout_head(shard)->table.used) {
             sc_evict_clock(seg, shard, 1, 0);
             off = SC_MAKE();
         }
@@ -239,21 +239,21 @@ static sc_off sc_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const s
  * clear): the answer still holds, and the locked path need not probe
  * again (for an absent key, nor look for a free slot). */
 
-/* Whether seen still holds. Shard write lock held: nobody else moves the
+/* Whether seen still holds. Shard REPAIR lock held: nobody else moves the
  * counter now; the acquire fence orders a lookup made before the lock
  * (with no lock) before this check, as for an optimistic reader. */
-static inline bool sc_seen_holds(const sc_shard_head *head, const sc_table_seen *seen)
+static inline bool sc_cache_seen_holds(const sc_shard_head *head, const sc_table_seen *seen)
 {
     return !(seen->seq & 1) && sc_seq_read_valid(&head->seq, seen->seq);
 }
 
 /* Key's entry (and its slot in *slot): seen's answer while it holds, else
- * a new lookup, kept in seen. Shard write lock held (seq is even: a
+ * a new lookup, kept in seen. Shard REPAIR lock held (seq is even: a
  * locker that found it odd repaired the shard). */
-static inline const sc_entry *sc_seen_find(sc_seg *seg, const sc_shard_head *head, const sc_key *key,
+static inline const sc_entry *sc_cache_seen_find(sc_seg *seg, const sc_shard_head *head, const sc_key *key,
                                             uint64_t hash, sc_table_seen *seen, uint32_t *slot)
 {
-    if (!sc_seen_holds(head, seen)) {
+    if (!sc_cache_seen_holds(head, seen)) {
         seen->seq = __atomic_load_n(&head->seq, __ATOMIC_RELAXED);
         sc_table_probe(seg, &head->table, key->str, key->len, hash, seen);
     }
@@ -266,13 +266,13 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
 {
     sc_seg *seg = &c->seg;
     uint64_t hash = sc_hash_mix(key->glue_hash);
-    sc_shard *shard = sc_seg_shard_for(seg, hash);
-    sc_shard_head *head = sc_head(shard);
+    sc_shard *shard = sc_layout_shard_for(seg, hash);
+    sc_shard_head *head = sc_layout_head(shard);
     sc_table *table = &head->table;
     uint64_t size = sizeof(sc_entry) + (uint64_t)key->len + value->len;
     const sc_entry *old;
     sc_off off;
-    uint32_t slot = 0, owner = c->slam_defense ? sc_slam_owner() : 0;
+    uint32_t slot = 0, owner = c->slam_defense ? sc_cache_slam_owner() : 0;
     sc_table_seen seen = {.seq = 1};
     int attempt;
     bool old_gone;
@@ -295,13 +295,13 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     }
     for (attempt = 0;; attempt++) {
         sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
-        if (c->slam_defense && sc_slam_refused(shard, hash, key->len, now, owner)) {
+        if (c->slam_defense && sc_cache_slam_refused(shard, hash, key->len, now, owner)) {
             sc_shard_unlock(shard);
             return SC_SLAM;
         }
         if (add_only) {
-            old = sc_seen_find(seg, head, key, hash, &seen, &slot);
-            if (old && !sc_entry_expired(old, now)) {
+            old = sc_cache_seen_find(seg, head, key, hash, &seen, &slot);
+            if (old && !sc_evict_is_expired(old, now)) {
                 sc_shard_unlock(shard);
                 return SC_EXISTS;
             }
@@ -311,9 +311,9 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         }
         /* Issue 20: a scalar over a scalar is written into the entry that
          * holds the key (sc_inplace.c): no allocation, no free, no slot. */
-        if (attempt == 0 && !sc_vtype_has_bytes(value->vtype) && value->len == 0) {
-            old = sc_seen_find(seg, head, key, hash, &seen, &slot);
-            if (old && !sc_vtype_has_bytes(old->vtype)) {
+        if (attempt == 0 && !sc_cache_has_bytes(value->vtype) && value->len == 0) {
+            old = sc_cache_seen_find(seg, head, key, hash, &seen, &slot);
+            if (old && !sc_cache_has_bytes(old->vtype)) {
                 sc_inplace_result r = sc_inplace_store(shard, (sc_entry *)old, value->vtype, value->scalar, ttl,
                                                        now, add_only);
                 if (r == SC_INPLACE_EXISTS) {
@@ -321,12 +321,12 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
                     return SC_EXISTS;
                 }
                 if (r != SC_INPLACE_NO) {
-                    sc_store_done(c, shard, hash, key->len, now, owner, r == SC_INPLACE_INSERTED);
+                    sc_cache_store_done(c, shard, hash, key->len, now, owner, r == SC_INPLACE_INSERTED);
                     return SC_OK;
                 }
             }
         }
-        off = sc_make_entry(c, shard, hash, key, value, ttl, now, sc_pin_lane(shard), attempt == 0);
+        off = sc_cache_make_entry(c, shard, hash, key, value, ttl, now, sc_pin_lane(shard), attempt == 0);
         if (off && value->fixup && (((sc_entry *)(seg->base + off))->flags & SC_ENTRY_CHAINED)) {
             /* A zero-copy layout needs one piece: the caller stores the
              * value's copying form instead. */
@@ -349,18 +349,18 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
 
     /* Eviction above may have removed the old entry: look again, unless
      * the shard is unchanged since the last look (seen). */
-    old = sc_seen_find(seg, head, key, hash, &seen, &slot);
-    if (old && add_only && !sc_entry_expired(old, now)) {
+    old = sc_cache_seen_find(seg, head, key, hash, &seen, &slot);
+    if (old && add_only && !sc_evict_is_expired(old, now)) {
         sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
         sc_shard_unlock(shard);
         return SC_EXISTS;
     }
     if (!old) {
-        if (!sc_table_reserve(seg, shard)) {
+        if (!sc_resize_reserve(seg, shard)) {
             /* The table is full of live entries and cannot grow: make room
              * in it by evicting some of this shard's entries. */
             sc_evict_clock(seg, shard, (table->capacity >> 4) + 1, 0);
-            if (!sc_table_reserve(seg, shard)) {
+            if (!sc_resize_reserve(seg, shard)) {
                 sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
                 shard->stats.nomem++;
                 sc_shard_unlock(shard);
@@ -369,7 +369,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         }
         /* The look found where the key would go, unless the table
          * changed since (a resize above). */
-        slot = seen.free != SC_NONE && sc_seen_holds(head, &seen) ? seen.free
+        slot = seen.free != SC_NONE && sc_cache_seen_holds(head, &seen) ? seen.free
                                                                          : sc_table_free_slot(seg, table, hash);
     }
 
@@ -383,11 +383,11 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
      * key deleted without the lock (SC_TTL_GONE) counts as absent; for an
      * add, one that a lockless store brought back since the check above
      * is there after all. */
-    if (SC_UNLIKELY(add_only) && old && !sc_entry_expired(old, now)) {
+    if (SC_UNLIKELY(add_only) && old && !sc_evict_is_expired(old, now)) {
         sc_shard_write_end(shard);
         /* Never published; release, not free: a zero-copy one was
          * adopted above (its bytes are counted as such). */
-        sc_entry_release(seg, shard, (sc_entry *)(seg->base + off));
+        sc_epoch_release_entry(seg, shard, (sc_entry *)(seg->base + off));
         sc_shard_unlock(shard);
         return SC_EXISTS;
     }
@@ -396,15 +396,15 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     sc_shard_write_end(shard);
 
     if (old) {
-        sc_entry_release(seg, shard, (sc_entry *)old);
+        sc_epoch_release_entry(seg, shard, (sc_entry *)old);
     }
     if (old && !old_gone) {
-        sc_head(shard)->updates++;
+        sc_layout_head(shard)->updates++;
     } else {
-        sc_head(shard)->inserts++;
+        sc_layout_head(shard)->inserts++;
     }
     if (c->slam_defense) {
-        sc_slam_record(shard, hash, key->len, now, owner);
+        sc_cache_slam_record(shard, hash, key->len, now, owner);
     }
     sc_shard_unlock(shard);
     return SC_OK;
@@ -431,7 +431,7 @@ static inline __attribute__((always_inline)) int sc_read_found(sc_cache *c, cons
     }
     /* The entry's own version (issue 20): a lockless store rewrites the
      * value and the times without the shard's seq or lock. */
-    ver = sc_ever_begin(e);
+    ver = sc_table_ever_begin(e);
     vtype = e->vtype;
     val_len = e->val_len;
     ttl = e->ttl;
@@ -458,7 +458,7 @@ static inline __attribute__((always_inline)) int sc_read_found(sc_cache *c, cons
         *status = SC_OK;
         return SC_READ_DONE;
     }
-    if (sc_vtype_has_bytes(vtype)) {
+    if (sc_cache_has_bytes(vtype)) {
         bool want_string = vtype == SC_V_STRING;
         if (!sink->buf || sink->cap < val_len || sink->is_string != want_string) {
             out->len = val_len;
@@ -471,7 +471,7 @@ static inline __attribute__((always_inline)) int sc_read_found(sc_cache *c, cons
         out->data = sink->buf;
         out->len = val_len;
     }
-    if (SC_UNLIKELY(!sc_ever_valid(e, ver))) {
+    if (SC_UNLIKELY(!sc_table_ever_valid(e, ver))) {
         return SC_READ_TORN;
     }
     *status = SC_OK;
@@ -496,7 +496,7 @@ static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, cons
  * written in one store, statistics that no invariant depends on, so a
  * process killed here leaves nothing to repair: the lock is taken in
  * NO_REPAIR mode, and its death never empties the shard. */
-static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint64_t hash, int64_t now)
+static void sc_cache_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint64_t hash, int64_t now)
 {
     uint32_t slot;
     sc_entry *e;
@@ -506,12 +506,12 @@ static void sc_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key, uint6
     if (!sc_shard_trylock(&c->seg, shard, SC_LOCK_NO_REPAIR)) {
         return;
     }
-    e = (sc_entry *)sc_table_lookup(&c->seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
+    e = (sc_entry *)sc_table_lookup(&c->seg, &sc_layout_head(shard)->table, key->str, key->len, hash, &slot);
     if (e) {
         if (e->nhits <= UINT32_MAX - SC_HIT_SAMPLE) {
             e->nhits += SC_HIT_SAMPLE;
         }
-        e->atime_after = sc_entry_after(e, now);
+        e->atime_after = sc_table_entry_after(e, now);
         e->flags |= SC_ENTRY_REFERENCED;
     }
     shard->stats.hits += SC_HIT_SAMPLE;
@@ -526,7 +526,7 @@ static inline __attribute__((always_inline)) sc_status sc_fetch_done(sc_cache *c
 {
     if (status == SC_OK) {
         if (SC_UNLIKELY((++sc_local.hits & (SC_HIT_SAMPLE - 1)) == 0)) {
-            sc_record_hit(c, shard, key, hash, now);
+            sc_cache_record_hit(c, shard, key, hash, now);
         }
     } else if (SC_UNLIKELY((++sc_local.misses & (SC_MISS_SAMPLE - 1)) == 0)) {
         __atomic_fetch_add(&shard->stats.misses, SC_MISS_SAMPLE, __ATOMIC_RELAXED);
@@ -585,7 +585,7 @@ static __attribute__((noinline)) sc_status sc_cache_fetch_slow(sc_cache *c, cons
         if (SC_UNLIKELY(r == SC_READ_TORN)) {
             /* The lock does not keep lockless stores out: read inside the
              * window, which waits for them (or settles a dead one's). */
-            sc_lockless_quiesce(&c->seg, shard, key->str, key->len, hash);
+            sc_lockless_open_window(&c->seg, shard, key->str, key->len, hash);
             r = sc_read_entry(c, head, key, hash, now, sink, out, &status);
             sc_shard_write_end(shard);
         }
@@ -662,7 +662,7 @@ sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
             continue;
         }
         e = sc_table_lookup(&c->seg, &head->table, key->str, key->len, hash, &slot);
-        found = e && !sc_entry_expired(e, now);
+        found = e && !sc_evict_is_expired(e, now);
         if (sc_seq_read_valid(&head->seq, start)) {
             return found ? SC_OK : SC_NOTFOUND;
         }
@@ -671,7 +671,7 @@ sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
     {
         uint32_t slot;
         const sc_entry *e = sc_table_lookup(&c->seg, &head->table, key->str, key->len, hash, &slot);
-        found = e && !sc_entry_expired(e, now);
+        found = e && !sc_evict_is_expired(e, now);
     }
     sc_shard_unlock(shard);
     return found ? SC_OK : SC_NOTFOUND;
@@ -683,8 +683,8 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
 {
     sc_seg *seg = &c->seg;
     uint64_t hash = sc_hash_mix(key->glue_hash);
-    sc_shard *shard = sc_seg_shard_for(seg, hash);
-    sc_shard_head *head = sc_head(shard);
+    sc_shard *shard = sc_layout_shard_for(seg, hash);
+    sc_shard_head *head = sc_layout_head(shard);
     sc_table_seen seen = {.seq = 1};
     uint32_t slot;
     const sc_entry *e;
@@ -705,7 +705,7 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     /* What the lockless path's lookup found, while the table is unchanged
      * since: no second lookup for the values it declines (a TTL, big
      * values, a cache short of memory). */
-    e = sc_seen_find(seg, head, key, hash, &seen, &slot);
+    e = sc_cache_seen_find(seg, head, key, hash, &seen, &slot);
     if (!e) {
         sc_shard_unlock(shard);
         return SC_NOTFOUND;
@@ -716,7 +716,7 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     gone = e->ttl == SC_TTL_GONE;
     sc_table_clear_slot(seg, &head->table, slot);
     sc_shard_write_end(shard);
-    sc_entry_release(seg, shard, (sc_entry *)e);
+    sc_epoch_release_entry(seg, shard, (sc_entry *)e);
     if (!gone) {
         head->deletes++;
     }
@@ -725,21 +725,21 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
 }
 
 /* Clear while a reader may hold zero-copy values (sc_epoch.c): every entry
- * goes through sc_entry_release and the allocators keep their state, so
+ * goes through sc_epoch_release_entry and the allocators keep their state, so
  * that retired memory is not handed out again. Every shard lock held, every
  * window open. */
-static void sc_clear_entries(sc_seg *seg)
+static void sc_cache_clear_entries(sc_seg *seg)
 {
     uint32_t i, slot;
 
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *shard = &seg->shards[i];
-        sc_table *table = &sc_head(shard)->table;
+        sc_table *table = &sc_layout_head(shard)->table;
         for (slot = 0; table->off && slot < table->capacity; slot++) {
             sc_entry *e = sc_table_slot_entry(seg, table, slot);
             if (e) {
                 sc_table_clear_slot(seg, table, slot);
-                sc_entry_release(seg, shard, e);
+                sc_epoch_release_entry(seg, shard, e);
             }
         }
     }
@@ -763,7 +763,7 @@ void sc_cache_clear(sc_cache *c)
      * nothing to hold; one already inside is seen by this scan. */
     keep_memory = sc_epoch_zc_bytes(seg) && sc_epoch_any_reader(seg) && !seg->hdr->needs_reset;
     if (keep_memory) {
-        sc_clear_entries(seg);
+        sc_cache_clear_entries(seg);
     } else {
         /* The pool is reset: the pages readers may hold are kept out of it. */
         holding = sc_epoch_reset_collect(seg, &hold);
@@ -772,16 +772,16 @@ void sc_cache_clear(sc_cache *c)
         sc_shard *shard = &seg->shards[i];
         uint64_t repairs = shard->stats.repairs;
         if (!keep_memory) {
-            memset(&sc_head(shard)->table, 0, sizeof(sc_head(shard)->table));
+            memset(&sc_layout_head(shard)->table, 0, sizeof(sc_layout_head(shard)->table));
             sc_alloc_init_shard(&shard->alloc);
         }
         /* As in APCu, clearing starts the hit, miss and insert counts over
          * (repairs are kept: they tell about crashes, not about use). */
         memset(&shard->stats, 0, sizeof(shard->stats));
         shard->stats.repairs = repairs;
-        sc_head(shard)->inserts = 0;
-        sc_head(shard)->updates = 0;
-        sc_head(shard)->deletes = 0;
+        sc_layout_head(shard)->inserts = 0;
+        sc_layout_head(shard)->updates = 0;
+        sc_layout_head(shard)->deletes = 0;
     }
     /* Every window is open and drained: no lockless store is under way. */
     sc_live_counts_clear(&seg->hdr->live);
@@ -814,17 +814,17 @@ void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f)
     memset(f, 0, sizeof(*f));
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *s = &seg->shards[i];
-        f->entries += sc_shard_entries(s);
-        f->slots += __atomic_load_n(&sc_head(s)->table.capacity, __ATOMIC_RELAXED);
+        f->entries += sc_layout_shard_entries(s);
+        f->slots += __atomic_load_n(&sc_layout_head(s)->table.capacity, __ATOMIC_RELAXED);
         sc_alloc_figures af;
         sc_alloc_figures_get(&s->alloc, &af);
         f->mem_used += af.used_bytes;
         f->mem_requested += af.requested_bytes;
         f->spare_reuses += __atomic_load_n(&s->alloc.spare_reuses, __ATOMIC_RELAXED);
         f->lane_steals += __atomic_load_n(&s->alloc.lane_steals, __ATOMIC_RELAXED);
-        f->inserts += sc_head(s)->inserts;
-        f->updates += sc_head(s)->updates;
-        f->deletes += sc_head(s)->deletes;
+        f->inserts += sc_layout_head(s)->inserts;
+        f->updates += sc_layout_head(s)->updates;
+        f->deletes += sc_layout_head(s)->deletes;
         f->expired += s->stats.expired;
         f->evicted += s->stats.evicted;
         f->nomem += s->stats.nomem;

@@ -10,7 +10,7 @@
  *     therefore never fails for want of one contiguous free run while
  *     enough pages are free.
  * Every allocation of an entry belongs to the shard the key hashes to and is
- * made and freed under that shard's write lock. An entry is immutable once
+ * made and freed under that shard's REPAIR lock. An entry is immutable once
  * a table refers to it, except for in-place integer updates (sc_update.c),
  * scalar stores over a scalar (sc_inplace.c, inside the window) and the hit
  * figures (sc_cache.c), so an optimistic reader can copy it and trust the
@@ -32,14 +32,14 @@
 #include "sc_entry.h"
 #include "sc_pin.h"
 
-static inline sc_chunk *sc_chunk_table(sc_entry *e, uint32_t **count)
+static inline sc_chunk *sc_entry_chunk_table(sc_entry *e, uint32_t **count)
 {
     char *p = SC_ENTRY_KEY(e) + e->key_len;
     *count = (uint32_t *)SC_ALIGN_UP((uintptr_t)p, 4);
     return (sc_chunk *)SC_ALIGN_UP((uintptr_t)(*count + 1), 8);
 }
 
-static uint64_t sc_chained_head_size(uint32_t key_len, uint32_t nchunks)
+static uint64_t sc_entry_chained_head_size(uint32_t key_len, uint32_t nchunks)
 {
     return sizeof(sc_entry) + key_len + 4 + 4 + 8 + (uint64_t)nchunks * sizeof(sc_chunk);
 }
@@ -124,7 +124,7 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
     if (n > SC_MAX_CHUNKS) {
         n = SC_MAX_CHUNKS;
     }
-    size = sc_chained_head_size(key_len, n);
+    size = sc_entry_chained_head_size(key_len, n);
     off = sc_alloc(&seg->ac, &shard->alloc, owner, size, lane);
     if (!off) {
         return 0;
@@ -132,7 +132,7 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
     e = (sc_entry *)(seg->base + off);
     sc_entry_fill(e, hash, key, key_len, vtype, scalar, value_len, ttl, now, 0);
     e->flags = SC_ENTRY_CHAINED;
-    table = sc_chunk_table(e, &count);
+    table = sc_entry_chunk_table(e, &count);
     mem = sc_alloc_usable(size);
     n = 0;
     while (left > 0) {
@@ -162,9 +162,9 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
 
 fail:
     for (i = 0; i < n; i++) {
-        sc_free(&seg->ac, &shard->alloc, table[i].off, lane);
+        sc_alloc_free(&seg->ac, &shard->alloc, table[i].off, lane);
     }
-    sc_free(&seg->ac, &shard->alloc, off, lane);
+    sc_alloc_free(&seg->ac, &shard->alloc, off, lane);
     return 0;
 }
 
@@ -182,12 +182,12 @@ void sc_entry_free(sc_seg *seg, sc_shard *shard, sc_entry *e)
     }
     if (e->flags & SC_ENTRY_CHAINED) {
         uint32_t *count, i;
-        sc_chunk *table = sc_chunk_table(e, &count);
+        sc_chunk *table = sc_entry_chunk_table(e, &count);
         for (i = 0; i < *count; i++) {
-            sc_free(&seg->ac, &shard->alloc, table[i].off, lane);
+            sc_alloc_free(&seg->ac, &shard->alloc, table[i].off, lane);
         }
     }
-    sc_free(&seg->ac, &shard->alloc, sc_seg_off(seg, e), lane);
+    sc_alloc_free(&seg->ac, &shard->alloc, sc_seg_off(seg, e), lane);
 }
 
 bool sc_entry_copy_value(const sc_seg *seg, const sc_entry *e, uint32_t key_len, char *dst, uint64_t len)
@@ -206,7 +206,7 @@ bool sc_entry_copy_value(const sc_seg *seg, const sc_entry *e, uint32_t key_len,
         memcpy(dst, src, len);
         return true;
     }
-    table = sc_chunk_table((sc_entry *)e, (uint32_t **)&count);
+    table = sc_entry_chunk_table((sc_entry *)e, (uint32_t **)&count);
     if (!sc_seg_ptr(seg, sc_seg_off(seg, count), sizeof(uint32_t))) {
         return false;
     }

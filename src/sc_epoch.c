@@ -87,7 +87,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "sc_segment.h"
+#include "sc_layout.h"
 #include "sc_entry.h"
 #include "sc_table.h"
 
@@ -106,7 +106,7 @@ static sc_epoch_table *sc_epoch_fork_table;   /* set by the prepare handler */
 static sc_live_table *sc_epoch_fork_live;
 static uint64_t sc_epoch_fork_ack;
 
-static uint64_t sc_sat_sub(uint64_t *p, uint64_t v)
+static uint64_t sc_epoch_sat_sub(uint64_t *p, uint64_t v)
 {
     uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED), nv;
 
@@ -284,7 +284,7 @@ uint32_t sc_epoch_count_readers(sc_seg *seg)
     return n;
 }
 
-static inline sc_entry *sc_retired_at(sc_seg *seg, sc_off off)
+static inline sc_entry *sc_epoch_retired_at(sc_seg *seg, sc_off off)
 {
     return (sc_entry *)(seg->base + off);
 }
@@ -306,7 +306,7 @@ uint64_t sc_epoch_reclaim(sc_seg *seg, sc_shard *shard, bool force)
         return 0;
     }
     safe = __atomic_load_n(&t->safe, __ATOMIC_RELAXED);
-    if (sc_retired_at(seg, l->head)->stamp >= safe) {
+    if (sc_epoch_retired_at(seg, l->head)->stamp >= safe) {
         int64_t now = (int64_t)time(NULL);
         uint64_t g = __atomic_load_n(&t->global, __ATOMIC_RELAXED);
         if (!force && now == __atomic_load_n(&t->scan_time, __ATOMIC_RELAXED)
@@ -316,8 +316,8 @@ uint64_t sc_epoch_reclaim(sc_seg *seg, sc_shard *shard, bool force)
         safe = sc_epoch_scan(seg, now);
         sc_epoch_held_free(seg, safe);
     }
-    while (l->head && sc_retired_at(seg, l->head)->stamp < safe) {
-        sc_entry *e = sc_retired_at(seg, l->head);
+    while (l->head && sc_epoch_retired_at(seg, l->head)->stamp < safe) {
+        sc_entry *e = sc_epoch_retired_at(seg, l->head);
         uint64_t mem = e->mem_size;
         l->head = (sc_off)e->scalar;
         if (!l->head) {
@@ -330,14 +330,14 @@ uint64_t sc_epoch_reclaim(sc_seg *seg, sc_shard *shard, bool force)
         n++;
     }
     if (freed) {
-        sc_sat_sub(&t->retired_bytes, freed);
-        sc_sat_sub(&t->zc_bytes, freed);
+        sc_epoch_sat_sub(&t->retired_bytes, freed);
+        sc_epoch_sat_sub(&t->zc_bytes, freed);
         __atomic_fetch_add(&t->reclaimed, n, __ATOMIC_RELAXED);
     }
     return freed;
 }
 
-void sc_entry_release(sc_seg *seg, sc_shard *shard, sc_entry *e)
+void sc_epoch_release_entry(sc_seg *seg, sc_shard *shard, sc_entry *e)
 {
     sc_epoch_table *t = &seg->hdr->epochs;
     sc_retire_list *l = &shard->retire;
@@ -354,7 +354,7 @@ void sc_entry_release(sc_seg *seg, sc_shard *shard, sc_entry *e)
     e->stamp = stamp;
     e->scalar = 0;
     if (l->tail) {
-        sc_retired_at(seg, l->tail)->scalar = (int64_t)sc_seg_off(seg, e);
+        sc_epoch_retired_at(seg, l->tail)->scalar = (int64_t)sc_seg_off(seg, e);
     } else {
         l->head = sc_seg_off(seg, e);
     }
@@ -414,7 +414,7 @@ static uint64_t sc_epoch_held_free(sc_seg *seg, uint64_t safe)
     /* Walk mode: each run given back marks the pool dirty only while it
      * is being linked (sc_alloc.c), so a process killed in here leaves the
      * set in use with its remaining runs, which the next pass gives back. */
-    if (!due || !sc_pool_lock_walk(&seg->ac)) {
+    if (!due || !sc_alloc_pool_lock_walk(&seg->ac)) {
         return 0;
     }
     mask = t->held_mask;
@@ -426,7 +426,7 @@ static uint64_t sc_epoch_held_free(sc_seg *seg, uint64_t safe)
             __atomic_and_fetch(&t->held_mask, ~(UINT32_C(1) << i), __ATOMIC_RELAXED);
         }
     }
-    sc_pool_unlock(&seg->ac);
+    sc_alloc_pool_unlock(&seg->ac);
     return pages << SC_PAGE_SHIFT;
 }
 
@@ -440,8 +440,8 @@ bool sc_epoch_shard_hold(sc_seg *seg, sc_shard *shard)
     if (!l->zc_bytes && !l->head) {
         return false;
     }
-    sc_sat_sub(&t->zc_bytes, l->zc_bytes);
-    sc_sat_sub(&t->retired_bytes, l->bytes);
+    sc_epoch_sat_sub(&t->zc_bytes, l->zc_bytes);
+    sc_epoch_sat_sub(&t->retired_bytes, l->bytes);
     memset(l, 0, sizeof(*l));
     if (!sc_epoch_any_reader(seg)) {
         return false;
@@ -454,7 +454,7 @@ bool sc_epoch_shard_hold(sc_seg *seg, sc_shard *shard)
     /* Walk mode: the pool itself does not change, so a repairer killed in
      * here costs no reset (the next locker of the shard, which is still
      * "owner died", repairs again and moves the runs left). */
-    if (!sc_pool_lock_walk(&seg->ac)) {
+    if (!sc_alloc_pool_lock_walk(&seg->ac)) {
         /* The pool waits for a full reset: that reset keeps every run
          * this shard owns out of the pool (sc_epoch_reset_collect). */
         l->bytes = SC_RETIRE_HOLD_RUNS;
@@ -480,7 +480,7 @@ bool sc_epoch_shard_hold(sc_seg *seg, sc_shard *shard)
     __atomic_fetch_add(&t->held[pick].pages,
                        sc_alloc_retag_locked(&seg->ac, (uint16_t)shard->index, (uint16_t)(SC_HELD_TAG0 + pick)),
                        __ATOMIC_RELAXED);
-    sc_pool_unlock(&seg->ac);
+    sc_alloc_pool_unlock(&seg->ac);
     __atomic_fetch_add(&t->repairs_held, 1, __ATOMIC_RELAXED);
     return true;
 }
@@ -535,7 +535,7 @@ uint64_t sc_epoch_zc_bytes(const sc_seg *seg)
 
 /* Sets the bits of the pages [p, p + bytes) of the data area, ignoring
  * what lies outside it (nothing read from the segment is trusted). */
-static void sc_hold_mark(const sc_alloc_ctx *ac, uint8_t *hold, const char *p, uint64_t bytes)
+static void sc_epoch_hold_mark(const sc_alloc_ctx *ac, uint8_t *hold, const char *p, uint64_t bytes)
 {
     uint64_t area = (uint64_t)ac->npages << SC_PAGE_SHIFT, start, end, pg;
 
@@ -584,18 +584,18 @@ bool sc_epoch_reset_collect(sc_seg *seg, uint8_t **bitmap)
     }
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *shard = &seg->shards[i];
-        const sc_table *table = &sc_head(shard)->table;
+        const sc_table *table = &sc_layout_head(shard)->table;
         sc_off off = shard->retire.head;
         uint64_t n = 0;
         for (slot = 0; table->off && slot < table->capacity; slot++) {
             const sc_entry *e = sc_table_slot_entry(seg, table, slot);
             if (e && (e->flags & SC_ENTRY_ZC)) {
-                sc_hold_mark(ac, hold, (const char *)e, e->mem_size);
+                sc_epoch_hold_mark(ac, hold, (const char *)e, e->mem_size);
             }
         }
         while (off && off < seg->size - sizeof(sc_entry) && n++ < limit) {
             const sc_entry *e = (const sc_entry *)(seg->base + off);
-            sc_hold_mark(ac, hold, (const char *)e, e->mem_size);
+            sc_epoch_hold_mark(ac, hold, (const char *)e, e->mem_size);
             off = (sc_off)e->scalar;
         }
     }
@@ -612,7 +612,7 @@ bool sc_epoch_reset_collect(sc_seg *seg, uint8_t **bitmap)
                             && seg->shards[d->owner].retire.bytes == SC_RETIRE_HOLD_RUNS);
             if ((d->kind == SC_PAGE_SLAB || d->kind == SC_PAGE_LARGE) && keep && d->run) {
                 uint32_t run = d->run <= ac->npages - p ? d->run : ac->npages - p;
-                sc_hold_mark(ac, hold, ac->data + ((uint64_t)p << SC_PAGE_SHIFT), (uint64_t)run << SC_PAGE_SHIFT);
+                sc_epoch_hold_mark(ac, hold, ac->data + ((uint64_t)p << SC_PAGE_SHIFT), (uint64_t)run << SC_PAGE_SHIFT);
             }
         }
     }

@@ -32,10 +32,10 @@
 #include "sc_pin.h"
 #include "sc_epoch.h"
 
-void sc_shard_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e)
+void sc_evict_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e)
 {
-    sc_table_clear_slot(seg, &sc_head(shard)->table, slot);
-    sc_entry_release(seg, shard, e);
+    sc_table_clear_slot(seg, &sc_layout_head(shard)->table, slot);
+    sc_epoch_release_entry(seg, shard, e);
 }
 
 /* The sweep behind sc_evict_expired and sc_evict_gone: one pass over the
@@ -46,7 +46,7 @@ void sc_shard_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e)
 static uint32_t sc_evict_sweep(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t idle_ttl, bool gone_only,
                                uint32_t *gone)
 {
-    sc_table *table = &sc_head(shard)->table;
+    sc_table *table = &sc_layout_head(shard)->table;
     uint32_t slot, removed = 0;
 
     *gone = 0;
@@ -58,12 +58,12 @@ static uint32_t sc_evict_sweep(sc_seg *seg, sc_shard *shard, int64_t now, uint32
         }
         if (e->ttl == SC_TTL_GONE) {
             /* Deleted already (sc_lockless.c): not counted as expired. */
-            sc_shard_drop(seg, shard, slot, e);
+            sc_evict_drop(seg, shard, slot, e);
             removed++;
             (*gone)++;
         } else if (!gone_only
-                   && (sc_entry_expired(e, now) || (idle_ttl && sc_entry_mtime(e) + (int64_t)idle_ttl < now))) {
-            sc_shard_drop(seg, shard, slot, e);
+                   && (sc_evict_is_expired(e, now) || (idle_ttl && sc_table_entry_mtime(e) + (int64_t)idle_ttl < now))) {
+            sc_evict_drop(seg, shard, slot, e);
             removed++;
         }
     }
@@ -75,7 +75,7 @@ uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t id
 {
     uint32_t removed, gone;
 
-    if (!sc_head(shard)->table.off || !sc_head(shard)->table.used) {
+    if (!sc_layout_head(shard)->table.off || !sc_layout_head(shard)->table.used) {
         return 0;
     }
     removed = sc_evict_sweep(seg, shard, now, idle_ttl, false, &gone);
@@ -87,7 +87,7 @@ uint32_t sc_evict_gone(sc_seg *seg, sc_shard *shard)
 {
     uint32_t gone;
 
-    if (!sc_head(shard)->table.off || !sc_alloc_gone(&shard->alloc)) {
+    if (!sc_layout_head(shard)->table.off || !sc_alloc_gone(&shard->alloc)) {
         return 0;
     }
     return sc_evict_sweep(seg, shard, 0, 0, true, &gone);
@@ -107,7 +107,7 @@ bool sc_evict_gone_elsewhere(const sc_seg *seg, const sc_shard *except)
 
 uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem_size)
 {
-    sc_table *table = &sc_head(shard)->table;
+    sc_table *table = &sc_layout_head(shard)->table;
     uint32_t removed = 0, looked = 0, gone = 0;
 
     if (!table->off || !table->used || !max) {
@@ -126,7 +126,7 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem
         if (e->ttl == SC_TTL_GONE) {
             /* Deleted already (sc_lockless.c): freed, not counted as
              * evicted, whatever its reference bit says. */
-            sc_shard_drop(seg, shard, slot, e);
+            sc_evict_drop(seg, shard, slot, e);
             removed++;
             gone++;
             continue;
@@ -135,7 +135,7 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem
             e->flags &= (uint8_t)~SC_ENTRY_REFERENCED;
             continue;
         }
-        sc_shard_drop(seg, shard, slot, e);
+        sc_evict_drop(seg, shard, slot, e);
         removed++;
     }
     sc_shard_write_end(shard);
@@ -189,7 +189,7 @@ void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_
             uint32_t share;
             sc_shard_lock(seg, shard, SC_LOCK_REPAIR);
             any |= sc_evict_expired(seg, shard, now, idle_ttl) > 0;
-            share = round < 3 ? (sc_head(shard)->table.used >> (3 - round)) + 1 : sc_head(shard)->table.used;
+            share = round < 3 ? (sc_layout_head(shard)->table.used >> (3 - round)) + 1 : sc_layout_head(shard)->table.used;
             any |= sc_evict_clock(seg, shard, share, 0) > 0;
             sc_shard_unlock(shard);
         }

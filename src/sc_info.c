@@ -13,7 +13,7 @@
  *    class and object count are written by its owning shard under the
  *    shard's lock, not the pool's: they are read with relaxed atomic loads
  *    and bounds-checked, and may be a moment old - these are statistics.
- *    The lock is taken as a walker (sc_pool_lock_walk): a process killed
+ *    The lock is taken as a walker (sc_alloc_pool_lock_walk): a process killed
  *    during the walk leaves nothing to repair. If the pool's previous
  *    writer died, the pool is flagged for the full reset exactly as
  *    sc_alloc.c does, and the walk is skipped.
@@ -78,7 +78,7 @@ void sc_info_shard_get(sc_cache *c, uint32_t index, sc_info_shard *out)
     shard = &seg->shards[index];
     table = &seg->heads[index].table;
     sc_shard_lock(seg, shard, SC_LOCK_NO_REPAIR);
-    out->entries = sc_shard_entries(shard);
+    out->entries = sc_layout_shard_entries(shard);
     out->slots = table->capacity;
     out->tombstones = table->tombs;
     if (table->off && table->capacity) {
@@ -92,9 +92,9 @@ void sc_info_shard_get(sc_cache *c, uint32_t index, sc_info_shard *out)
         out->mem_requested = af.requested_bytes;
         out->objects = af.nobjects;
     }
-    out->inserts = sc_head(shard)->inserts;
-    out->updates = sc_head(shard)->updates;
-    out->deletes = sc_head(shard)->deletes;
+    out->inserts = sc_layout_head(shard)->inserts;
+    out->updates = sc_layout_head(shard)->updates;
+    out->deletes = sc_layout_head(shard)->deletes;
     out->expired = shard->stats.expired;
     out->evicted = shard->stats.evicted;
     out->repairs = shard->stats.repairs;
@@ -134,7 +134,7 @@ bool sc_info_pool_get(sc_cache *c, bool with_runs, sc_info_pool *out)
         }
     }
 
-    if (!sc_pool_lock_walk(&seg->ac)) {
+    if (!sc_alloc_pool_lock_walk(&seg->ac)) {
         out->free_pages = SC_LOAD(pool->free_pages);
         free(runs);
         return ok;
@@ -184,7 +184,7 @@ bool sc_info_pool_get(sc_cache *c, bool with_runs, sc_info_pool *out)
         }
         p += run;
     }
-    sc_pool_unlock(&seg->ac);
+    sc_alloc_pool_unlock(&seg->ac);
     out->walked = true;
     if (with_runs) {
         out->runs = runs;

@@ -21,16 +21,17 @@
  * Only values readers always copy are written in place, and never a
  * zero-copy entry (SC_ENTRY_ZC, sc_epoch.h: readers may hold pointers into
  * it): no pointer a reader may hold into an entry ever sees its bytes
- * change. Nothing is freed or retired here, so sc_entry_release (the one
+ * change. Nothing is freed or retired here, so sc_epoch_release_entry (the one
  * hook in front of the allocator's free) is not bypassed.
  * The entry's version (sc_entry.ver) moves to its next even value, so
- * that no version token taken before this rewrite (sc_ever_begin)
+ * that no version token taken before this rewrite (sc_table_ever_begin)
  * validates afterwards.
  * Death: a process that dies here dies inside the window, holding the
  * REPAIR lock: the next locker finds the counter odd and empties the shard
  * (sc_shard.c), as for a death in any other store's window.
  */
 #include "sc_inplace.h"
+#include "sc_shard.h"
 #include "sc_entry.h"
 #include "sc_pin.h"
 #include "sc_epoch_layout.h"
@@ -48,7 +49,7 @@ sc_inplace_result sc_inplace_store(sc_shard *shard, sc_entry *old, uint8_t vtype
     stamp = sc_entry_stamp();
     sc_shard_write_begin(shard);
     /* Lockless stores and deletes are drained: old's ttl holds still. */
-    if (add_only && !sc_entry_expired(old, now)) {
+    if (add_only && !sc_evict_is_expired(old, now)) {
         sc_shard_write_end(shard);
         return SC_INPLACE_EXISTS;
     }

@@ -7,7 +7,7 @@
  * next locker with EOWNERDEAD; this file marks it consistent and reports the
  * death so that the caller can repair the state the mutex protects.
  * sc_mutex_reclaim_stale is for a segment file no process has mapped (see
- * sc_segfile.c): a lock still held there has a holder that is gone.
+ * sc_file.c): a lock still held there has a holder that is gone.
  *
  * Locks: the locks themselves (the kernel's robust-mutex list keeps them).
  * Death: a holder that dies leaves its mutex to the next locker, who gets

@@ -27,7 +27,7 @@
  *   3. name the entry in the pin (entry_rel), then claim the entry's
  *      version by compare-and-swap even -> odd (another lockless writer
  *      of the same key holding it: give up, the locked path waits);
- *   4. read the stamp (after the claim: see sc_ever_valid), write the
+ *   4. read the stamp (after the claim: see sc_table_ever_valid), write the
  *      value bytes and the fields, release-store the next even version;
  *   5. count the store in the caller's liveness slot, clear entry_rel,
  *      release the pin.
@@ -47,7 +47,7 @@
  * segment's pages are free in the pool (a kept entry's memory is not free:
  * in a cache short of memory, deletes free at once under the lock): steps
  * 1-3 as above, then, if ttl is still 0, the ttl becomes SC_TTL_GONE
- * (sc_lockless_unlink), the shard's kept-entry figure (sc_alloc_lane.gone,
+ * (sc_lockless_mark_gone), the shard's kept-entry figure (sc_alloc_lane.gone,
  * the caller's lane) counts it, and the version goes even.
  * The entry stays in its slot with its memory: every reader takes that ttl
  * for an absent key (it reads ttl as before: one aligned word), and a
@@ -55,7 +55,7 @@
  * (ttl 0 again, counted as an insert). The locked paths remove kept
  * entries (sc_entry_free uncounts them): a store or delete of the key,
  * expiry and eviction when memory is short (those of every shard before a
- * live entry of any shard is evicted: sc_evict.c), and sc_table_reserve
+ * live entry of any shard is evicted: sc_evict.c), and sc_resize_reserve
  * before a table grows. A delete that finds the key absent, or gone, with the
  * table unchanged during its look answers so without writing anything.
  *
@@ -66,16 +66,16 @@
  * freed or changed under the lock; the entry's version (sc_entry.ver)
  * keeps readers from trusting a half-written entry; the version's
  * compare-and-swap keeps two lockless writers of one entry apart. The
- * sampled-hit recorder (sc_record_hit, NO_REPAIR lock) may write nhits and
+ * sampled-hit recorder (sc_cache_record_hit, NO_REPAIR lock) may write nhits and
  * atime_after at the same time: statistics, either value is fine.
  * Death: killed before the version is claimed: only the pin is left (a
  * drainer clears it). Killed inside the version window (sc_lockless_fill,
- * sc_lockless_unlink, or between a ttl change and its count): the entry
+ * sc_lockless_mark_gone, or between a ttl change and its count): the entry
  * stays odd and the pin names it; readers retry, then fall back to the
  * lock (a reader that finds ttl SC_TTL_GONE already answers "absent"
  * without either), open the window, which drains the pins: the dead holder
  * is found (sc_live_gone), and once every pin is drained its entry, still
- * odd, is settled (sc_entry_settle: the key is dropped - its entry made a
+ * odd, is settled (sc_pin_settle: the key is dropped - its entry made a
  * kept one, SC_TTL_GONE - and the shard's kept entries counted again); the
  * next writer of the shard does the same. A reader that finds an odd entry
  * no pin names (a named segment restarted after such a death) settles it
@@ -87,6 +87,7 @@
  * after and may be missing.
  */
 #include "sc_lockless.h"
+#include "sc_shard.h"
 #include "sc_pin.h"
 #include "sc_entry.h"
 #include <string.h>
@@ -121,9 +122,9 @@ static inline bool sc_lockless_ttl_ok(uint32_t ttl)
 
 /* The delete itself, inside the entry's version window. Not inlined, for
  * the death tests, as sc_lockless_fill. */
-__attribute__((noinline)) void sc_lockless_unlink(sc_entry *e);
+__attribute__((noinline)) void sc_lockless_mark_gone(sc_entry *e);
 
-__attribute__((noinline)) void sc_lockless_unlink(sc_entry *e)
+__attribute__((noinline)) void sc_lockless_mark_gone(sc_entry *e)
 {
     __atomic_store_n(&e->ttl, SC_TTL_GONE, __ATOMIC_RELAXED);
 }
@@ -144,7 +145,7 @@ sc_lockless_claim(sc_shard *shard, uint64_t start, sc_entry *e, sc_live_table **
 {
     sc_pin *pin;
 
-    *live = sc_shard_live(shard);
+    *live = sc_layout_shard_live(shard);
     *self = sc_live_self(*live);
     pin = *self ? sc_pin_claim(shard, *self) : NULL;
     if (!pin) {
@@ -154,7 +155,7 @@ sc_lockless_claim(sc_shard *shard, uint64_t start, sc_entry *e, sc_live_table **
      * since before the lookup, no writer opened the window meanwhile, so
      * what the lookup found still holds, and every writer from now on
      * waits for the pin before it changes anything. */
-    if (__atomic_load_n(&sc_head(shard)->seq, __ATOMIC_SEQ_CST) != start) {
+    if (__atomic_load_n(&sc_layout_head(shard)->seq, __ATOMIC_SEQ_CST) != start) {
         sc_pin_release(pin);
         return NULL;
     }
@@ -185,7 +186,7 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
                        uint8_t vtype, int64_t scalar, const char *data, uint32_t len, int64_t now,
                        sc_table_seen *seen)
 {
-    sc_shard_head *head = sc_head(shard);
+    sc_shard_head *head = sc_layout_head(shard);
     uint64_t start = __atomic_load_n(&head->seq, __ATOMIC_ACQUIRE);
     sc_live_table *live;
     sc_owner self;
@@ -220,7 +221,7 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
     if (revived) {
         __atomic_store_n(&e->ttl, 0, __ATOMIC_RELAXED);
         /* Counted inside the window: a writer killed before the version
-         * below is settled and the count done again (sc_entry_settle);
+         * below is settled and the count done again (sc_pin_settle);
          * one killed after it has counted. */
         sc_alloc_gone_add(&shard->alloc, sc_pin_lane(shard), -1);
     }
@@ -233,7 +234,7 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
 sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len,
                                       uint64_t hash, sc_table_seen *seen)
 {
-    sc_shard_head *head = sc_head(shard);
+    sc_shard_head *head = sc_layout_head(shard);
     uint64_t start = __atomic_load_n(&head->seq, __ATOMIC_ACQUIRE);
     sc_live_table *live;
     sc_owner self;
@@ -282,7 +283,7 @@ sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *
      * then this one finds nothing to delete). */
     deleted = __atomic_load_n(&e->ttl, __ATOMIC_RELAXED) == 0;
     if (deleted) {
-        sc_lockless_unlink(e);
+        sc_lockless_mark_gone(e);
         /* Inside the window, as in sc_lockless_store. */
         sc_alloc_gone_add(&shard->alloc, sc_pin_lane(shard), 1);
     }
@@ -294,22 +295,22 @@ sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *
     return deleted ? SC_LOCKLESS_DONE : SC_LOCKLESS_NOTFOUND;
 }
 
-void sc_lockless_quiesce(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash)
+void sc_lockless_open_window(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash)
 {
     uint32_t slot;
     sc_entry *e;
 
     sc_shard_write_begin(shard);
-    e = (sc_entry *)sc_table_lookup(seg, &sc_head(shard)->table, key, key_len, hash, &slot);
+    e = (sc_entry *)sc_table_lookup(seg, &sc_layout_head(shard)->table, key, key_len, hash, &slot);
     if (e) {
         /* Still odd with every pin drained: its writer died, and no pin
          * names it any more (a restart of a named segment cleared them). */
-        sc_entry_settle(shard, e);
+        sc_pin_settle(shard, e);
     }
 }
 
-void sc_lockless_quiesce_entry(sc_shard *shard, sc_entry *e)
+void sc_lockless_settle_entry(sc_shard *shard, sc_entry *e)
 {
     sc_shard_write_begin(shard);
-    sc_entry_settle(shard, e);
+    sc_pin_settle(shard, e);
 }

@@ -4,7 +4,7 @@
  *
  * Owns: the shard's pin slots (sc_shard.pins), sc_shard_head.pins_used,
  * the opening of the shard's odd window (sc_shard_write_begin), and the
- * settling of an entry a lockless store left half written (sc_entry_settle).
+ * settling of an entry a lockless store left half written (sc_pin_settle).
  *
  * apcu_inc on one hot key from many processes must not serialise on the
  * shard's mutex. An updater instead claims one of the shard's SC_PINS pin
@@ -38,7 +38,7 @@
  * entry's version odd: a holder found dead with an entry named leaves that
  * entry to be settled once every pin is drained (no live lockless writer
  * is then active): if its version is still odd, the dead store was cut
- * in the middle and sc_entry_settle drops the key (expires the entry in
+ * in the middle and sc_pin_settle drops the key (expires the entry in
  * place); if even, the store was complete or never began.
  *
  * Locks: none of its own. Writers call sc_shard_write_begin with the shard's
@@ -51,7 +51,7 @@
 
 uint32_t sc_pin_lane(sc_shard *shard)
 {
-    return sc_live_my_lane(sc_shard_live(shard)) % SC_PINS;
+    return sc_live_my_lane(sc_layout_shard_live(shard)) % SC_PINS;
 }
 
 sc_pin *sc_pin_claim(sc_shard *shard, sc_owner self)
@@ -62,8 +62,8 @@ sc_pin *sc_pin_claim(sc_shard *shard, sc_owner self)
      * so its lane is the one sc_live_my_lane caches for it). */
     first = sc_pin_lane(shard);
 
-    if (SC_UNLIKELY(!__atomic_load_n(&sc_head(shard)->pins_used, __ATOMIC_RELAXED))) {
-        __atomic_store_n(&sc_head(shard)->pins_used, 1, __ATOMIC_SEQ_CST);
+    if (SC_UNLIKELY(!__atomic_load_n(&sc_layout_head(shard)->pins_used, __ATOMIC_RELAXED))) {
+        __atomic_store_n(&sc_layout_head(shard)->pins_used, 1, __ATOMIC_SEQ_CST);
     }
     for (i = 0; i < SC_PINS; i++) {
         uint32_t k = (first + i) % SC_PINS;
@@ -92,11 +92,11 @@ sc_entry *sc_pin_entry(sc_shard *shard, int64_t rel)
  * dead writer left half changed (a repair drains the pins before it
  * empties the shard): every offset is checked against the segment's size,
  * as readers check them. */
-static void sc_gone_recount(sc_shard *shard)
+static void sc_pin_gone_recount(sc_shard *shard)
 {
-    const sc_header *hdr = (const sc_header *)((const char *)sc_shard_live(shard) - offsetof(sc_header, live));
+    const sc_header *hdr = (const sc_header *)((const char *)sc_layout_shard_live(shard) - offsetof(sc_header, live));
     const char *base = (const char *)hdr;
-    const sc_table *table = &sc_head(shard)->table;
+    const sc_table *table = &sc_layout_head(shard)->table;
     uint64_t size = hdr->size, cap = table->capacity, off = table->off;
     const uint8_t *tags;
     const uint32_t *slots;
@@ -119,7 +119,7 @@ static void sc_gone_recount(sc_shard *shard)
     }
 }
 
-void sc_entry_settle(sc_shard *shard, sc_entry *e)
+void sc_pin_settle(sc_shard *shard, sc_entry *e)
 {
     uint16_t v = __atomic_load_n(&e->ver, __ATOMIC_RELAXED);
 
@@ -139,7 +139,7 @@ void sc_entry_settle(sc_shard *shard, sc_entry *e)
      * count again. */
     e->ttl = SC_TTL_GONE;
     __atomic_store_n(&e->ver, (uint16_t)(v + 1), __ATOMIC_RELEASE);
-    sc_gone_recount(shard);
+    sc_pin_gone_recount(shard);
 }
 
 /* Waits until the pin is free. Returns the entry a holder found dead was
@@ -179,11 +179,11 @@ void sc_pin_drain(sc_shard *shard)
     int64_t torn[SC_PINS];
     uint32_t i, n = 0;
 
-    if (!__atomic_load_n(&sc_head(shard)->pins_used, __ATOMIC_SEQ_CST)) {
+    if (!__atomic_load_n(&sc_layout_head(shard)->pins_used, __ATOMIC_SEQ_CST)) {
         return;
     }
     for (i = 0; i < SC_PINS; i++) {
-        int64_t rel = sc_pin_wait(sc_shard_live(shard), &shard->pins[i]);
+        int64_t rel = sc_pin_wait(sc_layout_shard_live(shard), &shard->pins[i]);
         if (rel) {
             torn[n++] = rel;
         }
@@ -191,13 +191,6 @@ void sc_pin_drain(sc_shard *shard)
     /* Every pin is free and the window is odd: no lockless store is under
      * way, so an odd entry version now is a dead writer's. */
     for (i = 0; i < n; i++) {
-        sc_entry_settle(shard, sc_pin_entry(shard, torn[i]));
+        sc_pin_settle(shard, sc_pin_entry(shard, torn[i]));
     }
-}
-
-void sc_shard_write_begin(sc_shard *shard)
-{
-    /* A locked RMW: the odd value is visible before the slots are read. */
-    __atomic_fetch_add(&sc_head(shard)->seq, 1, __ATOMIC_SEQ_CST);
-    sc_pin_drain(shard);
 }

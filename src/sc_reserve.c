@@ -52,7 +52,7 @@
 
 #define SC_WAIT_SLICE_MS 50
 
-static void sc_wait_on(uint32_t *word, uint32_t seen)
+static void sc_reserve_wait_on(uint32_t *word, uint32_t seen)
 {
 #ifdef __linux__
     struct timespec ts = {0, SC_WAIT_SLICE_MS * 1000000L};
@@ -65,7 +65,7 @@ static void sc_wait_on(uint32_t *word, uint32_t seen)
 #endif
 }
 
-static void sc_wake_all(uint32_t *word)
+static void sc_reserve_wake_all(uint32_t *word)
 {
 #ifdef __linux__
     syscall(SYS_futex, word, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
@@ -79,7 +79,7 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
 {
     sc_seg *seg = &c->seg;
     uint64_t hash = sc_hash_mix(key->glue_hash);
-    sc_shard *shard = sc_seg_shard_for(seg, hash);
+    sc_shard *shard = sc_layout_shard_for(seg, hash);
     sc_owner self = 0;
 
     ticket->shard = shard->index;
@@ -96,8 +96,8 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
             self = sc_live_self(&seg->hdr->live);
         }
         sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
-        e = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
-        if (e && !sc_entry_expired(e, now)) {
+        e = sc_table_lookup(seg, &sc_layout_head(shard)->table, key->str, key->len, hash, &slot);
+        if (e && !sc_evict_is_expired(e, now)) {
             /* Stored since the fetch above: fetch it again. */
             sc_shard_unlock(shard);
             continue;
@@ -147,11 +147,11 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
             r->hash = 0;
             __atomic_fetch_add(&r->wake, 1, __ATOMIC_RELEASE);
             sc_shard_unlock(shard);
-            sc_wake_all(&r->wake);
+            sc_reserve_wake_all(&r->wake);
             continue;
         }
         sc_shard_unlock(shard);
-        sc_wait_on(&shard->reservations[busy].wake, seen);
+        sc_reserve_wait_on(&shard->reservations[busy].wake, seen);
     }
 }
 
@@ -172,7 +172,7 @@ void sc_cache_release(sc_cache *c, sc_reservation_ticket *ticket)
         __atomic_fetch_add(&r->wake, 1, __ATOMIC_RELEASE);
     }
     sc_shard_unlock(shard);
-    sc_wake_all(&r->wake);
+    sc_reserve_wake_all(&r->wake);
     ticket->slot = SC_NONE;
     if (sc_local.reservations_held > 0) {
         sc_local.reservations_held--;

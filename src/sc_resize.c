@@ -1,28 +1,29 @@
 /*
- * sc_resize.c - keeping room in a shard's table (sc_table_reserve).
+ * sc_resize.c - keeping room in a shard's table (sc_resize_reserve).
  *
  * Owns: when a shard's table is rebuilt (doubled, or rebuilt at the same
  * size to drop tombstones) or rehashed in place, and the publication of the
  * result in the shard's head (sc_shard_head.table). The table itself is
  * built by sc_table.c, which never sees a shard.
- * Locks: the caller holds the shard's write lock. A rebuilt table is made
+ * Locks: the caller holds the shard's REPAIR lock. A rebuilt table is made
  * in fresh memory outside the odd sequence window and published inside it
  * (sc_shard_write_begin/end, which also wait for pin holders); the old
  * table is freed after the window closed. An in-place rehash rewrites the
  * table inside one window.
- * Death: the shard is dirty (a writer held its write lock), so the
+ * Death: the shard is dirty (a writer held its REPAIR lock), so the
  * next locker empties and rebuilds it (sc_shard.c): a half-built new table
  * or a half-refilled old one is never used after that.
  */
 #include "sc_resize.h"
+#include "sc_shard.h"
 #include "sc_pin.h"
 #include "sc_evict.h"
 
 /* Builds a table of new_capacity holding every entry of the current one and
  * publishes it. */
-static bool sc_table_grow(sc_seg *seg, sc_shard *shard, uint32_t new_capacity)
+static bool sc_resize_grow(sc_seg *seg, sc_shard *shard, uint32_t new_capacity)
 {
-    sc_table *table = &sc_head(shard)->table;
+    sc_table *table = &sc_layout_head(shard)->table;
     sc_table fresh;
     sc_off old_off = table->off;
     uint32_t lane = sc_pin_lane(shard);
@@ -35,7 +36,7 @@ static bool sc_table_grow(sc_seg *seg, sc_shard *shard, uint32_t new_capacity)
     sc_shard_write_end(shard);
 
     if (old_off) {
-        sc_free(&seg->ac, &shard->alloc, old_off, lane);
+        sc_alloc_free(&seg->ac, &shard->alloc, old_off, lane);
     }
     shard->stats.resizes++;
     return true;
@@ -44,9 +45,9 @@ static bool sc_table_grow(sc_seg *seg, sc_shard *shard, uint32_t new_capacity)
 /* Drops the tombstones without new shared memory: the full slots are
  * copied to process memory and put back into the emptied table, inside one
  * odd sequence window. */
-static bool sc_table_rehash_in_place(sc_seg *seg, sc_shard *shard)
+static bool sc_resize_rehash_in_place(sc_seg *seg, sc_shard *shard)
 {
-    sc_table *table = &sc_head(shard)->table;
+    sc_table *table = &sc_layout_head(shard)->table;
     sc_table_saved saved;
 
     if (!sc_table_save(seg, table, &saved)) {
@@ -59,13 +60,13 @@ static bool sc_table_rehash_in_place(sc_seg *seg, sc_shard *shard)
     return true;
 }
 
-bool sc_table_reserve(sc_seg *seg, sc_shard *shard)
+bool sc_resize_reserve(sc_seg *seg, sc_shard *shard)
 {
-    sc_table *table = &sc_head(shard)->table;
+    sc_table *table = &sc_layout_head(shard)->table;
     uint64_t capacity = table->capacity, load;
 
     if (!table->off) {
-        return sc_table_grow(seg, shard, seg->hdr->initial_capacity);
+        return sc_resize_grow(seg, shard, seg->hdr->initial_capacity);
     }
     load = (uint64_t)table->used + table->tombs + 1;
     if (load * 4 <= capacity * 3) {
@@ -81,15 +82,15 @@ bool sc_table_reserve(sc_seg *seg, sc_shard *shard)
     }
     /* Mostly tombstones: rehash at the same size; otherwise double. */
     if (((uint64_t)table->used + 1) * 2 <= capacity) {
-        if (sc_table_grow(seg, shard, (uint32_t)capacity) || sc_table_rehash_in_place(seg, shard)) {
+        if (sc_resize_grow(seg, shard, (uint32_t)capacity) || sc_resize_rehash_in_place(seg, shard)) {
             return true;
         }
-    } else if (capacity < (UINT64_C(1) << 30) && sc_table_grow(seg, shard, (uint32_t)capacity * 2)) {
+    } else if (capacity < (UINT64_C(1) << 30) && sc_resize_grow(seg, shard, (uint32_t)capacity * 2)) {
         return true;
     }
     /* No memory for a new table: drop tombstones in place, then tolerate a
      * fuller table. */
-    if (table->tombs && sc_table_rehash_in_place(seg, shard)) {
+    if (table->tombs && sc_resize_rehash_in_place(seg, shard)) {
         load = (uint64_t)table->used + 1;
     }
     return load * 16 <= capacity * 15;

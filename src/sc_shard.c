@@ -32,7 +32,7 @@
 
 static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
 {
-    uint64_t seq = __atomic_load_n(&sc_head(shard)->seq, __ATOMIC_RELAXED);
+    uint64_t seq = __atomic_load_n(&sc_layout_head(shard)->seq, __ATOMIC_RELAXED);
 
     if (!(seq & 1)) {
         sc_shard_write_begin(shard);
@@ -40,7 +40,7 @@ static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
         /* The dead writer may have died before its pins drained. */
         sc_pin_drain(shard);
     }
-    memset(&sc_head(shard)->table, 0, sizeof(sc_table));
+    memset(&sc_layout_head(shard)->table, 0, sizeof(sc_table));
     /* A reader may still use a zero-copy value of this shard: then its
      * pages are held back (sc_epoch.c) until every reader that could hold
      * one has left its epoch, rather than handed out again now. */
@@ -56,7 +56,7 @@ static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
 static void sc_shard_locked(sc_seg *seg, sc_shard *shard, sc_lock_mode mode, bool owner_died)
 {
     if (owner_died) {
-        if (shard->dirty || (__atomic_load_n(&sc_head(shard)->seq, __ATOMIC_RELAXED) & 1)) {
+        if (shard->dirty || (__atomic_load_n(&sc_layout_head(shard)->seq, __ATOMIC_RELAXED) & 1)) {
             sc_shard_repair(seg, shard);
         }
         shard->dirty = 0;

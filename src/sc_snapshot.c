@@ -46,14 +46,14 @@ struct sc_snapshot {
     bool failed;
 };
 
-static uint64_t sc_rec_size(const sc_entry *e, bool with_values)
+static uint64_t sc_snapshot_rec_size(const sc_entry *e, bool with_values)
 {
     return SC_ALIGN_UP(sizeof(sc_snap_rec) + (uint64_t)e->key_len + (with_values ? (uint64_t)e->val_len : 0), 8);
 }
 
 /* Bytes the entry holds. The header's 32-bit figure saturates; beyond it
  * the entry is at least its header, key and value in whole pages. */
-static uint64_t sc_entry_mem(const sc_entry *e)
+static uint64_t sc_snapshot_entry_mem(const sc_entry *e)
 {
     if (e->mem_size < UINT32_MAX) {
         return e->mem_size;
@@ -61,9 +61,9 @@ static uint64_t sc_entry_mem(const sc_entry *e)
     return SC_ALIGN_UP(sizeof(sc_entry) + (uint64_t)e->key_len + e->val_len, SC_PAGE_SIZE);
 }
 
-static void sc_snap_add(sc_snapshot *snap, const sc_entry *e, bool with_values)
+static void sc_snapshot_add(sc_snapshot *snap, const sc_entry *e, bool with_values)
 {
-    uint64_t need = sc_rec_size(e, with_values);
+    uint64_t need = sc_snapshot_rec_size(e, with_values);
     sc_snap_rec *rec;
     char *p;
 
@@ -94,12 +94,12 @@ static void sc_snap_add(sc_snapshot *snap, const sc_entry *e, bool with_values)
     rec->meta.key_len = e->key_len;
     rec->meta.vtype = e->vtype;
     rec->meta.scalar = e->scalar;
-    rec->meta.ttl = sc_ttl_signed(e->ttl);
+    rec->meta.ttl = sc_table_ttl_signed(e->ttl);
     rec->meta.nhits = e->nhits;
-    rec->meta.mem_size = sc_entry_mem(e);
+    rec->meta.mem_size = sc_snapshot_entry_mem(e);
     rec->meta.ctime = e->ctime;
-    rec->meta.mtime = sc_entry_mtime(e);
-    rec->meta.atime = sc_entry_atime(e);
+    rec->meta.mtime = sc_table_entry_mtime(e);
+    rec->meta.atime = sc_table_entry_atime(e);
     rec->meta.stamp = e->stamp;
     p = (char *)(rec + 1);
     memcpy(p, SC_ENTRY_KEY(e), e->key_len);
@@ -120,32 +120,32 @@ static void sc_snap_add(sc_snapshot *snap, const sc_entry *e, bool with_values)
  * but a lockless store (sc_lockless.c), so the copy is checked against the
  * entry's version and made again; an entry that stays odd (a slow or dead
  * lockless writer) is copied inside the shard's window, which waits for
- * the writer or settles what a dead one left (sc_lockless_quiesce_entry). */
-static void sc_snap_add_whole(sc_snapshot *snap, sc_shard *shard, const sc_entry *e, int64_t now,
+ * the writer or settles what a dead one left (sc_lockless_settle_entry). */
+static void sc_snapshot_add_whole(sc_snapshot *snap, sc_shard *shard, const sc_entry *e, int64_t now,
                               bool with_values)
 {
     int tries;
 
     for (tries = 0; tries < SC_SNAP_TRIES; tries++) {
         size_t len = snap->len;
-        sc_ever ver = sc_ever_begin(e);
+        sc_ever ver = sc_table_ever_begin(e);
         if (!(ver.ver & 1)) {
-            sc_snap_add(snap, e, with_values);
-            if (snap->failed || sc_ever_valid(e, ver)) {
+            sc_snapshot_add(snap, e, with_values);
+            if (snap->failed || sc_table_ever_valid(e, ver)) {
                 return;
             }
             snap->len = len;
         }
         sc_cpu_relax();
     }
-    sc_lockless_quiesce_entry(shard, (sc_entry *)e);
-    if (!(e->flags & SC_ENTRY_DROPPED) && !sc_entry_expired(e, now)) {
-        sc_snap_add(snap, e, with_values);
+    sc_lockless_settle_entry(shard, (sc_entry *)e);
+    if (!(e->flags & SC_ENTRY_DROPPED) && !sc_evict_is_expired(e, now)) {
+        sc_snapshot_add(snap, e, with_values);
     }
     sc_shard_write_end(shard);
 }
 
-static sc_snapshot *sc_snap_new(const sc_seg *seg)
+static sc_snapshot *sc_snapshot_new(const sc_seg *seg)
 {
     sc_snapshot *snap = calloc(1, sizeof(sc_snapshot));
 
@@ -156,7 +156,7 @@ static sc_snapshot *sc_snap_new(const sc_seg *seg)
 }
 
 /* The snapshot, or NULL (and freed) when memory ran out while filling it. */
-static sc_snapshot *sc_snap_done(sc_snapshot *snap)
+static sc_snapshot *sc_snapshot_done(sc_snapshot *snap)
 {
     if (snap->failed) {
         sc_snapshot_free(snap);
@@ -178,7 +178,7 @@ sc_snapshot *sc_snapshot_shard(sc_cache *c, uint32_t index, int64_t now, bool wi
     sc_snapshot *snap;
     uint32_t slot;
 
-    if (index >= seg->nshards || !(snap = sc_snap_new(seg))) {
+    if (index >= seg->nshards || !(snap = sc_snapshot_new(seg))) {
         return NULL;
     }
     shard = &seg->shards[index];
@@ -186,20 +186,20 @@ sc_snapshot *sc_snapshot_shard(sc_cache *c, uint32_t index, int64_t now, bool wi
     sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
     for (slot = 0; slot < table->capacity; slot++) {
         const sc_entry *e = sc_table_slot_entry(seg, table, slot);
-        if (e && !(e->flags & SC_ENTRY_DROPPED) && !sc_entry_expired(e, now)) {
-            sc_snap_add_whole(snap, shard, e, now, with_values);
+        if (e && !(e->flags & SC_ENTRY_DROPPED) && !sc_evict_is_expired(e, now)) {
+            sc_snapshot_add_whole(snap, shard, e, now, with_values);
         }
     }
     sc_shard_unlock(shard);
-    return sc_snap_done(snap);
+    return sc_snapshot_done(snap);
 }
 
 sc_snapshot *sc_snapshot_key(sc_cache *c, const sc_key *key, int64_t now, bool with_values)
 {
     sc_seg *seg = &c->seg;
     uint64_t hash = sc_hash_mix(key->glue_hash);
-    sc_shard *shard = sc_seg_shard_for(seg, hash);
-    sc_snapshot *snap = sc_snap_new(seg);
+    sc_shard *shard = sc_layout_shard_for(seg, hash);
+    sc_snapshot *snap = sc_snapshot_new(seg);
     const sc_entry *e;
     uint32_t slot;
 
@@ -207,12 +207,12 @@ sc_snapshot *sc_snapshot_key(sc_cache *c, const sc_key *key, int64_t now, bool w
         return NULL;
     }
     sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
-    e = sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
-    if (e && !(e->flags & SC_ENTRY_DROPPED) && !sc_entry_expired(e, now)) {
-        sc_snap_add_whole(snap, shard, e, now, with_values);
+    e = sc_table_lookup(seg, &sc_layout_head(shard)->table, key->str, key->len, hash, &slot);
+    if (e && !(e->flags & SC_ENTRY_DROPPED) && !sc_evict_is_expired(e, now)) {
+        sc_snapshot_add_whole(snap, shard, e, now, with_values);
     }
     sc_shard_unlock(shard);
-    return sc_snap_done(snap);
+    return sc_snapshot_done(snap);
 }
 
 bool sc_snapshot_next(sc_snapshot *snap, sc_entry_meta *meta)

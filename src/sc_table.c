@@ -13,7 +13,7 @@
  * Owns: the layout of a table's memory (tags, slots) and every change to
  * it; no state of its own.
  * Locks: the table and the sc_table fields in the shard are written only by
- * the holder of the shard's write lock, and only inside the shard's odd
+ * the holder of the shard's REPAIR lock, and only inside the shard's odd
  * sequence window when readers can reach the change. This file never sees
  * a shard: a new table is built in fresh memory (sc_table_rebuild) and
  * handed back; its caller (sc_resize.c) publishes it inside the window and
@@ -30,12 +30,12 @@
 #include "sc_seg.h"
 #include "sc_alloc.h"
 
-static inline uint8_t *sc_tags(const sc_seg *seg, sc_off off)
+static inline uint8_t *sc_table_tags(const sc_seg *seg, sc_off off)
 {
     return (uint8_t *)(seg->base + off);
 }
 
-static inline uint32_t *sc_slots(const sc_seg *seg, sc_off off, uint32_t capacity)
+static inline uint32_t *sc_table_slots(const sc_seg *seg, sc_off off, uint32_t capacity)
 {
     return (uint32_t *)(seg->base + off + SC_ALIGN_UP((uint64_t)capacity, 8));
 }
@@ -51,7 +51,7 @@ sc_table_probe_at(const sc_seg *seg, const sc_table *table, const char *key, uin
     const volatile uint8_t *tags;
     const volatile uint32_t *slots;
     uint32_t capacity, mask, idx, n, free = SC_NONE;
-    uint8_t want = sc_tag_of(hash);
+    uint8_t want = sc_table_tag_of(hash);
 
     if (!sc_table_view(seg, table, &tags, &slots, &capacity)) {
         if (free_out) {
@@ -103,15 +103,15 @@ sc_entry *sc_table_slot_entry(sc_seg *seg, const sc_table *table, uint32_t slot)
     if (!table->off || slot >= table->capacity) {
         return NULL;
     }
-    if (!(sc_tags(seg, table->off)[slot] & SC_TAG_FULL)) {
+    if (!(sc_table_tags(seg, table->off)[slot] & SC_TAG_FULL)) {
         return NULL;
     }
-    return (sc_entry *)(seg->base + ((sc_off)sc_slots(seg, table->off, table->capacity)[slot] << SC_SLOT_SHIFT));
+    return (sc_entry *)(seg->base + ((sc_off)sc_table_slots(seg, table->off, table->capacity)[slot] << SC_SLOT_SHIFT));
 }
 
 uint32_t sc_table_free_slot(const sc_seg *seg, const sc_table *table, uint64_t hash)
 {
-    const uint8_t *tags = sc_tags(seg, table->off);
+    const uint8_t *tags = sc_table_tags(seg, table->off);
     uint32_t mask = table->capacity - 1, idx = (uint32_t)hash & mask;
 
     while (tags[idx] & SC_TAG_FULL) {
@@ -122,21 +122,21 @@ uint32_t sc_table_free_slot(const sc_seg *seg, const sc_table *table, uint64_t h
 
 void sc_table_set(sc_seg *seg, sc_table *table, uint32_t slot, uint64_t hash, sc_off entry)
 {
-    uint8_t *tag = &sc_tags(seg, table->off)[slot];
+    uint8_t *tag = &sc_table_tags(seg, table->off)[slot];
 
-    sc_slots(seg, table->off, table->capacity)[slot] = (uint32_t)(entry >> SC_SLOT_SHIFT);
+    sc_table_slots(seg, table->off, table->capacity)[slot] = (uint32_t)(entry >> SC_SLOT_SHIFT);
     if (*tag == SC_TAG_TOMB) {
         table->tombs--;
     }
     if (!(*tag & SC_TAG_FULL)) {
         table->used++;
     }
-    *tag = sc_tag_of(hash);
+    *tag = sc_table_tag_of(hash);
 }
 
 void sc_table_clear_slot(sc_seg *seg, sc_table *table, uint32_t slot)
 {
-    uint8_t *tags = sc_tags(seg, table->off);
+    uint8_t *tags = sc_table_tags(seg, table->off);
     uint32_t mask = table->capacity - 1;
 
     table->used--;
@@ -168,12 +168,12 @@ bool sc_table_rebuild(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32_t 
     if (!new_off) {
         return false;
     }
-    new_tags = sc_tags(seg, new_off);
-    new_slots = sc_slots(seg, new_off, new_capacity);
+    new_tags = sc_table_tags(seg, new_off);
+    new_slots = sc_table_slots(seg, new_off, new_capacity);
     memset(new_tags, SC_TAG_EMPTY, new_capacity);
     if (old_off) {
-        const uint8_t *old_tags = sc_tags(seg, old_off);
-        const uint32_t *old_slots = sc_slots(seg, old_off, old_capacity);
+        const uint8_t *old_tags = sc_table_tags(seg, old_off);
+        const uint32_t *old_slots = sc_table_slots(seg, old_off, old_capacity);
         uint32_t mask = new_capacity - 1;
         for (i = 0; i < old_capacity; i++) {
             const sc_entry *e;
@@ -202,8 +202,8 @@ bool sc_table_rebuild(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32_t 
 bool sc_table_save(const sc_seg *seg, const sc_table *table, sc_table_saved *saved)
 {
     uint32_t capacity = table->capacity, i, n = 0;
-    const uint8_t *tags = sc_tags(seg, table->off);
-    const uint32_t *slots = sc_slots(seg, table->off, capacity);
+    const uint8_t *tags = sc_table_tags(seg, table->off);
+    const uint32_t *slots = sc_table_slots(seg, table->off, capacity);
 
     saved->slots = malloc((size_t)table->used * sizeof(uint32_t) + 1);
     saved->tags = malloc((size_t)table->used + 1);
@@ -225,8 +225,8 @@ bool sc_table_save(const sc_seg *seg, const sc_table *table, sc_table_saved *sav
 void sc_table_refill(sc_seg *seg, sc_table *table, const sc_table_saved *saved)
 {
     uint32_t capacity = table->capacity, mask = capacity - 1, i;
-    uint8_t *tags = sc_tags(seg, table->off);
-    uint32_t *slots = sc_slots(seg, table->off, capacity);
+    uint8_t *tags = sc_table_tags(seg, table->off);
+    uint32_t *slots = sc_table_slots(seg, table->off, capacity);
 
     memset(tags, SC_TAG_EMPTY, capacity);
     for (i = 0; i < saved->n; i++) {

@@ -36,7 +36,7 @@
  * updates with plain machine arithmetic: an int that passes PHP_INT_MAX or
  * PHP_INT_MIN wraps around and stays an int. Returns false when a CAS finds
  * another value. */
-static inline bool sc_apply_atomic(sc_update_op op, int64_t *slot, int64_t a, int64_t b, int64_t *result)
+static inline bool sc_update_apply_atomic(sc_update_op op, int64_t *slot, int64_t a, int64_t b, int64_t *result)
 {
     uint64_t *u = (uint64_t *)slot;
 
@@ -58,14 +58,14 @@ static inline bool sc_apply_atomic(sc_update_op op, int64_t *slot, int64_t a, in
 }
 
 /* The value a missing key is created with. */
-static int64_t sc_apply_to_zero(sc_update_op op, int64_t a)
+static int64_t sc_update_apply_to_zero(sc_update_op op, int64_t a)
 {
     return op == SC_UPDATE_DEC ? (int64_t)(UINT64_C(0) - (uint64_t)a) : a;
 }
 
-static inline void sc_touch(sc_entry *e, int64_t now)
+static inline void sc_update_touch(sc_entry *e, int64_t now)
 {
-    uint32_t after = sc_entry_after(e, now);
+    uint32_t after = sc_table_entry_after(e, now);
 
     if (__atomic_load_n(&e->mtime_after, __ATOMIC_RELAXED) != after) {
         __atomic_store_n(&e->mtime_after, after, __ATOMIC_RELAXED);
@@ -79,10 +79,10 @@ static inline sc_status sc_update_entry(sc_entry *e, uint8_t vtype, sc_update_op
     if (vtype != SC_V_LONG) {
         return SC_BADTYPE;
     }
-    if (!sc_apply_atomic(op, &e->scalar, a, b, result)) {
+    if (!sc_update_apply_atomic(op, &e->scalar, a, b, result)) {
         return SC_NOTFOUND;
     }
-    sc_touch(e, now);
+    sc_update_touch(e, now);
     return SC_OK;
 }
 
@@ -95,7 +95,7 @@ static inline sc_pinned_result sc_update_pinned(sc_seg *seg, sc_shard *shard, co
                                                 sc_update_op op, int64_t a, int64_t b, int64_t now,
                                                 int64_t *result, sc_status *status)
 {
-    uint64_t start = sc_seq_read_begin(&sc_head(shard)->seq);
+    uint64_t start = sc_seq_read_begin(&sc_layout_head(shard)->seq);
     uint32_t slot;
     sc_entry *e;
     sc_pin *pin;
@@ -106,17 +106,17 @@ static inline sc_pinned_result sc_update_pinned(sc_seg *seg, sc_shard *shard, co
     if (start & 1) {
         return SC_PINNED_LOCK;
     }
-    self = sc_live_self(sc_shard_live(shard));
+    self = sc_live_self(sc_layout_shard_live(shard));
     pin = self ? sc_pin_claim(shard, self) : NULL;
     if (!pin) {
         return SC_PINNED_LOCK;
     }
-    e = (sc_entry *)sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
+    e = (sc_entry *)sc_table_lookup(seg, &sc_layout_head(shard)->table, key->str, key->len, hash, &slot);
     if (e) {
         vtype = e->vtype;
-        expired = sc_entry_expired(e, now);
+        expired = sc_evict_is_expired(e, now);
     }
-    if (__atomic_load_n(&sc_head(shard)->seq, __ATOMIC_SEQ_CST) != start || !e || expired) {
+    if (__atomic_load_n(&sc_layout_head(shard)->seq, __ATOMIC_SEQ_CST) != start || !e || expired) {
         /* A writer came by, or the key must be created: under the lock. */
         sc_pin_release(pin);
         return SC_PINNED_LOCK;
@@ -132,7 +132,7 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
 {
     sc_seg *seg = &c->seg;
     uint64_t hash = sc_hash_mix(key->glue_hash);
-    sc_shard *shard = sc_seg_shard_for(seg, hash);
+    sc_shard *shard = sc_layout_shard_for(seg, hash);
     int attempt;
 
     {
@@ -148,8 +148,8 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
         sc_value_in start = {0};
 
         sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
-        e = (sc_entry *)sc_table_lookup(seg, &sc_head(shard)->table, key->str, key->len, hash, &slot);
-        if (e && !sc_entry_expired(e, now)) {
+        e = (sc_entry *)sc_table_lookup(seg, &sc_layout_head(shard)->table, key->str, key->len, hash, &slot);
+        if (e && !sc_evict_is_expired(e, now)) {
             /* Atomic against pinned updaters; readers see the old or the
              * new int, never a mix, so no sequence window is opened. */
             st = sc_update_entry(e, e->vtype, op, a, b, now, result);
@@ -161,7 +161,7 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
             return SC_NOTFOUND;
         }
         /* Missing: create it from 0. */
-        *result = sc_apply_to_zero(op, a);
+        *result = sc_update_apply_to_zero(op, a);
         start.vtype = SC_V_LONG;
         start.scalar = *result;
         start.data = NULL;

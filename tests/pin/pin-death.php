@@ -43,7 +43,7 @@
 //    and stores it again in a loop: the delete takes the lockless path
 //    (sc_lockless_delete: the entry kept, ttl SC_TTL_GONE) and the store
 //    brings it back (sc_lockless_store over a kept entry). gdb kills it
-//    inside the delete's version window (at sc_lockless_unlink: the version
+//    inside the delete's version window (at sc_lockless_mark_gone: the version
 //    odd, ttl not yet written). Then, as in store-reader/store-writer, 's'
 //    must read absent (never hang), the rest of the shard stays, nothing is
 //    repaired or reset, and shardcache_info's entries (which leave kept
@@ -52,7 +52,7 @@
 //  delete-revive: the same loop, killed inside the reviving store's window
 //    (at sc_lockless_fill, over the kept entry); then as delete-writer.
 //  delete-counted, revive-counted: the same loop, killed a little later:
-//    right after sc_lockless_unlink (delete) or sc_lockless_fill (revive)
+//    right after sc_lockless_mark_gone (delete) or sc_lockless_fill (revive)
 //    returned, at the next sc_pin_lane call, which is the count of kept
 //    entries (sc_alloc_gone_add). After a store of another key of the
 //    shard (whose window settles the entry if the writer died inside its

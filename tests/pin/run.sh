@@ -28,13 +28,13 @@
 #   store-string  store-reader with same-length strings (bytes rewritten).
 # Issue 20, deletes without the shard lock (src/sc_lockless.c): a child
 # deleting the int 's' and storing it again in a loop is killed
-#   delete-reader  inside the delete's version window (sc_lockless_unlink):
+#   delete-reader  inside the delete's version window (sc_lockless_mark_gone):
 #                  's' must read absent, the shard stay, entries = listed;
 #   delete-writer  the same, with a store of another key of the shard first;
 #   delete-revive  inside the window of the store that brings 's' back
 #                  (sc_lockless_fill over the kept entry), then as
 #                  delete-writer;
-#   delete-counted right after sc_lockless_unlink returned, at the count of
+#   delete-counted right after sc_lockless_mark_gone returned, at the count of
 #                  kept entries (the next sc_pin_lane call); after a store
 #                  of another key, entries must equal the listing;
 #   revive-counted right after the reviving sc_lockless_fill returned, at
@@ -129,8 +129,8 @@ for mode in "${MODES[@]}"; do
         stopped='Breakpoint 1, .*sc_entry_create'
     elif [ "$mode" = delete-reader ] || [ "$mode" = delete-writer ]; then
         # Inside the version window of a lockless delete.
-        stop=(-ex 'break sc_lockless_unlink' -ex 'continue')
-        stopped='Breakpoint 1, .*sc_lockless_unlink'
+        stop=(-ex 'break sc_lockless_mark_gone' -ex 'continue')
+        stopped='Breakpoint 1, .*sc_lockless_mark_gone'
     elif [ "$mode" = delete-revive ]; then
         # Inside the version window of a store over a kept entry (the
         # child's stores all follow its deletes).
@@ -139,7 +139,7 @@ for mode in "${MODES[@]}"; do
     elif [ "$mode" = delete-counted ] || [ "$mode" = revive-counted ]; then
         # Just after the delete's (the revival's) write, at its count of
         # kept entries: the next call of sc_pin_lane.
-        fn=sc_lockless_unlink; [ "$mode" = revive-counted ] && fn=sc_lockless_fill
+        fn=sc_lockless_mark_gone; [ "$mode" = revive-counted ] && fn=sc_lockless_fill
         stop=(-ex "break $fn" -ex 'continue' -ex 'finish' -ex 'break sc_pin_lane' -ex 'continue')
         stopped='Breakpoint 2[.0-9]*, .*sc_pin_lane'
     elif [ "${mode#store-}" != "$mode" ]; then

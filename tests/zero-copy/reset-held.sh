@@ -8,7 +8,7 @@
 #
 # tests/zero-copy/reset-held.php stores 40 arrays with zero-copy on and
 # forks a reader that borrows them all and a writer that stores and deletes
-# large values; gdb stops the writer inside the pool lock (sc_pool_take)
+# large values; gdb stops the writer inside the pool lock (sc_alloc_pool_take)
 # and kills it there. The parent's next stores find the dead holder, reset
 # the pool and then overwrite the cache; the reader then checks every
 # element of every array it held. Afterwards the held pages must be back
@@ -77,7 +77,7 @@ for mode in once twice; do
         continue
     fi
     gdb_ok=0
-    sc_gdb_stop "$w" "$dir/gdb" 'Breakpoint 1, .*sc_pool_take' -ex 'break sc_pool_take' -ex continue -ex kill \
+    sc_gdb_stop "$w" "$dir/gdb" 'Breakpoint 1, .*sc_alloc_pool_take' -ex 'break sc_alloc_pool_take' -ex continue -ex kill \
         >"$dir/gdb.note" 2>&1 && gdb_ok=1
     echo killed >&3
     gdb_check "$gdb_ok" "the writer was killed inside the pool lock"

@@ -1,18 +1,18 @@
 /*
- * sc_segment.h - the layout of the shared segment: the header, the shard
+ * sc_layout.h - the layout of the shared segment: the header, the shard
  * heads and the shards (the aggregate of every module's shared structs),
  * and making or binding a segment. The process-local handle (sc_seg) and
- * the offset helpers are in sc_seg.h. See src/sc_segment.c.
+ * the offset helpers are in sc_seg.h. See src/sc_layout.c.
  *
  * Owns: the layout of every shared struct that is not a module's own
  * (header, shard heads, shards, figures, reservations, pins).
  * Locks: each struct below opens with a block saying, field by field, who
  * writes it under which lock or window and who may read it with no lock.
  * Death: per field, in those blocks; the repairs are in sc_shard.c
- * (a shard), sc_alloc.c (the pool) and sc_segfile.c (a restart).
+ * (a shard), sc_alloc.c (the pool) and sc_file.c (a restart).
  */
-#ifndef SC_SEGMENT_H
-#define SC_SEGMENT_H
+#ifndef SC_LAYOUT_H
+#define SC_LAYOUT_H
 
 #include "sc_common.h"
 #include "sc_lock.h"
@@ -29,7 +29,7 @@
  * Terms used in the lock blocks below (see sc_lock.h and sc_shard.h):
  *   REPAIR lock    the shard's mutex taken with SC_LOCK_REPAIR (its holder
  *                  sets shard->dirty: if it dies, the next locker empties
- *                  the shard). "The shard's write lock" in comments.
+ *                  the shard).
  *   NO_REPAIR lock the same mutex taken with SC_LOCK_NO_REPAIR (dirty stays
  *                  clear: its death leaves nothing to repair). Exclusive
  *                  too: it excludes REPAIR holders and other NO_REPAIR ones.
@@ -53,7 +53,7 @@
  *       pages (sc_cache_store), and plain ++ under the REPAIR lock when the
  *       table could not grow; the two may race and lose a count.
  *   hits: NO_REPAIR lock, taken with trylock by one fetch in SC_HIT_SAMPLE
- *       (sc_record_hit), plain +=.
+ *       (sc_cache_record_hit), plain +=.
  *   misses: atomic add, no lock (one miss in SC_MISS_SAMPLE).
  *   optimistic_retries: atomic add, no lock (a fetch that retried).
  *   lock_waits: atomic add by a locker (either mode) right after it got
@@ -79,7 +79,7 @@ typedef struct sc_shard_stats {
  *       NO_REPAIR lock (a holder killed halfway leaves at worst a slot
  *       whose owner is gone, which the next caller takes over); read under
  *       that lock. Cleared with no lock by the first user of a named
- *       segment after a restart (sc_segfile.c, exclusive flock held).
+ *       segment after a restart (sc_file.c, exclusive flock held).
  *   wake: a futex word; bumped atomically (release) by whoever stores the
  *       value or releases the slot, read atomically with no lock by the
  *       waiters, who sleep on it. */
@@ -162,7 +162,7 @@ _Static_assert(sizeof(sc_shard_head) == SC_CACHELINE, "a shard head is one cache
  *       that found the previous owner dead (after repairing). Read only by
  *       lockers that were told the previous owner died.
  *   index, head_rel, live_rel: written once when the segment is made
- *       (sc_seg_format, one process), read with no lock afterwards.
+ *       (sc_layout_format, one process), read with no lock afterwards.
  *   alloc: REPAIR lock (sc_alloc.c), reset by repair and clear. Its figures
  *       (the lanes' used_bytes, requested_bytes, nobjects; spare_reuses,
  *       spare_pages) are read with relaxed atomic loads and no lock by
@@ -177,7 +177,7 @@ typedef struct sc_shard {
     uint32_t dirty;        /* a REPAIR holder has the lock (see sc_shard.c) */
     uint32_t index;
     /* Where this shard's head is, in bytes from the shard itself (see
-     * sc_head). */
+     * sc_layout_head). */
     int64_t head_rel;
     /* Where the segment's liveness table is, in bytes from the shard (for
      * the writers' pin wait, which has only the shard in hand). */
@@ -200,7 +200,7 @@ typedef struct sc_shard {
     int64_t slam_time;
     sc_pin pins[SC_PINS];
     /* Zero-copy entries unlinked but maybe still in use (sc_epoch.c);
-     * shard write lock. */
+     * shard REPAIR lock. */
     sc_retire_list retire;
 } sc_shard;
 
@@ -212,7 +212,7 @@ _Static_assert(sizeof(sc_alloc_lane) % SC_CACHELINE == 0 && offsetof(sc_shard, a
 /* The head of a shard whose lock or writer state the caller already has in
  * hand. (A fetch goes from the hash to seg->heads directly, without reading
  * the sc_shard at all.) */
-static inline sc_shard_head *sc_head(const sc_shard *shard)
+static inline sc_shard_head *sc_layout_head(const sc_shard *shard)
 {
     return (sc_shard_head *)((uintptr_t)shard + (uintptr_t)shard->head_rel);
 }
@@ -220,21 +220,21 @@ static inline sc_shard_head *sc_head(const sc_shard *shard)
 /* The shard's entries as the info functions count them: its full slots,
  * less the entries of keys deleted without the lock and kept for their
  * next store (sc_alloc_lane.gone). A moment old without the lock. */
-static inline uint32_t sc_shard_entries(const sc_shard *shard)
+static inline uint32_t sc_layout_shard_entries(const sc_shard *shard)
 {
-    uint64_t used = __atomic_load_n(&sc_head(shard)->table.used, __ATOMIC_RELAXED);
+    uint64_t used = __atomic_load_n(&sc_layout_head(shard)->table.used, __ATOMIC_RELAXED);
     uint64_t gone = sc_alloc_gone(&shard->alloc);
 
     return used > gone ? (uint32_t)(used - gone) : 0;
 }
 
-static inline sc_live_table *sc_shard_live(const sc_shard *shard)
+static inline sc_live_table *sc_layout_shard_live(const sc_shard *shard)
 {
     return (sc_live_table *)((uintptr_t)shard + (uintptr_t)shard->live_rel);
 }
 
 /* The segment's identity: what a process checks before it trusts a segment
- * file made by another process (sc_segfile.c). Bump SC_FORMAT whenever the
+ * file made by another process (sc_file.c). Bump SC_FORMAT whenever the
  * meaning of shared data changes without its layout changing. */
 #define SC_FORMAT 2
 #define SC_VERSION_LEN 32
@@ -243,7 +243,7 @@ static inline sc_live_table *sc_shard_live(const sc_shard *shard)
  *   identity, requested settings, layout (magic .. initial_capacity,
  *       heads_off .. data_off, start_time): written once by the process
  *       that makes the segment, before any other process can map it
- *       (sc_seg_format); read with no lock afterwards.
+ *       (sc_layout_format); read with no lock afterwards.
  *   boots: named segments only; bumped by the first user after a restart,
  *       holding the file's exclusive flock (no other process maps it).
  *   clears: global lock (sc_cache_clear). expunges, evict_cursor: global
@@ -267,7 +267,7 @@ typedef struct sc_header {
     uint64_t magic;          /* SC_MAGIC, in the writer's byte order */
     uint32_t format;         /* SC_FORMAT */
     uint32_t header_bytes;   /* sizeof(sc_header) */
-    uint64_t layout;         /* sc_seg_layout_id(): sizes, offsets, pointer size */
+    uint64_t layout;         /* sc_layout_id(): sizes, offsets, pointer size */
     char version[SC_VERSION_LEN]; /* the maker's software version (named segments) */
     /* -- what the maker asked for (apc.shm_size, shardcache.shards,
      *    apc.entries_hint) before any adjustment: later processes compare
@@ -288,7 +288,7 @@ typedef struct sc_header {
     int64_t start_time;      /* Unix time the segment was created */
     /* Named segments: incremented by a process that maps the file while no
      * other process has it mapped (it holds the file's exclusive flock), after
-     * it cleared the per-process state a previous run left (sc_segfile.c). */
+     * it cleared the per-process state a previous run left (sc_file.c). */
     uint64_t boots;
     uint64_t clears;         /* apcu_clear_cache calls */
     uint64_t expunges;       /* whole-cache evictions */
@@ -306,45 +306,45 @@ typedef struct sc_header {
 } sc_header;
 
 /* Hints above this many entries are judged as this many when deciding
- * whether the segment can index them (see sc_seg_plan_make). */
+ * whether the segment can index them (see sc_layout_plan_make). */
 #define SC_HINT_JUDGED (UINT32_C(1) << 20)
-/* sc_seg_plan_make's (and sc_seg_create's) result when the tables for
+/* sc_layout_plan_make's (and sc_layout_create's) result when the tables for
  * entries_hint cannot fit. */
-#define SC_SEG_HINT_TOO_LARGE (-2)
+#define SC_LAYOUT_HINT_TOO_LARGE (-2)
 
 /* Where everything goes in a segment of `size` bytes asked to have
  * `nshards` shards (fewer when the segment is small) and room for
  * `entries_hint` entries. */
-typedef struct sc_seg_plan {
+typedef struct sc_layout_plan {
     uint64_t size;
     uint32_t nshards;
     uint32_t npages;
     uint32_t initial_capacity;
     sc_off heads_off, shards_off, pages_off, data_off;
-} sc_seg_plan;
+} sc_layout_plan;
 
-/* -1 (or SC_SEG_HINT_TOO_LARGE) with a message in err when no segment
+/* -1 (or SC_LAYOUT_HINT_TOO_LARGE) with a message in err when no segment
  * can have these settings. */
-int sc_seg_plan_make(sc_seg_plan *plan, uint64_t size, uint32_t nshards, uint32_t entries_hint,
+int sc_layout_plan_make(sc_layout_plan *plan, uint64_t size, uint32_t nshards, uint32_t entries_hint,
                      char *err, size_t errlen);
 /* Lays a new segment out in base (plan->size bytes, zero-filled, mapped by
  * this process only) and fills seg. -1 when a lock cannot be initialised. */
-int sc_seg_format(sc_seg *seg, void *base, const sc_seg_plan *plan, uint32_t req_shards,
+int sc_layout_format(sc_seg *seg, void *base, const sc_layout_plan *plan, uint32_t req_shards,
                   uint32_t req_hint, const char *version);
 /* Fills seg from the header of a segment already checked by the caller. */
-void sc_seg_bind(sc_seg *seg, void *base);
+void sc_layout_bind(sc_seg *seg, void *base);
 /* A number that changes when the size or the place of any shared field
- * changes, or the pointer size or byte order differ (sc_segfile.c). */
-uint64_t sc_seg_layout_id(void);
+ * changes, or the pointer size or byte order differ (sc_file.c). */
+uint64_t sc_layout_id(void);
 
 /* Maps and formats an anonymous segment. On failure returns -1 (or
- * SC_SEG_HINT_TOO_LARGE) with a message in err. */
-int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries_hint,
+ * SC_LAYOUT_HINT_TOO_LARGE) with a message in err. */
+int sc_layout_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries_hint,
                   char *err, size_t errlen);
 /* Unmaps (and closes the file of a named segment: its flock goes with it). */
-void sc_seg_destroy(sc_seg *seg);
+void sc_layout_destroy(sc_seg *seg);
 
-static inline sc_shard *sc_seg_shard_for(const sc_seg *seg, uint64_t hash)
+static inline sc_shard *sc_layout_shard_for(const sc_seg *seg, uint64_t hash)
 {
     return &seg->shards[sc_seg_shard_index(seg, hash)];
 }

@@ -1,48 +1,48 @@
 /*
- * sc_segfile.h - named segments: a segment kept in a file (shardcache.segment)
- * that unrelated processes map, and that outlives them. See src/sc_segfile.c.
+ * sc_file.h - named segments: a segment kept in a file (shardcache.segment)
+ * that unrelated processes map, and that outlives them. See src/sc_file.c.
  *
  * Owns: the segment file: making, checking, mapping, clearing at boot.
  * Locks: flocks on the file only (shared while mapped, exclusive while
  * making or clearing).
  * Death: a temporary file nobody maps, or a clearing the next process
- * redoes (see src/sc_segfile.c).
+ * redoes (see src/sc_file.c).
  */
-#ifndef SC_SEGFILE_H
-#define SC_SEGFILE_H
+#ifndef SC_FILE_H
+#define SC_FILE_H
 
-#include "sc_segment.h"
+#include "sc_layout.h"
 
-typedef struct sc_segfile_opts {
+typedef struct sc_file_opts {
     const char *path;        /* absolute path of the file */
     unsigned mode;           /* permission bits of a new file; wider bits are refused */
     const char *version;     /* software version written into a new segment and required of an old one */
     uint64_t size;           /* apc.shm_size for a new segment */
     uint32_t nshards;        /* shardcache.shards (resolved, not 0) for a new segment */
     uint32_t entries_hint;   /* apc.entries_hint for a new segment */
-} sc_segfile_opts;
+} sc_file_opts;
 
-typedef struct sc_segfile_result {
+typedef struct sc_file_result {
     bool created;            /* this process made the segment (new or replacing one) */
     bool replaced;           /* an untrusted segment was at the path and was replaced */
     bool booted;             /* no other process had it mapped: per-process state was cleared */
     bool mismatch;           /* the segment was made with other settings (note says which) */
     uint32_t stale_locks;    /* locks a vanished holder left without the kernel's owner-died mark */
     char note[320];          /* why it was replaced, or what differs; "" when nothing */
-} sc_segfile_result;
+} sc_file_result;
 
 /* Opens or creates the named segment and maps it into seg. Returns 0, or -1
  * with the reason in err (nothing is mapped and no file is kept open then).
  * The file is refused when it is a symbolic link, not a regular file, owned
  * by another user (unless opts->mode shares it with the group and the file
  * is in one of ours), or has permission bits beyond opts->mode. */
-int sc_segfile_attach(sc_seg *seg, const sc_segfile_opts *opts, sc_segfile_result *res, char *err,
+int sc_file_attach(sc_seg *seg, const sc_file_opts *opts, sc_file_result *res, char *err,
                       size_t errlen);
 
 /* Expands a shardcache.segment value: "%u" -> the effective user's name (or
  * uid when it has none), "%U" -> the effective uid, "%p" -> the pid (a
  * segment per process: for test runs), "%%" -> "%". -1 when the result
  * does not fit or another "%x" is used. */
-int sc_segfile_expand(const char *in, char *out, size_t outlen);
+int sc_file_expand(const char *in, char *out, size_t outlen);
 
 #endif

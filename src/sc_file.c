@@ -1,11 +1,11 @@
 /*
- * sc_segfile.c - named segments: the segment in a file that unrelated
+ * sc_file.c - named segments: the segment in a file that unrelated
  * processes map (every worker of an FPM pool, a CLI run as the pool's user)
  * and that outlives them (a warm restart).
  *
  * Owns: opening, checking, creating, replacing and mapping the file, and
  * clearing the per-process state a previous run left in it. The layout is
- * sc_segment.c's; nothing here is used after the mapping is made.
+ * sc_layout.c's; nothing here is used after the mapping is made.
  *
  * Creation never exposes a half-made segment: the file is made under a
  * temporary name in the same directory (O_EXCL), sized (posix_fallocate, so
@@ -39,7 +39,7 @@
  * holds the shared flock, so whoever slips in between finds no user either.
  *
  * Locks: only flocks on the file. The shared one is held for as long as the
- * mapping (sc_seg_destroy closes the file; the kernel drops it when the
+ * mapping (sc_layout_destroy closes the file; the kernel drops it when the
  * process ends); the exclusive one only while making or clearing.
  * Death: a process that dies while making a segment leaves a temporary
  * file (".<pid>.<n>.new" next to the path) that nobody maps; one that dies
@@ -61,7 +61,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "sc_segfile.h"
+#include "sc_file.h"
 #include "sc_epoch.h"
 #include "sc_alloc.h"
 
@@ -73,7 +73,7 @@
 #ifndef MAP_FIXED_NOREPLACE
 # define MAP_FIXED_NOREPLACE 0x100000   /* Linux >= 4.17; older kernels take it as a hint */
 #endif
-static void *sc_segfile_mmap(size_t size, int fd)
+static void *sc_file_mmap(size_t size, int fd)
 {
     const char *avoid = getenv("SHARDCACHE_TEST_AVOID_ADDR");
     void *blocker = MAP_FAILED, *base;
@@ -97,7 +97,7 @@ static void *sc_segfile_mmap(size_t size, int fd)
 
 /* ---- path expansion ---- */
 
-static int sc_append(char *out, size_t outlen, size_t *pos, const char *s)
+static int sc_file_append(char *out, size_t outlen, size_t *pos, const char *s)
 {
     size_t n = strlen(s);
 
@@ -110,7 +110,7 @@ static int sc_append(char *out, size_t outlen, size_t *pos, const char *s)
     return 0;
 }
 
-int sc_segfile_expand(const char *in, char *out, size_t outlen)
+int sc_file_expand(const char *in, char *out, size_t outlen)
 {
     size_t pos = 0;
     char buf[64];
@@ -153,7 +153,7 @@ int sc_segfile_expand(const char *in, char *out, size_t outlen)
         default:
             return -1;
         }
-        if (sc_append(out, outlen, &pos, buf) != 0) {
+        if (sc_file_append(out, outlen, &pos, buf) != 0) {
             return -1;
         }
     }
@@ -162,7 +162,7 @@ int sc_segfile_expand(const char *in, char *out, size_t outlen)
 
 /* ---- checks ---- */
 
-static bool sc_in_group(gid_t gid)
+static bool sc_file_in_group(gid_t gid)
 {
     gid_t groups[256];
     int n, i;
@@ -180,7 +180,7 @@ static bool sc_in_group(gid_t gid)
 }
 
 /* 0 when this process may use the file; -1 with the reason in err. */
-static int sc_check_file(const struct stat *st, const char *path, unsigned mode, char *err, size_t errlen)
+static int sc_file_check(const struct stat *st, const char *path, unsigned mode, char *err, size_t errlen)
 {
     unsigned have = (unsigned)st->st_mode & 07777;
 
@@ -188,7 +188,7 @@ static int sc_check_file(const struct stat *st, const char *path, unsigned mode,
         snprintf(err, errlen, "%s is not a regular file", path);
         return -1;
     }
-    if (st->st_uid != geteuid() && !((mode & 0060) && (have & 0060) && sc_in_group(st->st_gid))) {
+    if (st->st_uid != geteuid() && !((mode & 0060) && (have & 0060) && sc_file_in_group(st->st_gid))) {
         snprintf(err, errlen, "%s is owned by uid %lu, not by this process's user (uid %lu)", path,
                  (unsigned long)st->st_uid, (unsigned long)geteuid());
         return -1;
@@ -203,20 +203,20 @@ static int sc_check_file(const struct stat *st, const char *path, unsigned mode,
 /* Whether the header at hdr (file_size bytes in the file, at least
  * sizeof(sc_header)) is a segment this build may use as it is. On false,
  * why is in note. */
-static bool sc_header_trusted(const sc_header *hdr, uint64_t file_size, const char *version, char *note,
+static bool sc_file_header_trusted(const sc_header *hdr, uint64_t file_size, const char *version, char *note,
                               size_t notelen)
 {
-    sc_seg_plan plan;
+    sc_layout_plan plan;
     char perr[128];
 
     if (hdr->magic != SC_MAGIC) {
         snprintf(note, notelen, "it is not a shardcache segment, or was made on a machine of another byte order");
         return false;
     }
-    if (hdr->format != SC_FORMAT || hdr->header_bytes != sizeof(sc_header) || hdr->layout != sc_seg_layout_id()) {
+    if (hdr->format != SC_FORMAT || hdr->header_bytes != sizeof(sc_header) || hdr->layout != sc_layout_id()) {
         snprintf(note, notelen, "it has another layout (format %u, layout %016llx; this build: format %u, layout %016llx)",
                  hdr->format, (unsigned long long)hdr->layout, (unsigned)SC_FORMAT,
-                 (unsigned long long)sc_seg_layout_id());
+                 (unsigned long long)sc_layout_id());
         return false;
     }
     if (strncmp(hdr->version, version ? version : "", SC_VERSION_LEN) != 0) {
@@ -225,7 +225,7 @@ static bool sc_header_trusted(const sc_header *hdr, uint64_t file_size, const ch
         return false;
     }
     if (hdr->size != file_size || hdr->nshards == 0
-        || sc_seg_plan_make(&plan, hdr->size, hdr->req_shards, hdr->req_hint, perr, sizeof(perr)) != 0
+        || sc_layout_plan_make(&plan, hdr->size, hdr->req_shards, hdr->req_hint, perr, sizeof(perr)) != 0
         || plan.nshards != hdr->nshards || plan.npages != hdr->npages || plan.heads_off != hdr->heads_off
         || plan.shards_off != hdr->shards_off || plan.pages_off != hdr->pages_off
         || plan.data_off != hdr->data_off || plan.initial_capacity != hdr->initial_capacity) {
@@ -238,7 +238,7 @@ static bool sc_header_trusted(const sc_header *hdr, uint64_t file_size, const ch
 
 /* ---- making a segment ---- */
 
-static int sc_lock_file(int fd, int op)
+static int sc_file_lock(int fd, int op)
 {
     int rc;
 
@@ -253,15 +253,15 @@ static int sc_lock_file(int fd, int op)
  * whatever is there). Returns the open fd and the mapping in seg; -1 with
  * err; -2 when (link mode) the path appeared meanwhile or the temporary
  * file vanished: the caller starts over. */
-static int sc_make_file(sc_seg *seg, const sc_segfile_opts *o, bool replace, char *err, size_t errlen)
+static int sc_file_make(sc_seg *seg, const sc_file_opts *o, bool replace, char *err, size_t errlen)
 {
     static unsigned counter;
     char tmp[PATH_MAX];
-    sc_seg_plan plan;
+    sc_layout_plan plan;
     void *base;
     int fd, rc;
 
-    if (sc_seg_plan_make(&plan, o->size, o->nshards, o->entries_hint, err, errlen) != 0) {
+    if (sc_layout_plan_make(&plan, o->size, o->nshards, o->entries_hint, err, errlen) != 0) {
         return -1;
     }
     if ((size_t)snprintf(tmp, sizeof(tmp), "%s.%lu.%u.new", o->path, (unsigned long)getpid(),
@@ -275,7 +275,7 @@ static int sc_make_file(sc_seg *seg, const sc_segfile_opts *o, bool replace, cha
         return -1;
     }
     /* The umask must not narrow (or anything widen) the configured mode. */
-    if (fchmod(fd, (mode_t)(o->mode & 0777)) != 0 || sc_lock_file(fd, LOCK_EX) != 0) {
+    if (fchmod(fd, (mode_t)(o->mode & 0777)) != 0 || sc_file_lock(fd, LOCK_EX) != 0) {
         snprintf(err, errlen, "cannot set up %s: %s", tmp, strerror(errno));
         goto fail_unlink;
     }
@@ -285,14 +285,14 @@ static int sc_make_file(sc_seg *seg, const sc_segfile_opts *o, bool replace, cha
                  strerror(rc));
         goto fail_unlink;
     }
-    base = sc_segfile_mmap(plan.size, fd);
+    base = sc_file_mmap(plan.size, fd);
     if (base == MAP_FAILED) {
         snprintf(err, errlen, "cannot map %s: %s", tmp, strerror(errno));
         goto fail_unlink;
     }
     seg->fd = fd;
     seg->named = true;
-    if (sc_seg_format(seg, base, &plan, o->nshards, o->entries_hint, o->version) != 0) {
+    if (sc_layout_format(seg, base, &plan, o->nshards, o->entries_hint, o->version) != 0) {
         snprintf(err, errlen, "cannot initialise process-shared locks");
         munmap(base, plan.size);
         goto fail_unlink;
@@ -334,7 +334,7 @@ fail_unlink:
 
 /* ---- a restart: nobody else has the segment mapped ---- */
 
-static void sc_boot_clear(sc_seg *seg, sc_segfile_result *res)
+static void sc_file_boot_clear(sc_seg *seg, sc_file_result *res)
 {
     sc_header *hdr = seg->hdr;
     uint32_t i, j;
@@ -366,7 +366,7 @@ static void sc_boot_clear(sc_seg *seg, sc_segfile_result *res)
 }
 
 /* What differs between the segment's settings and ours ("" when nothing). */
-static void sc_compare_settings(const sc_header *hdr, const sc_segfile_opts *o, sc_segfile_result *res)
+static void sc_file_compare_settings(const sc_header *hdr, const sc_file_opts *o, sc_file_result *res)
 {
     if (hdr->req_size == o->size && hdr->req_shards == o->nshards && hdr->req_hint == o->entries_hint) {
         return;
@@ -381,7 +381,7 @@ static void sc_compare_settings(const sc_header *hdr, const sc_segfile_opts *o, 
 
 /* ---- attach ---- */
 
-int sc_segfile_attach(sc_seg *seg, const sc_segfile_opts *o, sc_segfile_result *res, char *err, size_t errlen)
+int sc_file_attach(sc_seg *seg, const sc_file_opts *o, sc_file_result *res, char *err, size_t errlen)
 {
     int attempt;
 
@@ -417,7 +417,7 @@ int sc_segfile_attach(sc_seg *seg, const sc_segfile_opts *o, sc_segfile_result *
                 snprintf(err, errlen, "cannot open %s: %s", o->path, strerror(errno));
                 return -1;
             }
-            rc = sc_make_file(seg, o, false, err, errlen);
+            rc = sc_file_make(seg, o, false, err, errlen);
             if (rc == -2) {
                 continue; /* another process made it first: map theirs */
             }
@@ -427,10 +427,10 @@ int sc_segfile_attach(sc_seg *seg, const sc_segfile_opts *o, sc_segfile_result *
             res->created = true;
             res->booted = true;
             seg->hdr->boots = 1;
-            sc_lock_file(seg->fd, LOCK_SH);
+            sc_file_lock(seg->fd, LOCK_SH);
             return 0;
         }
-        if (fstat(fd, &st) != 0 || sc_check_file(&st, o->path, o->mode, err, errlen) != 0) {
+        if (fstat(fd, &st) != 0 || sc_file_check(&st, o->path, o->mode, err, errlen) != 0) {
             if (!err[0]) {
                 snprintf(err, errlen, "cannot stat %s: %s", o->path, strerror(errno));
             }
@@ -439,7 +439,7 @@ int sc_segfile_attach(sc_seg *seg, const sc_segfile_opts *o, sc_segfile_result *
         }
         if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
             exclusive = true;
-        } else if (sc_lock_file(fd, LOCK_SH) == 0) {
+        } else if (sc_file_lock(fd, LOCK_SH) == 0) {
             exclusive = false;
         } else {
             snprintf(err, errlen, "cannot lock %s: %s", o->path, strerror(errno));
@@ -456,7 +456,7 @@ int sc_segfile_attach(sc_seg *seg, const sc_segfile_opts *o, sc_segfile_result *
             continue;
         }
         if ((uint64_t)st.st_size < sizeof(sc_header) || pread(fd, &hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr)
-            || !sc_header_trusted(&hdr, (uint64_t)st.st_size, o->version, res->note, sizeof(res->note))) {
+            || !sc_file_header_trusted(&hdr, (uint64_t)st.st_size, o->version, res->note, sizeof(res->note))) {
             char why[sizeof(res->note)];
             if ((uint64_t)st.st_size < sizeof(sc_header)) {
                 snprintf(res->note, sizeof(res->note), "it is too short (%llu bytes)", (unsigned long long)st.st_size);
@@ -464,7 +464,7 @@ int sc_segfile_attach(sc_seg *seg, const sc_segfile_opts *o, sc_segfile_result *
             snprintf(why, sizeof(why), "%s", res->note);
             /* Keep the old file's lock until the new file is in place:
              * whoever waits for it then finds the path changed. */
-            if (sc_make_file(seg, o, true, err, errlen) != 0) {
+            if (sc_file_make(seg, o, true, err, errlen) != 0) {
                 close(fd);
                 return -1;
             }
@@ -474,10 +474,10 @@ int sc_segfile_attach(sc_seg *seg, const sc_segfile_opts *o, sc_segfile_result *
             res->replaced = true;
             res->booted = true;
             seg->hdr->boots = 1;
-            sc_lock_file(seg->fd, LOCK_SH);
+            sc_file_lock(seg->fd, LOCK_SH);
             return 0;
         }
-        base = sc_segfile_mmap((size_t)st.st_size, fd);
+        base = sc_file_mmap((size_t)st.st_size, fd);
         if (base == MAP_FAILED) {
             snprintf(err, errlen, "cannot map %s: %s", o->path, strerror(errno));
             close(fd);
@@ -485,12 +485,12 @@ int sc_segfile_attach(sc_seg *seg, const sc_segfile_opts *o, sc_segfile_result *
         }
         seg->fd = fd;
         seg->named = true;
-        sc_seg_bind(seg, base);
+        sc_layout_bind(seg, base);
         if (exclusive) {
-            sc_boot_clear(seg, res);
-            sc_lock_file(fd, LOCK_SH);
+            sc_file_boot_clear(seg, res);
+            sc_file_lock(fd, LOCK_SH);
         }
-        sc_compare_settings(seg->hdr, o, res);
+        sc_file_compare_settings(seg->hdr, o, res);
         return 0;
     }
     snprintf(err, errlen, "%s kept changing while it was being opened", o->path);

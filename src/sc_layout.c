@@ -1,5 +1,5 @@
 /*
- * sc_segment.c - creates the one shared mapping and lays it out.
+ * sc_layout.c - creates the one shared mapping and lays it out.
  *
  * Layout, all at offsets from the base:
  *   0            sc_header (global lock, page pool, figures, liveness slots)
@@ -10,8 +10,8 @@
  * By default the mapping is anonymous and MAP_SHARED, created once in the
  * parent before workers fork, so every worker sees it at the same address.
  * A named segment (shardcache.segment) is a file mapped by unrelated
- * processes, possibly at different addresses; sc_segfile.c opens, checks
- * and maps it and uses sc_seg_plan_make / sc_seg_format / sc_seg_bind from
+ * processes, possibly at different addresses; sc_file.c opens, checks
+ * and maps it and uses sc_layout_plan_make / sc_layout_format / sc_layout_bind from
  * here.
  *
  * Owns: the layout (offsets of everything, the layout id) and the one-time
@@ -19,7 +19,7 @@
  * the process-local handle (sc_seg, with the allocator's sc_alloc_ctx).
  * Locks: none. Formatting happens before any other process can see the
  * segment; after that nothing here writes shared memory except
- * sc_seg_destroy giving back the thread's liveness slot (sc_live.c).
+ * sc_layout_destroy giving back the thread's liveness slot (sc_live.c).
  * Death: a process that dies while formatting leaves only a private mapping
  * (anonymous) or a temporary file no process maps, never a half-made
  * segment at the configured path (named).
@@ -29,9 +29,9 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
-#include "sc_segment.h"
+#include "sc_layout.h"
 
-static uint64_t sc_layout(uint64_t size, uint32_t nshards, uint32_t *npages_out, sc_off *heads_off,
+static uint64_t sc_layout_compute(uint64_t size, uint32_t nshards, uint32_t *npages_out, sc_off *heads_off,
                           sc_off *shards_off, sc_off *pages_off, sc_off *data_off)
 {
     uint64_t fixed, npages;
@@ -57,7 +57,7 @@ static uint64_t sc_layout(uint64_t size, uint32_t nshards, uint32_t *npages_out,
     return npages;
 }
 
-int sc_seg_plan_make(sc_seg_plan *plan, uint64_t size, uint32_t nshards, uint32_t entries_hint,
+int sc_layout_plan_make(sc_layout_plan *plan, uint64_t size, uint32_t nshards, uint32_t entries_hint,
                      char *err, size_t errlen)
 {
     uint64_t per_shard;
@@ -74,14 +74,14 @@ int sc_seg_plan_make(sc_seg_plan *plan, uint64_t size, uint32_t nshards, uint32_
     }
     /* Fewer shards when the segment is too small to give each a few pages. */
     while (nshards > 1) {
-        sc_layout(size, nshards, &npages, &plan->heads_off, &plan->shards_off, &plan->pages_off,
+        sc_layout_compute(size, nshards, &npages, &plan->heads_off, &plan->shards_off, &plan->pages_off,
                   &plan->data_off);
         if (npages >= (uint64_t)nshards * SC_MIN_PAGES_PER_SHARD) {
             break;
         }
         nshards >>= 1;
     }
-    sc_layout(size, nshards, &npages, &plan->heads_off, &plan->shards_off, &plan->pages_off, &plan->data_off);
+    sc_layout_compute(size, nshards, &npages, &plan->heads_off, &plan->shards_off, &plan->pages_off, &plan->data_off);
     if (npages < SC_MIN_PAGES_PER_SHARD) {
         snprintf(err, errlen, "apc.shm_size is too small (at least 1M is needed)");
         return -1;
@@ -97,7 +97,7 @@ int sc_seg_plan_make(sc_seg_plan *plan, uint64_t size, uint32_t nshards, uint32_
         if (bytes > ((uint64_t)npages << SC_PAGE_SHIFT)) {
             snprintf(err, errlen, "Unable to allocate %llu bytes of shared memory for cache structures. "
                      "Either apc.shm_size is too small or apc.entries_hint too large", (unsigned long long)bytes);
-            return SC_SEG_HINT_TOO_LARGE;
+            return SC_LAYOUT_HINT_TOO_LARGE;
         }
     }
     plan->size = size;
@@ -120,7 +120,7 @@ int sc_seg_plan_make(sc_seg_plan *plan, uint64_t size, uint32_t nshards, uint32_
     return 0;
 }
 
-void sc_seg_bind(sc_seg *seg, void *base)
+void sc_layout_bind(sc_seg *seg, void *base)
 {
     sc_header *hdr = base;
 
@@ -142,7 +142,7 @@ void sc_seg_bind(sc_seg *seg, void *base)
     seg->ac.nshards = hdr->nshards;
 }
 
-int sc_seg_format(sc_seg *seg, void *base, const sc_seg_plan *plan, uint32_t req_shards,
+int sc_layout_format(sc_seg *seg, void *base, const sc_layout_plan *plan, uint32_t req_shards,
                   uint32_t req_hint, const char *version)
 {
     sc_header *hdr = base;
@@ -151,7 +151,7 @@ int sc_seg_format(sc_seg *seg, void *base, const sc_seg_plan *plan, uint32_t req
     hdr->magic = SC_MAGIC;
     hdr->format = SC_FORMAT;
     hdr->header_bytes = (uint32_t)sizeof(sc_header);
-    hdr->layout = sc_seg_layout_id();
+    hdr->layout = sc_layout_id();
     if (version) {
         snprintf(hdr->version, sizeof(hdr->version), "%s", version);
     }
@@ -167,7 +167,7 @@ int sc_seg_format(sc_seg *seg, void *base, const sc_seg_plan *plan, uint32_t req
     hdr->data_off = plan->data_off;
     hdr->start_time = (int64_t)time(NULL);
     hdr->initial_capacity = plan->initial_capacity;
-    sc_seg_bind(seg, base);
+    sc_layout_bind(seg, base);
 
     if (sc_mutex_init(&hdr->global_lock) != 0 || sc_live_init(&hdr->live) != 0) {
         return -1;
@@ -189,17 +189,17 @@ int sc_seg_format(sc_seg *seg, void *base, const sc_seg_plan *plan, uint32_t req
     return 0;
 }
 
-int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries_hint,
+int sc_layout_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries_hint,
                   char *err, size_t errlen)
 {
-    sc_seg_plan plan;
+    sc_layout_plan plan;
     void *base;
 
     int rc;
 
     memset(seg, 0, sizeof(*seg));
     seg->fd = -1;
-    rc = sc_seg_plan_make(&plan, size, nshards, entries_hint, err, errlen);
+    rc = sc_layout_plan_make(&plan, size, nshards, entries_hint, err, errlen);
     if (rc != 0) {
         return rc;
     }
@@ -208,7 +208,7 @@ int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries
         snprintf(err, errlen, "cannot map %llu bytes of shared memory", (unsigned long long)size);
         return -1;
     }
-    if (sc_seg_format(seg, base, &plan, nshards, entries_hint, NULL) != 0) {
+    if (sc_layout_format(seg, base, &plan, nshards, entries_hint, NULL) != 0) {
         snprintf(err, errlen, "cannot initialise process-shared locks");
         munmap(base, size);
         memset(seg, 0, sizeof(*seg));
@@ -219,7 +219,7 @@ int sc_seg_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entries
 }
 
 /* FNV-1a over the sizes and places of everything shared. */
-static uint64_t sc_mix_in(uint64_t h, uint64_t v)
+static uint64_t sc_layout_mix_in(uint64_t h, uint64_t v)
 {
     int i;
 
@@ -230,7 +230,7 @@ static uint64_t sc_mix_in(uint64_t h, uint64_t v)
     return h;
 }
 
-uint64_t sc_seg_layout_id(void)
+uint64_t sc_layout_id(void)
 {
     const union { uint32_t u; uint8_t b[4]; } order = {UINT32_C(0x01020304)};
     uint64_t h = UINT64_C(0xcbf29ce484222325);
@@ -267,12 +267,12 @@ uint64_t sc_seg_layout_id(void)
     size_t i;
 
     for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-        h = sc_mix_in(h, parts[i]);
+        h = sc_layout_mix_in(h, parts[i]);
     }
     return h;
 }
 
-void sc_seg_destroy(sc_seg *seg)
+void sc_layout_destroy(sc_seg *seg)
 {
     if (seg->hdr) {
         /* The calling thread's liveness slot first: the kernel can mark a
