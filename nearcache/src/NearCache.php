@@ -383,7 +383,11 @@ class NearCache implements CacheInterface
             }
             $out[$k] = self::decode($payload);
             $e = $epochs[$k] ?? null;
-            if ($e === null || !is_int($pttl) || $pttl === -2) {
+            // PTTL: -1 no expiry, -2 gone, 0 the key's last millisecond (GET
+            // still returned it; Redis rounds the time left down). A copy must
+            // expire at $t0 + PTTL at the latest ($t0 is taken before the
+            // read), so with 0 there is nothing left to cache.
+            if ($e === null || !is_int($pttl) || ($pttl !== -1 && $pttl <= 0)) {
                 continue;
             }
             $exp = $pttl > 0 ? $t0 + $pttl : 0;

@@ -50,6 +50,41 @@ final class RedisServer
         throw new \RuntimeException("redis-server did not start on port {$this->port}: " . @file_get_contents($this->dir . '/redis.log'));
     }
 
+    /** SIGSTOP (a hung server: connections stay open, nothing answers); returns once it is stopped. */
+    public function pause(): void
+    {
+        $pid = $this->pid();
+        posix_kill($pid, SIGSTOP);
+        $deadline = microtime(true) + 5;
+        while (self::state($pid) !== 'T' && microtime(true) < $deadline) {
+            usleep(1000);
+        }
+        if (self::state($pid) !== 'T') {
+            throw new \RuntimeException("redis-server $pid did not stop");
+        }
+    }
+
+    public function resume(): void
+    {
+        posix_kill($this->pid(), SIGCONT);
+    }
+
+    private function pid(): int
+    {
+        if ($this->proc === null) {
+            throw new \RuntimeException('redis-server is not running');
+        }
+        return proc_get_status($this->proc)['pid'];
+    }
+
+    /** The state letter of /proc/PID/stat (R, S, T, ...). */
+    private static function state(int $pid): string
+    {
+        $s = (string) @file_get_contents("/proc/$pid/stat");
+        $p = strrpos($s, ')');
+        return $p === false ? '' : substr($s, $p + 2, 1);
+    }
+
     public function kill(): void
     {
         if ($this->proc !== null) {
