@@ -38,6 +38,8 @@ use Shardcache\NearCache\Layout;
 class NearCache implements CacheInterface
 {
     private const NO_EXPIRY = "\0\0\0\0\0\0\0\0";
+    /** Longest TTL set in Redis, in s (2^32 s: 136 years); longer ones are clamped to it. */
+    private const MAX_TTL_S = 1 << 32;
 
     private \Redis $redis;
     private string $rprefix;   // "ns:" in Redis
@@ -529,19 +531,32 @@ class NearCache implements CacheInterface
         return $out;
     }
 
-    /** null: no expiry; otherwise milliseconds (<= 0: already expired). */
+    /**
+     * null: no expiry; otherwise milliseconds (<= 0: already expired, delete).
+     * PSR-16 allows any int and any DateInterval: a TTL beyond MAX_TTL_S
+     * (also PHP_INT_MAX, which would overflow in ms) is clamped to it.
+     */
     private function ttlMs($ttl): ?int
     {
         if ($ttl === null) {
             return null;
         }
         if (is_int($ttl)) {
-            return $ttl * 1000;
+            $s = $ttl;
+        } elseif ($ttl instanceof \DateInterval) {
+            // Relative to now, as PSR-16 says (a month from now, not from 1970).
+            $now = new \DateTimeImmutable('@' . time());
+            try {
+                $s = $now->add($ttl)->getTimestamp() - $now->getTimestamp();
+            } catch (\Throwable) {
+                throw new InvalidArgumentException('invalid TTL: a DateInterval out of range');
+            }
+            if (!is_int($s)) {          // int overflow
+                $s = $s > 0 ? PHP_INT_MAX : PHP_INT_MIN;
+            }
+        } else {
+            throw new InvalidArgumentException('invalid TTL of type ' . get_debug_type($ttl));
         }
-        if ($ttl instanceof \DateInterval) {
-            $now = new \DateTimeImmutable('@0');
-            return ($now->add($ttl)->getTimestamp() - $now->getTimestamp()) * 1000;
-        }
-        throw new InvalidArgumentException('invalid TTL of type ' . get_debug_type($ttl));
+        return $s <= 0 ? 0 : 1000 * min($s, self::MAX_TTL_S);
     }
 }
