@@ -56,11 +56,11 @@ class NearCache implements CacheInterface
     private int $stateGen = 0;
     private int $stateHb = 0;
     private string $vprefix = '';   // "nc:ns:GEN:v:" of $stateGen
-    /** @var array{0:string|false,1:string,2:int,3:float,4:mixed,5:int} how to reconnect */
+    /** @var array{0:string|false|null,1:string,2:int,3:float,4:mixed,5:int,6:float} how to reconnect */
     private array $conn;
 
     /**
-     * @param array{max_lag_ms?:int, local_ttl?:int, reconnect_ms?:int} $options
+     * @param array{max_lag_ms?:int, local_ttl?:int, reconnect_ms?:int, read_timeout?:float} $options
      *   max_lag_ms: how old the sync's last heartbeat may be for the local layer
      *               to be used (default 500): the staleness bound of a local hit;
      *   local_ttl:  longest life of a local copy in seconds (default 0: as long
@@ -70,6 +70,11 @@ class NearCache implements CacheInterface
      *               object's own host, port, timeout, auth and database, at
      *               most once per this many ms (default 1000); in between,
      *               calls fail at once instead of waiting for a connect timeout.
+     *               Every reconnect passes the connect timeout and the read
+     *               timeout that the \Redis object had when given here;
+     *   read_timeout: seconds a Redis reply may take (set on the \Redis object
+     *               now and after every reconnect); default: the object's own
+     *               (OPT_READ_TIMEOUT; 0: PHP's default_socket_timeout).
      */
     public function __construct(\Redis $redis, string $namespace, array $options = [])
     {
@@ -90,9 +95,15 @@ class NearCache implements CacheInterface
         $this->maxLagMs = max(0, (int) ($options['max_lag_ms'] ?? 500));
         $this->localTtl = max(0, (int) ($options['local_ttl'] ?? 0));
         $this->reconnectMs = max(0, (int) ($options['reconnect_ms'] ?? 1000));
-        // phpredis forgets these once the connection failed: keep them now.
+        if (isset($options['read_timeout'])) {
+            $redis->setOption(\Redis::OPT_READ_TIMEOUT, (float) $options['read_timeout']);
+        }
+        // phpredis forgets these once the connection failed, and a new
+        // connect() without a read timeout waits default_socket_timeout for
+        // a reply: keep them now.
         $this->conn = [$redis->getPersistentID(), (string) $redis->getHost(), (int) $redis->getPort(),
-            (float) $redis->getTimeout(), $redis->getAuth(), (int) $redis->getDBNum()];
+            (float) $redis->getTimeout(), $redis->getAuth(), (int) $redis->getDBNum(),
+            (float) ($options['read_timeout'] ?? $redis->getReadTimeout())];
         $this->local = function_exists('shardcache_enabled') && \shardcache_enabled();
     }
 
@@ -462,7 +473,7 @@ class NearCache implements CacheInterface
         }
         $r = $this->redis;
         try {
-            [$pid, $host, $port, $timeout, $auth, $db] = $this->conn;
+            [$pid, $host, $port, $timeout, $auth, $db, $readTimeout] = $this->conn;
             if ($host === '') {
                 throw new \RuntimeException('the \Redis object was not connected');
             }
@@ -470,9 +481,15 @@ class NearCache implements CacheInterface
                 $r->close();
             } catch (\Throwable) {
             }
-            is_string($pid) && $pid !== ''
-                ? $r->pconnect($host, $port, $timeout, $pid)
-                : $r->connect($host, $port, $timeout);
+            $ok = is_string($pid) && $pid !== ''
+                ? $r->pconnect($host, $port, $timeout, $pid, 0, $readTimeout)
+                : $r->connect($host, $port, $timeout, null, 0, $readTimeout);
+            if (!$ok) {
+                throw new \RedisException('connect failed');
+            }
+            if ($readTimeout > 0) {
+                $r->setOption(\Redis::OPT_READ_TIMEOUT, $readTimeout);
+            }
             if ($auth !== null && $auth !== false) {
                 $r->auth($auth);
             }

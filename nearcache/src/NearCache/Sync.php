@@ -114,7 +114,7 @@ final class Sync
         $pub = new PubSubReader($this->host, $this->port, $timeout);
         try {
             $ctl = new \Redis();
-            $ctl->connect($this->host, $this->port, $timeout);
+            $ctl->connect($this->host, $this->port, $timeout, null, 0, $timeout);
             $ctl->setOption(\Redis::OPT_READ_TIMEOUT, $timeout);
             if (isset($this->options['auth'])) {
                 $ctl->auth($this->options['auth']);
