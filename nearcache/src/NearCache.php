@@ -28,9 +28,14 @@ use Shardcache\NearCache\Layout;
  * Redis errors are never thrown: get() then returns the local copy while the
  *          local layer is usable, else $default; writes return false.
  *
- * Values are serialize()d once; the same bytes are stored in Redis and in the
- * local copy. A Redis value that does not unserialize (written by another
- * client) is returned as the raw string.
+ * Values are encoded once; the same bytes are stored in Redis and in the
+ * local copy. A string is stored as it is (other clients read it as written);
+ * every other value, and a string that begins with the tag, is TAG .
+ * serialize(value). A Redis value without the tag (written by another client)
+ * is returned exactly as written, whatever it looks like ("i:0;" stays a
+ * string); a tagged one is unserialize()d with allowed_classes (default:
+ * false: objects come back as __PHP_Incomplete_Class, no class is ever
+ * instantiated from Redis unless allowed).
  *
  * The \Redis object must be connected, and must not have a serializer,
  * compression or key prefix set (NearCache owns the byte format and the keys).
@@ -38,6 +43,12 @@ use Shardcache\NearCache\Layout;
 class NearCache implements CacheInterface
 {
     private const NO_EXPIRY = "\0\0\0\0\0\0\0\0";
+    /**
+     * Begins every payload that is not a plain string: NUL, 0xFF (never in
+     * UTF-8 text, nor at the start of a serialize() string), "NC1". A foreign
+     * value can only be mistaken for NearCache's if it starts with these bytes.
+     */
+    private const TAG = "\0\xffNC1";
     /** Longest TTL set in Redis, in s (2^32 s: 136 years); longer ones are clamped to it. */
     private const MAX_TTL_S = 1 << 32;
 
@@ -49,6 +60,9 @@ class NearCache implements CacheInterface
     private int $maxLagMs;
     private int $localTtl;     // cap on a local copy's life in s, 0: none
     private bool $local;       // the segment is there at all
+    /** @var bool|list<string> unserialize()'s allowed_classes for tagged payloads */
+    private bool|array $allowedClasses;
+    private bool $legacyValues; // also unserialize() untagged values (format before the tag)
     private int $reconnectMs;  // least time between two reconnect attempts
     private int $downSince = 0; // hrtime ms of the last Redis failure, 0: connected
     // The last state read from the segment, unpacked (per process).
@@ -60,7 +74,16 @@ class NearCache implements CacheInterface
     private array $conn;
 
     /**
-     * @param array{max_lag_ms?:int, local_ttl?:int, reconnect_ms?:int, read_timeout?:float} $options
+     *   allowed_classes: the classes whose objects are instantiated when a
+     *               value is read (unserialize()'s option): false (default):
+     *               none, an object comes back as __PHP_Incomplete_Class;
+     *               true: all; or a list of class names;
+     *   legacy_values: read values without the tag as the format before it
+     *               did (unserialize() them, with allowed_classes; a foreign
+     *               "i:0;" is then 0 again), and write every value tagged,
+     *               for the time old values are still in Redis (default false).
+     *
+     * @param array{max_lag_ms?:int, local_ttl?:int, reconnect_ms?:int, read_timeout?:float, allowed_classes?:bool|list<string>, legacy_values?:bool} $options
      *   max_lag_ms: how old the sync's last heartbeat may be for the local layer
      *               to be used (default 500): the staleness bound of a local hit;
      *   local_ttl:  longest life of a local copy in seconds (default 0: as long
@@ -95,6 +118,12 @@ class NearCache implements CacheInterface
         $this->maxLagMs = max(0, (int) ($options['max_lag_ms'] ?? 500));
         $this->localTtl = max(0, (int) ($options['local_ttl'] ?? 0));
         $this->reconnectMs = max(0, (int) ($options['reconnect_ms'] ?? 1000));
+        $allowed = $options['allowed_classes'] ?? false;
+        if (!is_bool($allowed) && !(is_array($allowed) && array_filter($allowed, 'is_string') === $allowed)) {
+            throw new \LogicException('NearCache option allowed_classes must be a bool or a list of class names');
+        }
+        $this->allowedClasses = is_array($allowed) ? array_values($allowed) : $allowed;
+        $this->legacyValues = (bool) ($options['legacy_values'] ?? false);
         if (isset($options['read_timeout'])) {
             $redis->setOption(\Redis::OPT_READ_TIMEOUT, (float) $options['read_timeout']);
         }
@@ -166,9 +195,8 @@ class NearCache implements CacheInterface
         if ($ms !== null && $ms <= 0) {
             return $this->delete($key);
         }
-        try {
-            $payload = serialize($value);
-        } catch (\Throwable) {
+        $payload = $this->encode($value);
+        if ($payload === null) {
             return false;       // e.g. a Closure
         }
         $ok = false;
@@ -269,14 +297,20 @@ class NearCache implements CacheInterface
         if (!$pairs) {
             return true;
         }
+        $payloads = [];
+        foreach ($pairs as $k => $v) {
+            $payloads[$k] = $this->encode($v);
+            if ($payloads[$k] === null) {
+                return false;   // e.g. a Closure; nothing written
+            }
+        }
         $ok = true;
         try {
             if (!($r = $this->redis())) {
                 throw new \RedisException('down');
             }
             $p = $r->multi(\Redis::PIPELINE);
-            foreach ($pairs as $k => $v) {
-                $payload = serialize($v);
+            foreach ($payloads as $k => $payload) {
                 $ms === null ? $p->set($this->rprefix . $k, $payload) : $p->set($this->rprefix . $k, $payload, ['px' => $ms]);
             }
             $res = $p->exec();
@@ -350,7 +384,7 @@ class NearCache implements CacheInterface
             return null;
         }
         $found = true;
-        return self::decode(substr($v, 16));
+        return $this->decode(substr($v, 16));
     }
 
     /**
@@ -394,7 +428,7 @@ class NearCache implements CacheInterface
             if (!is_string($payload)) {
                 continue;
             }
-            $out[$k] = self::decode($payload);
+            $out[$k] = $this->decode($payload);
             $e = $epochs[$k] ?? null;
             // PTTL: -1 no expiry, -2 gone, 0 the key's last millisecond (GET
             // still returned it; Redis rounds the time left down). A copy must
@@ -513,17 +547,39 @@ class NearCache implements CacheInterface
         $this->downSince = intdiv(hrtime(true), 1000000) ?: 1;
     }
 
-    private static function decode(string $payload): mixed
+    /** The bytes stored for $value (see the class comment), or null if it cannot be serialized. */
+    private function encode(mixed $value): ?string
     {
-        if ($payload === 'b:0;') {
+        if (is_string($value) && !$this->legacyValues && !str_starts_with($value, self::TAG)) {
+            return $value;
+        }
+        try {
+            return self::TAG . serialize($value);
+        } catch (\Throwable) {
+            return null;
+        }
+    }
+
+    private function decode(string $payload): mixed
+    {
+        if (!str_starts_with($payload, self::TAG)) {
+            return $this->legacyValues ? $this->unserialize($payload, $payload) : $payload;
+        }
+        return $this->unserialize(substr($payload, strlen(self::TAG)), $payload);
+    }
+
+    /** unserialize($s) with allowed_classes; $raw when $s is not a serialized value. */
+    private function unserialize(string $s, string $raw): mixed
+    {
+        if ($s === 'b:0;') {
             return false;
         }
         try {
-            $v = @unserialize($payload);
+            $v = @unserialize($s, ['allowed_classes' => $this->allowedClasses]);
         } catch (\Throwable) {
-            return $payload;        // e.g. a class whose __unserialize() throws
+            return $raw;            // e.g. an allowed class whose __unserialize() throws
         }
-        return $v === false ? $payload : $v;
+        return $v === false ? $raw : $v;
     }
 
     /** @param mixed $key */

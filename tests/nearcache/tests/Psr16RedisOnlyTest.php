@@ -28,7 +28,8 @@ final class Psr16RedisOnlyTest extends SimpleCacheTest
 
     public function createSimpleCache()
     {
-        return new NearCache(self::$redis->client(), 'psr16ro');
+        // The suite stores stdClass objects.
+        return new NearCache(self::$redis->client(), 'psr16ro', ['allowed_classes' => [\stdClass::class]]);
     }
 
     public function testLocalLayerIsBypassed(): void

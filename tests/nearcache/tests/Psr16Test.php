@@ -53,7 +53,8 @@ final class Psr16Test extends SimpleCacheTest
 
     public function createSimpleCache()
     {
-        return new NearCache(self::$redis->client(), 'psr16');
+        // The suite stores stdClass objects.
+        return new NearCache(self::$redis->client(), 'psr16', ['allowed_classes' => [\stdClass::class]]);
     }
 
     /** The suite's get()s must have gone through the local layer, not around it. */
