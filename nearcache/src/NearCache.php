@@ -13,8 +13,10 @@ use Shardcache\NearCache\Layout;
  * near-cache in front of it that every worker of the host shares.
  *
  * get():   a valid local copy is returned without touching Redis; otherwise
- *          Redis is read (GET + PTTL in one round trip) and the local copy
- *          filled, tagged with the key's epoch read BEFORE the Redis read.
+ *          Redis is read (GET + PTTL in one round trip, in one MULTI with the
+ *          database token when a copy is to be made) and the local copy
+ *          filled, tagged with the key's epoch read BEFORE the Redis read,
+ *          if the token is the one of the local generation (see Sync).
  * writes:  Redis first, then the key's local epoch is deleted, which kills any
  *          local copy, including one that a concurrent reader is about to
  *          install from an older Redis read (see Layout). The written value
@@ -56,6 +58,7 @@ class NearCache implements CacheInterface
     private string $rprefix;   // "ns:" in Redis
     private string $lprefix;   // "nc:ns:" in the segment
     private string $stateKey;
+    private string $tokenKey;  // "ns:@db" in Redis
     private string $ns;
     private int $maxLagMs;
     private int $localTtl;     // cap on a local copy's life in s, 0: none
@@ -69,6 +72,7 @@ class NearCache implements CacheInterface
     private string $stateRaw = '';
     private int $stateGen = 0;
     private int $stateHb = 0;
+    private string $stateToken = '';   // the database token of $stateGen
     private string $vprefix = '';   // "nc:ns:GEN:v:" of $stateGen
     /** @var array{0:string|false|null,1:string,2:int,3:float,4:mixed,5:int,6:float} how to reconnect */
     private array $conn;
@@ -115,6 +119,7 @@ class NearCache implements CacheInterface
         $this->rprefix = Layout::redisPrefix($namespace);
         $this->lprefix = Layout::localPrefix($namespace);
         $this->stateKey = Layout::stateKey($namespace);
+        $this->tokenKey = Layout::tokenKey($namespace);
         $this->maxLagMs = max(0, (int) ($options['max_lag_ms'] ?? 500));
         $this->localTtl = max(0, (int) ($options['local_ttl'] ?? 0));
         $this->reconnectMs = max(0, (int) ($options['reconnect_ms'] ?? 1000));
@@ -159,13 +164,14 @@ class NearCache implements CacheInterface
         }
         $s = \shardcache_fetch($this->stateKey);
         if ($s !== $this->stateRaw) {           // changes every heartbeat (50 ms)
-            if (!is_string($s) || strlen($s) !== 16) {
+            if (!is_string($s) || strlen($s) < 16) {
                 return null;
             }
             $u = unpack('q2', $s);
             $this->stateRaw = $s;
             $this->stateGen = $u[1];
             $this->stateHb = $u[2];
+            $this->stateToken = substr($s, 16);
             $this->vprefix = $this->lprefix . $u[1] . ':v:';
         }
         if ($this->stateHb <= 0 || $now - $this->stateHb > $this->maxLagMs) {
@@ -397,7 +403,9 @@ class NearCache implements CacheInterface
     private function fetchRemote(array $keys, ?int $gen): ?array
     {
         $epochs = [];
+        $token = '';
         if ($gen !== null) {
+            $token = $this->stateToken;     // of $gen: usableGeneration() just read both
             foreach ($keys as $k) {
                 $epochs[$k] = $this->epoch($k);    // before the Redis read
             }
@@ -407,12 +415,30 @@ class NearCache implements CacheInterface
             if (!($r = $this->redis())) {
                 return null;
             }
+            // One round trip. To install copies, one MULTI that also reads the
+            // database token: the values come from the database it names.
             $p = $r->multi(\Redis::PIPELINE);
+            if ($gen !== null) {
+                $p->multi();
+            }
             foreach ($keys as $k) {
                 $p->get($this->rprefix . $k);
                 $p->pttl($this->rprefix . $k);
             }
+            if ($gen !== null) {
+                $p->get($this->tokenKey);
+                $p->exec();
+            }
             $res = $p->exec();
+            if ($gen !== null) {
+                $res = is_array($res) && is_array($res[0] ?? null) ? $res[0] : null;
+                $rtoken = is_array($res) ? array_pop($res) : null;
+                if ($rtoken !== $token || $token === '') {
+                    // Another database than the generation's (SWAPDB, not yet
+                    // seen by the sync), or none known: return, do not cache.
+                    $epochs = [];
+                }
+            }
         } catch (\Throwable) {
             $this->failed();
             $res = null;

@@ -14,14 +14,25 @@ namespace Shardcache\NearCache;
  *   ns:@hb:SID:TMS         heartbeat keys of the sync process SID (TMS: its
  *                          hrtime in ms when it sent the SET); PSR-16 keys
  *                          cannot hold '@', so these never meet user keys
+ *   ns:@db                 the database's token: 16 random hex digits, made
+ *                          (SET NX) by the first sync that finds none. It
+ *                          travels with the database's keys, so a SWAPDB
+ *                          (which Redis reports to no tracking client) or a
+ *                          FLUSHDB shows as a token change. Every sync reads
+ *                          it atomically with each heartbeat SET; readers read
+ *                          it atomically with the values they cache.
  *
  * Local segment (shardcache_* functions)
- *   nc:ns:@state           16 bytes, pack('q2', GEN, HBMS); written by Sync only.
+ *   nc:ns:@state           pack('q2', GEN, HBMS) . TOKEN; written by Sync only.
  *                          GEN names the generation of local values; HBMS is
  *                          the send time (hrtime, ms) of the last heartbeat
  *                          whose invalidation Sync has received and applied, 0
  *                          while Sync is disconnected or stopped. Readers use
  *                          the local layer only while now - HBMS <= max lag.
+ *                          TOKEN is the database token read with the heartbeats
+ *                          of GEN (a new token: a new generation); a reader
+ *                          installs a copy under GEN only if the token it read
+ *                          with the value is TOKEN ('' while unknown: none).
  *   nc:ns:e:KEY            epoch of KEY: 8 random bytes, created
  *                          by a reader (shardcache_add) when absent, deleted by
  *                          Sync when Redis reports KEY modified and by a writer
@@ -62,6 +73,18 @@ final class Layout
         return 'nc:' . $ns . ':@state';
     }
 
+    /** The Redis key of the database token of a namespace. */
+    public static function tokenKey(string $ns): string
+    {
+        return $ns . ':@db';
+    }
+
+    /** The state's bytes (see nc:ns:@state). */
+    public static function packState(int $gen, int $hbMs, string $token): string
+    {
+        return pack('q2', $gen, $hbMs) . $token;
+    }
+
     /** Heartbeat key prefix of one sync process (then the ms send time). */
     public static function heartbeatPrefix(string $ns, string $sid): string
     {
@@ -74,14 +97,14 @@ final class Layout
         return intdiv(hrtime(true), 1000000);
     }
 
-    /** @return array{0:int,1:int}|null [generation, heartbeat ms] */
+    /** @return array{0:int,1:int,2:string}|null [generation, heartbeat ms, database token] */
     public static function readState(string $ns): ?array
     {
         $s = \shardcache_fetch(self::stateKey($ns));
-        if (!is_string($s) || strlen($s) !== 16) {
+        if (!is_string($s) || strlen($s) < 16) {
             return null;
         }
         $u = unpack('q2', $s);
-        return [$u[1], $u[2]];
+        return [$u[1], $u[2], substr($s, 16)];
     }
 }

@@ -22,8 +22,19 @@ namespace Shardcache\NearCache;
  * both connections work end to end: Redis tells a RESP2 client nothing when
  * the tracking connection dies, and nothing reaches the pub/sub one then.
  *
+ * Database token: SWAPDB (and a FLUSHDB's removal of keys on the other side
+ * of a swap) reaches no tracking client. Each heartbeat SET is sent in one
+ * MULTI with SET ns:@db <random> NX and GET ns:@db, so the token read is the
+ * one of the database that the heartbeat was executed in. When the heartbeat
+ * comes back with another token than the last one, the database under the
+ * keys was exchanged: a new generation, stored with the heartbeat and the
+ * new token. Readers install a copy only when the token they read in one
+ * MULTI with the value is the state's, so no copy from a swapped-in database
+ * outlives the heartbeat after the swap, even if a second SWAPDB swapped the
+ * first one back before that heartbeat.
+ *
  * Generation: when the first heartbeat comes back after (re)subscribing, and
- * after a flush, the generation is increased before the heartbeat is stored:
+ * after a flush or a token change, the generation is increased before the heartbeat is stored:
  * every local copy made before (possibly under missed invalidations) is
  * unreachable at once, whatever the number of keys. On a connection error, on
  * no heartbeat for dead_after_ms, and on stop, the state's heartbeat becomes 0
@@ -38,6 +49,10 @@ final class Sync
     private string $hbPrefix;
     private int $gen;
     private int $hbMs = 0;         // heartbeat currently published in the state
+    private string $tokenKey;
+    private string $token = '';    // database token of the generation ('' unknown)
+    /** @var array<int,string> heartbeat send time => database token read with it */
+    private array $hbTokens = [];
     private bool $stop = false;
     /** @var callable(string):void */
     private $log;
@@ -64,6 +79,7 @@ final class Sync
         $this->lprefix = Layout::localPrefix($namespace);
         $this->stateKey = Layout::stateKey($namespace);
         $this->hbPrefix = Layout::heartbeatPrefix($namespace, bin2hex(random_bytes(6)));
+        $this->tokenKey = Layout::tokenKey($namespace);
         $this->log = $options['log'] ?? static function (string $m): void {
         };
         // Keep counting from the generation in the segment (a restarted sync);
@@ -159,10 +175,11 @@ final class Sync
         $healthy = false;
         $lastBack = Layout::nowMs();      // when the last own heartbeat came back
         $nextHb = 0;
+        $this->hbTokens = [];
         while (!$this->stop) {
             $now = Layout::nowMs();
             if ($now >= $nextHb) {
-                $ctl->set($this->hbPrefix . $now, '1', ['px' => 2 * $deadAfter]);   // only its invalidation matters
+                $this->heartbeat($ctl, $now, 2 * $deadAfter);
                 $nextHb = $now + $interval;
             }
             if ($now - $lastBack > $deadAfter) {
@@ -187,7 +204,14 @@ final class Sync
                     }
                     if (str_starts_with($rk, $this->hbPrefix)) {
                         $t = (int) substr($rk, strlen($this->hbPrefix));
-                        if ($t > $this->hbMs || !$healthy) {
+                        $token = $this->hbTokens[$t] ?? null;
+                        foreach ($this->hbTokens as $sent => $unused) {
+                            if ($sent > $t) {
+                                break;
+                            }
+                            unset($this->hbTokens[$sent]);
+                        }
+                        if ($token !== null && ($t > $this->hbMs || !$healthy)) {
                             if (!$healthy) {
                                 // First proof of a working subscription: what
                                 // was cached before it may have missed
@@ -195,7 +219,13 @@ final class Sync
                                 $this->gen++;
                                 $healthy = true;
                                 ($this->log)("sync {$this->ns}: invalidations flowing, local layer on (generation {$this->gen})");
+                            } elseif ($token !== $this->token) {
+                                // SWAPDB (or the token key lost): the keys
+                                // cached so far came from another database.
+                                $this->gen++;
+                                ($this->log)("sync {$this->ns}: database token changed, new generation {$this->gen}");
                             }
+                            $this->token = $token;
                             $lastBack = Layout::nowMs();
                             $this->publish(max($t, $this->hbMs));
                         }
@@ -213,11 +243,31 @@ final class Sync
         }
     }
 
+    /**
+     * Sends the heartbeat SET stamped $now, in one MULTI with the database
+     * token's SET NX and GET, and notes the token read for that heartbeat.
+     */
+    private function heartbeat(\Redis $ctl, int $now, int $ttlMs): void
+    {
+        $ctl->multi(\Redis::PIPELINE);
+        $ctl->multi();
+        $ctl->set($this->hbPrefix . $now, '1', ['px' => $ttlMs]);   // only its invalidation matters
+        $ctl->set($this->tokenKey, bin2hex(random_bytes(8)), ['nx']);
+        $ctl->get($this->tokenKey);
+        $ctl->exec();
+        $res = $ctl->exec();
+        $token = is_array($res) && is_array($res[0] ?? null) ? ($res[0][2] ?? null) : null;
+        if (!is_string($token) || $token === '') {
+            throw new \RuntimeException('heartbeat failed: ' . json_encode($res));
+        }
+        $this->hbTokens[$now] = $token;
+    }
+
     /** Stores the state (current generation, heartbeat $hbMs; 0: bypass). */
     private function publish(int $hbMs): void
     {
         $this->hbMs = $hbMs;
-        if (!\shardcache_store($this->stateKey, pack('q2', $this->gen, $hbMs))) {
+        if (!\shardcache_store($this->stateKey, Layout::packState($this->gen, $hbMs, $this->token))) {
             // Never leave an older, healthy-looking state behind.
             \shardcache_delete($this->stateKey);
         }

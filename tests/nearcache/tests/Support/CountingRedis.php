@@ -5,7 +5,8 @@ declare(strict_types=1);
 namespace Shardcache\NearCacheTests\Support;
 
 /**
- * A \Redis that counts the GETs it sends (a NearCache read that went to Redis)
+ * A \Redis that counts the GETs of cache keys it sends (a NearCache read that
+ * went to Redis; not those of NearCache's own ns:@... keys)
  * and can answer PTTL as Redis does in a key's last millisecond.
  */
 final class CountingRedis extends \Redis
@@ -17,7 +18,9 @@ final class CountingRedis extends \Redis
     /** @return mixed */
     public function get($key)
     {
-        $this->gets++;
+        if (!str_contains((string) $key, ':@')) {     // not the database token
+            $this->gets++;
+        }
         return parent::get($key);
     }
 
