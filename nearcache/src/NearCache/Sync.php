@@ -22,23 +22,23 @@ namespace Shardcache\NearCache;
  * both connections work end to end: Redis tells a RESP2 client nothing when
  * the tracking connection dies, and nothing reaches the pub/sub one then.
  *
- * Database token: SWAPDB (and a FLUSHDB's removal of keys on the other side
- * of a swap) reaches no tracking client. Each heartbeat SET is sent in one
- * MULTI with SET ns:@db <random> NX and GET ns:@db, so the token read is the
- * one of the database that the heartbeat was executed in. When the heartbeat
- * comes back with another token than the last one, the database under the
- * keys was exchanged: a new generation, stored with the heartbeat and the
- * new token. Readers install a copy only when the token they read in one
- * MULTI with the value is the state's, so no copy from a swapped-in database
- * outlives the heartbeat after the swap, even if a second SWAPDB swapped the
- * first one back before that heartbeat.
+ * Database token: Redis tells no tracking client about SWAPDB. Each
+ * heartbeat SET is sent in one MULTI with SET ns:@db <random> NX and GET
+ * ns:@db, so the token read is the one of the database that the heartbeat
+ * was executed in. When the heartbeat comes back with another token than the
+ * last one, the database under the keys was exchanged: a new generation,
+ * stored with the heartbeat and the new token. Readers install a copy only
+ * when the token they read in one MULTI with the value is the state's, so no
+ * copy from a swapped-in database outlives the heartbeat after the swap, even
+ * if a second SWAPDB swapped the first one back before that heartbeat.
  *
- * Generation: when the first heartbeat comes back after (re)subscribing, and
- * after a flush or a token change, the generation is increased before the heartbeat is stored:
- * every local copy made before (possibly under missed invalidations) is
- * unreachable at once, whatever the number of keys. On a connection error, on
- * no heartbeat for dead_after_ms, and on stop, the state's heartbeat becomes 0
- * (readers bypass the local layer at once) and the sync reconnects.
+ * Generation: when the first heartbeat comes back after (re)subscribing,
+ * after a flush and after a token change, the generation is increased before
+ * the heartbeat is stored: every local copy made before (possibly under
+ * missed invalidations) is unreachable at once, whatever the number of keys.
+ * On a connection error, on no heartbeat for dead_after_ms, and on stop, the
+ * state's heartbeat becomes 0 (readers bypass the local layer at once) and
+ * the sync reconnects.
  */
 final class Sync
 {
