@@ -51,6 +51,13 @@ class NearCache implements CacheInterface
      * value can only be mistaken for NearCache's if it starts with these bytes.
      */
     private const TAG = "\0\xffNC1";
+    /**
+     * Begins a value stored by remember(): META . pack('N', computation ms)
+     * . the value's bytes as above. get() returns the value alone.
+     */
+    private const META = "\0\xffNCM";
+    /** What TAG and META share: a plain string beginning with it is stored tagged. */
+    private const TAG_HEAD = "\0\xffNC";
     /** Longest TTL set in Redis, in s (2^32 s: 136 years); longer ones are clamped to it. */
     private const MAX_TTL_S = 1 << 32;
 
@@ -68,6 +75,8 @@ class NearCache implements CacheInterface
     private bool $legacyValues; // also unserialize() untagged values (format before the tag)
     private int $reconnectMs;  // least time between two reconnect attempts
     private int $downSince = 0; // hrtime ms of the last Redis failure, 0: connected
+    private int $leaseMs;      // remember(): life of a computation lease
+    private int $leaseWaitMs;  // remember(): longest wait for another's computation
     // The last state read from the segment, unpacked (per process).
     private string $stateRaw = '';
     private int $stateGen = 0;
@@ -87,7 +96,7 @@ class NearCache implements CacheInterface
      *               "i:0;" is then 0 again), and write every value tagged,
      *               for the time old values are still in Redis (default false).
      *
-     * @param array{max_lag_ms?:int, local_ttl?:int, reconnect_ms?:int, read_timeout?:float, allowed_classes?:bool|list<string>, legacy_values?:bool} $options
+     * @param array{max_lag_ms?:int, local_ttl?:int, reconnect_ms?:int, read_timeout?:float, allowed_classes?:bool|list<string>, legacy_values?:bool, lease_ms?:int, lease_wait_ms?:int} $options
      *   max_lag_ms: how old the sync's last heartbeat may be for the local layer
      *               to be used (default 500): the staleness bound of a local hit;
      *   local_ttl:  longest life of a local copy in seconds (default 0: as long
@@ -101,7 +110,13 @@ class NearCache implements CacheInterface
      *               timeout that the \Redis object had when given here;
      *   read_timeout: seconds a Redis reply may take (set on the \Redis object
      *               now and after every reconnect); default: the object's own
-     *               (OPT_READ_TIMEOUT; 0: PHP's default_socket_timeout).
+     *               (OPT_READ_TIMEOUT; 0: PHP's default_socket_timeout);
+     *   lease_ms:   remember(): how long a computation lease lives in Redis
+     *               (default 5000): a holder that dies (or computes longer)
+     *               lets another process compute after this time;
+     *   lease_wait_ms: remember(): the longest a caller waits for the value
+     *               that another process computes (default 2 * lease_ms);
+     *               then it computes the value itself.
      */
     public function __construct(\Redis $redis, string $namespace, array $options = [])
     {
@@ -123,6 +138,8 @@ class NearCache implements CacheInterface
         $this->maxLagMs = max(0, (int) ($options['max_lag_ms'] ?? 500));
         $this->localTtl = max(0, (int) ($options['local_ttl'] ?? 0));
         $this->reconnectMs = max(0, (int) ($options['reconnect_ms'] ?? 1000));
+        $this->leaseMs = max(1, (int) ($options['lease_ms'] ?? 5000));
+        $this->leaseWaitMs = max(0, (int) ($options['lease_wait_ms'] ?? 2 * $this->leaseMs));
         $allowed = $options['allowed_classes'] ?? false;
         if (!is_bool($allowed) && !(is_array($allowed) && array_filter($allowed, 'is_string') === $allowed)) {
             throw new \LogicException('NearCache option allowed_classes must be a bool or a list of class names');
@@ -362,6 +379,241 @@ class NearCache implements CacheInterface
     }
 
     /**
+     * The value of $key; when it is missing, $callback computes it, once for
+     * every host of the site: the caller that wins a short lease in Redis
+     * (SET ns:@l:KEY NX PX lease_ms) computes and stores it; the others wait
+     * (at most lease_wait_ms, then compute themselves) until the key or the
+     * lease is written, deleted or expires, and read it then. A waiter does
+     * not poll Redis while the host's local layer is usable: it arms two
+     * local markers (the key's epoch and nc:ns:l:KEY), which the host's sync
+     * deletes when Redis reports the key or its lease modified, and watches
+     * them in the segment (checks 0.5 ms apart, then up to 8 ms); otherwise
+     * it asks Redis every 25 ms. A lease that its holder never releases
+     * (the process died) expires after lease_ms.
+     *
+     * Probabilistic early recomputation (XFetch, as Symfony's cache
+     * contracts): the value is stored with the time its computation took
+     * (ctime); a read recomputes it before it expires with probability
+     * growing as the time left shrinks: when left <= ctime * beta * -ln(rand).
+     * beta 0: never early; INF: recompute now. An early recomputation needs
+     * the lease; a caller that does not get it returns the current value.
+     *
+     * $callback is called with ($ttl, $save), both by reference (as far as it
+     * declares parameters): it may change the TTL (PSR-16 TTL: null, int
+     * seconds, \DateInterval) or set $save = false (the value is returned,
+     * not stored). An exception from it releases the lease and propagates.
+     * Redis down: the value is computed here (and not stored).
+     *
+     * @param null|int|\DateInterval $ttl
+     * @param callable(mixed&, bool&):mixed $callback
+     * @param array<string,mixed>|null $metadata set to ['expiry' => unix
+     *               time (float) or null, 'ctime' => computation ms] of the
+     *               value returned (Symfony's ItemInterface::METADATA_*)
+     */
+    public function remember(string $key, $ttl, callable $callback, float $beta = 1.0, ?array &$metadata = null): mixed
+    {
+        $this->checkKey($key);
+        $this->ttlMs($ttl);                    // throws for an invalid TTL
+        if (!($beta >= 0)) {
+            throw new InvalidArgumentException('remember(): beta must be a float >= 0, INF included');
+        }
+        $metadata = ['expiry' => null, 'ctime' => 0];
+        $leaseKey = Layout::leaseKey($this->ns, $key);
+        $deadline = intdiv(hrtime(true), 1000000) + $this->leaseWaitMs;
+        while (true) {
+            $gen = $this->usableGeneration($now);
+            $found = false;
+            $value = null;
+            $ctime = 0;
+            $left = null;
+            if ($gen !== null) {
+                $value = $this->localGet($gen, $now, $key, $found, $ctime, $left);
+            }
+            if (!$found) {
+                $r = $this->fetchRemote([$key], $gen, $meta);
+                if ($r === null) {
+                    return $this->compute($key, $ttl, $callback, null, $metadata);     // Redis down
+                }
+                if (array_key_exists($key, $r)) {
+                    $found = true;
+                    $value = $r[$key];
+                    [$ctime, $left] = $meta[$key];
+                }
+            }
+            if ($found) {
+                if (!self::early($beta, $ctime, $left)) {
+                    $metadata = ['expiry' => $left === null ? null : microtime(true) + $left / 1000, 'ctime' => $ctime];
+                    return $value;
+                }
+                $token = bin2hex(random_bytes(8));
+                $got = false;
+                if ($rc = $this->redis()) {
+                    try {
+                        $got = $rc->set($leaseKey, $token, ['nx', 'px' => $this->leaseMs]) === true;
+                    } catch (\RedisException) {
+                        $this->failed();
+                    }
+                }
+                if (!$got) {
+                    // Being recomputed elsewhere (or Redis failed): this one.
+                    $metadata = ['expiry' => $left === null ? null : microtime(true) + $left / 1000, 'ctime' => $ctime];
+                    return $value;
+                }
+                return $this->compute($key, $ttl, $callback, $token, $metadata);
+            }
+            if (intdiv(hrtime(true), 1000000) >= $deadline) {
+                return $this->compute($key, $ttl, $callback, null, $metadata);      // waited enough
+            }
+            // Missing. Arm the wake markers before Redis is asked, so that any
+            // write after the answer deletes them.
+            $marks = null;
+            if ($gen !== null) {
+                $e = $this->epoch($key);
+                $lk = $this->lprefix . 'l:' . $key;
+                \shardcache_add($lk, random_bytes(8));
+                $l = \shardcache_fetch($lk);
+                if ($e !== null && is_string($l)) {
+                    $marks = [$this->lprefix . 'e:' . $key => $e, $lk => $l];
+                }
+            }
+            // One round trip: the lease, how long it lives, and the value
+            // again (stored since the read above?).
+            $token = bin2hex(random_bytes(8));
+            try {
+                if (!($rc = $this->redis())) {
+                    return $this->compute($key, $ttl, $callback, null, $metadata);
+                }
+                $p = $rc->multi(\Redis::PIPELINE);
+                $p->set($leaseKey, $token, ['nx', 'px' => $this->leaseMs]);
+                $p->pttl($leaseKey);
+                $p->get($this->rprefix . $key);
+                $res = $p->exec();
+            } catch (\Throwable) {
+                $this->failed();
+                return $this->compute($key, $ttl, $callback, null, $metadata);
+            }
+            if (!is_array($res) || count($res) !== 3) {
+                return $this->compute($key, $ttl, $callback, null, $metadata);
+            }
+            [$got, $leftLease, $payload] = $res;
+            if (is_string($payload)) {
+                if ($got === true) {
+                    $this->release($leaseKey, $token);
+                }
+                continue;   // stored meanwhile: read it (and fill the local copy)
+            }
+            if ($got === true) {
+                return $this->compute($key, $ttl, $callback, $token, $metadata);
+            }
+            $this->waitFor($marks, $gen, min($deadline, intdiv(hrtime(true), 1000000) + max(1, is_int($leftLease) && $leftLease > 0 ? $leftLease : 1)));
+        }
+    }
+
+    /** XFetch: recompute now? $ctime: computation ms; $left: ms to expiry, null: none. */
+    private static function early(float $beta, int $ctime, ?int $left): bool
+    {
+        if (is_infinite($beta)) {
+            return true;
+        }
+        if ($left === null || $ctime <= 0 || $beta == 0.0) {
+            return false;
+        }
+        return $left <= -$ctime * $beta * log(random_int(1, PHP_INT_MAX) / PHP_INT_MAX);
+    }
+
+    /**
+     * Waits until a marker of $marks changed (the sync saw the key or its
+     * lease modified), the generation changed or the layer became unusable,
+     * or $untilMs (hrtime ms); without markers, at most 25 ms.
+     *
+     * @param array<string,string>|null $marks local key => the bytes it held when armed
+     */
+    private function waitFor(?array $marks, ?int $gen, int $untilMs): void
+    {
+        $now = intdiv(hrtime(true), 1000000);
+        if ($marks === null) {
+            usleep(1000 * max(1, min(25, $untilMs - $now)));
+            return;
+        }
+        $sleepUs = 500;
+        while ($now < $untilMs) {
+            foreach ($marks as $k => $v) {
+                if (\shardcache_fetch($k) !== $v) {
+                    return;
+                }
+            }
+            if ($this->usableGeneration($now) !== $gen) {
+                return;
+            }
+            usleep(min($sleepUs, 1000 * max(1, $untilMs - $now)));
+            $sleepUs = min(8000, 2 * $sleepUs);
+            $now = intdiv(hrtime(true), 1000000);
+        }
+    }
+
+    /**
+     * Computes $key's value with $callback, stores it with its computation
+     * time (unless the callback said not to, or the TTL is <= 0) and releases
+     * the lease $token (null: none held).
+     *
+     * @param null|int|\DateInterval $ttl
+     */
+    private function compute(string $key, $ttl, callable $callback, ?string $token, ?array &$metadata): mixed
+    {
+        $leaseKey = Layout::leaseKey($this->ns, $key);
+        $save = true;
+        $t0 = hrtime(true);
+        try {
+            $n = (new \ReflectionFunction(\Closure::fromCallable($callback)))->getNumberOfParameters();
+            $args = [&$ttl, &$save];
+            $value = $callback(...array_slice($args, 0, max(0, min(2, $n))));
+        } catch (\Throwable $ex) {
+            if ($token !== null) {
+                $this->release($leaseKey, $token);
+            }
+            throw $ex;
+        }
+        $ctime = (int) ceil((hrtime(true) - $t0) / 1e6);
+        $ms = $this->ttlMs($ttl);
+        $metadata = ['expiry' => $ms === null ? null : microtime(true) + $ms / 1000, 'ctime' => $ctime];
+        $body = $save && ($ms === null || $ms > 0) ? $this->encode($value) : null;
+        $rc = $body !== null || $token !== null ? $this->redis() : null;
+        if ($rc !== null) {
+            try {
+                $p = $rc->multi(\Redis::PIPELINE);
+                if ($body !== null) {
+                    $payload = self::META . pack('N', min($ctime, 0xffffffff)) . $body;
+                    $ms === null ? $p->set($this->rprefix . $key, $payload) : $p->set($this->rprefix . $key, $payload, ['px' => $ms]);
+                }
+                if ($token !== null) {
+                    $p->eval(self::RELEASE_LUA, [$leaseKey, $token], 1);
+                }
+                $p->exec();
+            } catch (\Throwable) {
+                $this->failed();
+            }
+        }
+        if ($body !== null) {
+            $this->dropLocal([$key]);
+        }
+        return $value;
+    }
+
+    /** Deletes the lease key if it still holds $token. */
+    private const RELEASE_LUA = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+
+    private function release(string $leaseKey, string $token): void
+    {
+        if ($rc = $this->redis()) {
+            try {
+                $rc->eval(self::RELEASE_LUA, [$leaseKey, $token], 1);
+            } catch (\RedisException) {
+                $this->failed();
+            }
+        }
+    }
+
+    /**
      * Test seam: called after a Redis read of $keys returned and before the
      * local copies are installed (the window of the near-cache race). Does
      * nothing here; tests override it to stop a reader exactly there.
@@ -374,7 +626,12 @@ class NearCache implements CacheInterface
 
     // ---- internals ---------------------------------------------------------
 
-    private function localGet(int $gen, int $now, string $key, ?bool &$found): mixed
+    /**
+     * The valid local copy of $key ($found), with its computation ms ($ctime,
+     * 0 if not stored by remember()) and the ms it has left ($left, null:
+     * no expiry).
+     */
+    private function localGet(int $gen, int $now, string $key, ?bool &$found, ?int &$ctime = null, ?int &$left = null): mixed
     {
         $found = false;
         $e = \shardcache_fetch($this->lprefix . 'e:' . $key);
@@ -386,22 +643,29 @@ class NearCache implements CacheInterface
         if (!is_string($v) || strlen($v) < 16 || strncmp($v, $e, 8) !== 0) {
             return null;
         }
-        if (substr_compare($v, self::NO_EXPIRY, 8, 8) !== 0 && unpack('q', $v, 8)[1] <= $now) {
-            return null;
+        $left = null;
+        if (substr_compare($v, self::NO_EXPIRY, 8, 8) !== 0) {
+            $left = unpack('q', $v, 8)[1] - $now;
+            if ($left <= 0) {
+                return null;
+            }
         }
         $found = true;
-        return $this->decode(substr($v, 16));
+        return $this->decode(substr($v, 16), $ctime);
     }
 
     /**
      * Reads $keys from Redis; installs local copies when $gen is not null.
      * Returns key => value for the keys Redis holds, or null on a Redis error.
      *
+     * $meta: key => [computation ms (0: not from remember()), ms left (null: no expiry)].
+     *
      * @param list<string> $keys
      * @return array<string,mixed>|null
      */
-    private function fetchRemote(array $keys, ?int $gen): ?array
+    private function fetchRemote(array $keys, ?int $gen, ?array &$meta = null): ?array
     {
+        $meta = [];
         $epochs = [];
         $token = '';
         if ($gen !== null) {
@@ -454,7 +718,8 @@ class NearCache implements CacheInterface
             if (!is_string($payload)) {
                 continue;
             }
-            $out[$k] = $this->decode($payload);
+            $out[$k] = $this->decode($payload, $ctime);
+            $meta[$k] = [$ctime, is_int($pttl) && $pttl >= 0 ? $pttl : null];
             $e = $epochs[$k] ?? null;
             // PTTL: -1 no expiry, -2 gone, 0 the key's last millisecond (GET
             // still returned it; Redis rounds the time left down). A copy must
@@ -576,7 +841,7 @@ class NearCache implements CacheInterface
     /** The bytes stored for $value (see the class comment), or null if it cannot be serialized. */
     private function encode(mixed $value): ?string
     {
-        if (is_string($value) && !$this->legacyValues && !str_starts_with($value, self::TAG)) {
+        if (is_string($value) && !$this->legacyValues && !str_starts_with($value, self::TAG_HEAD)) {
             return $value;
         }
         try {
@@ -586,8 +851,14 @@ class NearCache implements CacheInterface
         }
     }
 
-    private function decode(string $payload): mixed
+    /** The value of $payload; $ctime: the computation ms stored by remember(), else 0. */
+    private function decode(string $payload, ?int &$ctime = null): mixed
     {
+        $ctime = 0;
+        if (str_starts_with($payload, self::META) && strlen($payload) >= strlen(self::META) + 4) {
+            $ctime = unpack('N', $payload, strlen(self::META))[1];
+            $payload = substr($payload, strlen(self::META) + 4);
+        }
         if (!str_starts_with($payload, self::TAG)) {
             return $this->legacyValues ? $this->unserialize($payload, $payload) : $payload;
         }

@@ -27,6 +27,18 @@
 //   race-read {"key"}              fork a worker whose get() stops right after its
 //                                  Redis read; answers when it is stopped there
 //   race-release                   let that worker install its copy; its result
+//   remember-workers {"key","workers","ttl","compute_ms","start_at_ms","counter",
+//                  "beta"?,"options"?}  forked workers wait until start_at_ms (hrtime
+//                                  ms), then remember(); the callback INCRs the Redis
+//                                  key counter, takes compute_ms, returns "v:PID";
+//                                  {"results": [{"value","computed","ms"}]}
+//   remember-hold {"key","counter","options"}  fork a worker whose remember()
+//                                  callback INCRs counter, then blocks for good;
+//                                  answers {"pid"} once it is computing
+//   kill-pid {"pid"}               SIGKILL and reap it
+//   remember-loop {"key","n","ttl","compute_ms","beta","counter"}  remember() n
+//                                  times here; {"pttls": PTTL of the key at each
+//                                  computation (-2: missing), "values"}
 //   quit
 declare(strict_types=1);
 
@@ -243,6 +255,78 @@ while (($line = fgets(STDIN)) !== false) {
                 pcntl_waitpid($pid, $st);
                 $race = null;
                 out($res ?? ['error' => 'worker gave no result']);
+                break;
+            case 'remember-workers':
+                $socks = [];
+                $pids = [];
+                for ($w = 0; $w < $cmd['workers']; $w++) {
+                    $pair = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
+                    $pid = pcntl_fork();
+                    if ($pid === 0) {
+                        fclose(STDIN);
+                        $c = new ProbedNearCache(connect($port), $ns, $cmd['options'] ?? []);
+                        $counter = connect($port);
+                        while (intdiv(hrtime(true), 1000000) < $cmd['start_at_ms']) {
+                            usleep(200);
+                        }
+                        $t0 = hrtime(true);
+                        $computed = false;
+                        $v = $c->remember($cmd['key'], $cmd['ttl'], static function () use ($counter, $cmd, &$computed) {
+                            $computed = true;
+                            $counter->incr($cmd['counter']);
+                            usleep(1000 * $cmd['compute_ms']);     // the computation's cost
+                            return 'v:' . getmypid();
+                        }, (float) ($cmd['beta'] ?? 1.0));
+                        fwrite($pair[1], json_encode(['value' => $v, 'computed' => $computed,
+                            'ms' => (hrtime(true) - $t0) / 1e6]) . "\n");
+                        child_exit();
+                    }
+                    $pids[] = $pid;
+                    $socks[] = $pair[0];
+                }
+                $results = [];
+                foreach ($socks as $i => $sock) {
+                    $results[] = json_decode((string) fgets($sock), true);
+                    pcntl_waitpid($pids[$i], $st);
+                }
+                out(['results' => $results]);
+                break;
+            case 'remember-hold':
+                $pair = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
+                $pid = pcntl_fork();
+                if ($pid === 0) {
+                    fclose(STDIN);
+                    $c = new ProbedNearCache(connect($port), $ns, $cmd['options'] ?? []);
+                    $counter = connect($port);
+                    $c->remember($cmd['key'], 60, static function () use ($counter, $cmd, $pair) {
+                        $counter->incr($cmd['counter']);
+                        fwrite($pair[1], "C\n");
+                        fgets($pair[1]);            // never answered: killed here
+                        return 'holder';
+                    });
+                    child_exit();
+                }
+                out(['pid' => $pid, 'computing' => fgets($pair[0]) === "C\n"]);
+                break;
+            case 'kill-pid':
+                posix_kill($cmd['pid'], SIGKILL);
+                pcntl_waitpid($cmd['pid'], $st);
+                out(['ok' => true]);
+                break;
+            case 'remember-loop':
+                $c = cache();
+                $probe = connect($port);
+                $pttls = [];
+                $values = [];
+                for ($i = 0; $i < $cmd['n']; $i++) {
+                    $values[] = $c->remember($cmd['key'], $cmd['ttl'], static function () use ($probe, $cmd, $ns, &$pttls, $i) {
+                        $pttls[] = $probe->pttl($ns . ':' . $cmd['key']);
+                        $probe->incr($cmd['counter']);
+                        usleep(1000 * $cmd['compute_ms']);
+                        return "v$i";
+                    }, (float) $cmd['beta']);
+                }
+                out(['pttls' => $pttls, 'values' => $values, 'redis_reads' => $c->redisReads]);
                 break;
             case 'quit':
                 if ($syncPid) {

@@ -21,6 +21,10 @@ namespace Shardcache\NearCache;
  *                          FLUSHDB shows as a token change. Every sync reads
  *                          it atomically with each heartbeat SET; readers read
  *                          it atomically with the values they cache.
+ *   ns:@l:KEY              remember()'s computation lease of KEY: a random
+ *                          token, SET NX PX lease_ms by the process that
+ *                          computes KEY, deleted by it (if still its token)
+ *                          once the value is stored.
  *
  * Local segment (shardcache_* functions)
  *   nc:ns:@state           pack('q2', GEN, HBMS) . TOKEN; written by Sync only.
@@ -39,6 +43,11 @@ namespace Shardcache\NearCache;
  *                          after its Redis write. Never reused (random), so a
  *                          value tagged with an epoch is dead once the epoch
  *                          key changed or vanished (delete, TTL, eviction).
+ *   nc:ns:l:KEY            wake marker of remember()'s waiters for KEY: 8
+ *                          random bytes (shardcache_add by a waiter), deleted
+ *                          by Sync when Redis reports ns:@l:KEY modified
+ *                          (taken, released, expired). Waiters also watch
+ *                          the epoch, which Sync deletes when KEY is written.
  *   nc:ns:GEN:v:KEY        EPOCH . pack('q', EXPMS) . payload: the local copy,
  *                          valid only while the epoch key still holds EPOCH,
  *                          the generation is GEN and hrtime ms < EXPMS (0: none).
@@ -77,6 +86,12 @@ final class Layout
     public static function tokenKey(string $ns): string
     {
         return $ns . ':@db';
+    }
+
+    /** The Redis key of KEY's computation lease (NearCache::remember()). */
+    public static function leaseKey(string $ns, string $key): string
+    {
+        return $ns . ':@l:' . $key;
     }
 
     /** The state's bytes (see nc:ns:@state). */

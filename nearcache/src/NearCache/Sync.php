@@ -233,7 +233,12 @@ final class Sync
                     }
                     $k = substr($rk, strlen($this->prefix));
                     if (str_contains($k, '@')) {
-                        continue;               // another host's heartbeat
+                        if (str_starts_with($k, '@l:')) {
+                            // A remember() lease taken, released or expired:
+                            // wake this host's waiters for the key.
+                            \shardcache_delete($this->lprefix . 'l:' . substr($k, 3));
+                        }
+                        continue;               // another host's heartbeat, the token
                     }
                     \shardcache_delete($this->lprefix . 'e:' . $k);
                     \shardcache_delete($this->lprefix . $this->gen . ':v:' . $k);   // memory only
