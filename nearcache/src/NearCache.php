@@ -509,6 +509,48 @@ class NearCache implements CacheInterface
         }
     }
 
+    /**
+     * Adds $by to the integer value of $key (created as 0 when missing; its
+     * TTL is kept), atomically in Redis; returns the new value, or false if
+     * the value is not an integer (NearCache's int, or a foreign decimal
+     * string) or Redis failed. The result is stored as an int.
+     */
+    public function increment(string $key, int $by = 1): int|false
+    {
+        $this->checkKey($key);
+        $n = false;
+        if ($r = $this->redis()) {
+            try {
+                $n = $r->eval(self::INCR_LUA, [$this->rprefix . $key, (string) $by, self::TAG], 1);
+            } catch (\RedisException) {
+                $this->failed();
+            }
+        }
+        $this->dropLocal([$key]);
+        return is_int($n) ? $n : false;
+    }
+
+    /**
+     * KEYS[1] += ARGV[1] for a value TAG . "i:N;" or "N" (or none: 0), kept
+     * exact within 2^53 (Lua numbers), the TTL kept; false otherwise.
+     */
+    private const INCR_LUA = <<<'LUA'
+        local v = redis.call('GET', KEYS[1])
+        local n
+        if not v then
+            n = 0
+        elseif string.sub(v, 1, #ARGV[2]) == ARGV[2] then
+            n = tonumber(string.match(string.sub(v, #ARGV[2] + 1), '^i:(%-?%d+);$'))
+        else
+            n = tonumber(string.match(v, '^%-?%d+$'))
+        end
+        if not n then return false end
+        n = n + tonumber(ARGV[1])
+        if math.abs(n) > 9007199254740992 then return false end
+        redis.call('SET', KEYS[1], ARGV[2] .. 'i:' .. string.format('%d', n) .. ';', 'KEEPTTL')
+        return n
+        LUA;
+
     /** XFetch: recompute now? $ctime: computation ms; $left: ms to expiry, null: none. */
     private static function early(float $beta, int $ctime, ?int $left): bool
     {
