@@ -278,7 +278,6 @@ typedef struct sc_header {
     /* -- the layout -- */
     uint64_t size;           /* bytes mapped */
     uint32_t nshards;        /* power of two */
-    uint32_t shard_shift;    /* unused bits: shard = (hash >> 32) & (nshards - 1) */
     uint32_t npages;
     uint32_t initial_capacity;  /* first table size of a shard */
     sc_off heads_off;

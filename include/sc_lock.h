@@ -81,14 +81,9 @@ static inline bool sc_seq_read_valid(const uint64_t *seq, uint64_t start)
     return __atomic_load_n(seq, __ATOMIC_RELAXED) == start;
 }
 
-/* Writer side; the caller holds the shard's REPAIR lock. */
-static inline void sc_seq_write_begin(uint64_t *seq)
-{
-    uint64_t s = __atomic_load_n(seq, __ATOMIC_RELAXED);
-    __atomic_store_n(seq, s + 1, __ATOMIC_RELAXED);
-    atomic_thread_fence(memory_order_release);
-}
-
+/* Closes a window that a locked increment opened (sc_shard_write_begin):
+ * seq is even again, and every write before it is visible to a reader
+ * that sees the new value. */
 static inline void sc_seq_write_end(uint64_t *seq)
 {
     uint64_t s = __atomic_load_n(seq, __ATOMIC_RELAXED);

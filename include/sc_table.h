@@ -148,12 +148,6 @@ static inline int64_t sc_table_ttl_signed(uint32_t ttl)
 /* Set on entries whose value lives in separate page runs (chunks, made
  * and freed by sc_entry.c): the value bytes are then an array of sc_chunk. */
 #define SC_ENTRY_CHAINED 0x02
-/* Was set on an entry a lockless store left half written when its writer
- * died; sc_pin_settle (sc_pin.c) now makes such an entry one of a
- * deleted key (SC_TTL_GONE), which the info functions skip and the entries
- * figure leaves out, and sets no flag. Never set any more; the info
- * functions still skip an entry that has it. */
-#define SC_ENTRY_DROPPED 0x08
 /* At most this many chunks per value. */
 #define SC_MAX_CHUNKS 1024
 

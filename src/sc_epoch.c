@@ -182,11 +182,6 @@ static void sc_epoch_register_atfork(void)
     pthread_atfork(sc_epoch_prepare, sc_epoch_parent, sc_epoch_child);
 }
 
-bool sc_epoch_inside(void)
-{
-    return sc_epoch_mine.epoch != 0;
-}
-
 bool sc_epoch_enter(sc_seg *seg)
 {
     sc_epoch_table *t = &seg->hdr->epochs;

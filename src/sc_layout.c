@@ -240,6 +240,8 @@ uint64_t sc_layout_id(void)
         SC_RESERVATIONS, SC_PINS, SC_MIN_PAGES_PER_SHARD,
         sizeof(sc_mutex), sizeof(pthread_mutex_t),
         sizeof(sc_header), offsetof(sc_header, size), offsetof(sc_header, boots),
+        offsetof(sc_header, nshards), offsetof(sc_header, npages), offsetof(sc_header, initial_capacity),
+        offsetof(sc_header, heads_off), offsetof(sc_header, data_off), offsetof(sc_header, start_time),
         offsetof(sc_header, needs_reset), offsetof(sc_header, global_lock), offsetof(sc_header, pool),
         sizeof(sc_pool), offsetof(sc_pool, bin_head), offsetof(sc_pool, free_pages),
         sizeof(sc_shard_head), offsetof(sc_shard_head, seq), offsetof(sc_shard_head, table),
