@@ -230,7 +230,7 @@ static inline uint64_t sc_table_bytes(uint32_t capacity)
 /* Short keys are compared in place with at most two loads of 8, 4 or 1
  * bytes a side (the two may overlap: up to 16 bytes); 17 to 64 bytes 8 at
  * a time and the last 8; longer ones by memcmp. */
-static inline __attribute__((always_inline)) bool sc_key_equal(const char *a, const char *b, uint32_t len)
+static inline __attribute__((always_inline)) bool sc_table_key_equal(const char *a, const char *b, uint32_t len)
 {
     uint64_t x, y, x2, y2;
     uint32_t u, v, u2, v2;
@@ -338,7 +338,7 @@ sc_table_slot_key(const sc_seg *seg, const volatile uint32_t *slots, uint32_t id
     sc_off eoff = (sc_off)slots[idx] << SC_SLOT_SHIFT;
     const sc_entry *e = sc_seg_ptr(seg, eoff, sizeof(sc_entry) + (uint64_t)key_len);
 
-    if (SC_LIKELY(e && e->hash == hash && e->key_len == key_len && sc_key_equal(SC_ENTRY_KEY(e), key, key_len))) {
+    if (SC_LIKELY(e && e->hash == hash && e->key_len == key_len && sc_table_key_equal(SC_ENTRY_KEY(e), key, key_len))) {
         return e;
     }
     return NULL;

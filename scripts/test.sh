@@ -74,7 +74,7 @@ EXTRA_TESTS=(
     "zero-copy-reset-held|bash tests/zero-copy/reset-held.sh --so=\"\$SO\""
     "fuzz|bash fuzz/run.sh 60"
     "package|bash scripts/check-package-xml.sh"
-    "core-structure|bash scripts/check-core.sh"
+    "core-structure|bash tests/structure/run.sh"
     "browser|SO=\"\$SO\" bash tests/browser/run.sh"
     "nearcache|bash tests/nearcache/run.sh \"\$SO\""
 )

@@ -416,7 +416,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
  * out if it is live (bytes into the sink). Runs either with the shard's
  * lock held (NO_REPAIR) or under the sequence counter, in which case the
  * caller validates before trusting anything. */
-static inline __attribute__((always_inline)) int sc_read_found(sc_cache *c, const sc_entry *e, const sc_key *key,
+static inline __attribute__((always_inline)) int sc_cache_read_found(sc_cache *c, const sc_entry *e, const sc_key *key,
                                                                int64_t now, sc_sink *sink, sc_value_out *out,
                                                                sc_status *status)
 {
@@ -478,15 +478,15 @@ static inline __attribute__((always_inline)) int sc_read_found(sc_cache *c, cons
     return SC_READ_DONE;
 }
 
-/* Looks key up and copies its live entry into out: sc_read_found. */
-static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, const sc_shard_head *head,
+/* Looks key up and copies its live entry into out: sc_cache_read_found. */
+static inline __attribute__((always_inline)) int sc_cache_read_entry(sc_cache *c, const sc_shard_head *head,
                                                                const sc_key *key, uint64_t hash, int64_t now,
                                                                sc_sink *sink, sc_value_out *out, sc_status *status)
 {
     uint32_t slot;
     const sc_entry *e = sc_table_find(&c->seg, &head->table, key->str, key->len, hash, &slot);
 
-    return sc_read_found(c, e, key, now, sink, out, status);
+    return sc_cache_read_found(c, e, key, now, sink, out, status);
 }
 
 /* Every SC_HIT_SAMPLE-th hit of a process is recorded in shared memory,
@@ -520,7 +520,7 @@ static void sc_cache_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key,
 
 /* The outcome of a fetch that has read (or not found) its entry: the hit
  * and miss figures, sampled. */
-static inline __attribute__((always_inline)) sc_status sc_fetch_done(sc_cache *c, sc_shard *shard,
+static inline __attribute__((always_inline)) sc_status sc_cache_fetch_done(sc_cache *c, sc_shard *shard,
                                                                      const sc_key *key, uint64_t hash,
                                                                      int64_t now, sc_status status)
 {
@@ -562,7 +562,7 @@ static __attribute__((noinline)) sc_status sc_cache_fetch_slow(sc_cache *c, cons
             tries++;
             continue;
         }
-        r = sc_read_entry(c, head, key, hash, now, sink, out, &status);
+        r = sc_cache_read_entry(c, head, key, hash, now, sink, out, &status);
         if (SC_LIKELY(sc_seq_read_valid(&head->seq, start)) && SC_LIKELY(r != SC_READ_TORN)) {
             if (r == SC_READ_NEEDBUF) {
                 /* The length is consistent: get a buffer outside any lock. */
@@ -570,7 +570,7 @@ static __attribute__((noinline)) sc_status sc_cache_fetch_slow(sc_cache *c, cons
                 tries++;
                 continue;
             }
-            return sc_fetch_done(c, shard, key, hash, now, status);
+            return sc_cache_fetch_done(c, shard, key, hash, now, status);
         }
         tries++;
         sc_local.optimistic_retries++;
@@ -581,12 +581,12 @@ static __attribute__((noinline)) sc_status sc_cache_fetch_slow(sc_cache *c, cons
     for (;;) {
         int r;
         sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
-        r = sc_read_entry(c, head, key, hash, now, sink, out, &status);
+        r = sc_cache_read_entry(c, head, key, hash, now, sink, out, &status);
         if (SC_UNLIKELY(r == SC_READ_TORN)) {
             /* The lock does not keep lockless stores out: read inside the
              * window, which waits for them (or settles a dead one's). */
             sc_lockless_open_window(&c->seg, shard, key->str, key->len, hash);
-            r = sc_read_entry(c, head, key, hash, now, sink, out, &status);
+            r = sc_cache_read_entry(c, head, key, hash, now, sink, out, &status);
             sc_shard_write_end(shard);
         }
         sc_shard_unlock(shard);
@@ -595,7 +595,7 @@ static __attribute__((noinline)) sc_status sc_cache_fetch_slow(sc_cache *c, cons
         }
         sink->get(sink, out->vtype, out->len);
     }
-    return sc_fetch_done(c, shard, key, hash, now, status);
+    return sc_cache_fetch_done(c, shard, key, hash, now, status);
 }
 
 /* The rest of a first optimistic try that found e (NULL: the key is not
@@ -619,7 +619,7 @@ sc_status sc_cache_fetch_at(sc_cache *c, const sc_key *key, const sc_fetch_at *a
     if (!e) {
         e = sc_table_lookup(&c->seg, &head->table, key->str, key->len, at->hash, &slot);
     }
-    r = sc_read_found(c, e, key, now, sink, out, &status);
+    r = sc_cache_read_found(c, e, key, now, sink, out, &status);
     if (SC_UNLIKELY(!sc_seq_read_valid(&head->seq, at->start)) || SC_UNLIKELY(r == SC_READ_TORN)) {
         /* A writer changed the shard, or a lockless store the entry. */
         return sc_cache_fetch_slow(c, key, at->hash, at->index, now, sink, out, 1, true);
@@ -629,7 +629,7 @@ sc_status sc_cache_fetch_at(sc_cache *c, const sc_key *key, const sc_fetch_at *a
         sink->get(sink, out->vtype, out->len);
         return sc_cache_fetch_slow(c, key, at->hash, at->index, now, sink, out, 1, false);
     }
-    return sc_fetch_done(c, &c->seg.shards[at->index], key, at->hash, now, status);
+    return sc_cache_fetch_done(c, &c->seg.shards[at->index], key, at->hash, now, status);
 }
 
 /* A first try from nothing found yet: sc_cache_fetch_at. */

@@ -31,7 +31,7 @@
  *      value bytes and the fields, release-store the next even version;
  *   5. count the store in the caller's liveness slot, clear entry_rel,
  *      release the pin.
- * Readers check the entry's version around their copy (sc_read_entry,
+ * Readers check the entry's version around their copy (sc_cache_read_entry,
  * sc_snapshot.c); what they need from an entry that this path never
  * changes (vtype, ttl, flags, val_len, key, value bytes) they read as
  * before; they copy value bytes only under that version (no zero-copy
