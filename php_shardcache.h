@@ -34,9 +34,9 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     zend_long ttl;           /* apc.ttl */
     zend_long gc_ttl;        /* apc.gc_ttl (accepted, no effect) */
     zend_long smart;         /* apc.smart (accepted, no effect) */
-    char *mmap_file_mask;    /* apc.mmap_file_mask (accepted: the mapping is always anonymous) */
-    char *preload_path;      /* apc.preload_path */
-    char *serializer_name;   /* apc.serializer */
+    const char *mmap_file_mask;  /* apc.mmap_file_mask (accepted: the mapping is always anonymous) */
+    const char *preload_path;/* apc.preload_path */
+    const char *serializer_name;/* apc.serializer */
     zend_long shards;        /* shardcache.shards */
     bool apcu_compat;        /* shardcache.apcu_compat */
     char *segment;           /* shardcache.segment: "" = anonymous, else a file (sc_file.h) */
