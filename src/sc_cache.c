@@ -283,7 +283,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     if (SC_UNLIKELY(__atomic_load_n(&seg->hdr->needs_reset, __ATOMIC_ACQUIRE))) {
         sc_cache_reset(c);
     }
-    /* Issue 20: a value over one of the same type and length, neither
+    /* A value over one of the same type and length, neither
      * with a TTL, is written into the entry without the shard's lock
      * (sc_lockless.c); everything else, and whatever that path declines,
      * goes on below, with what this lookup found (seen). */
@@ -309,7 +309,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         if (SC_UNLIKELY(shard->retire.head != 0)) {
             sc_epoch_reclaim(seg, shard, false);
         }
-        /* Issue 20: a scalar over a scalar is written into the entry that
+        /* A scalar over a scalar is written into the entry that
          * holds the key (sc_inplace.c): no allocation, no free, no slot. */
         if (attempt == 0 && !sc_cache_has_bytes(value->vtype) && value->len == 0) {
             old = sc_cache_seen_find(seg, head, key, hash, &seen, &slot);
@@ -429,7 +429,7 @@ static inline __attribute__((always_inline)) int sc_read_found(sc_cache *c, cons
         *status = SC_NOTFOUND;
         return SC_READ_DONE;
     }
-    /* The entry's own version (issue 20): a lockless store rewrites the
+    /* The entry's own version: a lockless store rewrites the
      * value and the times without the shard's seq or lock. */
     ver = sc_table_ever_begin(e);
     vtype = e->vtype;
@@ -690,7 +690,7 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     const sc_entry *e;
     bool gone;
 
-    /* Issue 20: a small value with no TTL is deleted without the lock (its
+    /* A small value with no TTL is deleted without the lock (its
      * entry kept for the key's next store), and an absent key answered
      * without it (sc_lockless.c). */
     switch (sc_lockless_delete(seg, shard, key->str, key->len, hash, &seen)) {
