@@ -1,6 +1,6 @@
 /*
  * php_shardcache.h - the PHP module: module entry, version, the per-thread
- * globals of the glue, and what the glue files (shardcache.c, php/*.c)
+ * globals of the glue, and what the glue files (shardcache.c and php/)
  * share.
  */
 #ifndef PHP_SHARDCACHE_H
@@ -80,7 +80,7 @@ ZEND_EXTERN_MODULE_GLOBALS(shardcache)
 ZEND_TSRMLS_CACHE_EXTERN()
 #endif
 
-/* ---- shared between the glue files (shardcache.c, php/*.c) ---- */
+/* ---- shared between the glue files (shardcache.c and php/) ---- */
 
 extern sc_cache php_sc_shared_cache;     /* this process's handle on the segment */
 extern bool php_sc_active;               /* false: every operation finds/stores nothing */
