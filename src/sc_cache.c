@@ -4,62 +4,34 @@
  * A key's mixed hash picks its shard ((hash >> 32) & (nshards - 1)), its
  * first slot (low bits) and its tag (top 7 bits).
  *
- * Writers take the shard's REPAIR lock, do everything readers cannot reach
- * (allocating and filling a new entry, building a bigger table) outside the
- * odd sequence window, and open the window only to change what readers can
- * reach: a slot, a tag, the table fields, an entry being updated in place.
- * A replaced or deleted entry is freed after it was unlinked; a reader still
- * copying it will fail its sequence check and retry. Entries whose value is
- * used in place (zero-copy, SC_ENTRY_ZC) go through sc_epoch_release_entry and are
- * retired instead, until no reader can hold them (src/sc_epoch.c); a clear
- * while a reader may hold one removes entries one by one and keeps the
- * allocators.
- *
- * Readers (fetch, exists) write nothing shared: they copy the entry under
- * the sequence counter (and, for fetch, the entry's own version: a store
- * that rewrites an entry without the lock, sc_lockless.c, moves only that)
- * a few times and fall back to the shard's lock in NO_REPAIR mode. Exists
- * needs no entry version: it reads only the ttl, which no lockless store
- * changes. A locked fetch that still finds the entry mid-rewrite opens the
- * shard's window (sc_lockless_open_window) and reads inside it.
- * They go from the hash straight to the shard's head (seg->heads: counter
- * and table) and touch the sc_shard itself only to lock it.
- * Value bytes are copied into a process-local sink and decoded by the caller
- * after every lock is released. Hit and miss counts are thread-local
- * (sc_local, defined here);
- * one hit in SC_HIT_SAMPLE is recorded in the entry under the shard lock
- * when that lock is free at once (sc_cache_record_hit drops the sample rather
- * than wait), one miss in SC_MISS_SAMPLE in the shard's figures.
- *
- * Clear takes the global lock, then every shard's REPAIR lock in index order,
- * and resets the tables and the allocator in one go. The same full reset
- * runs when a process died while changing the page pool (sc_alloc.c flags
- * hdr->needs_reset): the next store performs it before anything else.
+ * Writers take the shard's REPAIR lock, build outside the window what
+ * readers cannot reach yet, and change what they can reach inside it. A
+ * replaced or deleted entry is freed after the unlink (zero-copy entries
+ * are retired: sc_epoch_release_entry).
+ * Readers (fetch, exists) write nothing shared: they copy under the
+ * sequence counter (fetch also under the entry's version) a few times,
+ * then fall back to the NO_REPAIR lock. Values are copied into a sink and
+ * decoded by the caller after every lock is released.
+ * Clear takes the global lock, then every shard's REPAIR lock in index
+ * order, and resets the tables and the allocator; the full reset after a
+ * death in the pool (hdr->needs_reset) runs the same way.
  *
  * Owns: what the tables hold (slots, entries) as store, delete and clear
- * change them (a store over a value of the same type and length without
- * the lock: sc_lockless.c); the slam_defense record of each shard; the
- * header's clears and resets figures; the calling thread's sc_local
- * figures.
- * Locks: store and delete: the shard's REPAIR lock, with
- * what readers can reach changed inside the odd window (except what
- * sc_lockless.c does without it: a store over an entry of the same type
- * and length, a delete that keeps the entry with ttl SC_TTL_GONE; the
- * locked paths decide what such a kept entry means - absent, for add -
- * inside the window, where no lockless writer is active). fetch and exists:
- * no lock (the sequence counter), then the NO_REPAIR lock as a fallback;
- * a sampled hit: the NO_REPAIR lock by trylock. Clear and the full reset:
- * the global lock, every shard's REPAIR lock in index order, and the pool
- * lock inside sc_alloc_reset_pool.
+ * change them; the slam_defense record of each shard; the header's clears
+ * and resets figures; the calling thread's sc_local figures.
+ * Locks: store and delete: the shard's REPAIR lock, reachable changes in
+ * the window (except sc_lockless.c's stores and deletes without the lock).
+ * fetch and exists: none, then the NO_REPAIR lock. A sampled hit: the
+ * NO_REPAIR lock by trylock. Clear and the full reset: the global lock,
+ * every shard's REPAIR lock in index order, the pool lock inside.
  * Death: a store or delete killed under the REPAIR lock leaves its shard
- * dirty: the next locker empties that shard (sc_shard.c); other shards are
- * untouched. A fetch killed inside sc_lockless_open_window's window (NO_REPAIR
- * lock held, seq odd) has its shard emptied by the next locker, which finds
- * the counter odd (sc_shard.c). A fetch or exists killed anywhere else
- * wrote nothing shared (or held only the NO_REPAIR lock). A clear killed halfway leaves the shards
- * it had locked to be emptied by their next lockers, a half-reset pool
- * flagged for the full reset, and the global lock to its next locker
- * (which has nothing of its own to repair).
+ * to be emptied by the next locker (sc_shard.c). A fetch killed inside
+ * sc_lockless_open_window's window (seq odd) likewise. A fetch or exists
+ * killed anywhere else wrote nothing shared. A clear killed halfway leaves
+ * the shards it locked to their next lockers, a half-reset pool flagged
+ * for the full reset, and the global lock to its next locker.
+ *
+ * Design: docs/internals.md#sc_cache
  */
 #include <string.h>
 #include <unistd.h>
@@ -283,7 +255,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     if (SC_UNLIKELY(__atomic_load_n(&seg->hdr->needs_reset, __ATOMIC_ACQUIRE))) {
         sc_cache_reset(c);
     }
-    /* Issue 20: a value over one of the same type and length, neither
+    /* A value over one of the same type and length, neither
      * with a TTL, is written into the entry without the shard's lock
      * (sc_lockless.c); everything else, and whatever that path declines,
      * goes on below, with what this lookup found (seen). */
@@ -309,7 +281,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         if (SC_UNLIKELY(shard->retire.head != 0)) {
             sc_epoch_reclaim(seg, shard, false);
         }
-        /* Issue 20: a scalar over a scalar is written into the entry that
+        /* A scalar over a scalar is written into the entry that
          * holds the key (sc_inplace.c): no allocation, no free, no slot. */
         if (attempt == 0 && !sc_cache_has_bytes(value->vtype) && value->len == 0) {
             old = sc_cache_seen_find(seg, head, key, hash, &seen, &slot);
@@ -429,7 +401,7 @@ static inline __attribute__((always_inline)) int sc_cache_read_found(sc_cache *c
         *status = SC_NOTFOUND;
         return SC_READ_DONE;
     }
-    /* The entry's own version (issue 20): a lockless store rewrites the
+    /* The entry's own version: a lockless store rewrites the
      * value and the times without the shard's seq or lock. */
     ver = sc_table_ever_begin(e);
     vtype = e->vtype;
@@ -690,7 +662,7 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     const sc_entry *e;
     bool gone;
 
-    /* Issue 20: a small value with no TTL is deleted without the lock (its
+    /* A small value with no TTL is deleted without the lock (its
      * entry kept for the key's next store), and an absent key answered
      * without it (sc_lockless.c). */
     switch (sc_lockless_delete(seg, shard, key->str, key->len, hash, &seen)) {

@@ -1,5 +1,5 @@
 /*
- * sc_inplace.c - overwriting a scalar entry in place (issue 20).
+ * sc_inplace.c - overwriting a scalar entry in place.
  *
  * When a store replaces a scalar (null, bool, int, float) with a scalar,
  * the entry keeps its memory, its slot and its key, so the store writes no
