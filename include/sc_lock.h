@@ -18,7 +18,7 @@
  * The sequence counter (seqlock) lets a fetch read a shard without writing
  * any shared cache line: a writer holding the shard's REPAIR lock makes the
  * counter odd before changing anything readers can reach and even again
- * afterwards (sc_shard_write_begin/end in sc_pin.h, which also wait for
+ * afterwards (sc_shard_write_begin/end in sc_shard.h, which also wait for
  * lock-free int updaters); a reader samples it before and after copying and retries when
  * it was odd or changed. Readers may therefore see torn data while copying:
  * every offset and length they read is bounds-checked, and nothing they copied
