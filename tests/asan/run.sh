@@ -13,8 +13,9 @@
 # config.w32, *.c, *.h, src/, include/, php/) at $ASAN_DIR (default
 # ${TMPDIR:-/tmp}/shardcache-asan), so modules/shardcache.so and the
 # in-tree build are left alone. Result: $ASAN_DIR/modules/shardcache.so,
-# compiled with CFLAGS="-O1 -g -fno-omit-frame-pointer
-# -fsanitize=address,undefined -fno-sanitize-recover=undefined".
+# compiled with CFLAGS="-O1 -g -DSC_DEBUG -fno-omit-frame-pointer
+# -fsanitize=address,undefined -fno-sanitize-recover=undefined" (SC_DEBUG:
+# the core's SC_ASSERT rules run too, include/README.md).
 #
 # PHP itself is not instrumented, so every PHP process of the run gets:
 #   LD_PRELOAD=nodeepbind.so <libasan.so>   (set by a php wrapper, $ASAN_DIR/php,
@@ -87,11 +88,11 @@ mkdir -p "$ASAN_DIR/reports"
 
 # ---- build ----
 log="$ASAN_DIR/build.log"
-echo "asan-build: building in $ASAN_DIR ($CC, ASan + UBSan)"
+echo "asan-build: building in $ASAN_DIR ($CC, ASan + UBSan, SC_DEBUG)"
 (
     cd "$ASAN_DIR" &&
     phpize &&
-    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
+    CFLAGS="-O1 -g -DSC_DEBUG -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
     LDFLAGS="-fsanitize=address,undefined" CC="$CC" \
         ./configure --enable-shardcache --with-php-config="$(command -v php-config)" &&
     make -j"${MAKE_JOBS:-2}"
