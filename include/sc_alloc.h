@@ -161,6 +161,13 @@ typedef struct sc_alloc_ctx {
     uint32_t *needs_reset;      /* the header's needs_reset flag */
     uint32_t npages;
     uint32_t nshards;           /* sizes the spares cap */
+    /* For SC_ASSERT only (sc_common.h), set by sc_layout_bind (NULL: not
+     * checked): whether the calling thread holds the REPAIR lock of the
+     * shard whose allocator state sa is; whether it holds the global lock
+     * and every shard's REPAIR lock. The allocator sees no shard: these
+     * look for it. */
+    bool (*check_shard)(const struct sc_alloc_ctx *ac, const sc_shard_alloc *sa);
+    bool (*check_all)(const struct sc_alloc_ctx *ac);
 } sc_alloc_ctx;
 
 /* Takes the pool lock (counted) to change the pool. False when the pool

@@ -233,6 +233,46 @@ static inline sc_live_table *sc_layout_shard_live(const sc_shard *shard)
     return (sc_live_table *)((uintptr_t)shard + (uintptr_t)shard->live_rel);
 }
 
+/* Checkers for SC_ASSERT (sc_common.h): exact for the calling thread.
+ * The REPAIR lock is the shard's mutex held with dirty set (only a REPAIR
+ * holder sets it); the window is open when seq is odd (by the caller, if it
+ * holds the lock: a dead writer's odd seq is repaired by the next locker). */
+static inline bool sc_layout_shard_held(const sc_shard *shard)
+{
+    return sc_mutex_held_by_me(&shard->lock);
+}
+
+static inline bool sc_layout_shard_repair_held(const sc_shard *shard)
+{
+    return sc_layout_shard_held(shard) && shard->dirty;
+}
+
+static inline bool sc_layout_window_open(const sc_shard *shard)
+{
+    return __atomic_load_n(&sc_layout_head(shard)->seq, __ATOMIC_RELAXED) & 1;
+}
+
+/* The calling thread holds the shard's lock (either mode), window open. */
+static inline bool sc_layout_in_window(const sc_shard *shard)
+{
+    return sc_layout_shard_held(shard) && sc_layout_window_open(shard);
+}
+
+/* The calling thread holds the REPAIR lock, no window open. */
+static inline bool sc_layout_repair_no_window(const sc_shard *shard)
+{
+    return sc_layout_shard_repair_held(shard) && !sc_layout_window_open(shard);
+}
+
+/* The calling thread holds none of the segment's locks (global, pool,
+ * any shard's). */
+bool sc_layout_holds_none(const sc_seg *seg);
+/* The calling thread holds every shard's REPAIR lock (window: and every
+ * shard's window is open). */
+bool sc_layout_holds_every_shard(const sc_seg *seg, bool window);
+/* The calling thread holds the global lock. */
+bool sc_layout_global_held(const sc_seg *seg);
+
 /* The segment's identity: what a process checks before it trusts a segment
  * file made by another process (sc_file.c). Bump SC_FORMAT whenever the
  * meaning of shared data changes without its layout changing. */

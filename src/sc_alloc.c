@@ -115,6 +115,13 @@ static void sc_alloc_compute_slab_pages(void)
 
 /* ---- pool (caller holds the pool lock) ---- */
 
+/* For SC_ASSERT: the calling thread holds the pool lock; the REPAIR lock of
+ * the shard whose allocator state sa is; the global lock and every shard's
+ * REPAIR lock (the hooks of sc_alloc_ctx, set where the segment is bound). */
+#define SC_ALLOC_POOL_HELD(ac) sc_mutex_held_by_me(&(ac)->pool->lock)
+#define SC_ALLOC_SHARD_HELD(ac, sa) (!(ac)->check_shard || (ac)->check_shard((ac), (sa)))
+#define SC_ALLOC_ALL_HELD(ac) (!(ac)->check_all || (ac)->check_all(ac))
+
 static inline unsigned sc_alloc_bin_of(uint32_t pages)
 {
     return 31 - (unsigned)__builtin_clz(pages);
@@ -172,6 +179,8 @@ static uint32_t sc_alloc_pool_take(sc_alloc_ctx *ac, uint32_t n, uint16_t owner)
     int budget = 16;
     uint32_t higher;
 
+    SC_ASSERT(SC_ALLOC_POOL_HELD(ac));
+
     /* Runs in n's own bin may be shorter than n: look at a few. */
     for (p = pool->bin_head[bin]; p != SC_NONE && budget-- > 0; p = ac->pages[p].next) {
         if (ac->pages[p].run >= n) {
@@ -208,6 +217,8 @@ static uint32_t sc_alloc_pool_take(sc_alloc_ctx *ac, uint32_t n, uint16_t owner)
 static void sc_alloc_pool_give(sc_alloc_ctx *ac, uint32_t head, uint32_t run)
 {
     uint32_t next = head + run;
+
+    SC_ASSERT(SC_ALLOC_POOL_HELD(ac));
 
     if (head > 0 && ac->pages[head - 1].kind == SC_PAGE_FREE) {
         uint32_t left = ac->pages[head - 1].head;
@@ -297,6 +308,8 @@ static uint32_t sc_alloc_walk_owned(sc_alloc_ctx *ac, uint16_t owner, uint16_t t
 {
     uint32_t p = 0, pages = 0;
 
+    SC_ASSERT(SC_ALLOC_POOL_HELD(ac));
+
     while (p < ac->npages) {
         sc_page *d = &ac->pages[p];
         uint32_t run = d->run;
@@ -340,11 +353,15 @@ void sc_alloc_reclaim_shard(sc_alloc_ctx *ac, uint16_t owner)
 
 uint32_t sc_alloc_give_owned_locked(sc_alloc_ctx *ac, uint16_t owner)
 {
+    SC_ASSERT(SC_ALLOC_POOL_HELD(ac));
+
     return sc_alloc_walk_owned(ac, owner, 0, true);
 }
 
 uint32_t sc_alloc_retag_locked(sc_alloc_ctx *ac, uint16_t from, uint16_t to)
 {
+    SC_ASSERT(SC_ALLOC_POOL_HELD(ac));
+
     return sc_alloc_walk_owned(ac, from, to, false);
 }
 
@@ -373,6 +390,8 @@ void sc_alloc_init_pool(sc_alloc_ctx *ac)
 
 void sc_alloc_reset_pool(sc_alloc_ctx *ac)
 {
+    SC_ASSERT(SC_ALLOC_ALL_HELD(ac));
+
     (void)sc_alloc_reset_pool_holding(ac, NULL, 0);
 }
 
@@ -381,6 +400,8 @@ uint32_t sc_alloc_reset_pool_holding(sc_alloc_ctx *ac, const uint8_t *hold, uint
     sc_pool *pool = ac->pool;
     uint32_t p = 0, held = 0;
     unsigned b;
+
+    SC_ASSERT(SC_ALLOC_ALL_HELD(ac));
 
     sc_mutex_lock(&pool->lock); /* a dead holder's changes are discarded here */
     pool->lock_count++;
@@ -582,6 +603,8 @@ uint32_t sc_alloc_flush_spares(sc_alloc_ctx *ac, sc_shard_alloc *sa)
 {
     uint32_t pages = 0, l, cls;
 
+    SC_ASSERT(SC_ALLOC_SHARD_HELD(ac, sa));
+
     if (sa->spare_pages == 0 || !sc_alloc_pool_lock(ac)) {
         return 0;
     }
@@ -708,6 +731,8 @@ sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t s
     char *slab;
     unsigned cls;
 
+    SC_ASSERT(SC_ALLOC_SHARD_HELD(ac, sa));
+
     lane %= SC_ALLOC_LANES;
     if (size == 0) {
         size = 1;
@@ -779,6 +804,8 @@ sc_off sc_alloc_run_upto(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, u
     uint32_t head, run;
     sc_page *h;
 
+    SC_ASSERT(SC_ALLOC_SHARD_HELD(ac, sa));
+
     *got = 0;
     if (max_pages == 0 || !sc_alloc_pool_lock(ac)) {
         return 0;
@@ -820,6 +847,8 @@ void sc_alloc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t la
     char *slab;
     bool was_full;
     sc_alloc_lane *l;
+
+    SC_ASSERT(SC_ALLOC_SHARD_HELD(ac, sa));
 
     lane %= SC_ALLOC_LANES;
     l = &sa->lanes[lane];

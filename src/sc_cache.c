@@ -113,12 +113,16 @@ static uint32_t sc_cache_slam_owner(void)
 /* Shard REPAIR lock held. */
 static bool sc_cache_slam_refused(const sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner)
 {
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
+
     return shard->slam_time == now && shard->slam_hash == hash && shard->slam_len == len && shard->slam_owner != owner;
 }
 
 /* Shard REPAIR lock held. */
 static void sc_cache_slam_record(sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner)
 {
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
+
     shard->slam_hash = hash;
     shard->slam_len = len;
     shard->slam_time = now;
@@ -154,6 +158,8 @@ static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, c
     sc_seg *seg = &c->seg;
     uint64_t size = sizeof(sc_entry) + (uint64_t)key->len + value->len;
     sc_off off;
+
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
 
 #define SC_MAKE() sc_entry_create(seg, shard, hash, key->str, key->len, value->vtype, value->scalar, \
                                   value->data, (uint32_t)value->len, ttl, now, lane)
@@ -225,6 +231,8 @@ static inline bool sc_cache_seen_holds(const sc_shard_head *head, const sc_table
 static inline const sc_entry *sc_cache_seen_find(sc_seg *seg, const sc_shard_head *head, const sc_key *key,
                                             uint64_t hash, sc_table_seen *seen, uint32_t *slot)
 {
+    SC_ASSERT(seg->check_table == NULL || seg->check_table(seg, &head->table, false));
+    SC_ASSERT(!(__atomic_load_n(&head->seq, __ATOMIC_RELAXED) & 1));
     if (!sc_cache_seen_holds(head, seen)) {
         seen->seq = __atomic_load_n(&head->seq, __ATOMIC_RELAXED);
         sc_table_probe(seg, &head->table, key->str, key->len, hash, seen);
@@ -703,6 +711,8 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
 static void sc_cache_clear_entries(sc_seg *seg)
 {
     uint32_t i, slot;
+
+    SC_ASSERT(sc_layout_holds_every_shard(seg, true));
 
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *shard = &seg->shards[i];

@@ -238,6 +238,8 @@ static inline sc_entry *sc_epoch_retired_at(sc_seg *seg, sc_off off)
 
 void sc_epoch_adopt(sc_seg *seg, sc_shard *shard, sc_entry *e)
 {
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
+
     e->flags |= SC_ENTRY_ZC;
     shard->retire.zc_bytes += e->mem_size;
     __atomic_fetch_add(&seg->hdr->epochs.zc_bytes, e->mem_size, __ATOMIC_RELAXED);
@@ -248,6 +250,8 @@ uint64_t sc_epoch_reclaim(sc_seg *seg, sc_shard *shard, bool force)
     sc_epoch_table *t = &seg->hdr->epochs;
     sc_retire_list *l = &shard->retire;
     uint64_t safe, freed = 0, n = 0;
+
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
 
     if (!l->head) {
         return 0;
@@ -290,6 +294,8 @@ void sc_epoch_release_entry(sc_seg *seg, sc_shard *shard, sc_entry *e)
     sc_retire_list *l = &shard->retire;
     uint64_t stamp;
 
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
+
     if (SC_LIKELY(!(e->flags & SC_ENTRY_ZC))) {
         sc_entry_free(seg, shard, e);
         return;
@@ -317,6 +323,8 @@ bool sc_epoch_rescan_due(sc_seg *seg)
     sc_epoch_table *t = &seg->hdr->epochs;
     uint64_t leaves = __atomic_load_n(&t->leaves, __ATOMIC_ACQUIRE);
     int64_t now = (int64_t)time(NULL);
+
+    SC_ASSERT(sc_layout_holds_none(seg));
 
     if (leaves == __atomic_load_n(&t->scan_leaves, __ATOMIC_RELAXED)
         && now == __atomic_load_n(&t->scan_time, __ATOMIC_RELAXED)
@@ -437,6 +445,8 @@ uint64_t sc_epoch_poll(sc_seg *seg, bool force)
     sc_epoch_table *t = &seg->hdr->epochs;
     int64_t now;
 
+    SC_ASSERT(sc_mutex_free_of(&seg->hdr->pool.lock, sc_lock_tid()));
+
     if (SC_LIKELY(!__atomic_load_n(&t->held_mask, __ATOMIC_RELAXED))) {
         return 0;
     }
@@ -506,6 +516,9 @@ bool sc_epoch_reset_collect(sc_seg *seg, uint8_t **bitmap)
 
     bool marked = false;
 
+    SC_ASSERT(sc_layout_global_held(seg));
+    SC_ASSERT(sc_layout_holds_every_shard(seg, true));
+
     *bitmap = NULL;
     for (i = 0; i < seg->nshards; i++) {
         if (!seg->shards[i].retire.head && seg->shards[i].retire.bytes == SC_RETIRE_HOLD_RUNS) {
@@ -571,6 +584,9 @@ void sc_epoch_reset_holding(sc_seg *seg, uint8_t *bitmap)
     sc_epoch_table *t = &seg->hdr->epochs;
     uint64_t stamp;
     uint32_t pages;
+
+    SC_ASSERT(sc_layout_global_held(seg));
+    SC_ASSERT(sc_layout_holds_every_shard(seg, true));
 
     /* The tables were emptied before: order that before the bump, as for
      * a retired entry. A reader that publishes the new epoch cannot find

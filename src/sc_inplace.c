@@ -43,6 +43,8 @@ sc_inplace_result sc_inplace_store(sc_shard *shard, sc_entry *old, uint8_t vtype
     uint64_t stamp;
     bool gone;
 
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
+
     if ((old->flags & (SC_ENTRY_CHAINED | SC_ENTRY_ZC)) || old->val_len != 0) {
         return SC_INPLACE_NO;
     }

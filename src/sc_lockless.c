@@ -248,6 +248,8 @@ void sc_lockless_open_window(sc_seg *seg, sc_shard *shard, const char *key, uint
     uint32_t slot;
     sc_entry *e;
 
+    SC_ASSERT(sc_layout_shard_held(shard));
+
     sc_shard_write_begin(shard);
     e = (sc_entry *)sc_table_lookup(seg, &sc_layout_head(shard)->table, key, key_len, hash, &slot);
     if (e) {
@@ -259,6 +261,8 @@ void sc_lockless_open_window(sc_seg *seg, sc_shard *shard, const char *key, uint
 
 void sc_lockless_settle_entry(sc_shard *shard, sc_entry *e)
 {
+    SC_ASSERT(sc_layout_shard_held(shard));
+
     sc_shard_write_begin(shard);
     sc_pin_settle(shard, e);
 }

@@ -88,6 +88,8 @@ static void sc_pin_gone_recount(sc_shard *shard)
     uint32_t i, l;
     int64_t n = 0;
 
+    SC_ASSERT(sc_layout_in_window(shard));
+
     if (off && sc_is_pow2((uint32_t)cap) && off < size && sc_table_bytes((uint32_t)cap) <= size - off) {
         tags = (const uint8_t *)(base + off);
         slots = (const uint32_t *)(base + off + SC_ALIGN_UP(cap, 8));
@@ -107,6 +109,8 @@ static void sc_pin_gone_recount(sc_shard *shard)
 void sc_pin_settle(sc_shard *shard, sc_entry *e)
 {
     uint16_t v = __atomic_load_n(&e->ver, __ATOMIC_RELAXED);
+
+    SC_ASSERT(sc_layout_in_window(shard));
 
     if (!(v & 1)) {
         return;
@@ -163,6 +167,8 @@ void sc_pin_drain(sc_shard *shard)
 {
     int64_t torn[SC_PINS];
     uint32_t i, n = 0;
+
+    SC_ASSERT(sc_layout_in_window(shard));
 
     if (!__atomic_load_n(&sc_layout_head(shard)->pins_used, __ATOMIC_SEQ_CST)) {
         return;
