@@ -1,6 +1,7 @@
 /*
  * php_shardcache.h - the PHP module: module entry, version, the per-thread
- * globals of the glue, and what the glue files (shardcache*.c) share.
+ * globals of the glue, and what the glue files (shardcache.c and php/)
+ * share.
  */
 #ifndef PHP_SHARDCACHE_H
 #define PHP_SHARDCACHE_H
@@ -26,7 +27,9 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     bool enabled;            /* apc.enabled */
     bool enable_cli;         /* apc.enable_cli */
     bool use_request_time;   /* apc.use_request_time */
-    bool slam_defense;       /* apc.slam_defense (accepted, no effect) */
+    bool slam_defense;       /* apc.slam_defense: a store fails when another thread
+                                stored the same key this second, as the last
+                                key of its shard (sc_cache_store: SC_SLAM) */
     bool coredump_unmap;     /* apc.coredump_unmap (accepted, no effect) */
     zend_long shm_segments;  /* apc.shm_segments (always 1 segment) */
     zend_long shm_size;      /* apc.shm_size, bytes (APCu's parsing) */
@@ -34,9 +37,10 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     zend_long ttl;           /* apc.ttl */
     zend_long gc_ttl;        /* apc.gc_ttl (accepted, no effect) */
     zend_long smart;         /* apc.smart (accepted, no effect) */
-    char *mmap_file_mask;    /* apc.mmap_file_mask (accepted: the mapping is always anonymous) */
-    char *preload_path;      /* apc.preload_path */
-    char *serializer_name;   /* apc.serializer */
+    const char *mmap_file_mask; /* apc.mmap_file_mask (accepted, no effect: the segment
+                                is anonymous, or the file shardcache.segment names) */
+    const char *preload_path; /* apc.preload_path */
+    const char *serializer_name; /* apc.serializer */
     zend_long shards;        /* shardcache.shards */
     bool apcu_compat;        /* shardcache.apcu_compat */
     char *segment;           /* shardcache.segment: "" = anonymous, else a file (sc_file.h) */
@@ -76,7 +80,7 @@ ZEND_EXTERN_MODULE_GLOBALS(shardcache)
 ZEND_TSRMLS_CACHE_EXTERN()
 #endif
 
-/* ---- shared between the glue files (shardcache*.c) ---- */
+/* ---- shared between the glue files (shardcache.c and php/) ---- */
 
 extern sc_cache php_sc_shared_cache;     /* this process's handle on the segment */
 extern bool php_sc_active;               /* false: every operation finds/stores nothing */

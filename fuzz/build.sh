@@ -2,7 +2,8 @@
 # Builds the libFuzzer target fuzz/fuzz_cache.c over the shardcache core
 # (every src/*.c, against the real include/ headers: the core has no PHP in
 # it, scripts/check-core.sh sees to that) with clang,
-# -fsanitize=fuzzer,address,undefined. Output: fuzz/out/fuzz_cache
+# -fsanitize=fuzzer,address,undefined and -DSC_DEBUG (the core's SC_ASSERT
+# rules, include/README.md). Output: fuzz/out/fuzz_cache
 # (fuzz/out/ is build output, not source).
 #
 #   fuzz/build.sh            build (installs clang-14 and libclang-rt-14-dev
@@ -45,7 +46,7 @@ rm -f "$OUT/.probe"
 srcs=("$ROOT"/src/*.c)
 
 echo "fuzz/build.sh: $CCBIN, ${#srcs[@]} core files -> $OUT/fuzz_cache"
-"$CCBIN" -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Wall -Wextra \
+"$CCBIN" -std=c11 -D_GNU_SOURCE -DSC_DEBUG -g -O1 -fno-omit-frame-pointer -Wall -Wextra \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I "$ROOT/include" \
     "${srcs[@]}" "$ROOT/fuzz/fuzz_cache.c" -o "$OUT/fuzz_cache"

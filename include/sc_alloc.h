@@ -23,7 +23,7 @@
 #define SC_NCLASSES 37              /* 64 B .. 32 KiB, at most 1.25x apart */
 #define SC_MAX_SMALL 32768          /* larger objects are runs of whole pages */
 #define SC_NBINS 32                 /* free-run bins, by floor(log2(pages)) */
-/* Allocation lanes of a shard (issue 20): one partial-slab list per size
+/* Allocation lanes of a shard: one partial-slab list per size
  * class and lane, so that processes (threads in ZTS) storing into the same
  * shard fill different slabs and no cache line holds entries of two of
  * them. A caller's lane is its pin lane (sc_live_lane, sc_pin_lane), so
@@ -131,7 +131,7 @@ typedef struct sc_alloc_lane {
  *       read with relaxed atomic loads and no lock (figures,
  *       sc_evict_global's scan for shards with spares), so they may be a
  *       moment old.
- *   Issue 20: nothing here is written by every allocation: the figures
+ *   Nothing here is written by every allocation: the figures
  *       that are (used, requested, objects) are counted per lane, on the
  *       lane's own lines (sc_alloc_lane).
  *   lane_steals: slabs one lane took from another's partial list because
@@ -161,6 +161,13 @@ typedef struct sc_alloc_ctx {
     uint32_t *needs_reset;      /* the header's needs_reset flag */
     uint32_t npages;
     uint32_t nshards;           /* sizes the spares cap */
+    /* For SC_ASSERT only (sc_common.h), set by sc_layout_bind (NULL: not
+     * checked): whether the calling thread holds the REPAIR lock of the
+     * shard whose allocator state sa is; whether it holds the global lock
+     * and every shard's REPAIR lock. The allocator sees no shard: these
+     * look for it. */
+    bool (*check_shard)(const struct sc_alloc_ctx *ac, const sc_shard_alloc *sa);
+    bool (*check_all)(const struct sc_alloc_ctx *ac);
 } sc_alloc_ctx;
 
 /* Takes the pool lock (counted) to change the pool. False when the pool

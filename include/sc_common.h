@@ -24,6 +24,28 @@
 #define SC_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SC_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+/* SC_ASSERT(cond): a rule the comments state (a lock held, a window open),
+ * checked when the core is built with -DSC_DEBUG (scripts/build.sh --debug,
+ * tests/asan/run.sh, fuzz/build.sh): a false cond prints the file, line,
+ * function and cond to stderr and aborts. Without SC_DEBUG it is
+ * ((void)0): cond is not compiled. The checkers it calls are in sc_lock.h
+ * (sc_mutex_held_by_me) and sc_layout.h (sc_layout_shard_held ...);
+ * include/README.md, "Rules that run". */
+#ifdef SC_DEBUG
+#include <stdio.h>
+#include <stdlib.h>
+static inline __attribute__((noreturn, cold)) void sc_assert_fail(const char *cond, const char *file, int line,
+                                                                  const char *func)
+{
+    fprintf(stderr, "shardcache: %s:%d: %s: assertion failed: %s\n", file, line, func, cond);
+    fflush(stderr);
+    abort();
+}
+#define SC_ASSERT(cond) (SC_LIKELY(cond) ? (void)0 : sc_assert_fail(#cond, __FILE__, __LINE__, __func__))
+#else
+#define SC_ASSERT(cond) ((void)0)
+#endif
+
 #define SC_ALIGN_UP(x, a) (((x) + ((a) - 1)) & ~((uint64_t)(a) - 1))
 
 typedef uint64_t sc_off;

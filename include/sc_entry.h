@@ -21,7 +21,8 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
 /* A store's stamp (sc_entry.stamp): the monotonic clock, strictly
  * increasing within the calling thread. Take it under the shard's write
  * lock, as sc_entry_create does, so that a shard's stamps follow its
- * stores. */
+ * stores; a lockless store (sc_lockless_fill) takes it with no lock,
+ * inside its entry's version window. */
 uint64_t sc_entry_stamp(void);
 
 /* Shard REPAIR lock held: frees an entry that no table refers to any more.

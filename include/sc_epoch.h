@@ -33,7 +33,6 @@ struct sc_live_table;
 bool sc_epoch_enter(struct sc_seg *seg);
 /* Leaves the epoch (request end; thread end; before unmapping). */
 void sc_epoch_leave(struct sc_seg *seg);
-bool sc_epoch_inside(void);
 
 /* ---- writers (shard REPAIR lock held) ---- */
 

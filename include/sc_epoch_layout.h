@@ -5,8 +5,9 @@
  * functions are in sc_epoch.h (src/sc_epoch.c).
  *
  * Owns: the layout of sc_epoch_table, sc_epoch_slot and sc_retire_list.
- * Locks: as written next to each struct (atomics for the table, the shard's
- * REPAIR lock for a retire list).
+ * Locks: as written next to each struct: the epoch table mostly with
+ * atomics (held sets: the pool lock; reset_open: the global lock), a retire
+ * list under its shard's REPAIR lock.
  * Death: see sc_epoch.h.
  */
 #ifndef SC_EPOCH_LAYOUT_H
@@ -22,11 +23,15 @@
 
 
 /* A thread's published epoch, one per liveness slot (same index).
- * epoch: 0 = quiescent (holds no zero-copy pointer), else the global epoch
- * + 1 at its first zero-copy fetch of the request; written only by the
- * thread holding liveness slot i (enter/leave), or set to 0 by a scanner
- * that found the owner gone. owner: the liveness token (sc_live.h) of the
- * thread that published epoch, written by it before epoch. */
+ *   epoch: 0 = quiescent (holds no zero-copy pointer), else the global
+ *       epoch + 1 at its first zero-copy fetch of the request. Written with
+ *       atomic stores, no lock, only by the thread holding liveness slot i
+ *       (sc_epoch_enter, sc_epoch_leave, the fork child's publish); zeroed
+ *       at boot of a named segment (sc_epoch_boot, exclusive flock). A slot
+ *       whose owner is gone keeps its value: scans skip it (sc_live_gone).
+ *   owner: the liveness token (sc_live.h) of the thread that published
+ *       epoch; written by it, relaxed, before epoch.
+ * Both read with atomic loads and no lock by scanners. */
 typedef struct sc_epoch_slot {
     uint64_t epoch;
     uint64_t owner;
@@ -48,8 +53,32 @@ typedef struct sc_held_set {
 
 #define SC_EPOCH_SLOTS 1024   /* = SC_LIVE_SLOTS (checked in sc_epoch.c) */
 
-/* In the segment header. Every field is changed with atomic operations
- * only; none needs a lock. */
+/* In the segment header. Who writes each field:
+ *   global: atomic increment (seq_cst) by every retirement
+ *       (sc_epoch_release_entry, shard REPAIR lock), by a repair that holds
+ *       pages (sc_epoch_shard_hold) and by a full reset with readers
+ *       inside (sc_epoch_reset_holding). Read by anybody, no lock.
+ *   safe: raised by compare-and-swap by any scanner (sc_epoch_scan), no
+ *       lock; never lowered.
+ *   scan_time, scan_global, scan_leaves: relaxed stores by any scanner,
+ *       no lock; throttle hints only, a lost store costs one more scan.
+ *   zc_bytes, retired_bytes: atomic add / saturating subtract by writers
+ *       under their shard's REPAIR lock (adopt, retire, reclaim, hold);
+ *       zeroed by a full reset (sc_epoch_forget_all: global lock and every
+ *       shard lock). retired, reclaimed, repairs_held: atomic add under
+ *       the same shard lock. Statistics; read relaxed with no lock.
+ *   fork_ack: atomic increment by a fork child once it has published
+ *       (no lock); read by the parent's atfork handler.
+ *   leaves: atomic increment by every sc_epoch_leave, no lock.
+ *   held_mask, held[]: under the pool lock in walk mode (a set taken by
+ *       sc_epoch_shard_hold, given back by the held-set pass), or by the
+ *       clearer of a full reset (global lock and every shard lock:
+ *       sc_epoch_forget_all, held set 0 in sc_epoch_reset_holding); atomic
+ *       stores. Read with relaxed loads and no lock, to see whether any
+ *       set waits.
+ *   reset_open: plain stores by the clearer (global lock and every shard
+ *       lock held), read by the next clearer (below).
+ *   slots[]: see sc_epoch_slot. */
 typedef struct sc_epoch_table {
     _Alignas(SC_CACHELINE) uint64_t global;  /* bumped by each retirement */
     uint64_t safe;          /* every published epoch was >= this at the last
@@ -67,15 +96,13 @@ typedef struct sc_epoch_table {
     /* Held sets: the pages of shards repaired while readers were inside an
      * epoch (sc_epoch_shard_hold). Set i's runs carry the allocator owner
      * tag SC_HELD_TAG0 + i; they go back to the pool once every published
-     * epoch is > held[i].stamp. held_mask (bit i: set i in use), held[]:
-     * the pool lock (read with relaxed loads and no lock, to see whether
-     * any set waits); forgotten by a full reset of the pool. */
+     * epoch is > held[i].stamp. held_mask: bit i set while set i is in
+     * use. Forgotten by a full reset of the pool. */
     uint32_t held_mask;
     /* 1 from the start of a full reset that holds pages for readers
      * (sc_epoch_reset_collect, before any table is emptied) until the
      * pool has been rebuilt with them held (sc_epoch_reset_holding), or
-     * until a reset with no reader left. Written by the clearer (global
-     * lock and every shard lock held). Found set by the next reset: the
+     * until a reset with no reader left. Found set by the next reset: the
      * one before died inside, having emptied tables, retire lists or held
      * sets that said which pages readers hold: every page is held. */
     uint32_t reset_open;

@@ -126,7 +126,7 @@ sc_fetch_fast(sc_cache *c, const sc_key *key, int64_t now, int64_t (*clock)(void
         head = &seg->heads[index];
         start = sc_seq_read_begin(&head->seq);
         e = m->e;
-        remembered = start == m->seq && sc_key_equal(SC_ENTRY_KEY(e), key->str, key->len);
+        remembered = start == m->seq && sc_table_key_equal(SC_ENTRY_KEY(e), key->str, key->len);
     }
     if (!remembered) {
         sc_off off, eoff;
@@ -177,7 +177,7 @@ sc_fetch_fast(sc_cache *c, const sc_key *key, int64_t now, int64_t (*clock)(void
         val_len = e->val_len;
         if (SC_UNLIKELY(e->hash != hash || e->key_len != key->len
                         || (uint64_t)key->len + val_len > seg->size - eoff - sizeof(sc_entry)
-                        || !sc_key_equal(SC_ENTRY_KEY(e), key->str, key->len))) {
+                        || !sc_table_key_equal(SC_ENTRY_KEY(e), key->str, key->len))) {
             SC_FAST_DECLINE(NULL, 0, 0);
         }
     } else {

@@ -1,6 +1,6 @@
 /*
  * sc_inplace.h - a store that overwrites a scalar with a scalar in the
- * entry that already holds the key (src/sc_inplace.c, issue 20).
+ * entry that already holds the key (src/sc_inplace.c).
  *
  * Owns: the rewrite of a published scalar entry's header.
  * Locks: the caller holds the shard's REPAIR lock; the fields change

@@ -43,7 +43,7 @@
  * are read without a lock by sc_cache_figures_get and under the NO_REPAIR
  * lock by sc_info.c, and may be a moment old. The counts every store or
  * delete changes (inserts, updates, deletes) are in the shard's head
- * instead (sc_shard_head), on the line the store writes anyway (issue 20).
+ * instead (sc_shard_head), on the line the store writes anyway.
  * The figures readers and lockers bump atomically (misses, lock_waits,
  * optimistic_retries, sampled hits) come first, on a line away from the
  * allocator's counters that follow (see sc_shard).
@@ -100,7 +100,7 @@ typedef struct sc_reservation {
  *       in sc_shard_write_begin with a compare-and-swap once sc_live_gone
  *       says the token's owner is gone; read (seq_cst) by those writers.
  *       Cleared by the first user of a named segment after a restart.
- *   entry_rel (issue 20): the entry a lockless store is rewriting, in bytes
+ *   entry_rel: the entry a lockless store is rewriting, in bytes
  *       from the shard (the segment's mappings differ between processes),
  *       or 0. Written by the owner only (relaxed): set before it claims the
  *       entry's version, cleared after it released it, both while it holds
@@ -136,7 +136,7 @@ _Static_assert(SC_ALLOC_LANES == SC_LIVE_LANES, "one allocation lane per pin lan
  *   pins_used: no lock; set once 0 -> 1 by the first pin claimer of the
  *       shard (seq_cst store, before its first claim), never cleared. Read
  *       by writers (seq_cst) to skip the pin slots of shards never pinned.
- *   inserts, updates, deletes (issue 20): REPAIR lock, plain ++, outside
+ *   inserts, updates, deletes: REPAIR lock, plain ++, outside
  *       the window (no reader looks at them); here because every store
  *       and delete writes seq anyway, so counting takes no other shared
  *       line. Read as the other figures (sc_shard_stats). Zeroed by clear,
@@ -186,7 +186,7 @@ typedef struct sc_shard {
      *    above; nothing an optimistic reader looks at. stats, then alloc:
      *    the counters every allocation and free writes are its lanes',
      *    each lane on lines of its own with nothing readers bump (checked
-     *    below; issue 20) -- */
+     *    below) -- */
     _Alignas(SC_CACHELINE) sc_shard_stats stats;
     sc_shard_alloc alloc;
     sc_reservation reservations[SC_RESERVATIONS];
@@ -205,7 +205,7 @@ typedef struct sc_shard {
 } sc_shard;
 
 /* Every allocation and free writes its lane's figures and reads its lane's
- * lists: each lane on lines of its own (issue 20). */
+ * lists: each lane on lines of its own. */
 _Static_assert(sizeof(sc_alloc_lane) % SC_CACHELINE == 0 && offsetof(sc_shard, alloc.lanes) % SC_CACHELINE == 0,
                "each allocation lane must sit on cache lines of its own");
 
@@ -232,6 +232,46 @@ static inline sc_live_table *sc_layout_shard_live(const sc_shard *shard)
 {
     return (sc_live_table *)((uintptr_t)shard + (uintptr_t)shard->live_rel);
 }
+
+/* Checkers for SC_ASSERT (sc_common.h): exact for the calling thread.
+ * The REPAIR lock is the shard's mutex held with dirty set (only a REPAIR
+ * holder sets it); the window is open when seq is odd (by the caller, if it
+ * holds the lock: a dead writer's odd seq is repaired by the next locker). */
+static inline bool sc_layout_shard_held(const sc_shard *shard)
+{
+    return sc_mutex_held_by_me(&shard->lock);
+}
+
+static inline bool sc_layout_shard_repair_held(const sc_shard *shard)
+{
+    return sc_layout_shard_held(shard) && shard->dirty;
+}
+
+static inline bool sc_layout_window_open(const sc_shard *shard)
+{
+    return __atomic_load_n(&sc_layout_head(shard)->seq, __ATOMIC_RELAXED) & 1;
+}
+
+/* The calling thread holds the shard's lock (either mode), window open. */
+static inline bool sc_layout_in_window(const sc_shard *shard)
+{
+    return sc_layout_shard_held(shard) && sc_layout_window_open(shard);
+}
+
+/* The calling thread holds the REPAIR lock, no window open. */
+static inline bool sc_layout_repair_no_window(const sc_shard *shard)
+{
+    return sc_layout_shard_repair_held(shard) && !sc_layout_window_open(shard);
+}
+
+/* The calling thread holds none of the segment's locks (global, pool,
+ * any shard's). */
+bool sc_layout_holds_none(const sc_seg *seg);
+/* The calling thread holds every shard's REPAIR lock (window: and every
+ * shard's window is open). */
+bool sc_layout_holds_every_shard(const sc_seg *seg, bool window);
+/* The calling thread holds the global lock. */
+bool sc_layout_global_held(const sc_seg *seg);
 
 /* The segment's identity: what a process checks before it trusts a segment
  * file made by another process (sc_file.c). Bump SC_FORMAT whenever the
@@ -278,7 +318,6 @@ typedef struct sc_header {
     /* -- the layout -- */
     uint64_t size;           /* bytes mapped */
     uint32_t nshards;        /* power of two */
-    uint32_t shard_shift;    /* unused bits: shard = (hash >> 32) & (nshards - 1) */
     uint32_t npages;
     uint32_t initial_capacity;  /* first table size of a shard */
     sc_off heads_off;

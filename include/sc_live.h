@@ -5,7 +5,7 @@
  * src/sc_live.c.
  *
  * Owns: the liveness slots (sc_header.live) and each thread's claim on one,
- * and the per-thread store counts kept in them (issue 20).
+ * and the per-thread store counts kept in them.
  * Locks: each slot's own robust mutex, held by its owner for its life and
  * only ever trylocked by others (no part in the lock order).
  * Death: the kernel releases a dead owner's slot as "owner died": every
@@ -32,7 +32,7 @@ typedef struct sc_live_slot {
     _Alignas(SC_CACHELINE) sc_mutex lock;
     uint32_t gen;
     uint32_t unused;
-    /* Per-thread statistics (issue 20): what the slot's holders did
+    /* Per-thread statistics: what the slot's holders did
      * without a shard lock (sc_lockless.c), which therefore counts nowhere
      * in the shard figures: stores over an entry (SC_LIVE_UPDATES), stores
      * that brought back a key deleted without the lock (SC_LIVE_INSERTS),
@@ -58,7 +58,7 @@ typedef struct sc_live_slot {
  * 0 names nobody. */
 typedef uint64_t sc_owner;
 
-/* Pin lanes (issue 20): each shard has this many pin slots (SC_PINS), and
+/* Pin lanes: each shard has this many pin slots (SC_PINS), and
  * a thread tries the slot of its lane first in every shard, so that up to
  * this many threads each write a pin line of their own. */
 #define SC_LIVE_LANES 8

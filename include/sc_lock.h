@@ -18,7 +18,7 @@
  * The sequence counter (seqlock) lets a fetch read a shard without writing
  * any shared cache line: a writer holding the shard's REPAIR lock makes the
  * counter odd before changing anything readers can reach and even again
- * afterwards (sc_shard_write_begin/end in sc_pin.h, which also wait for
+ * afterwards (sc_shard_write_begin/end in sc_shard.h, which also wait for
  * lock-free int updaters); a reader samples it before and after copying and retries when
  * it was odd or changed. Readers may therefore see torn data while copying:
  * every offset and length they read is bounds-checked, and nothing they copied
@@ -56,6 +56,34 @@ bool sc_mutex_lock_counted(sc_mutex *lock, bool *waited);
 typedef enum sc_try_result { SC_TRY_BUSY, SC_TRY_TAKEN, SC_TRY_OWNER_DIED } sc_try_result;
 sc_try_result sc_mutex_trylock(sc_mutex *lock);
 
+/* For SC_ASSERT (sc_common.h). The kernel's id of the calling thread. */
+int sc_lock_tid(void);
+/* The thread id of lock's holder: 0 when free, -1 when it cannot be told
+ * (not glibc on Linux). glibc keeps a robust mutex's holder in its lock
+ * word (the robust-futex protocol: tid | FUTEX_WAITERS | FUTEX_OWNER_DIED),
+ * in the shared struct itself, so a release and a debug build read the
+ * same layout. Exact for the calling thread (only it sets or clears its
+ * own id); a moment old for another. */
+int sc_mutex_owner(const sc_mutex *lock);
+/* Whether tid (sc_lock_tid) holds lock; true when that cannot be told. */
+static inline bool sc_mutex_held_by(const sc_mutex *lock, int tid)
+{
+    int owner = sc_mutex_owner(lock);
+
+    return owner < 0 || owner == tid;
+}
+/* Whether tid does not hold lock; true when that cannot be told. */
+static inline bool sc_mutex_free_of(const sc_mutex *lock, int tid)
+{
+    int owner = sc_mutex_owner(lock);
+
+    return owner < 0 || owner != tid;
+}
+static inline bool sc_mutex_held_by_me(const sc_mutex *lock)
+{
+    return sc_mutex_held_by(lock, sc_lock_tid());
+}
+
 /* Only for a lock in a segment that no process has mapped (a named segment
  * found by its first user, sc_file.c): a lock still held there belongs
  * to a process that is gone. The kernel marks such a lock "owner died" when
@@ -81,14 +109,9 @@ static inline bool sc_seq_read_valid(const uint64_t *seq, uint64_t start)
     return __atomic_load_n(seq, __ATOMIC_RELAXED) == start;
 }
 
-/* Writer side; the caller holds the shard's REPAIR lock. */
-static inline void sc_seq_write_begin(uint64_t *seq)
-{
-    uint64_t s = __atomic_load_n(seq, __ATOMIC_RELAXED);
-    __atomic_store_n(seq, s + 1, __ATOMIC_RELAXED);
-    atomic_thread_fence(memory_order_release);
-}
-
+/* Closes a window that a locked increment opened (sc_shard_write_begin):
+ * seq is even again, and every write before it is visible to a reader
+ * that sees the new value. */
 static inline void sc_seq_write_end(uint64_t *seq)
 {
     uint64_t s = __atomic_load_n(seq, __ATOMIC_RELAXED);

@@ -1,6 +1,6 @@
 /*
  * sc_lockless.h - a store that rewrites the key's entry without the shard's
- * lock, touching only the entry and the caller's own lines (issue 20). See
+ * lock, touching only the entry and the caller's own lines. See
  * src/sc_lockless.c.
  *
  * Owns: the lockless rewrite of a published entry, and the lockless delete

@@ -21,6 +21,7 @@
 struct sc_header;
 struct sc_shard_head;
 struct sc_shard;
+struct sc_table;
 
 /* Process-local handle. A forked process inherits it with the mapping (same
  * address). Other processes that map a named segment (sc_file.c) have
@@ -39,6 +40,10 @@ typedef struct sc_seg {
     int fd;                  /* named segment: the open file (holds a shared flock); else -1 */
     bool named;
     sc_alloc_ctx ac;         /* the allocator's view of this mapping (sc_alloc.h) */
+    /* For SC_ASSERT only (sc_common.h), set by sc_layout_bind (NULL: not
+     * checked): whether table is a shard's (in its head) whose REPAIR lock
+     * the calling thread holds, with the shard's window open if window. */
+    bool (*check_table)(const struct sc_seg *seg, const struct sc_table *table, bool window);
 } sc_seg;
 
 /* Bounds-checked translation of an offset read from shared memory. */

@@ -39,6 +39,8 @@ void sc_shard_unlock(sc_shard *shard);
  * this and sc_shard_write_end. */
 static inline void sc_shard_write_begin(sc_shard *shard)
 {
+    SC_ASSERT(sc_layout_shard_held(shard));
+    SC_ASSERT(!sc_layout_window_open(shard));
     /* A locked RMW: the odd value is visible before the slots are read. */
     __atomic_fetch_add(&sc_layout_head(shard)->seq, 1, __ATOMIC_SEQ_CST);
     sc_pin_drain(shard);
@@ -46,6 +48,7 @@ static inline void sc_shard_write_begin(sc_shard *shard)
 
 static inline void sc_shard_write_end(sc_shard *shard)
 {
+    SC_ASSERT(sc_layout_in_window(shard));
     sc_seq_write_end(&sc_layout_head(shard)->seq);
 }
 

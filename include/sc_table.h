@@ -54,7 +54,7 @@ static inline uint8_t sc_table_tag_of(uint64_t hash)
  *       atomic) with no lock.
  *   ttl, when a dead lockless writer's entry is settled: inside the
  *       shard's window with every pin drained (sc_pin_settle).
- *   ver (issue 20): the entry's own sequence counter; odd while a writer
+ *   ver: the entry's own sequence counter; odd while a writer
  *       that holds no shard lock rewrites the entry (sc_lockless.c).
  *       0 when the entry is made. Changed only by: a lockless store or
  *       delete (compare-and-swap even -> odd under a pin, then a release
@@ -71,7 +71,13 @@ static inline uint8_t sc_table_tag_of(uint64_t hash)
  *       there or not at that moment.
  *       Readers of the rest (fetch, snapshots) read ver before and after
  *       (sc_table_ever_begin / sc_table_ever_valid), with the stamp as a guard
- *       against the 16-bit counter wrapping (see sc_table_ever_valid). */
+ *       against the 16-bit counter wrapping (see sc_table_ever_valid).
+ *   Retired (a zero-copy entry unlinked while readers may hold its value:
+ *       sc_epoch.c): no table refers to it; it waits on its shard's retire
+ *       list, whose fields are under the shard's REPAIR lock. Its stamp is
+ *       then the retirement epoch and its scalar the offset of the next
+ *       retired entry (0 = last), both written by sc_epoch_release_entry;
+ *       the value bytes stay as they were for the readers that hold them. */
 typedef struct sc_entry {
     uint64_t hash;        /* mixed hash of the key */
     uint32_t key_len;
@@ -81,7 +87,8 @@ typedef struct sc_entry {
     uint16_t ver;         /* entry version: odd while being rewritten (above) */
     uint32_t ttl;         /* seconds after ctime the entry expires; 0 = never;
                              SC_TTL_EXPIRED | n: stored already expired (ttl -n) */
-    int64_t scalar;       /* int value or double bits for scalar vtypes */
+    int64_t scalar;       /* int value or double bits for scalar vtypes;
+                             retired: the next retired entry (above) */
     int64_t ctime;        /* Unix time the value was stored */
     uint32_t mtime_after; /* last modification: seconds after ctime
                              (sc_table_entry_mtime) */
@@ -92,7 +99,8 @@ typedef struct sc_entry {
                              UINT32_MAX (sc_snapshot.c then derives it) */
     uint64_t stamp;       /* when it was stored: CLOCK_MONOTONIC ns, strictly
                              increasing per thread (sc_entry.c); orders
-                             APCUIterator's walk across shards */
+                             APCUIterator's walk across shards; retired:
+                             the retirement epoch (above) */
     /* key bytes, then value bytes */
 } sc_entry;
 
@@ -148,12 +156,6 @@ static inline int64_t sc_table_ttl_signed(uint32_t ttl)
 /* Set on entries whose value lives in separate page runs (chunks, made
  * and freed by sc_entry.c): the value bytes are then an array of sc_chunk. */
 #define SC_ENTRY_CHAINED 0x02
-/* Was set on an entry a lockless store left half written when its writer
- * died; sc_pin_settle (sc_pin.c) now makes such an entry one of a
- * deleted key (SC_TTL_GONE), which the info functions skip and the entries
- * figure leaves out, and sets no flag. Never set any more; the info
- * functions still skip an entry that has it. */
-#define SC_ENTRY_DROPPED 0x08
 /* At most this many chunks per value. */
 #define SC_MAX_CHUNKS 1024
 
@@ -166,7 +168,7 @@ typedef struct sc_chunk {
 } sc_chunk;
 
 
-/* Entry versions (issue 20). A reader that copies an entry's rewritable
+/* Entry versions. A reader that copies an entry's rewritable
  * fields (see ver above) with no lock, or with a NO_REPAIR lock (which does
  * not keep lockless stores out), takes a token first and checks it after:
  *
@@ -236,7 +238,7 @@ static inline uint64_t sc_table_bytes(uint32_t capacity)
 /* Short keys are compared in place with at most two loads of 8, 4 or 1
  * bytes a side (the two may overlap: up to 16 bytes); 17 to 64 bytes 8 at
  * a time and the last 8; longer ones by memcmp. */
-static inline __attribute__((always_inline)) bool sc_key_equal(const char *a, const char *b, uint32_t len)
+static inline __attribute__((always_inline)) bool sc_table_key_equal(const char *a, const char *b, uint32_t len)
 {
     uint64_t x, y, x2, y2;
     uint32_t u, v, u2, v2;
@@ -344,7 +346,7 @@ sc_table_slot_key(const sc_seg *seg, const volatile uint32_t *slots, uint32_t id
     sc_off eoff = (sc_off)slots[idx] << SC_SLOT_SHIFT;
     const sc_entry *e = sc_seg_ptr(seg, eoff, sizeof(sc_entry) + (uint64_t)key_len);
 
-    if (SC_LIKELY(e && e->hash == hash && e->key_len == key_len && sc_key_equal(SC_ENTRY_KEY(e), key, key_len))) {
+    if (SC_LIKELY(e && e->hash == hash && e->key_len == key_len && sc_table_key_equal(SC_ENTRY_KEY(e), key, key_len))) {
         return e;
     }
     return NULL;

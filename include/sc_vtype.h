@@ -19,7 +19,8 @@ typedef enum sc_vtype {
     SC_V_SERIALIZED = 7,  /* data = php serialize() output (objects, enums, arrays holding objects or PHP references),
                              or, after a 0x00 byte, the output of the apc.serializer in use (see php/value.c) */
     SC_V_ZC = 8           /* data = a zero-copy layout (php/zc.c): an array or string that readers
-                             use in place, plus its copying form; entry flagged SC_ENTRY_ZC (sc_epoch_layout.h) */
+                             use in place, stored once (a reader that cannot use it in place copies it:
+                             php/zc_copy.c); entry flagged SC_ENTRY_ZC (sc_epoch_layout.h) */
 } sc_vtype;
 
 #endif

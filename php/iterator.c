@@ -109,7 +109,7 @@ typedef struct php_sc_iterator {
 
 static inline php_sc_iterator *php_sc_it_from_obj(zend_object *obj)
 {
-    return (php_sc_iterator *)((char *)obj - XtOffsetOf(php_sc_iterator, std));
+    return (php_sc_iterator *)((char *)obj - offsetof(php_sc_iterator, std));
 }
 
 #define PHP_SC_IT_THIS() php_sc_it_from_obj(Z_OBJ_P(ZEND_THIS))
@@ -202,7 +202,7 @@ static zend_object *php_sc_it_create(zend_class_entry *ce)
 {
     php_sc_iterator *it = zend_object_alloc(sizeof(php_sc_iterator), ce);
 
-    memset(it, 0, XtOffsetOf(php_sc_iterator, std));
+    memset(it, 0, offsetof(php_sc_iterator, std));
     zend_object_std_init(&it->std, ce);
     object_properties_init(&it->std, ce);
     it->std.handlers = &php_sc_it_handlers;
@@ -714,7 +714,7 @@ void php_sc_iterator_minit(int module_number)
     php_sc_iterator_ce->create_object = php_sc_it_create;
 
     memcpy(&php_sc_it_handlers, zend_get_std_object_handlers(), sizeof(php_sc_it_handlers));
-    php_sc_it_handlers.offset = XtOffsetOf(php_sc_iterator, std);
+    php_sc_it_handlers.offset = offsetof(php_sc_iterator, std);
     php_sc_it_handlers.free_obj = php_sc_it_free;
     php_sc_it_handlers.clone_obj = NULL;
     php_sc_it_handlers.get_gc = php_sc_it_get_gc;

@@ -4,95 +4,26 @@
  * The glue's side of every stored value (the core never sees a zval). It
  * turns a PHP value into a (vtype, scalar, bytes) triple that the cache
  * copies into shared memory, and turns such a triple back into a fresh
- * request-local zval. A decoded value
- * never points into the bytes it came from.
+ * request-local zval. A decoded value never points into the bytes it came
+ * from.
  *
- * Top level (sc_vtype):
- *   NULL/FALSE/TRUE   no data
- *   LONG              scalar = the value
- *   DOUBLE            scalar = the IEEE-754 bits (memcpy), so NAN/INF/-0.0 survive
- *   STRING            data = the raw bytes (encode does not copy them)
- *   ARRAY             data = one encoded array value (format below), and nothing after it
- *   SERIALIZED        data = php serialize() output followed by one NUL byte; len counts
- *                     the NUL. The NUL keeps php_var_unserialize()'s scanner inside the
- *                     buffer; decode refuses data whose last byte is not NUL.
- *                     Or, when apc.serializer names a third-party serializer (set once at
- *                     startup with php_sc_value_set_serializer), one 0x00 byte followed by that
- *                     serializer's output. php serialize() output never starts with 0x00
- *                     (it starts with a type letter), so the first byte tells them apart;
- *                     data of the third-party form is refused when no such serializer is set.
+ * Top level (sc_vtype): NULL/FALSE/TRUE no data; LONG scalar = the value;
+ * DOUBLE scalar = the IEEE-754 bits; STRING data = the raw bytes; ARRAY
+ * data = one value in the native format (tags PHP_SC_T_*); SERIALIZED
+ * data = php serialize() output and one NUL byte, or 0x00 and a
+ * third-party serializer's output (apc.serializer).
  *
- * SC_V_ARRAY format: all integers little-endian, fixed width, no alignment.
- *   value   := tag:u8 payload
- *     0x00 null | 0x01 false | 0x02 true
- *     0x03 int8 | 0x04 int32 | 0x05 int64     (smallest width that holds the value)
- *     0x06 double (8 bytes, IEEE bits)
- *     0x07 str8  len:u8  bytes
- *     0x08 str32 len:u32 bytes
- *     0x09 list  count:u32 value*count        keys are exactly 0..count-1 in order
- *     0x0a hash  count:u32 (key value)*count  keys/order as in the source array
- *   key     := ktag:u8 payload
- *     0x10 int32 | 0x11 int64
- *     0x12 str8  len:u8  hash:u64 bytes
- *     0x13 str32 len:u32 hash:u64 bytes      hash = zend_string_hash_val(key)
- *     0x14 slot  n:u8                         same key as key slot n (see PHP_SC_KEYSLOTS)
- *   Memo form (arrays holding PHP references shared with something else, with
- *   apc.serializer=default, see below): PHP_SC_T_MEMO, then the array, in which
- *     0x0b ref   value                       a reference; gets the next ref id
- *     0x0c refid id:u32                      the same reference as ref #id
- *     0x0d arrid id:u32                      the same array as array #id
- *   may appear as values, and every list/hash (in the order they start, the
- *   top one is #0) gets the next array id. An arrid to an array still being
- *   built is only accepted as the value of a ref (that is how a cycle looks:
- *   $v = [&$v] is "memo, list 1 [ref, arrid 0]"), so a decoded array never
- *   contains itself by value.
- *   String keys are never numeric strings (PHP already turned those into int
- *   keys), so decode can insert them without normalising. The stored hash
- *   saves rehashing (same build on both sides: one shared segment).
- *   A top-level empty array is "list, count 0" (5 bytes); empty arrays decode
- *   to the immutable shared empty array.
- *   Decode builds packed arrays with ZEND_HASH_FILL_* into a table pre-sized
- *   from count, hashes into a table pre-sized and initialised mixed.
+ * What goes where: plain arrays (null, bool, int, float, string, arrays,
+ * up to PHP_SC_VALUE_MAX_DEPTH levels) take the native format; arrays with
+ * shared PHP references take its memo form (apc.serializer=default) or
+ * serialize(); objects and anything else are serialize()d, as in APCu.
  *
- * What goes where (matches what APCu 5.1.22 with its default apc.serializer=php
- * returns on fetch; with another apc.serializer, "serialize()d" below means that
- * serializer, and plain arrays still take the native format):
- *   - arrays holding only null/bool/int/float/string/arrays -> SC_V_ARRAY;
- *   - a resource nested in an array is stored as int 0 (that is what serialize()
- *     writes for it, so APCu fetches int(0) too) - with a third-party
- *     apc.serializer the whole value goes to it instead, as in APCu (igbinary
- *     gives NULL, with its notice); a top-level resource is refused
- *     with E_WARNING "Cannot store resources in apcu cache" (APCu's text);
- *   - arrays holding a PHP reference with refcount > 1 (identity must survive):
- *     with apc.serializer=default (or a name that is not registered, which
- *     APCu treats as default) the memo form above, which keeps every shared
- *     reference and array as APCu's default serializer does - a cycle comes
- *     back at the level it was stored ($v = [&$v] fetches as
- *     array(1){[0]=>*RECURSION*}); with apc.serializer=php, serialize()d, as
- *     APCu does (whose serialize() output puts the cycle one level lower).
- *   - objects/enums, and arrays holding an object, an INDIRECT slot, a string
- *     longer than 4 GiB or nesting deeper than PHP_SC_VALUE_MAX_DEPTH -> the whole
- *     value is serialize()d, exactly like APCu. References with refcount 1 are
- *     plain values to serialize() too, so they are inlined.
- *   - serialize() failures (Closure, anonymous class, throwing __sleep or
- *     __serialize ...) leave the exception pending and encode returns FAILURE.
+ * Decode is defensive: every count and length is checked against the
+ * bytes left, nesting is bounded, malformed input is refused with nothing
+ * leaked; the native decode runs no user code. SERIALIZED data goes to
+ * php_var_unserialize() as in APCu and may run user code.
  *
- * Depth: arrays nested up to PHP_SC_VALUE_MAX_DEPTH (512) levels use SC_V_ARRAY;
- * deeper ones are serialize()d (store succeeds, like APCu; fetch then obeys
- * unserialize_max_depth, default 4096, failing exactly like APCu past it).
- *
- * Decode is defensive: every count and length is checked against the bytes left
- * (a list element takes >= 1 byte, a hash element >= 2, so counts can't make it
- * allocate more than the input justifies), nesting is bounded by
- * PHP_SC_VALUE_MAX_DEPTH, unknown tags, out-of-range ints, duplicate int keys, key
- * slots never filled and trailing garbage are refused; on any error the partial
- * value is freed and *out is NULL. Corrupt-but-well-formed input (a wrong
- * stored hash, a duplicate string key) cannot be detected cheaply; it yields an
- * odd array, never unsafe memory access. SERIALIZED data goes to php_var_unserialize()
- * like APCu does (E_NOTICE "Error at offset X of Y bytes" on failure, e.g. past
- * unserialize_max_depth); it may run user code (autoload, __wakeup,
- * __unserialize) and if that throws, decode returns FAILURE with the exception
- * pending. The SC_V_ARRAY decode runs no user code.
+ * Format and rules: docs/internals.md#php_value
  */
 
 #include "php.h"

@@ -1,44 +1,30 @@
 /*
  * php/zc.c - zero-copy values (glue side).
  *
- * A zero-copy value (vtype SC_V_ZC) is stored as
+ * Layout. A zero-copy value (vtype SC_V_ZC) is stored once, as
  *   [pad: 1..8 bytes, the first holding the count]
  *   [php_sc_zc_hdr, 8-aligned in the segment]
  *   [the value laid out as PHP's immutable zend_array / zend_string, every
  *    pointer pointing inside this layout]
- * and nothing else: a value is stored once. The layout is built in process
- * memory (buffers kept by the thread from one store to the next, given
- * back at request end) with offsets from the header; the
- * core copies it into the entry and calls php_sc_zc_fixup under the shard lock,
- * before linking it, to turn the offsets into addresses (the relocation
- * list says where they are) and to record the header's own address.
+ * The layout is built in process memory (buffers kept by the thread from
+ * one store to the next, given back at request end) with offsets from the
+ * header; the core copies it into the entry and calls php_sc_zc_fixup
+ * under the shard lock, before linking it, to turn the offsets into
+ * addresses and record the header's own address.
  *
- * A fetch inside an epoch (src/sc_epoch.c) borrows the bytes: if the header
- * sits at the address it was laid out for (same mapping: forked children of
- * the creator of an anonymous segment; a named segment mapped elsewhere is
- * not) and the PHP ABI that laid it out is this one (PHP_VERSION_ID, ZTS,
- * debug), the zval points at the immutable value: no copy, nothing
- * allocated. Otherwise (another address, zero-copy off here, or a copy
- * made by the iterator) an array is copied into request memory with every
- * pointer relocated and bounds-checked (php/zc_copy.c), a string
- * from its bytes; an array laid out by another PHP ABI cannot be read
- * here and is a miss.
+ * Fetch. Inside an epoch (src/sc_epoch.c), a header at the address it was
+ * laid out for, written by this PHP ABI (PHP_VERSION_ID, ZTS, debug), is
+ * borrowed: the zval points at the immutable value. Otherwise an array is
+ * copied with every pointer relocated and bounds-checked (php/zc_copy.c),
+ * a string from its bytes; an array of another PHP ABI is a miss.
  *
  * Budget (shardcache.zero_copy_max): checked before any work from a lower
- * bound of the layout's size, and again with its real size; a thread that
- * found it full builds nothing of that size again until the level drops
- * (php_sc_zc_full_at). A thread inside an epoch that holds no borrowed value
- * leaves it at its next write (php_sc_zc_idle), so that it does not pin what
- * others retire.
+ * bound of the size, and again with the real size; a thread that found it
+ * full builds nothing of that size again until the level drops
+ * (php_sc_zc_full_at). A thread inside an epoch that holds no borrowed
+ * value leaves it at its next write (php_sc_zc_idle).
  *
- * Arrays: of null, bool, int, float, string and such arrays (no objects, no
- * PHP references), copied table by table as opcache persists literal
- * arrays: the hash part and the used buckets as they are, then every key
- * and value rewritten to point into the layout; flags IMMUTABLE and
- * NOT_COLLECTABLE, no destructor, so PHP never counts, frees or changes
- * them, and any change in the request separates (copy-on-write). Strings
- * of at least PHP_SC_ZC_MIN_STRING bytes: an interned string with its hash
- * precomputed (so that no reader ever writes to it).
+ * Design: docs/internals.md#php_zc
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"

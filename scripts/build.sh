@@ -14,21 +14,70 @@
 # Options:
 #   --incremental   reuse an existing configured tree and do not `make clean`
 #                   (faster; only recompiled files are checked for warnings)
+#   --debug         the debug build: the core's SC_ASSERT rules compiled in
+#                   (include/README.md, "Rules that run"), CFLAGS
+#                   "-O1 -g -DSC_DEBUG -Wall -Wextra", built OUT OF TREE in a
+#                   copy of the sources at $SC_DEBUG_DIR (default
+#                   ${TMPDIR:-/tmp}/shardcache-debug-<checksum of this
+#                   checkout's path>; printed as "build: ok, <module>"), so
+#                   modules/shardcache.so is left alone (and the in-tree
+#                   `make clean`, which deletes every *.so below the root,
+#                   does not reach it). Result: $SC_DEBUG_DIR/modules/
+#                   shardcache.so; `scripts/build.sh --debug --print-dir`
+#                   prints $SC_DEBUG_DIR and builds nothing. With
+#                   --incremental the copy's configured tree is kept.
 #   -h, --help      this text
-# Environment: CFLAGS (default "-O2 -g -Wall -Wextra"), MAKE_JOBS (default 2).
+# Environment: CFLAGS (default "-O2 -g -Wall -Wextra"; with --debug ignored),
+# MAKE_JOBS (default 2), SC_DEBUG_DIR (see --debug).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 incremental=0
+debug=0
+print_dir=0
 for arg in "$@"; do
     case "$arg" in
         --incremental) incremental=1 ;;
+        --debug) debug=1 ;;
+        --print-dir) print_dir=1 ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "build: unknown option $arg" >&2; exit 2 ;;
     esac
 done
+
+if [ "$debug" -eq 1 ]; then
+    # A copy of the sources (tracked and new files, not ignored) and of this
+    # script, built there by this script without --debug.
+    dir="${SC_DEBUG_DIR:-${TMPDIR:-/tmp}/shardcache-debug-$(printf '%s' "$ROOT" | cksum | cut -d' ' -f1)}"
+    if [ "$print_dir" -eq 1 ]; then
+        echo "$dir"
+        exit 0
+    fi
+    if [ "$incremental" -eq 0 ]; then
+        rm -rf "$dir"
+    fi
+    mkdir -p "$dir"
+    if git rev-parse --git-dir >/dev/null 2>&1; then
+        git ls-files -z -co --exclude-standard -- config.m4 config.w32 '*.c' '*.h' 'src/*' 'include/*' 'php/*' \
+            scripts/build.sh scripts/check-core.sh \
+            | tar -c --null -T - -f - | tar -x -C "$dir" --keep-newer-files -f - 2>/dev/null || true
+    else
+        tar -c -f - config.m4 ./*.c ./*.h src include php scripts/build.sh scripts/check-core.sh | tar -x -C "$dir" -m -f -
+    fi
+    # Core files deleted from the checkout would stay in a kept copy.
+    for f in "$dir"/src/*.c "$dir"/include/*.h "$dir"/php/*.c "$dir"/php/*.h "$dir"/./*.c "$dir"/./*.h; do
+        [ -e "$f" ] || continue
+        case "$f" in "$dir"/./config.h) continue ;; esac
+        [ -e "$ROOT/${f#"$dir"/}" ] || rm -f "$f"
+    done
+    args=()
+    [ "$incremental" -eq 1 ] && args+=(--incremental)
+    echo "build: debug build (SC_DEBUG) in $dir"
+    cd "$dir"
+    CFLAGS="-O1 -g -DSC_DEBUG -Wall -Wextra" exec bash scripts/build.sh ${args[@]+"${args[@]}"}
+fi
 
 # (Skipped in copies of the tree that carry build.sh alone, such as
 # tests/zts/run.sh's .build-zts/: the checkout itself is checked.)

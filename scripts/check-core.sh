@@ -15,7 +15,19 @@
 #     of its own belongs to the module of the first header it includes
 #     (sc_update.c, sc_reserve.c, sc_snapshot.c: the cache operations of
 #     sc_cache.h). Module A depends on B when a file of A includes B's
-#     header; any cycle in that graph fails, printed as A -> B -> ... -> A.
+#     header; any cycle in that graph fails, printed as A -> B -> ... -> A;
+#   - a module includes the header of a module in a higher layer of the
+#     layer table of include/README.md (section "2. Layers"), or a core
+#     header is missing from that table;
+#   - a function defined or declared at file level in a core file does not
+#     carry its module's prefix: sc_M_ for module sc_M, or, for a src file
+#     without a header of its own, its file's name (sc_snapshot_ in
+#     sc_snapshot.c). The exceptions (PREFIX_EXCEPTIONS below, listed in
+#     include/README.md): sc_common.h (the base: any sc_ name), sc_lock
+#     (also sc_mutex_, sc_seq_: the two lock kinds it defines);
+#   - the glue (shardcache.c, php_shardcache.h, php/) defines a name that
+#     starts with sc_ or SC_ (function, variable, type or macro): those
+#     prefixes belong to the core; the glue's own are php_sc_ and PHP_SC_.
 #
 #   scripts/check-core.sh [ROOT]     (default: this checkout)
 # Run by scripts/build.sh before compiling, and on its own in CI.
@@ -43,7 +55,7 @@ for f in "${headers[@]}" "${sources[@]}"; do
     while IFS= read -r inc; do
         name="${inc:1:${#inc}-2}"
         if [[ "$inc" =~ $php_re ]]; then
-            problem "$f includes the PHP header $inc (the core must not see PHP; that code belongs in the glue, shardcache_*.c)"
+            problem "$f includes the PHP header $inc (the core must not see PHP; that code belongs in the glue: shardcache.c, php/)"
         elif [[ "$inc" == \"* ]] && [ ! -f "include/$name" ]; then
             problem "$f includes \"$name\", which is not a core header in include/"
         fi
@@ -119,8 +131,95 @@ for m in $(printf '%s\n' "${module_of[@]}" | sort -u); do
     [ "${state[$m]:-0}" = 0 ] && visit "$m"
 done
 
+# 5. layers: the table of include/README.md, bottom-up. A row is
+#   | layer | `sc_a.h`, `sc_b.h` | job |
+# A module may include modules of its own layer or below.
+declare -A layer_of
+row=0
+while IFS= read -r line; do
+    case "$line" in
+        "## 2."*) in_layers=1; continue ;;
+        "## "*) [ "${in_layers:-0}" = 1 ] && break; continue ;;
+    esac
+    [ "${in_layers:-0}" = 1 ] || continue
+    [[ "$line" == "|"*"sc_"*".h"* ]] || continue
+    row=$((row + 1))
+    cell="$(cut -d'|' -f3 <<<"$line")"
+    for h in $(grep -oE 'sc_[a-z0-9_]+\.h' <<<"$cell"); do
+        layer_of["${h%.h}"]=$row
+    done
+done < include/README.md
+if [ "$row" -eq 0 ]; then
+    problem "include/README.md has no layer table under \"## 2.\" (rows | layer | \`sc_x.h\`, ... | job |)"
+else
+    for h in "${headers[@]}"; do
+        b="$(basename "$h" .h)"
+        [ -n "${layer_of[$b]:-}" ] || problem "$h is not in the layer table of include/README.md"
+    done
+    for m in "${!deps[@]}"; do
+        lm="${layer_of[$m]:-}"
+        [ -n "$lm" ] || continue
+        for d in ${deps[$m]}; do
+            ld="${layer_of[$d]:-}"
+            if [ -n "$ld" ] && [ "$ld" -gt "$lm" ]; then
+                problem "layer: $m (layer $lm) includes $d.h, which is in the higher layer $ld (include/README.md, section 2)"
+            fi
+        done
+    done
+fi
+
+# Names defined or declared at file level: a line that starts in column 0
+# with a declaration whose declarator is NAME( , or that starts with NAME(
+# (the return type on the line before).
+file_functions() {
+    grep -nE '^([A-Za-z_][A-Za-z0-9_ *(),"-]*[ *])?[A-Za-z_][A-Za-z0-9_]*\(' "$1" \
+        | grep -vE '^[0-9]+:(#|typedef|return|else|if|while|for|switch|do)\b' \
+        | sed -nE 's/^([0-9]+):(.*[ *])?([A-Za-z_][A-Za-z0-9_]*)\(.*/\1 \3/p'
+}
+
+# 6. module prefixes
+PREFIX_EXCEPTIONS=(
+    "sc_common:sc_"            # the base layer's helpers
+    "sc_lock:sc_mutex_ sc_seq_" # the two lock kinds sc_lock defines
+)
+for f in "${headers[@]}" "${sources[@]}"; do
+    m="${module_of[$f]}"
+    # the module's own prefix, and the names of the files of the module
+    allowed=("${m}_")
+    for g in "${headers[@]}" "${sources[@]}"; do
+        if [ "${module_of[$g]}" = "$m" ]; then
+            b="$(basename "$g")"; b="${b%.*}"
+            [ "$b" = "$m" ] || allowed+=("${b}_")
+        fi
+    done
+    for e in "${PREFIX_EXCEPTIONS[@]}"; do
+        [ "${e%%:*}" = "$m" ] && read -r -a extra <<<"${e#*:}" && allowed+=("${extra[@]}")
+    done
+    while read -r lineno name; do
+        case "$name" in __attribute__|_Static_assert|offsetof|sizeof|_Alignof|__typeof__) continue ;; esac
+        [ "$name" = "$m" ] && continue   # the module's one main function (sc_alloc)
+        [[ "$name" == sc_* ]] || { problem "$f:$lineno: $name has no sc_ prefix (core functions start with their module's prefix ${m}_)"; continue; }
+        ok=0
+        for a in "${allowed[@]}"; do
+            [[ "$name" == "$a"* ]] && ok=1 && break
+        done
+        [ "$ok" = 1 ] || problem "$f:$lineno: $name is not in its module's prefix (${allowed[*]}): move it to its module or rename it"
+    done < <(file_functions "$f")
+done
+
+# 7. the glue defines no sc_/SC_ name
+glue=(shardcache.c php_shardcache.h php/*.c php/*.h)
+for f in "${glue[@]}"; do
+    [ -f "$f" ] || continue
+    while read -r lineno name; do
+        where="$f:$lineno"; [ "$lineno" = 0 ] && where="$f"
+        [[ "$name" == sc_* || "$name" == SC_* ]] && problem "$where: the glue defines $name (sc_/SC_ belong to the core; the glue's prefix is php_sc_/PHP_SC_)"
+    done < <(file_functions "$f"; \
+             sed -nE 's/^[[:space:]]*#[[:space:]]*define[[:space:]]+([A-Za-z_][A-Za-z0-9_]*).*/\1/p; s/^[[:space:]]*}[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*;.*/\1/p; s/^typedef[^(]*[ *]([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*;.*/\1/p; s/^(struct|union|enum)[[:space:]]+([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*\{.*/\2/p; s/^(static[[:space:]]+)?(const[[:space:]]+)?[A-Za-z_][A-Za-z0-9_]*[[:space:]*]+([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*(=|;|\[).*/\3/p' "$f" | sed 's/^/0 /')
+done
+
 if [ "$fail" -ne 0 ]; then
     echo "check-core: FAILED" >&2
     exit 1
 fi
-echo "check-core: ok (${#headers[@]} headers, ${#sources[@]} sources: no PHP header, the three headings, no include circle)"
+echo "check-core: ok (${#headers[@]} headers, ${#sources[@]} sources: no PHP header, the three headings, no include circle, layers, module prefixes; glue: no sc_ names)"

@@ -24,8 +24,9 @@
 #   6. platforms      PLATFORM_TESTS below: the phpt suite on PHP 8.4 NTS (a
 #      trixie chroot, tests/php84/chroot.sh), the phpt suite and the thread
 #      driver on PHP 8.2 ZTS (tests/zts/build-php.sh), Apache prefork + mod_php,
-#      and the phpt suite and a kill test against an AddressSanitizer +
-#      UndefinedBehaviorSanitizer build (tests/asan/run.sh).
+#      the phpt suite and a kill test against an AddressSanitizer +
+#      UndefinedBehaviorSanitizer build (tests/asan/run.sh), and the phpt
+#      suite against the debug build (scripts/build.sh --debug: SC_ASSERT on).
 #      The 8.4 chroot and the ZTS PHP are made once and cached under
 #      /opt/shardcache; on a fresh machine both are prepared in the
 #      background (nice) from the start of the run, while phases 2-5 run.
@@ -74,7 +75,7 @@ EXTRA_TESTS=(
     "zero-copy-reset-held|bash tests/zero-copy/reset-held.sh --so=\"\$SO\""
     "fuzz|bash fuzz/run.sh 60"
     "package|bash scripts/check-package-xml.sh"
-    "core-structure|bash scripts/check-core.sh"
+    "core-structure|bash tests/structure/run.sh"
     "browser|SO=\"\$SO\" bash tests/browser/run.sh"
     "nearcache|bash tests/nearcache/run.sh \"\$SO\""
 )
@@ -88,6 +89,7 @@ PLATFORM_TESTS=(
     "zts-threads-vg|8.2 ZTS embed|600|bash tests/zts/run.sh driver --threads=4 --child-threads=1 --seconds=8 --ops=100 --fatal-every=0 --valgrind"
     "apache-prefork|8.2 NTS apache2|300|bash tests/apache/run.sh --seconds=30 --so=\"\$SO\""
     "asan|8.2 NTS cli ASan+UBSan|1500|bash tests/asan/run.sh --kill-test=300"
+    "phpt-debug|8.2 NTS cli debug|600|bash scripts/build.sh --debug && bash tests/run-phpt.sh \"\$(bash scripts/build.sh --debug --print-dir)/modules/shardcache.so\" --"
 )
 
 # OPTIONAL TESTS: "name|timeout|shell command", run only when named.

@@ -6,103 +6,36 @@
  * (sc_shard_alloc). It reaches them through sc_alloc_ctx only: it never
  * sees a shard or the segment header.
  *
- * Memory is the data area of the segment, cut into pages of SC_PAGE_SIZE.
- * Every page has a descriptor (sc_page). Pages are grouped in runs that tile
- * the data area with no gaps:
- *   - free runs belong to the pool; their head and tail descriptors say
- *     FREE and carry the run length (the tail also names the head), and the
- *     head is linked into bin floor(log2(length));
- *   - slabs: a run of 1..16 pages cut into objects of one size class, owned
- *     by one shard; the head descriptor says SLAB and carries the class, the
- *     object free list and bump pointer; every other page says INNER and names
- *     the head;
- *   - large runs: one object bigger than SC_MAX_SMALL, owned by one shard;
- *     the head says LARGE, the tail says INNER.
- * Because runs tile the area, the page before a run is always the tail of
- * the previous run and the page after it the head of the next one; that is
- * all the coalescing of freed runs needs.
+ * Runs. The data area is cut into pages of SC_PAGE_SIZE, grouped in runs
+ * that tile it with no gap: free runs (the pool's, binned by
+ * floor(log2(pages))), slabs (1..16 pages of one size class, owned by one
+ * shard) and large runs (one object over SC_MAX_SMALL). A run's neighbours
+ * are always the tail of the previous run and the head of the next, which
+ * is all that coalescing needs.
  *
- * Spares: a slab whose last object is freed is kept by its shard as a
- * spare (kind SLAB, no objects in use, linked on the shard's spare list)
- * while the shard's spares stay within sc_alloc_spare_cap pages (1/32 of the
- * shard's share of the segment, at most 16 pages) and the pool has an
- * eighth of its pages free. A new slab of any class, or a large run that
- * fits, is cut from a spare before the pool is asked (a longer spare is
- * split and its tail stays a spare, so such slabs are no bigger than new
- * ones), so a shard whose few small entries come and go does not take the
- * pool lock for each of them. Spares go back to the pool before anything
- * is evicted (sc_alloc_flush_spares). A spare is split in an order that
- * keeps the runs tiling the area at every store.
+ * Size classes. 64..128 bytes in steps of 16, then four per power of two
+ * up to 32 KiB (at most 1.25x apart). A slab has the fewest pages that
+ * waste at most 1/16 of it, or one page when no run that long is free.
  *
- * Lanes (issue 20): a shard keeps one partial-slab list per size class for
- * each of SC_ALLOC_LANES lanes, and a caller allocates from its own lane's
- * list - its pin lane (sc_pin_lane: a lane per live thread, up to 8; a
- * forked child gets its own): two processes storing into one shard then
- * fill different slabs, and since slabs are page-aligned no cache line
- * holds entries of both, so a lockless overwrite (sc_lockless.c) of one's
- * entry never invalidates a line the other is writing. A lane's list being
- * empty, the caller takes, in this order: a spare; a new slab from the
- * pool while the pool has an eighth of its pages free (or no other lane
- * has a free object of the class); another lane's partial slab (it moves
- * to the caller's lane: lane_steals); a new slab from the pool after all;
- * else it fails (the caller evicts). A freed object goes back to its own
- * slab; a full slab that gets a free object joins the freeing caller's
- * lane; a slab that empties leaves whichever lane's list it is on (found
- * from the list heads: one compare per lane, the caller's first) - except
- * a one-page slab that is the only partial slab of its class on its lane:
- * it stays there, counted in spare_pages (and kept_pages; not under the
- * spares' cap, which would send the slabs of more lanes than the cap has
- * pages to the pool and back at every store, but one page per lane and
- * shard at most (sc_alloc_lane.kept), and only while the pool keeps its
- * reserve; sc_alloc_flush_spares gives it back with the spares), so that
- * a process that stores and deletes its own keys, alone in its slab, does
- * not move that slab through the shard's spare list at every store.
- * Bound: lanes never refuse memory - a shard fails an allocation only when
- * no lane of it has a free object of the class and the pool has no slab,
- * exactly as with one list. What lanes cost is free objects parked in
- * other lanes' partial slabs while the pool has more than an eighth of its
- * pages free: at most one partly used slab per lane, class and shard being
- * filled (7 more than one list per class and shard; the 37 classes' slabs
- * are 100 pages together, the 18 classes up to 1 KiB one page each except
- * one of two), and never taken from the last eighth of the pool. A lane
- * whose process left keeps its slabs until a new thread takes the lane
- * (sc_live_lane hands out gone holders' lanes) or the pool reaches its
- * reserve and other lanes take them; nothing is stranded.
+ * Spares and lanes. An emptied slab stays with its shard as a spare (up to
+ * sc_alloc_spare_cap pages, while the pool keeps an eighth of its pages
+ * free). Each shard keeps a partial-slab list per class and lane (the
+ * caller's pin lane), so callers in different lanes fill different slabs.
  *
- * Size classes: 64..128 in steps of 16, then four classes per power of two
- * up to 32 KiB, so a class is at most 1.25x its predecessor. A slab of a
- * class has the fewest pages that waste at most 1/16 of the slab; classes
- * up to one page fall back to one-page slabs when no longer run is free.
- * Entries bigger than a page never depend on contiguous pages: sc_entry.c
- * spreads them over several runs when one run is not free.
+ * Locks: a shard's slabs, lanes and objects: that shard's REPAIR lock. The
+ * pool (bins, free runs): the pool lock, taken only to move a run between
+ * the pool and a shard. Free objects hold the offset+1 of the next free
+ * object in their first four bytes.
+ * Death: a shard whose writer died is emptied by its next locker (every
+ * lane's lists are reset with sc_shard_alloc); runs are marked with their
+ * owner before the pool lock is released, so sc_alloc_reclaim_shard finds
+ * them by walking the runs. A death inside a pool change (pool->dirty set)
+ * stops the pool and flags hdr->needs_reset (sc_alloc_reset_pool). A holder
+ * in walk mode (sc_alloc_pool_lock_walk) leaves dirty clear; owner-tag
+ * moves (sc_alloc_retag_locked, sc_alloc_give_owned_locked) leave each run
+ * with one consistent owner at every step.
  *
- * Locks: a shard's slabs, partial lists (every lane's) and objects are touched only by the
- * holder of that shard's REPAIR lock, so stores in different shards allocate
- * with no shared lock. The pool (bins, free runs) is touched only under the
- * pool lock, taken when a shard needs a new slab or a large run or gives one
- * back. Free objects hold the offset+1 of the next free object in their
- * first four bytes.
- *
- * Death: a process killed while changing a shard's slabs or lane lists
- * leaves the shard dirty: the next locker empties it (every lane's lists
- * are reset with the rest of sc_shard_alloc, sc_alloc_init_shard), as
- * before lanes. A run taken from the pool is marked allocated (with its owner)
- * before the pool lock is released, so a shard emptied after its writer died
- * finds every run it owns by walking the runs from page 0
- * (sc_alloc_reclaim_shard). If the pool lock's holder died while changing
- * the pool (pool->dirty set: it took the lock as a writer), the bins may be
- * half linked: the pool refuses all work and the segment is flagged for a
- * full reset (hdr->needs_reset), which sc_alloc_reset_pool performs. A
- * holder that only walked the pool (sc_info.c: sc_alloc_pool_lock_walk) leaves
- * dirty clear, and its death costs nothing.
- * Owner tags: a run's owner is a number the caller chooses (the shard
- * index); sc_alloc_retag_locked moves every run of one owner to another
- * (the caller's own tag for runs it holds back) without touching the pool,
- * so a holder killed in the middle leaves each run with one owner or the
- * other, both consistent; sc_alloc_give_owned_locked gives a tag's runs
- * back to the pool, marking the pool dirty around each run it gives (so
- * its caller may hold the lock in walk mode: a holder killed between two
- * runs costs no reset, and the runs left keep their tag).
+ * Design: docs/internals.md#sc_alloc
  */
 #include <string.h>
 #include "sc_alloc.h"
@@ -182,6 +115,13 @@ static void sc_alloc_compute_slab_pages(void)
 
 /* ---- pool (caller holds the pool lock) ---- */
 
+/* For SC_ASSERT: the calling thread holds the pool lock; the REPAIR lock of
+ * the shard whose allocator state sa is; the global lock and every shard's
+ * REPAIR lock (the hooks of sc_alloc_ctx, set where the segment is bound). */
+#define SC_ALLOC_POOL_HELD(ac) sc_mutex_held_by_me(&(ac)->pool->lock)
+#define SC_ALLOC_SHARD_HELD(ac, sa) (!(ac)->check_shard || (ac)->check_shard((ac), (sa)))
+#define SC_ALLOC_ALL_HELD(ac) (!(ac)->check_all || (ac)->check_all(ac))
+
 static inline unsigned sc_alloc_bin_of(uint32_t pages)
 {
     return 31 - (unsigned)__builtin_clz(pages);
@@ -239,6 +179,8 @@ static uint32_t sc_alloc_pool_take(sc_alloc_ctx *ac, uint32_t n, uint16_t owner)
     int budget = 16;
     uint32_t higher;
 
+    SC_ASSERT(SC_ALLOC_POOL_HELD(ac));
+
     /* Runs in n's own bin may be shorter than n: look at a few. */
     for (p = pool->bin_head[bin]; p != SC_NONE && budget-- > 0; p = ac->pages[p].next) {
         if (ac->pages[p].run >= n) {
@@ -275,6 +217,8 @@ static uint32_t sc_alloc_pool_take(sc_alloc_ctx *ac, uint32_t n, uint16_t owner)
 static void sc_alloc_pool_give(sc_alloc_ctx *ac, uint32_t head, uint32_t run)
 {
     uint32_t next = head + run;
+
+    SC_ASSERT(SC_ALLOC_POOL_HELD(ac));
 
     if (head > 0 && ac->pages[head - 1].kind == SC_PAGE_FREE) {
         uint32_t left = ac->pages[head - 1].head;
@@ -364,6 +308,8 @@ static uint32_t sc_alloc_walk_owned(sc_alloc_ctx *ac, uint16_t owner, uint16_t t
 {
     uint32_t p = 0, pages = 0;
 
+    SC_ASSERT(SC_ALLOC_POOL_HELD(ac));
+
     while (p < ac->npages) {
         sc_page *d = &ac->pages[p];
         uint32_t run = d->run;
@@ -407,11 +353,15 @@ void sc_alloc_reclaim_shard(sc_alloc_ctx *ac, uint16_t owner)
 
 uint32_t sc_alloc_give_owned_locked(sc_alloc_ctx *ac, uint16_t owner)
 {
+    SC_ASSERT(SC_ALLOC_POOL_HELD(ac));
+
     return sc_alloc_walk_owned(ac, owner, 0, true);
 }
 
 uint32_t sc_alloc_retag_locked(sc_alloc_ctx *ac, uint16_t from, uint16_t to)
 {
+    SC_ASSERT(SC_ALLOC_POOL_HELD(ac));
+
     return sc_alloc_walk_owned(ac, from, to, false);
 }
 
@@ -440,6 +390,8 @@ void sc_alloc_init_pool(sc_alloc_ctx *ac)
 
 void sc_alloc_reset_pool(sc_alloc_ctx *ac)
 {
+    SC_ASSERT(SC_ALLOC_ALL_HELD(ac));
+
     (void)sc_alloc_reset_pool_holding(ac, NULL, 0);
 }
 
@@ -448,6 +400,8 @@ uint32_t sc_alloc_reset_pool_holding(sc_alloc_ctx *ac, const uint8_t *hold, uint
     sc_pool *pool = ac->pool;
     uint32_t p = 0, held = 0;
     unsigned b;
+
+    SC_ASSERT(SC_ALLOC_ALL_HELD(ac));
 
     sc_mutex_lock(&pool->lock); /* a dead holder's changes are discarded here */
     pool->lock_count++;
@@ -649,6 +603,8 @@ uint32_t sc_alloc_flush_spares(sc_alloc_ctx *ac, sc_shard_alloc *sa)
 {
     uint32_t pages = 0, l, cls;
 
+    SC_ASSERT(SC_ALLOC_SHARD_HELD(ac, sa));
+
     if (sa->spare_pages == 0 || !sc_alloc_pool_lock(ac)) {
         return 0;
     }
@@ -775,6 +731,8 @@ sc_off sc_alloc(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, uint64_t s
     char *slab;
     unsigned cls;
 
+    SC_ASSERT(SC_ALLOC_SHARD_HELD(ac, sa));
+
     lane %= SC_ALLOC_LANES;
     if (size == 0) {
         size = 1;
@@ -846,6 +804,8 @@ sc_off sc_alloc_run_upto(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint16_t owner, u
     uint32_t head, run;
     sc_page *h;
 
+    SC_ASSERT(SC_ALLOC_SHARD_HELD(ac, sa));
+
     *got = 0;
     if (max_pages == 0 || !sc_alloc_pool_lock(ac)) {
         return 0;
@@ -887,6 +847,8 @@ void sc_alloc_free(sc_alloc_ctx *ac, sc_shard_alloc *sa, sc_off off, uint32_t la
     char *slab;
     bool was_full;
     sc_alloc_lane *l;
+
+    SC_ASSERT(SC_ALLOC_SHARD_HELD(ac, sa));
 
     lane %= SC_ALLOC_LANES;
     l = &sa->lanes[lane];

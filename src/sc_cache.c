@@ -4,62 +4,34 @@
  * A key's mixed hash picks its shard ((hash >> 32) & (nshards - 1)), its
  * first slot (low bits) and its tag (top 7 bits).
  *
- * Writers take the shard's REPAIR lock, do everything readers cannot reach
- * (allocating and filling a new entry, building a bigger table) outside the
- * odd sequence window, and open the window only to change what readers can
- * reach: a slot, a tag, the table fields, an entry being updated in place.
- * A replaced or deleted entry is freed after it was unlinked; a reader still
- * copying it will fail its sequence check and retry. Entries whose value is
- * used in place (zero-copy, SC_ENTRY_ZC) go through sc_epoch_release_entry and are
- * retired instead, until no reader can hold them (src/sc_epoch.c); a clear
- * while a reader may hold one removes entries one by one and keeps the
- * allocators.
- *
- * Readers (fetch, exists) write nothing shared: they copy the entry under
- * the sequence counter (and, for fetch, the entry's own version: a store
- * that rewrites an entry without the lock, sc_lockless.c, moves only that)
- * a few times and fall back to the shard's lock in NO_REPAIR mode. Exists
- * needs no entry version: it reads only the ttl, which no lockless store
- * changes. A locked fetch that still finds the entry mid-rewrite opens the
- * shard's window (sc_lockless_open_window) and reads inside it.
- * They go from the hash straight to the shard's head (seg->heads: counter
- * and table) and touch the sc_shard itself only to lock it.
- * Value bytes are copied into a process-local sink and decoded by the caller
- * after every lock is released. Hit and miss counts are thread-local
- * (sc_local, defined here);
- * one hit in SC_HIT_SAMPLE is recorded in the entry under the shard lock
- * when that lock is free at once (sc_cache_record_hit drops the sample rather
- * than wait), one miss in SC_MISS_SAMPLE in the shard's figures.
- *
- * Clear takes the global lock, then every shard's REPAIR lock in index order,
- * and resets the tables and the allocator in one go. The same full reset
- * runs when a process died while changing the page pool (sc_alloc.c flags
- * hdr->needs_reset): the next store performs it before anything else.
+ * Writers take the shard's REPAIR lock, build outside the window what
+ * readers cannot reach yet, and change what they can reach inside it. A
+ * replaced or deleted entry is freed after the unlink (zero-copy entries
+ * are retired: sc_epoch_release_entry).
+ * Readers (fetch, exists) write nothing shared: they copy under the
+ * sequence counter (fetch also under the entry's version) a few times,
+ * then fall back to the NO_REPAIR lock. Values are copied into a sink and
+ * decoded by the caller after every lock is released.
+ * Clear takes the global lock, then every shard's REPAIR lock in index
+ * order, and resets the tables and the allocator; the full reset after a
+ * death in the pool (hdr->needs_reset) runs the same way.
  *
  * Owns: what the tables hold (slots, entries) as store, delete and clear
- * change them (a store over a value of the same type and length without
- * the lock: sc_lockless.c); the slam_defense record of each shard; the
- * header's clears and resets figures; the calling thread's sc_local
- * figures.
- * Locks: store and delete: the shard's REPAIR lock, with
- * what readers can reach changed inside the odd window (except what
- * sc_lockless.c does without it: a store over an entry of the same type
- * and length, a delete that keeps the entry with ttl SC_TTL_GONE; the
- * locked paths decide what such a kept entry means - absent, for add -
- * inside the window, where no lockless writer is active). fetch and exists:
- * no lock (the sequence counter), then the NO_REPAIR lock as a fallback;
- * a sampled hit: the NO_REPAIR lock by trylock. Clear and the full reset:
- * the global lock, every shard's REPAIR lock in index order, and the pool
- * lock inside sc_alloc_reset_pool.
+ * change them; the slam_defense record of each shard; the header's clears
+ * and resets figures; the calling thread's sc_local figures.
+ * Locks: store and delete: the shard's REPAIR lock, reachable changes in
+ * the window (except sc_lockless.c's stores and deletes without the lock).
+ * fetch and exists: none, then the NO_REPAIR lock. A sampled hit: the
+ * NO_REPAIR lock by trylock. Clear and the full reset: the global lock,
+ * every shard's REPAIR lock in index order, the pool lock inside.
  * Death: a store or delete killed under the REPAIR lock leaves its shard
- * dirty: the next locker empties that shard (sc_shard.c); other shards are
- * untouched. A fetch killed inside sc_lockless_open_window's window (NO_REPAIR
- * lock held, seq odd) has its shard emptied by the next locker, which finds
- * the counter odd (sc_shard.c). A fetch or exists killed anywhere else
- * wrote nothing shared (or held only the NO_REPAIR lock). A clear killed halfway leaves the shards
- * it had locked to be emptied by their next lockers, a half-reset pool
- * flagged for the full reset, and the global lock to its next locker
- * (which has nothing of its own to repair).
+ * to be emptied by the next locker (sc_shard.c). A fetch killed inside
+ * sc_lockless_open_window's window (seq odd) likewise. A fetch or exists
+ * killed anywhere else wrote nothing shared. A clear killed halfway leaves
+ * the shards it locked to their next lockers, a half-reset pool flagged
+ * for the full reset, and the global lock to its next locker.
+ *
+ * Design: docs/internals.md#sc_cache
  */
 #include <string.h>
 #include <unistd.h>
@@ -141,12 +113,16 @@ static uint32_t sc_cache_slam_owner(void)
 /* Shard REPAIR lock held. */
 static bool sc_cache_slam_refused(const sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner)
 {
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
+
     return shard->slam_time == now && shard->slam_hash == hash && shard->slam_len == len && shard->slam_owner != owner;
 }
 
 /* Shard REPAIR lock held. */
 static void sc_cache_slam_record(sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner)
 {
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
+
     shard->slam_hash = hash;
     shard->slam_len = len;
     shard->slam_time = now;
@@ -182,6 +158,8 @@ static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, c
     sc_seg *seg = &c->seg;
     uint64_t size = sizeof(sc_entry) + (uint64_t)key->len + value->len;
     sc_off off;
+
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
 
 #define SC_MAKE() sc_entry_create(seg, shard, hash, key->str, key->len, value->vtype, value->scalar, \
                                   value->data, (uint32_t)value->len, ttl, now, lane)
@@ -253,6 +231,8 @@ static inline bool sc_cache_seen_holds(const sc_shard_head *head, const sc_table
 static inline const sc_entry *sc_cache_seen_find(sc_seg *seg, const sc_shard_head *head, const sc_key *key,
                                             uint64_t hash, sc_table_seen *seen, uint32_t *slot)
 {
+    SC_ASSERT(seg->check_table == NULL || seg->check_table(seg, &head->table, false));
+    SC_ASSERT(!(__atomic_load_n(&head->seq, __ATOMIC_RELAXED) & 1));
     if (!sc_cache_seen_holds(head, seen)) {
         seen->seq = __atomic_load_n(&head->seq, __ATOMIC_RELAXED);
         sc_table_probe(seg, &head->table, key->str, key->len, hash, seen);
@@ -283,7 +263,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     if (SC_UNLIKELY(__atomic_load_n(&seg->hdr->needs_reset, __ATOMIC_ACQUIRE))) {
         sc_cache_reset(c);
     }
-    /* Issue 20: a value over one of the same type and length, neither
+    /* A value over one of the same type and length, neither
      * with a TTL, is written into the entry without the shard's lock
      * (sc_lockless.c); everything else, and whatever that path declines,
      * goes on below, with what this lookup found (seen). */
@@ -309,7 +289,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         if (SC_UNLIKELY(shard->retire.head != 0)) {
             sc_epoch_reclaim(seg, shard, false);
         }
-        /* Issue 20: a scalar over a scalar is written into the entry that
+        /* A scalar over a scalar is written into the entry that
          * holds the key (sc_inplace.c): no allocation, no free, no slot. */
         if (attempt == 0 && !sc_cache_has_bytes(value->vtype) && value->len == 0) {
             old = sc_cache_seen_find(seg, head, key, hash, &seen, &slot);
@@ -416,7 +396,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
  * out if it is live (bytes into the sink). Runs either with the shard's
  * lock held (NO_REPAIR) or under the sequence counter, in which case the
  * caller validates before trusting anything. */
-static inline __attribute__((always_inline)) int sc_read_found(sc_cache *c, const sc_entry *e, const sc_key *key,
+static inline __attribute__((always_inline)) int sc_cache_read_found(sc_cache *c, const sc_entry *e, const sc_key *key,
                                                                int64_t now, sc_sink *sink, sc_value_out *out,
                                                                sc_status *status)
 {
@@ -429,7 +409,7 @@ static inline __attribute__((always_inline)) int sc_read_found(sc_cache *c, cons
         *status = SC_NOTFOUND;
         return SC_READ_DONE;
     }
-    /* The entry's own version (issue 20): a lockless store rewrites the
+    /* The entry's own version: a lockless store rewrites the
      * value and the times without the shard's seq or lock. */
     ver = sc_table_ever_begin(e);
     vtype = e->vtype;
@@ -478,15 +458,15 @@ static inline __attribute__((always_inline)) int sc_read_found(sc_cache *c, cons
     return SC_READ_DONE;
 }
 
-/* Looks key up and copies its live entry into out: sc_read_found. */
-static inline __attribute__((always_inline)) int sc_read_entry(sc_cache *c, const sc_shard_head *head,
+/* Looks key up and copies its live entry into out: sc_cache_read_found. */
+static inline __attribute__((always_inline)) int sc_cache_read_entry(sc_cache *c, const sc_shard_head *head,
                                                                const sc_key *key, uint64_t hash, int64_t now,
                                                                sc_sink *sink, sc_value_out *out, sc_status *status)
 {
     uint32_t slot;
     const sc_entry *e = sc_table_find(&c->seg, &head->table, key->str, key->len, hash, &slot);
 
-    return sc_read_found(c, e, key, now, sink, out, status);
+    return sc_cache_read_found(c, e, key, now, sink, out, status);
 }
 
 /* Every SC_HIT_SAMPLE-th hit of a process is recorded in shared memory,
@@ -520,7 +500,7 @@ static void sc_cache_record_hit(sc_cache *c, sc_shard *shard, const sc_key *key,
 
 /* The outcome of a fetch that has read (or not found) its entry: the hit
  * and miss figures, sampled. */
-static inline __attribute__((always_inline)) sc_status sc_fetch_done(sc_cache *c, sc_shard *shard,
+static inline __attribute__((always_inline)) sc_status sc_cache_fetch_done(sc_cache *c, sc_shard *shard,
                                                                      const sc_key *key, uint64_t hash,
                                                                      int64_t now, sc_status status)
 {
@@ -562,7 +542,7 @@ static __attribute__((noinline)) sc_status sc_cache_fetch_slow(sc_cache *c, cons
             tries++;
             continue;
         }
-        r = sc_read_entry(c, head, key, hash, now, sink, out, &status);
+        r = sc_cache_read_entry(c, head, key, hash, now, sink, out, &status);
         if (SC_LIKELY(sc_seq_read_valid(&head->seq, start)) && SC_LIKELY(r != SC_READ_TORN)) {
             if (r == SC_READ_NEEDBUF) {
                 /* The length is consistent: get a buffer outside any lock. */
@@ -570,7 +550,7 @@ static __attribute__((noinline)) sc_status sc_cache_fetch_slow(sc_cache *c, cons
                 tries++;
                 continue;
             }
-            return sc_fetch_done(c, shard, key, hash, now, status);
+            return sc_cache_fetch_done(c, shard, key, hash, now, status);
         }
         tries++;
         sc_local.optimistic_retries++;
@@ -581,12 +561,12 @@ static __attribute__((noinline)) sc_status sc_cache_fetch_slow(sc_cache *c, cons
     for (;;) {
         int r;
         sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
-        r = sc_read_entry(c, head, key, hash, now, sink, out, &status);
+        r = sc_cache_read_entry(c, head, key, hash, now, sink, out, &status);
         if (SC_UNLIKELY(r == SC_READ_TORN)) {
             /* The lock does not keep lockless stores out: read inside the
              * window, which waits for them (or settles a dead one's). */
             sc_lockless_open_window(&c->seg, shard, key->str, key->len, hash);
-            r = sc_read_entry(c, head, key, hash, now, sink, out, &status);
+            r = sc_cache_read_entry(c, head, key, hash, now, sink, out, &status);
             sc_shard_write_end(shard);
         }
         sc_shard_unlock(shard);
@@ -595,7 +575,7 @@ static __attribute__((noinline)) sc_status sc_cache_fetch_slow(sc_cache *c, cons
         }
         sink->get(sink, out->vtype, out->len);
     }
-    return sc_fetch_done(c, shard, key, hash, now, status);
+    return sc_cache_fetch_done(c, shard, key, hash, now, status);
 }
 
 /* The rest of a first optimistic try that found e (NULL: the key is not
@@ -619,7 +599,7 @@ sc_status sc_cache_fetch_at(sc_cache *c, const sc_key *key, const sc_fetch_at *a
     if (!e) {
         e = sc_table_lookup(&c->seg, &head->table, key->str, key->len, at->hash, &slot);
     }
-    r = sc_read_found(c, e, key, now, sink, out, &status);
+    r = sc_cache_read_found(c, e, key, now, sink, out, &status);
     if (SC_UNLIKELY(!sc_seq_read_valid(&head->seq, at->start)) || SC_UNLIKELY(r == SC_READ_TORN)) {
         /* A writer changed the shard, or a lockless store the entry. */
         return sc_cache_fetch_slow(c, key, at->hash, at->index, now, sink, out, 1, true);
@@ -629,7 +609,7 @@ sc_status sc_cache_fetch_at(sc_cache *c, const sc_key *key, const sc_fetch_at *a
         sink->get(sink, out->vtype, out->len);
         return sc_cache_fetch_slow(c, key, at->hash, at->index, now, sink, out, 1, false);
     }
-    return sc_fetch_done(c, &c->seg.shards[at->index], key, at->hash, now, status);
+    return sc_cache_fetch_done(c, &c->seg.shards[at->index], key, at->hash, now, status);
 }
 
 /* A first try from nothing found yet: sc_cache_fetch_at. */
@@ -690,7 +670,7 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     const sc_entry *e;
     bool gone;
 
-    /* Issue 20: a small value with no TTL is deleted without the lock (its
+    /* A small value with no TTL is deleted without the lock (its
      * entry kept for the key's next store), and an absent key answered
      * without it (sc_lockless.c). */
     switch (sc_lockless_delete(seg, shard, key->str, key->len, hash, &seen)) {
@@ -731,6 +711,8 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
 static void sc_cache_clear_entries(sc_seg *seg)
 {
     uint32_t i, slot;
+
+    SC_ASSERT(sc_layout_holds_every_shard(seg, true));
 
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *shard = &seg->shards[i];

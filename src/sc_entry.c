@@ -104,6 +104,8 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
     sc_entry *e;
     sc_off off;
 
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
+
     off = sc_alloc(&seg->ac, &shard->alloc, owner, size, lane);
     if (off) {
         e = (sc_entry *)(seg->base + off);
@@ -173,6 +175,8 @@ void sc_entry_free(sc_seg *seg, sc_shard *shard, sc_entry *e)
     /* Frees come from stores, deletes, eviction, retired zero-copy
      * entries: the lane is the calling thread's, looked up here. */
     uint32_t lane = sc_pin_lane(shard);
+
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
 
     sc_alloc_requested_add(&shard->alloc, lane, -(int64_t)sc_entry_requested(e));
     if (e->ttl == SC_TTL_GONE) {

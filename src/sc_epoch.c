@@ -2,84 +2,36 @@
  * sc_epoch.c - epoch-based reclamation of zero-copy entries.
  *
  * Owns: the epoch table in the segment header (sc_epoch_table: the global
- * epoch, one published epoch per liveness slot, the zero-copy figures), the
- * per-shard retire lists (sc_retire_list in each sc_shard) and the calling
- * thread's own epoch (thread-local).
+ * epoch, one published epoch per liveness slot, the held sets, the
+ * zero-copy figures), the per-shard retire lists (sc_retire_list in each
+ * sc_shard) and the calling thread's own epoch (thread-local).
  *
- * Readers. A thread that wants to use values in place publishes, in the
- * slot of its liveness token (sc_live.h), the global epoch + 1 (store, then
- * a full fence) before it reads any table, and keeps that number until it
- * leaves (the glue: after the request's memory is gone). It writes nothing
- * shared in between.
- * Writers. An entry flagged SC_ENTRY_ZC that is unlinked (delete,
- * overwrite, expiry, eviction, clear) is not freed: after a full fence the
- * writer bumps the global epoch and stamps the entry with the old value + 1
- * (s), then appends it to its shard's retire list (FIFO, so stamps grow
- * along it). It is freed once every published epoch is > s: a reader that
- * published e <= s may have read the table before the unlink; one that
- * published e > s read the global epoch after the bump, hence after the
- * unlink, and cannot have found the entry. The fence pair (reader: publish,
- * fence, read table; writer: unlink, fence, read slots) guarantees that a
- * reader the scan misses sees the unlink.
- * Scans (the minimum published epoch) are throttled: at most once a second
- * or every 64 retirements, unless forced (a store short of memory). The
- * result is kept in table->safe, which only grows. When the zero-copy budget
- * is full, the glue asks sc_evict_retired (sc_evict.c) for one pass over
- * every shard's list, due once some thread has left its epoch since the
- * last pass (table->leaves), or a second or 64 retirements later.
+ * Readers publish global + 1 in their liveness slot's epoch slot (store,
+ * full fence) before reading any table, and keep it until the request's
+ * memory is gone. Writers retire an unlinked SC_ENTRY_ZC entry instead of
+ * freeing it: fence, bump the global epoch, stamp the entry with the new
+ * value s, append it to the shard's retire list. It is freed once every
+ * live published epoch is > s. Scans are throttled (once a second or 64
+ * retirements, unless forced); their result only raises table->safe.
  *
- * Dead readers. A slot whose owner token is gone (sc_live_gone: the kernel
- * released the dead owner's robust mutex; never /proc) is ignored by scans,
- * so a killed holder's epoch is released as soon as anyone looks.
+ * Repairs and resets. A shard repaired while a live reader is inside an
+ * epoch moves its runs to a held set (sc_epoch_shard_hold), given back
+ * once the readers inside have left. A full reset of the pool with readers
+ * inside keeps every page they may hold out of the new pool as held set 0
+ * (sc_epoch_reset_collect, sc_epoch_reset_holding).
  *
- * Forks. A child inherits the parent's zero-copy pointers: when the parent
- * forks inside an epoch, the child (atfork child handler) takes its own
- * slot and publishes the same epoch, then acknowledges through
- * table->fork_ack; the parent (atfork parent handler) waits for that
- * acknowledgement (at most a second) before going on, so the parent cannot
- * leave its epoch before the child has entered it.
+ * Locks: retire lists: their shard's REPAIR lock. The epoch slots and
+ * figures: atomics. Held sets: the pool lock in walk mode, or the clearer's
+ * global and shard locks. reset_open: the clearer's locks.
+ * Death: a reader killed inside an epoch is ignored by scans once its
+ * liveness slot reads gone. A writer killed while retiring leaves the
+ * figures approximate (they saturate at 0) and its shard is repaired
+ * (sc_shard.c, which calls sc_epoch_shard_hold). A repairer killed while
+ * moving runs leaves them split between the shard and the set: the next
+ * locker repairs again. A death inside a full reset leaves reset_open set:
+ * the next reset holds every page of the pool.
  *
- * Locks: none of its own. Retire lists are changed under their shard's
- * REPAIR lock; the epoch table with atomics only.
- * Death: a reader killed inside an epoch holds it until a scan finds its
- * liveness slot gone (above). A writer killed while retiring or adopting
- * leaves the figures approximate (they saturate at 0) and its shard is
- * repaired by sc_shard.c, which asks sc_epoch_shard_hold (below).
- *
- * Repairs. A shard repaired after its writer died drops its table and all
- * its pages at once. When no live reader is inside an epoch they go back
- * to the pool at once; otherwise a reader may still hold a value in them:
- * the repairer bumps the global epoch like a retirement (stamp s), takes a
- * held set (16 in the table; when all are in use it joins the newest and
- * raises its stamp) and moves the shard's runs to the set's allocator
- * owner tag (sc_alloc_retag_locked) under the pool lock in walk mode. Every
- * scan (throttled, or forced by a store short of memory, a leave or the
- * figures) gives back, under the pool lock, the runs of each set whose
- * stamp is below the minimum published epoch. A repairer killed while
- * moving runs leaves some runs tagged and the shard still "owner died":
- * the next locker repairs again and moves the rest; the pool is untouched,
- * so nothing is reset. A process killed while giving a set back leaves the
- * set in use with the runs not yet given (the next pass gives them); only
- * a death inside the linking of one run marks the pool for a full reset
- * (sc_alloc.c), as any pool change does.
- *
- * Full resets. A full reset of the pool (needs_reset: a writer died while
- * changing the pool; it runs inside a clear, every shard locked) with a
- * live reader inside an epoch keeps out of the new pool every page a
- * reader may hold: the pages of every zero-copy entry (linked or retired),
- * of every held set, and every run of a shard repaired while the pool
- * waited for the reset (sc_epoch_shard_hold could not move its runs then:
- * it marks the shard SC_RETIRE_HOLD_RUNS). They become held set 0, with a
- * fresh stamp, given back like any held set once every reader inside at
- * the reset has left; so what a long-running reader pins is bounded as
- * for retired entries (the zero-copy budget, plus the pages of repaired
- * shards). A process killed inside the reset leaves the pool flagged again
- * (its pool lock dirty, its shard locks "owner died") and the epoch
- * table's reset_open mark, set before the first table was emptied and
- * cleared once the pool is rebuilt: the next reset, which can no longer
- * tell from tables, retire lists or held sets which pages a reader may
- * hold, holds every page of the pool (held set 0, given back like any
- * other once the readers inside at that reset have left).
+ * Design: docs/internals.md#sc_epoch
  */
 #include "sc_epoch.h"
 #include <pthread.h>
@@ -180,11 +132,6 @@ static void sc_epoch_child(void)
 static void sc_epoch_register_atfork(void)
 {
     pthread_atfork(sc_epoch_prepare, sc_epoch_parent, sc_epoch_child);
-}
-
-bool sc_epoch_inside(void)
-{
-    return sc_epoch_mine.epoch != 0;
 }
 
 bool sc_epoch_enter(sc_seg *seg)
@@ -291,6 +238,8 @@ static inline sc_entry *sc_epoch_retired_at(sc_seg *seg, sc_off off)
 
 void sc_epoch_adopt(sc_seg *seg, sc_shard *shard, sc_entry *e)
 {
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
+
     e->flags |= SC_ENTRY_ZC;
     shard->retire.zc_bytes += e->mem_size;
     __atomic_fetch_add(&seg->hdr->epochs.zc_bytes, e->mem_size, __ATOMIC_RELAXED);
@@ -301,6 +250,8 @@ uint64_t sc_epoch_reclaim(sc_seg *seg, sc_shard *shard, bool force)
     sc_epoch_table *t = &seg->hdr->epochs;
     sc_retire_list *l = &shard->retire;
     uint64_t safe, freed = 0, n = 0;
+
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
 
     if (!l->head) {
         return 0;
@@ -343,6 +294,8 @@ void sc_epoch_release_entry(sc_seg *seg, sc_shard *shard, sc_entry *e)
     sc_retire_list *l = &shard->retire;
     uint64_t stamp;
 
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
+
     if (SC_LIKELY(!(e->flags & SC_ENTRY_ZC))) {
         sc_entry_free(seg, shard, e);
         return;
@@ -370,6 +323,8 @@ bool sc_epoch_rescan_due(sc_seg *seg)
     sc_epoch_table *t = &seg->hdr->epochs;
     uint64_t leaves = __atomic_load_n(&t->leaves, __ATOMIC_ACQUIRE);
     int64_t now = (int64_t)time(NULL);
+
+    SC_ASSERT(sc_layout_holds_none(seg));
 
     if (leaves == __atomic_load_n(&t->scan_leaves, __ATOMIC_RELAXED)
         && now == __atomic_load_n(&t->scan_time, __ATOMIC_RELAXED)
@@ -490,6 +445,8 @@ uint64_t sc_epoch_poll(sc_seg *seg, bool force)
     sc_epoch_table *t = &seg->hdr->epochs;
     int64_t now;
 
+    SC_ASSERT(sc_mutex_free_of(&seg->hdr->pool.lock, sc_lock_tid()));
+
     if (SC_LIKELY(!__atomic_load_n(&t->held_mask, __ATOMIC_RELAXED))) {
         return 0;
     }
@@ -559,6 +516,9 @@ bool sc_epoch_reset_collect(sc_seg *seg, uint8_t **bitmap)
 
     bool marked = false;
 
+    SC_ASSERT(sc_layout_global_held(seg));
+    SC_ASSERT(sc_layout_holds_every_shard(seg, true));
+
     *bitmap = NULL;
     for (i = 0; i < seg->nshards; i++) {
         if (!seg->shards[i].retire.head && seg->shards[i].retire.bytes == SC_RETIRE_HOLD_RUNS) {
@@ -624,6 +584,9 @@ void sc_epoch_reset_holding(sc_seg *seg, uint8_t *bitmap)
     sc_epoch_table *t = &seg->hdr->epochs;
     uint64_t stamp;
     uint32_t pages;
+
+    SC_ASSERT(sc_layout_global_held(seg));
+    SC_ASSERT(sc_layout_holds_every_shard(seg, true));
 
     /* The tables were emptied before: order that before the bump, as for
      * a retired entry. A reader that publishes the new epoch cannot find

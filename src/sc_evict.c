@@ -34,6 +34,9 @@
 
 void sc_evict_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e)
 {
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
+    SC_ASSERT(sc_layout_window_open(shard));
+
     sc_table_clear_slot(seg, &sc_layout_head(shard)->table, slot);
     sc_epoch_release_entry(seg, shard, e);
 }
@@ -75,6 +78,8 @@ uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t id
 {
     uint32_t removed, gone;
 
+    SC_ASSERT(sc_layout_repair_no_window(shard));
+
     if (!sc_layout_head(shard)->table.off || !sc_layout_head(shard)->table.used) {
         return 0;
     }
@@ -86,6 +91,8 @@ uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t id
 uint32_t sc_evict_gone(sc_seg *seg, sc_shard *shard)
 {
     uint32_t gone;
+
+    SC_ASSERT(sc_layout_repair_no_window(shard));
 
     if (!sc_layout_head(shard)->table.off || !sc_alloc_gone(&shard->alloc)) {
         return 0;
@@ -109,6 +116,8 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem
 {
     sc_table *table = &sc_layout_head(shard)->table;
     uint32_t removed = 0, looked = 0, gone = 0;
+
+    SC_ASSERT(sc_layout_repair_no_window(shard));
 
     if (!table->off || !table->used || !max) {
         return 0;
@@ -147,6 +156,8 @@ void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_
 {
     sc_header *hdr = seg->hdr;
     uint32_t round, k, flushed = 0, gone = 0, target = need_pages + seg->npages / 64 + 1;
+
+    SC_ASSERT(sc_layout_holds_none(seg));
 
     if (target > seg->npages) {
         target = seg->npages;
@@ -204,6 +215,8 @@ uint64_t sc_evict_retired(sc_seg *seg)
 {
     uint64_t freed = 0;
     uint32_t i;
+
+    SC_ASSERT(sc_layout_holds_none(seg));
 
     if (!sc_epoch_rescan_due(seg)) {
         return 0;

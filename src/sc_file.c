@@ -7,44 +7,27 @@
  * clearing the per-process state a previous run left in it. The layout is
  * sc_layout.c's; nothing here is used after the mapping is made.
  *
- * Creation never exposes a half-made segment: the file is made under a
- * temporary name in the same directory (O_EXCL), sized (posix_fallocate, so
- * that a full tmpfs fails here and not with SIGBUS later), formatted, and
- * only then linked to the path. link() fails when the path exists, so of
- * two processes starting at once one wins and the other maps the winner's
- * file. A process that dies while making it leaves a temporary file that no
- * process maps (never a broken segment at the path).
+ * Creation. Made under a temporary name in the same directory (O_EXCL),
+ * sized (posix_fallocate), formatted, then link()ed to the path: of two
+ * processes starting at once one wins, the other maps the winner's file.
+ * Trust. The path is opened with O_NOFOLLOW and refused unless it is a
+ * regular file of this user within the configured mode. A file whose
+ * identity or geometry is not exactly ours is never read further: a new
+ * segment is renamed over it.
+ * Boot. Every process that maps the file holds a shared flock. One that
+ * gets the exclusive flock instead is the first user since a restart: it
+ * clears pins, reservations and stale locks, counts the boot in
+ * hdr->boots, then takes the shared flock.
  *
- * Trust: the path is opened with O_NOFOLLOW and refused (nothing mapped)
- * when it is not a regular file, belongs to another user, or has permission
- * bits beyond the configured mode. A segment whose identity (magic, format,
- * version, layout id: sizes and offsets of the shared structs, pointer
- * size, byte order) or geometry (size, offsets recomputed from the size and
- * shard count) is not exactly ours is never read further: a new segment is
- * made under a temporary name and renamed over it, so processes still
- * mapping the old file keep a consistent (if separate) segment.
- *
- * Liveness: every process that maps the file keeps it open with a shared
- * flock (released by the kernel when the process ends, however it ends). A
- * process that gets the exclusive flock instead knows that no process has
- * the segment mapped: it is the first user after a restart, so it clears
- * what only a running process may hold -- pin slots and apcu_entry
- * reservations (whose owners' liveness slots are gone), and locks (the
- * liveness slots' among them)
- * whose holder vanished without the kernel's owner-died mark -- counts the
- * boot in hdr->boots and then takes the shared flock like everyone else.
- * Locks that the kernel marked owner-died are left marked: the next locker
- * repairs the shard exactly as after a death in a running pool. Converting
- * the flock is not atomic, but a process only uses the segment after it
- * holds the shared flock, so whoever slips in between finds no user either.
- *
- * Locks: only flocks on the file. The shared one is held for as long as the
+ * Locks: only flocks on the file. The shared one is held as long as the
  * mapping (sc_layout_destroy closes the file; the kernel drops it when the
  * process ends); the exclusive one only while making or clearing.
  * Death: a process that dies while making a segment leaves a temporary
  * file (".<pid>.<n>.new" next to the path) that nobody maps; one that dies
  * while clearing at boot releases the exclusive flock with its life, and
  * the next process does the (idempotent) clearing again.
+ *
+ * Design: docs/internals.md#sc_file
  */
 #ifndef _GNU_SOURCE
 # define _GNU_SOURCE

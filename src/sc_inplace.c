@@ -1,5 +1,5 @@
 /*
- * sc_inplace.c - overwriting a scalar entry in place (issue 20).
+ * sc_inplace.c - overwriting a scalar entry in place.
  *
  * When a store replaces a scalar (null, bool, int, float) with a scalar,
  * the entry keeps its memory, its slot and its key, so the store writes no
@@ -42,6 +42,8 @@ sc_inplace_result sc_inplace_store(sc_shard *shard, sc_entry *old, uint8_t vtype
 {
     uint64_t stamp;
     bool gone;
+
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
 
     if ((old->flags & (SC_ENTRY_CHAINED | SC_ENTRY_ZC)) || old->val_len != 0) {
         return SC_INPLACE_NO;

@@ -120,6 +120,78 @@ int sc_layout_plan_make(sc_layout_plan *plan, uint64_t size, uint32_t nshards, u
     return 0;
 }
 
+bool sc_layout_holds_none(const sc_seg *seg)
+{
+    int tid = sc_lock_tid();
+    uint32_t i;
+
+    if (!sc_mutex_free_of(&seg->hdr->global_lock, tid) || !sc_mutex_free_of(&seg->hdr->pool.lock, tid)) {
+        return false;
+    }
+    for (i = 0; i < seg->nshards; i++) {
+        if (!sc_mutex_free_of(&seg->shards[i].lock, tid)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool sc_layout_global_held(const sc_seg *seg)
+{
+    return sc_mutex_held_by_me(&seg->hdr->global_lock);
+}
+
+bool sc_layout_holds_every_shard(const sc_seg *seg, bool window)
+{
+    int tid = sc_lock_tid();
+    uint32_t i;
+
+    for (i = 0; i < seg->nshards; i++) {
+        const sc_shard *shard = &seg->shards[i];
+        if (!sc_mutex_held_by(&shard->lock, tid) || !shard->dirty || (window && !sc_layout_window_open(shard))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The hooks of sc_alloc_ctx and sc_seg (SC_ASSERT): the allocator and the
+ * table code see no shard, so these find it. ac is always the one inside
+ * an sc_seg (seg->ac). */
+static const sc_seg *sc_layout_seg_of(const sc_alloc_ctx *ac)
+{
+    return (const sc_seg *)((const char *)ac - offsetof(sc_seg, ac));
+}
+
+static bool sc_layout_check_shard(const sc_alloc_ctx *ac, const sc_shard_alloc *sa)
+{
+    const sc_seg *seg = sc_layout_seg_of(ac);
+    const sc_shard *shard = (const sc_shard *)((const char *)sa - offsetof(sc_shard, alloc));
+    uintptr_t i = ((uintptr_t)shard - (uintptr_t)seg->shards) / sizeof(sc_shard);
+
+    return i < seg->nshards && &seg->shards[i] == shard && sc_layout_shard_repair_held(shard);
+}
+
+static bool sc_layout_check_all(const sc_alloc_ctx *ac)
+{
+    const sc_seg *seg = sc_layout_seg_of(ac);
+
+    return sc_layout_global_held(seg) && sc_layout_holds_every_shard(seg, false);
+}
+
+static bool sc_layout_check_table(const sc_seg *seg, const sc_table *table, bool window)
+{
+    const sc_shard_head *head = (const sc_shard_head *)((const char *)table - offsetof(sc_shard_head, table));
+    uintptr_t i = ((uintptr_t)head - (uintptr_t)seg->heads) / sizeof(sc_shard_head);
+    const sc_shard *shard;
+
+    if (i >= seg->nshards || &seg->heads[i] != head) {
+        return false;
+    }
+    shard = &seg->shards[i];
+    return sc_layout_shard_repair_held(shard) && (!window || sc_layout_window_open(shard));
+}
+
 void sc_layout_bind(sc_seg *seg, void *base)
 {
     sc_header *hdr = base;
@@ -140,6 +212,9 @@ void sc_layout_bind(sc_seg *seg, void *base)
     seg->ac.needs_reset = &hdr->needs_reset;
     seg->ac.npages = hdr->npages;
     seg->ac.nshards = hdr->nshards;
+    seg->ac.check_shard = sc_layout_check_shard;
+    seg->ac.check_all = sc_layout_check_all;
+    seg->check_table = sc_layout_check_table;
 }
 
 int sc_layout_format(sc_seg *seg, void *base, const sc_layout_plan *plan, uint32_t req_shards,
@@ -240,6 +315,8 @@ uint64_t sc_layout_id(void)
         SC_RESERVATIONS, SC_PINS, SC_MIN_PAGES_PER_SHARD,
         sizeof(sc_mutex), sizeof(pthread_mutex_t),
         sizeof(sc_header), offsetof(sc_header, size), offsetof(sc_header, boots),
+        offsetof(sc_header, nshards), offsetof(sc_header, npages), offsetof(sc_header, initial_capacity),
+        offsetof(sc_header, heads_off), offsetof(sc_header, data_off), offsetof(sc_header, start_time),
         offsetof(sc_header, needs_reset), offsetof(sc_header, global_lock), offsetof(sc_header, pool),
         sizeof(sc_pool), offsetof(sc_pool, bin_head), offsetof(sc_pool, free_pages),
         sizeof(sc_shard_head), offsetof(sc_shard_head, seq), offsetof(sc_shard_head, table),

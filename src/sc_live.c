@@ -5,55 +5,28 @@
  * Owns: the table of SC_LIVE_SLOTS slots in the segment header
  * (sc_live_table), and the calling thread's claim on one of them.
  *
- * Design. Each slot is a robust process-shared mutex plus a generation
- * number. A thread that is about to name itself in shared memory (claim a
- * pin, reserve a key for apcu_entry) first takes a free slot: it trylocks
- * the slots one after the other until one is free (or was left by a dead
- * owner), bumps the slot's generation and keeps the lock for as long as it
- * uses the cache. Its owner token is (generation << 32) | (slot + 1); pins
- * and reservations record that token, never a pid. Whether the owner of a
- * token is gone:
- *   - the slot's generation differs: the slot changed hands, so the owner
- *     let it go (it left, or died and somebody took the slot since): gone;
- *   - otherwise trylock the slot: busy means the owner still holds it
- *     (alive, whatever user it runs as, in any pid namespace or chroot);
- *     "owner died" (the kernel released the lock of a dead thread) or a
- *     free lock means the owner no longer holds it: gone. The checker bumps
- *     the generation, so later checks answer from it alone, and unlocks.
- * A recycled pid changes nothing: a new process takes a slot of its own
- * (or the dead one's slot, with a new generation).
+ * Slots. Each is a robust process-shared mutex plus a generation. A thread
+ * about to name itself in shared memory trylocks the slots until one is
+ * free (or left by a dead owner), bumps its generation and keeps the lock
+ * while it uses the cache. Its token is (generation << 32) | (slot + 1).
+ * The token's owner is gone when the generation differs, or when a trylock
+ * of the slot succeeds (free, or "owner died"); the checker then bumps the
+ * generation. Busy means alive.
  *
- * Forks: a child inherits the parent's mapping and thread-local token but
- * not the parent's lock (the lock stays the parent's). A pthread_atfork
- * handler forgets the token in the child, whose next pin or reservation
- * takes a slot of its own. In ZTS every thread has its own token and slot
- * (two threads of one process are two owners), and a thread that ends
- * without leaving releases its slot through the kernel ("owner died").
- *
- * Exhaustion: when all slots are held by live threads, sc_live_self
- * returns 0 and callers do without a pin or a reservation (the locked
- * update path; apcu_entry computes without reserving).
- *
- * Death: a thread killed while taking a slot (before the generation was
- * bumped) has named nobody yet: the next taker finds "owner died" and takes
- * the slot. Killed while checking a slot (holding its lock for a moment):
- * the slot looks dead, which it already was. Killed at any other moment: the
- * kernel marks its slot "owner died" and every token of it reads as gone.
- * The slot's lock must be released (sc_live_leave) before the segment is
- * unmapped: the kernel marks a dead owner's lock only while it is mapped.
- *
- * Pin lanes (issue 20): a thread takes one of SC_LIVE_LANES lanes the
- * first time it pins (sc_live_lane), from 0 or from a holder that is gone,
- * and tries the pin slot of its lane first in every shard: distinct live
- * threads, up to SC_LIVE_LANES of them, write distinct pin lines.
- *
- * Counts (issue 20): each slot also holds the counts of the stores and
- * deletes its holders made without a shard lock (sc_live_slot.counts);
- * summed on demand by sc_live_total, started over by sc_live_counts_clear.
- * A dead thread's counts stay in its slot and in the totals.
+ * Lanes and counts. A thread also takes one of SC_LIVE_LANES pin lanes
+ * (sc_live_lane). Each slot holds the counts of its holders' lockless
+ * stores and deletes (sc_live_slot.counts), summed by sc_live_total.
  *
  * Locks: the slot locks only, always with trylock, so this file never
  * waits and takes part in no lock order.
+ * Death: killed while taking a slot (before the generation bump): nobody
+ * was named; the next taker finds "owner died". Killed while checking a
+ * slot: the slot looks dead, which it was. Killed at any other moment: the
+ * kernel marks the slot "owner died" and every token of it reads as gone.
+ * The slot's lock must be released (sc_live_leave) before the segment is
+ * unmapped: the kernel marks a dead owner's lock only while it is mapped.
+ *
+ * Design: docs/internals.md#sc_live
  */
 #include <errno.h>
 #include <pthread.h>

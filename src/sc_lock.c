@@ -16,6 +16,8 @@
  * sc_alloc.c, sc_live.c).
  */
 #include <errno.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 #include "sc_lock.h"
 
 #define SC_LOCK_SPINS 200
@@ -103,6 +105,23 @@ sc_try_result sc_mutex_trylock(sc_mutex *lock)
         return SC_TRY_OWNER_DIED;
     }
     return rc == 0 ? SC_TRY_TAKEN : SC_TRY_BUSY;
+}
+
+int sc_lock_tid(void)
+{
+    return (int)syscall(SYS_gettid);
+}
+
+int sc_mutex_owner(const sc_mutex *lock)
+{
+#if defined(__GLIBC__) && defined(__linux__)
+    const unsigned tid_mask = 0x3fffffffu; /* FUTEX_TID_MASK */
+
+    return (int)((unsigned)__atomic_load_n(&lock->mx.__data.__lock, __ATOMIC_RELAXED) & tid_mask);
+#else
+    (void)lock;
+    return -1;
+#endif
 }
 
 bool sc_mutex_reclaim_stale(sc_mutex *lock)

@@ -1,90 +1,38 @@
 /*
  * sc_lockless.c - a store that rewrites its key's entry without the
- * shard's lock (issue 20, item 3).
+ * shard's lock, and a delete that keeps the entry for the key's next store.
  *
- * A store that overwrites a scalar (null, bool, int, float) with a scalar
- * of the same type, or a value with bytes (string, array, serialized; not
- * zero-copy, not chained) with one of the same type and the same length,
- * both with no TTL, keeps the entry's memory, its slot, its lengths and
- * everything readers use to find it; only the value and its times change.
- * (Same length, not just "fits": the allocator's requested_bytes figure
- * is computed from val_len when the entry is freed, and the snapshots size
- * their records from it.) Taking the shard's lock and opening the shard's window for that
- * writes two lines every key of the shard shares (the lock, and the head
- * with seq), which processes storing disjoint keys then pass back and forth
- * on every store. This path writes only the entry, the caller's pin slot
- * (a line of its own, sc_pin.c) and the caller's liveness slot (its count):
+ * What qualifies. A store of ttl 0 over an entry of ttl 0 or SC_TTL_GONE
+ * with the same vtype: scalar over scalar, or bytes (string, array,
+ * serialized) of the same length, neither chained nor zero-copy (the
+ * caller adds its own limits: sc_lockless.h). A delete of such an entry
+ * with at most SC_LOCKLESS_MAX_BYTES of value, while 1/SC_LOCKLESS_FREE_SHARE
+ * of the pool is free. The entry keeps its memory, slot, lengths and key.
  *
- *   1. sample the shard's seq (even, else give up);
- *   2. look the key up as a fetch does (the answer goes back to the
- *      caller, whose locked path uses it while seq has not moved); check
- *      the entry qualifies (same vtype, ttl 0, same val_len, not chained,
- *      not zero-copy: else give up, before any shared write), claim a pin
- *      slot, then check seq again (seq_cst): unchanged means no writer
- *      had opened the window, and from here on every writer that would
- *      free, unlink, retype or rewrite the entry under the lock opens the
- *      window first and waits for this pin (sc_shard_write_begin);
- *   3. name the entry in the pin (entry_rel), then claim the entry's
- *      version by compare-and-swap even -> odd (another lockless writer
- *      of the same key holding it: give up, the locked path waits);
- *   4. read the stamp (after the claim: see sc_table_ever_valid), write the
- *      value bytes and the fields, release-store the next even version;
- *   5. count the store in the caller's liveness slot, clear entry_rel,
- *      release the pin.
- * Readers check the entry's version around their copy (sc_read_entry,
- * sc_snapshot.c); what they need from an entry that this path never
- * changes (vtype, ttl, flags, val_len, key, value bytes) they read as
- * before; they copy value bytes only under that version (no zero-copy
- * reader holds a pointer into these entries: SC_ENTRY_ZC ones never
- * qualify). Only entries with ttl 0 qualify, and only stores of ttl 0 over
- * them: the writers that decide from an entry's ttl and ctime outside the
- * window (expiry in sc_evict.c, add_only in sc_cache.c) then never see a
- * ttl that is changing, and an entry this path rewrites never expires.
- *
- * Deletes (sc_lockless_delete) go the same way for entries with ttl 0,
- * at most SC_LOCKLESS_MAX_BYTES of value bytes, neither chained nor
- * zero-copy, and only while at least 1/SC_LOCKLESS_FREE_SHARE of the
- * segment's pages are free in the pool (a kept entry's memory is not free:
- * in a cache short of memory, deletes free at once under the lock): steps
- * 1-3 as above, then, if ttl is still 0, the ttl becomes SC_TTL_GONE
- * (sc_lockless_mark_gone), the shard's kept-entry figure (sc_alloc_lane.gone,
- * the caller's lane) counts it, and the version goes even.
- * The entry stays in its slot with its memory: every reader takes that ttl
- * for an absent key (it reads ttl as before: one aligned word), and a
- * store of the key with the same type and length brings it back here
- * (ttl 0 again, counted as an insert). The locked paths remove kept
- * entries (sc_entry_free uncounts them): a store or delete of the key,
- * expiry and eviction when memory is short (those of every shard before a
- * live entry of any shard is evicted: sc_evict.c), and sc_resize_reserve
- * before a table grows. A delete that finds the key absent, or gone, with the
- * table unchanged during its look answers so without writing anything.
+ * Steps. 1. sample the shard's seq (even, else give up); 2. look the key up
+ * as a fetch does, check the entry qualifies, claim a pin slot, check seq
+ * again (unchanged: from then on every writer that could free or change
+ * the entry waits for the pin); 3. name the entry in the pin (entry_rel) and claim
+ * its version even -> odd by compare-and-swap; 4. write the value and
+ * times (a delete: ttl 0 -> SC_TTL_GONE), release-store the next even
+ * version; 5. count it in the caller's liveness slot, release the pin.
  *
  * Owns: the lockless rewrite of a published entry's value and times, the
  * lockless delete (ttl 0 <-> SC_TTL_GONE), and the counts of the calling
  * thread's liveness slot (sc_live_slot.counts).
  * Locks: none. A pin of the shard (sc_pin.c) keeps the entry from being
  * freed or changed under the lock; the entry's version (sc_entry.ver)
- * keeps readers from trusting a half-written entry; the version's
- * compare-and-swap keeps two lockless writers of one entry apart. The
- * sampled-hit recorder (sc_cache_record_hit, NO_REPAIR lock) may write nhits and
- * atime_after at the same time: statistics, either value is fine.
- * Death: killed before the version is claimed: only the pin is left (a
- * drainer clears it). Killed inside the version window (sc_lockless_fill,
- * sc_lockless_mark_gone, or between a ttl change and its count): the entry
- * stays odd and the pin names it; readers retry, then fall back to the
- * lock (a reader that finds ttl SC_TTL_GONE already answers "absent"
- * without either), open the window, which drains the pins: the dead holder
- * is found (sc_live_gone), and once every pin is drained its entry, still
- * odd, is settled (sc_pin_settle: the key is dropped - its entry made a
- * kept one, SC_TTL_GONE - and the shard's kept entries counted again); the
- * next writer of the shard does the same. A reader that finds an odd entry
- * no pin names (a named segment restarted after such a death) settles it
- * the same way under the lock with the window open. The rest of the shard
- * is untouched. The count of kept entries (sc_alloc_gone_add) is changed
- * inside the window, so that the settling recount covers a death on either
- * side of it. Killed after the release: the store or delete is done, with
- * that count; its per-thread count (sc_live_count, a statistic) comes right
- * after and may be missing.
+ * keeps readers from trusting a half-written entry and two lockless
+ * writers of one entry apart. The sampled-hit recorder (NO_REPAIR lock)
+ * may write nhits and atime_after at the same time: either value is fine.
+ * Death: before the version claim, only the pin is left (a drainer clears
+ * it). Inside the version window (sc_lockless_fill, sc_lockless_mark_gone):
+ * the entry stays odd and the pin names it; the next drain of the shard's
+ * pins settles it (sc_pin_settle: the key is dropped, the kept entries
+ * recounted). After the release: done; only the per-thread count may be
+ * missing.
+ *
+ * Design: docs/internals.md#sc_lockless
  */
 #include "sc_lockless.h"
 #include "sc_shard.h"
@@ -300,6 +248,8 @@ void sc_lockless_open_window(sc_seg *seg, sc_shard *shard, const char *key, uint
     uint32_t slot;
     sc_entry *e;
 
+    SC_ASSERT(sc_layout_shard_held(shard));
+
     sc_shard_write_begin(shard);
     e = (sc_entry *)sc_table_lookup(seg, &sc_layout_head(shard)->table, key, key_len, hash, &slot);
     if (e) {
@@ -311,6 +261,8 @@ void sc_lockless_open_window(sc_seg *seg, sc_shard *shard, const char *key, uint
 
 void sc_lockless_settle_entry(sc_shard *shard, sc_entry *e)
 {
+    SC_ASSERT(sc_layout_shard_held(shard));
+
     sc_shard_write_begin(shard);
     sc_pin_settle(shard, e);
 }

@@ -6,43 +6,28 @@
  * the opening of the shard's odd window (sc_shard_write_begin), and the
  * settling of an entry a lockless store left half written (sc_pin_settle).
  *
- * apcu_inc on one hot key from many processes must not serialise on the
- * shard's mutex. An updater instead claims one of the shard's SC_PINS pin
- * slots (compare-and-swap 0 -> its liveness token, each slot on its own cache
- * line, the slot of its lane first: sc_live_lane),
- * finds the entry under the sequence counter as a fetch does, and changes
- * the int with one atomic read-modify-write. While a pin is held, no writer
- * frees or reuses memory the pin holder found, because:
+ * Protocol. An updater claims a pin slot (compare-and-swap 0 -> its
+ * liveness token; its lane's slot first), looks the entry up under the
+ * sequence counter and changes the int with one atomic read-modify-write.
  *
  *   updater: claim slot (seq_cst) ... lookup ... load seq (seq_cst), must
  *            equal the even value sampled before claiming
- *   writer:  seq += 1 (seq_cst RMW, window now odd) ... load pins_used and
- *            the slots (seq_cst), wait until each is 0
+ *   writer:  seq += 1 (seq_cst RMW: the window is odd) ... load pins_used
+ *            and the slots (seq_cst), wait until each is 0
  *
- * Of two such sequences, at least one sees the other's write: either the
- * updater sees the counter moved and gives up (releasing the slot at once),
- * or the writer sees the slot held and waits before changing anything.
- * Updaters that sample the counter while it is odd never claim a slot.
- * pins_used (set once by the first updater of the shard, before its first
- * claim) lets shards that never had an updater skip the slot loads.
+ * One of the two sees the other's write: the updater gives up, or the
+ * writer waits. pins_used lets shards never pinned skip the slot loads.
  *
- * Death: a thread killed while holding a pin leaves its liveness token
- * (sc_live.h: a slot and a generation, not a pid) in the slot. A waiting
- * writer spins briefly, then asks sc_live_gone whether the token's owner
- * still holds its liveness slot - a trylock of a robust mutex, which needs
- * no /proc, works across users and cannot be fooled by a recycled pid - and
- * clears the slot for it if not; a pin holder that is merely descheduled is
- * waited for (sched_yield). The update itself is one atomic instruction, so
- * a killed updater never leaves a torn int. A lockless store (sc_lockless.c)
- * names in its pin the entry it rewrites (entry_rel) before it makes the
- * entry's version odd: a holder found dead with an entry named leaves that
- * entry to be settled once every pin is drained (no live lockless writer
- * is then active): if its version is still odd, the dead store was cut
- * in the middle and sc_pin_settle drops the key (expires the entry in
- * place); if even, the store was complete or never began.
+ * Locks: none of its own. Writers call sc_shard_write_begin with the
+ * shard's REPAIR lock held; the liveness check only trylocks.
+ * Death: a killed pin holder leaves its token in the slot; a waiting
+ * writer asks sc_live_gone and clears it (a descheduled holder is waited
+ * for). The update is one atomic instruction: no torn int. A dead lockless
+ * writer that named an entry (entry_rel) leaves it to be settled once every
+ * pin is drained: still odd, sc_pin_settle drops the key; even, the store
+ * was complete or never began.
  *
- * Locks: none of its own. Writers call sc_shard_write_begin with the shard's
- * REPAIR lock held; the liveness check only trylocks.
+ * Design: docs/internals.md#sc_pin
  */
 #include <sched.h>
 #include "sc_pin.h"
@@ -103,6 +88,8 @@ static void sc_pin_gone_recount(sc_shard *shard)
     uint32_t i, l;
     int64_t n = 0;
 
+    SC_ASSERT(sc_layout_in_window(shard));
+
     if (off && sc_is_pow2((uint32_t)cap) && off < size && sc_table_bytes((uint32_t)cap) <= size - off) {
         tags = (const uint8_t *)(base + off);
         slots = (const uint32_t *)(base + off + SC_ALIGN_UP(cap, 8));
@@ -122,6 +109,8 @@ static void sc_pin_gone_recount(sc_shard *shard)
 void sc_pin_settle(sc_shard *shard, sc_entry *e)
 {
     uint16_t v = __atomic_load_n(&e->ver, __ATOMIC_RELAXED);
+
+    SC_ASSERT(sc_layout_in_window(shard));
 
     if (!(v & 1)) {
         return;
@@ -178,6 +167,8 @@ void sc_pin_drain(sc_shard *shard)
 {
     int64_t torn[SC_PINS];
     uint32_t i, n = 0;
+
+    SC_ASSERT(sc_layout_in_window(shard));
 
     if (!__atomic_load_n(&sc_layout_head(shard)->pins_used, __ATOMIC_SEQ_CST)) {
         return;

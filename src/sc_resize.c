@@ -65,6 +65,8 @@ bool sc_resize_reserve(sc_seg *seg, sc_shard *shard)
     sc_table *table = &sc_layout_head(shard)->table;
     uint64_t capacity = table->capacity, load;
 
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
+
     if (!table->off) {
         return sc_resize_grow(seg, shard, seg->hdr->initial_capacity);
     }

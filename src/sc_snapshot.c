@@ -139,7 +139,7 @@ static void sc_snapshot_add_whole(sc_snapshot *snap, sc_shard *shard, const sc_e
         sc_cpu_relax();
     }
     sc_lockless_settle_entry(shard, (sc_entry *)e);
-    if (!(e->flags & SC_ENTRY_DROPPED) && !sc_evict_is_expired(e, now)) {
+    if (!sc_evict_is_expired(e, now)) {
         sc_snapshot_add(snap, e, with_values);
     }
     sc_shard_write_end(shard);
@@ -186,7 +186,7 @@ sc_snapshot *sc_snapshot_shard(sc_cache *c, uint32_t index, int64_t now, bool wi
     sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
     for (slot = 0; slot < table->capacity; slot++) {
         const sc_entry *e = sc_table_slot_entry(seg, table, slot);
-        if (e && !(e->flags & SC_ENTRY_DROPPED) && !sc_evict_is_expired(e, now)) {
+        if (e && !sc_evict_is_expired(e, now)) {
             sc_snapshot_add_whole(snap, shard, e, now, with_values);
         }
     }
@@ -208,7 +208,7 @@ sc_snapshot *sc_snapshot_key(sc_cache *c, const sc_key *key, int64_t now, bool w
     }
     sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
     e = sc_table_lookup(seg, &sc_layout_head(shard)->table, key->str, key->len, hash, &slot);
-    if (e && !(e->flags & SC_ENTRY_DROPPED) && !sc_evict_is_expired(e, now)) {
+    if (e && !sc_evict_is_expired(e, now)) {
         sc_snapshot_add_whole(snap, shard, e, now, with_values);
     }
     sc_shard_unlock(shard);

@@ -30,6 +30,11 @@
 #include "sc_seg.h"
 #include "sc_alloc.h"
 
+/* For SC_ASSERT: table is a shard's whose REPAIR lock the calling thread
+ * holds, inside the shard's window if window (the hook of sc_seg, set where
+ * the segment is bound). */
+#define SC_TABLE_HELD(seg, table, window) (!(seg)->check_table || (seg)->check_table((seg), (table), (window)))
+
 static inline uint8_t *sc_table_tags(const sc_seg *seg, sc_off off)
 {
     return (uint8_t *)(seg->base + off);
@@ -114,6 +119,8 @@ uint32_t sc_table_free_slot(const sc_seg *seg, const sc_table *table, uint64_t h
     const uint8_t *tags = sc_table_tags(seg, table->off);
     uint32_t mask = table->capacity - 1, idx = (uint32_t)hash & mask;
 
+    SC_ASSERT(SC_TABLE_HELD(seg, table, false));
+
     while (tags[idx] & SC_TAG_FULL) {
         idx = (idx + 1) & mask;
     }
@@ -123,6 +130,8 @@ uint32_t sc_table_free_slot(const sc_seg *seg, const sc_table *table, uint64_t h
 void sc_table_set(sc_seg *seg, sc_table *table, uint32_t slot, uint64_t hash, sc_off entry)
 {
     uint8_t *tag = &sc_table_tags(seg, table->off)[slot];
+
+    SC_ASSERT(SC_TABLE_HELD(seg, table, true));
 
     sc_table_slots(seg, table->off, table->capacity)[slot] = (uint32_t)(entry >> SC_SLOT_SHIFT);
     if (*tag == SC_TAG_TOMB) {
@@ -138,6 +147,8 @@ void sc_table_clear_slot(sc_seg *seg, sc_table *table, uint32_t slot)
 {
     uint8_t *tags = sc_table_tags(seg, table->off);
     uint32_t mask = table->capacity - 1;
+
+    SC_ASSERT(SC_TABLE_HELD(seg, table, true));
 
     table->used--;
     if (tags[(slot + 1) & mask] == SC_TAG_EMPTY) {
@@ -163,6 +174,8 @@ bool sc_table_rebuild(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32_t 
     uint32_t old_capacity = old->capacity, i, used = 0;
     uint8_t *new_tags;
     uint32_t *new_slots;
+
+    SC_ASSERT(!seg->ac.check_shard || seg->ac.check_shard(&seg->ac, sa));
 
     new_off = sc_alloc(&seg->ac, sa, owner, sc_table_bytes(new_capacity), lane);
     if (!new_off) {
@@ -205,6 +218,8 @@ bool sc_table_save(const sc_seg *seg, const sc_table *table, sc_table_saved *sav
     const uint8_t *tags = sc_table_tags(seg, table->off);
     const uint32_t *slots = sc_table_slots(seg, table->off, capacity);
 
+    SC_ASSERT(SC_TABLE_HELD(seg, table, false));
+
     saved->slots = malloc((size_t)table->used * sizeof(uint32_t) + 1);
     saved->tags = malloc((size_t)table->used + 1);
     saved->n = 0;
@@ -227,6 +242,8 @@ void sc_table_refill(sc_seg *seg, sc_table *table, const sc_table_saved *saved)
     uint32_t capacity = table->capacity, mask = capacity - 1, i;
     uint8_t *tags = sc_table_tags(seg, table->off);
     uint32_t *slots = sc_table_slots(seg, table->off, capacity);
+
+    SC_ASSERT(SC_TABLE_HELD(seg, table, true));
 
     memset(tags, SC_TAG_EMPTY, capacity);
     for (i = 0; i < saved->n; i++) {

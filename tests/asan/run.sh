@@ -13,11 +13,12 @@
 # config.w32, *.c, *.h, src/, include/, php/) at $ASAN_DIR (default
 # ${TMPDIR:-/tmp}/shardcache-asan), so modules/shardcache.so and the
 # in-tree build are left alone. Result: $ASAN_DIR/modules/shardcache.so,
-# compiled with CFLAGS="-O1 -g -fno-omit-frame-pointer
-# -fsanitize=address,undefined -fno-sanitize-recover=undefined".
+# compiled with CFLAGS="-O1 -g -DSC_DEBUG -fno-omit-frame-pointer
+# -fsanitize=address,undefined -fno-sanitize-recover=undefined" (SC_DEBUG:
+# the core's SC_ASSERT rules run too, include/README.md).
 #
 # PHP itself is not instrumented, so every PHP process of the run gets:
-#   LD_PRELOAD=nodeepbind.so <libasan.so>   (set by a php wrapper, $ASAN_DIR/php,
+#   LD_PRELOAD=nodeepbind.so <libasan.so>   (set by a php wrapper, $ASAN_DIR/php-asan,
 #                                           for PHP processes only; shell tools are
 #                                           not run under ASan)
 #                                           ASan must be loaded at startup; PHP
@@ -87,11 +88,11 @@ mkdir -p "$ASAN_DIR/reports"
 
 # ---- build ----
 log="$ASAN_DIR/build.log"
-echo "asan-build: building in $ASAN_DIR ($CC, ASan + UBSan)"
+echo "asan-build: building in $ASAN_DIR ($CC, ASan + UBSan, SC_DEBUG)"
 (
     cd "$ASAN_DIR" &&
     phpize &&
-    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
+    CFLAGS="-O1 -g -DSC_DEBUG -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
     LDFLAGS="-fsanitize=address,undefined" CC="$CC" \
         ./configure --enable-shardcache --with-php-config="$(command -v php-config)" &&
     make -j"${MAKE_JOBS:-2}"
@@ -117,27 +118,27 @@ SHIM
 
 PRELOAD="$ASAN_DIR/nodeepbind.so $libasan"
 realphp="$(readlink -f "$(command -v php)")"
-cat >"$ASAN_DIR/php" <<WRAP
+cat >"$ASAN_DIR/php-asan" <<WRAP
 #!/bin/sh
 # php with the sanitizer runtime preloaded (made by tests/asan/run.sh)
 LD_PRELOAD="$PRELOAD" exec "$realphp" "\$@"
 WRAP
-chmod +x "$ASAN_DIR/php"
+chmod +x "$ASAN_DIR/php-asan"
 export USE_ZEND_ALLOC=0
 export ZEND_DONT_UNLOAD_MODULES=1
 export ASAN_OPTIONS="detect_leaks=$leaks:verify_asan_link_order=0:abort_on_error=0:halt_on_error=1:log_path=$ASAN_DIR/reports/asan:log_exe_name=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$ASAN_DIR/reports/ubsan"
 
-if ! out="$("$ASAN_DIR/php" -n -d "extension=$SO" -r 'echo extension_loaded("shardcache") ? "ok" : "not loaded";' 2>&1)" || [ "$out" != "ok" ]; then
+if ! out="$("$ASAN_DIR/php-asan" -n -d "extension=$SO" -r 'echo extension_loaded("shardcache") ? "ok" : "not loaded";' 2>&1)" || [ "$out" != "ok" ]; then
     printf '%s\n' "$out" >&2
     fail "the ASan build does not load into php -n"
 fi
 echo "asan-build: ok, $SO"
-[ "$build_only" -eq 1 ] && { echo "(built only; to use it: USE_ZEND_ALLOC=0 ASAN_OPTIONS=verify_asan_link_order=0 $ASAN_DIR/php -n -d extension=$SO ...)"; exit 0; }
+[ "$build_only" -eq 1 ] && { echo "(built only; to use it: USE_ZEND_ALLOC=0 ASAN_OPTIONS=verify_asan_link_order=0 $ASAN_DIR/php-asan -n -d extension=$SO ...)"; exit 0; }
 
 # ---- the phpt suite ----
 results="$ASAN_DIR/phpt.log"
-PHP="$ASAN_DIR/php" JOBS="${JOBS:-2}" bash "$ROOT/tests/run-phpt.sh" "$SO" -- ${extra[@]+"${extra[@]}"} 2>&1 | tee "$results"
+PHP="$ASAN_DIR/php-asan" JOBS="${JOBS:-2}" bash "$ROOT/tests/run-phpt.sh" "$SO" -- ${extra[@]+"${extra[@]}"} 2>&1 | tee "$results"
 rc=${PIPESTATUS[0]}
 
 passed=$(grep -E '^Tests passed *:' "$results" | tail -1 | sed -E 's/^Tests passed *: *([0-9]+).*/\1/')

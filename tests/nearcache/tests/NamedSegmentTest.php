@@ -11,7 +11,7 @@ use Shardcache\NearCacheTests\Support\RedisServer;
 use Shardcache\NearCacheTests\Support\SyncProcess;
 
 /**
- * The deployment of the README with named segments (shardcache.segment): per
+ * The deployment of nearcache/README.md with named segments (shardcache.segment): per
  * host one segment file, one bin/shardcache-sync process of its own and
  * independent worker processes (not forked from one parent), as PHP-FPM
  * workers and a systemd-run sync would be. Host A has two worker processes

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The structure rules run, and can fail: scripts/check-core.sh must pass on
+# this checkout and fail, with the expected message, on copies of it that
+# break one rule each:
+#   php-header  a core file includes php.h
+#   heading     a core file's first comment loses its "Death:" heading
+#   circle      two core modules include each other
+#   layer       a module includes a header of a higher layer
+#   unlisted    a core header missing from include/README.md's layer table
+#   prefix      a core function outside its module's prefix
+#   glue-sc     the glue defines an sc_ function
+#   glue-macro  the glue defines an SC_ macro
+#
+#   tests/structure/run.sh [-h|--help]
+# Prints a line per case and "structure: N passed, N failed". Exits non-zero
+# on any failure. Needs nothing but bash, sed and grep.
+set -uo pipefail
+
+case "${1:-}" in -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;; esac
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+CHECK="$ROOT/scripts/check-core.sh"
+work="$(mktemp -d "${TMPDIR:-/tmp}/shardcache-structure.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+pass=0 failed=0
+
+copy_tree() { # dir
+    mkdir -p "$1"
+    cp -r "$ROOT/src" "$ROOT/include" "$ROOT/php" "$1/"
+    cp "$ROOT/shardcache.c" "$ROOT/php_shardcache.h" "$1/"
+    rm -f "$1"/src/*.o "$1"/src/*.lo "$1"/src/*.dep "$1"/php/*.o "$1"/php/*.lo "$1"/php/*.dep
+    rm -rf "$1/src/.libs" "$1/php/.libs"
+}
+
+# case NAME EXPECTED-MESSAGE-REGEX EDIT-COMMAND... (run inside the copy)
+case_() {
+    local name="$1" want="$2"; shift 2
+    local dir="$work/$name" out
+    copy_tree "$dir"
+    (cd "$dir" && "$@") || { echo "FAIL: $name: the edit did not apply"; failed=$((failed + 1)); return; }
+    if out="$(bash "$CHECK" "$dir" 2>&1)"; then
+        echo "FAIL: $name: check-core passed a tree that breaks the rule"
+        failed=$((failed + 1))
+    elif grep -qE "$want" <<<"$out"; then
+        echo "ok:   $name: $(grep -m1 -E "$want" <<<"$out")"
+        pass=$((pass + 1))
+    else
+        echo "FAIL: $name: check-core failed, but not with /$want/:"
+        sed 's/^/      /' <<<"$out"
+        failed=$((failed + 1))
+    fi
+}
+
+append() { printf '%s\n' "$2" >>"$1"; }
+first_include_after() { # file header-to-add: adds an include after the own header
+    sed -i "0,/^#include \"/s//#include \"$2\"\n#include \"/" "$1"
+}
+
+if out="$(bash "$CHECK" "$ROOT" 2>&1)"; then
+    echo "ok:   this checkout: $out"; pass=$((pass + 1))
+else
+    echo "FAIL: this checkout:"; sed 's/^/      /' <<<"$out"; failed=$((failed + 1))
+fi
+
+case_ php-header 'includes the PHP header' \
+    sed -i '0,/^#include "sc_pin.h"/s//#include "sc_pin.h"\n#include "php.h"/' src/sc_pin.c
+case_ heading 'has no " \* Death:" heading' \
+    sed -i '0,/^ \* Death:/s// * Dead:/' src/sc_evict.c
+case_ circle 'include circle: .*sc_table' \
+    sed -i '0,/^#include "sc_seg.h"/s//#include "sc_seg.h"\n#include "sc_entry.h"/' include/sc_table.h
+case_ layer 'layer: sc_alloc .*includes sc_cache.h' \
+    sed -i '0,/^#include "sc_lock.h"/s//#include "sc_lock.h"\n#include "sc_cache.h"/' include/sc_alloc.h
+case_ unlisted 'sc_extra.h is not in the layer table' \
+    bash -c 'printf "/*\n * sc_extra.h - test.\n * Owns: x\n * Locks: x\n * Death: x\n */\n" > include/sc_extra.h'
+case_ prefix 'sc_pool_grab is not in its module.s prefix' \
+    bash -c 'printf "\nint sc_pool_grab(void);\n" >> include/sc_alloc.h'
+case_ glue-sc 'the glue defines sc_helper' \
+    bash -c 'printf "\nstatic int sc_helper(void) { return 0; }\n" >> php/info.c'
+case_ glue-macro 'the glue defines SC_FOO' \
+    bash -c 'printf "\n#define SC_FOO 1\n" >> php/zc.h'
+
+echo "structure: $pass passed, $failed failed"
+[ "$failed" -eq 0 ]
