@@ -15,7 +15,7 @@ extern zend_module_entry shardcache_module_entry;
 /* Reported as the extension's version; the APCu identity reports the APCu
  * API level it implements. */
 #define PHP_SHARDCACHE_VERSION "0.1.0"
-#define PHP_SHARDCACHE_APCU_VERSION "5.1.22"
+#define PHP_SHARDCACHE_APCU_VERSION "5.1.28"
 
 #ifdef ZTS
 # include "TSRM.h"
@@ -31,12 +31,14 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
                                 stored the same key this second, as the last
                                 key of its shard (sc_cache_store: SC_SLAM) */
     bool coredump_unmap;     /* apc.coredump_unmap (accepted, no effect) */
-    zend_long shm_segments;  /* apc.shm_segments (always 1 segment) */
     zend_long shm_size;      /* apc.shm_size, bytes (APCu's parsing) */
     zend_long entries_hint;  /* apc.entries_hint */
     zend_long ttl;           /* apc.ttl */
     zend_long gc_ttl;        /* apc.gc_ttl (accepted, no effect) */
     zend_long smart;         /* apc.smart (accepted, no effect) */
+    double expunge_threshold; /* apc.expunge_threshold, APCu master's (accepted, no effect) */
+    zend_long mmap_hugepage_size; /* apc.mmap_hugepage_size: 0, or ask for transparent
+                                huge pages on the segment (madvise) */
     const char *mmap_file_mask; /* apc.mmap_file_mask (accepted, no effect: the segment
                                 is anonymous, or the file shardcache.segment names) */
     const char *preload_path; /* apc.preload_path */

@@ -9,6 +9,7 @@
 #endif
 
 #include <time.h>
+#include <sys/mman.h>
 #ifdef ZTS
 # include <pthread.h>
 #endif
@@ -64,23 +65,12 @@ static pthread_mutex_t php_sc_attach_lock = PTHREAD_MUTEX_INITIALIZER;
 #define PHP_SC_MB INT64_C(1048576)
 
 /* ---- INI ----
- * The apc.* entries are APCu 5.1.22's: same names, defaults, change modes
- * and value checks (compare ini_get_all('apcu') with either extension).
- * Those without meaning for shardcache are accepted and ignored (README). */
-
-/* APCu's apc.shm_segments check: anything but 1 is ignored with a warning
- * in mmap mode, which is the only mode shardcache has. */
-static ZEND_INI_MH(php_sc_on_update_shm_segments)
-{
-    zend_long n = ZEND_STRTOL(ZSTR_VAL(new_value), NULL, 10);
-
-    (void)entry; (void)mh_arg1; (void)mh_arg2; (void)mh_arg3; (void)stage;
-    if (n != 1) {
-        php_error_docref(NULL, E_WARNING, "apc.shm_segments setting ignored in MMAP mode");
-    }
-    SCG(shm_segments) = 1;
-    return SUCCESS;
-}
+ * The apc.* entries are APCu 5.1.28's: same names, defaults, change modes
+ * and value checks (ini_get_all('apcu')), plus apc.expunge_threshold of
+ * APCu's master (the successor of apc.smart). Those without meaning for
+ * shardcache are accepted and ignored (README). apc.shm_segments, which
+ * APCu 5.1.25 removed, is not an entry any more: PHP accepts an unknown
+ * directive in php.ini or -d silently, as APCu 5.1.28 does. */
 
 /* APCu's apc.shm_size parsing: a quantity with an optional K/M/G suffix;
  * not positive -> the setting is refused (the default stays); below 1M ->
@@ -99,6 +89,43 @@ static ZEND_INI_MH(php_sc_on_update_shm_size)
         s *= PHP_SC_MB;
     }
     SCG(shm_size) = s;
+    return SUCCESS;
+}
+
+/* APCu 5.1.28's apc.mmap_hugepage_size check: a quantity, 0 or a power of
+ * two; anything else stops PHP's startup with APCu's error (E_CORE_ERROR).
+ * Whether the segment can use pages of that size is checked at startup
+ * (php_sc_check_hugepage_size); what the setting does here: README. */
+static ZEND_INI_MH(php_sc_on_update_mmap_hugepage_size)
+{
+    zend_long s = zend_ini_parse_quantity_warn(new_value, entry->name);
+
+    (void)mh_arg1; (void)mh_arg2; (void)mh_arg3; (void)stage;
+    if (s < 0) {
+        php_error_docref(NULL, E_CORE_ERROR, "apc.mmap_hugepage_size must be a positive integer");
+        return FAILURE;
+    }
+    if (s & (s - 1)) {
+        php_error_docref(NULL, E_CORE_ERROR, "apc.mmap_hugepage_size must be a power of 2");
+        return FAILURE;
+    }
+    SCG(mmap_hugepage_size) = s;
+    return SUCCESS;
+}
+
+/* APCu master's apc.expunge_threshold check: a percentage from 0 to 100,
+ * else APCu's error (E_CORE_ERROR). Accepted, no effect: shardcache never
+ * empties the whole cache to make room (README). */
+static ZEND_INI_MH(php_sc_on_update_expunge_threshold)
+{
+    double t = zend_strtod(ZSTR_VAL(new_value), NULL);
+
+    (void)mh_arg1; (void)mh_arg2; (void)mh_arg3; (void)stage;
+    if (t < 0 || t > 100) {
+        php_error_docref(NULL, E_CORE_ERROR, "%s must be a value from 0.0 - 100.0", ZSTR_VAL(entry->name));
+        return FAILURE;
+    }
+    SCG(expunge_threshold) = t;
     return SUCCESS;
 }
 
@@ -121,11 +148,9 @@ static ZEND_INI_MH(php_sc_on_update_segment_mode)
 PHP_INI_BEGIN()
     STD_PHP_INI_BOOLEAN("apc.enabled", "1", PHP_INI_SYSTEM, OnUpdateBool, enabled,
                         zend_shardcache_globals, shardcache_globals)
-    STD_PHP_INI_ENTRY("apc.shm_segments", "1", PHP_INI_SYSTEM, php_sc_on_update_shm_segments, shm_segments,
-                      zend_shardcache_globals, shardcache_globals)
     STD_PHP_INI_ENTRY("apc.shm_size", "32M", PHP_INI_SYSTEM, php_sc_on_update_shm_size, shm_size,
                       zend_shardcache_globals, shardcache_globals)
-    STD_PHP_INI_ENTRY("apc.entries_hint", "4096", PHP_INI_SYSTEM, OnUpdateLong, entries_hint,
+    STD_PHP_INI_ENTRY("apc.entries_hint", "0", PHP_INI_SYSTEM, OnUpdateLong, entries_hint,
                       zend_shardcache_globals, shardcache_globals)
     STD_PHP_INI_ENTRY("apc.gc_ttl", "3600", PHP_INI_SYSTEM, OnUpdateLong, gc_ttl,
                       zend_shardcache_globals, shardcache_globals)
@@ -135,6 +160,8 @@ PHP_INI_BEGIN()
                       zend_shardcache_globals, shardcache_globals)
     STD_PHP_INI_ENTRY("apc.mmap_file_mask", NULL, PHP_INI_SYSTEM, OnUpdateString, mmap_file_mask,
                       zend_shardcache_globals, shardcache_globals)
+    STD_PHP_INI_ENTRY("apc.mmap_hugepage_size", "0", PHP_INI_SYSTEM, php_sc_on_update_mmap_hugepage_size,
+                      mmap_hugepage_size, zend_shardcache_globals, shardcache_globals)
     STD_PHP_INI_BOOLEAN("apc.enable_cli", "0", PHP_INI_SYSTEM, OnUpdateBool, enable_cli,
                         zend_shardcache_globals, shardcache_globals)
     STD_PHP_INI_BOOLEAN("apc.slam_defense", "0", PHP_INI_SYSTEM, OnUpdateBool, slam_defense,
@@ -147,6 +174,8 @@ PHP_INI_BEGIN()
                         zend_shardcache_globals, shardcache_globals)
     STD_PHP_INI_ENTRY("apc.serializer", "php", PHP_INI_SYSTEM, OnUpdateStringUnempty, serializer_name,
                       zend_shardcache_globals, shardcache_globals)
+    STD_PHP_INI_ENTRY("apc.expunge_threshold", "0.5", PHP_INI_SYSTEM, php_sc_on_update_expunge_threshold,
+                      expunge_threshold, zend_shardcache_globals, shardcache_globals)
 PHP_INI_END()
 
 static const zend_ini_entry_def php_sc_own_ini_entries[] = {
@@ -192,7 +221,7 @@ static void php_sc_read_foreign_apc_ini(void)
     SCG(use_request_time) = php_sc_foreign_bool("apc.use_request_time");
     SCG(slam_defense) = php_sc_foreign_bool("apc.slam_defense");
     SCG(coredump_unmap) = php_sc_foreign_bool("apc.coredump_unmap");
-    SCG(shm_segments) = 1;
+    SCG(mmap_hugepage_size) = zend_ini_long("apc.mmap_hugepage_size", sizeof("apc.mmap_hugepage_size") - 1, 0);
     SCG(entries_hint) = zend_ini_long("apc.entries_hint", sizeof("apc.entries_hint") - 1, 0);
     SCG(ttl) = zend_ini_long("apc.ttl", sizeof("apc.ttl") - 1, 0);
     SCG(gc_ttl) = zend_ini_long("apc.gc_ttl", sizeof("apc.gc_ttl") - 1, 0);
@@ -991,6 +1020,40 @@ static bool php_sc_named_deferred(void)
            || strcmp(sapi_module.name, "litespeed") == 0;
 }
 
+/* APCu 5.1.28 maps its segment with MAP_HUGETLB when apc.mmap_hugepage_size
+ * is set, and stops PHP's startup when apc.shm_size is not a multiple of it
+ * or the size is no page size (1 byte): the same errors here, so that a
+ * php.ini that starts here starts under APCu too. */
+static void php_sc_check_hugepage_size(void)
+{
+    zend_long hp = SCG(mmap_hugepage_size);
+
+    if (hp <= 0) {
+        return;
+    }
+    if (SCG(shm_size) % hp) {
+        zend_error_noreturn(E_CORE_ERROR, "apc.shm_size must be a multiple of apc.mmap_hugepage_size");
+    }
+    if (hp == 1) {
+        zend_error_noreturn(E_CORE_ERROR, "Invalid hugepage size: " ZEND_LONG_FMT, hp);
+    }
+}
+
+/* apc.mmap_hugepage_size set: ask the kernel for transparent huge pages on
+ * the segment (anonymous or named: both are shmem). Best effort: no
+ * MAP_HUGETLB, nothing reserved, an error is ignored; whether the kernel
+ * uses them follows /sys/kernel/mm/transparent_hugepage/shmem_enabled (or
+ * the tmpfs's huge= option). Only the mapping's advice changes: the layout,
+ * the locks and what a process sees stay the same. */
+static void php_sc_advise_hugepages(void)
+{
+#ifdef MADV_HUGEPAGE
+    if (SCG(mmap_hugepage_size) > 0 && php_sc_shared_cache.seg.base) {
+        (void)madvise(php_sc_shared_cache.seg.base, (size_t)php_sc_shared_cache.seg.size, MADV_HUGEPAGE);
+    }
+#endif
+}
+
 /* Maps the named segment `value` (a shardcache.segment value). Warnings are
  * startup warnings at startup and ordinary ones in a request. */
 static bool php_sc_attach_named(const char *value, int level)
@@ -1021,6 +1084,7 @@ static bool php_sc_attach_named(const char *value, int level)
     }
     php_sc_shared_cache.slam_defense = SCG(slam_defense);
     php_sc_shm_bytes = php_sc_shared_cache.seg.size;
+    php_sc_advise_hugepages();
     php_sc_seg_fresh = res.created;
     php_sc_inactive_reason = NULL;
     php_sc_active = true;
@@ -1212,6 +1276,7 @@ static PHP_MINIT_FUNCTION(shardcache)
             shards = php_sc_default_shards(shm_size);
         }
     }
+    php_sc_check_hugepage_size();
     php_sc_zc_minit(SCG(zero_copy), SCG(zero_copy_max), shm_size);
     php_sc_req_size = shm_size;
     php_sc_req_shards = (uint32_t)shards;
@@ -1230,6 +1295,7 @@ static PHP_MINIT_FUNCTION(shardcache)
     if (!php_sc_start_cache(shm_size, (uint32_t)shards, SCG(shards) == 0, (uint32_t)hint, (uint32_t)ttl)) {
         return SUCCESS;
     }
+    php_sc_advise_hugepages();
     php_sc_seg_fresh = true;
     php_sc_shared_cache.slam_defense = SCG(slam_defense);
     php_sc_inactive_reason = NULL;

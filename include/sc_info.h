@@ -25,6 +25,7 @@ typedef struct sc_info_shard {
     uint64_t mem_requested; /* bytes the entries need (mem_entries minus this: waste) */
     uint64_t objects;       /* allocations live: entries and the table */
     uint64_t inserts, updates, deletes, expired, evicted, nomem, repairs;
+    uint64_t cleanups;      /* sweeps for expired entries when memory was short */
     uint64_t hits, misses;  /* sampled (see sc_info_hit_sample) */
     uint64_t lock_waits;    /* lock requests that found the lock busy */
     uint64_t optimistic_retries; /* lock-free reads that had to start over */

@@ -47,7 +47,7 @@
  * The figures readers and lockers bump atomically (misses, lock_waits,
  * optimistic_retries, sampled hits) come first, on a line away from the
  * allocator's counters that follow (see sc_shard).
- *   expired, evicted, resizes, repairs:
+ *   expired, evicted, resizes, repairs, cleanups:
  *       REPAIR lock, plain ++ (repairs: by the locker that repaired).
  *   nomem: atomic add with no lock after a store gave up for lack of
  *       pages (sc_cache_store), and plain ++ under the REPAIR lock when the
@@ -71,6 +71,8 @@ typedef struct sc_shard_stats {
     uint64_t resizes;
     uint64_t nomem;        /* stores refused for lack of memory */
     uint64_t repairs;      /* times the shard was emptied after a holder died */
+    uint64_t cleanups;     /* sweeps for expired entries when memory was short
+                              (APCu's cleanups: sc_evict_expired) */
 } sc_shard_stats;
 
 /* A key whose value apcu_entry() is computing (owner 0 = free), in the

@@ -16,7 +16,11 @@
  *    appear in the totals only, not in shardcache_info's per-shard rows);
  *    num_entries
  *    counts entries still in the tables (expired ones not removed yet
- *    included); expunges: whole-cache evictions; mem_size: bytes held by
+ *    included); cleanups (APCu 5.1.25+): passes that removed expired
+ *    entries from a shard because a store found no room, summed over the
+ *    shards (APCu counts its cache-wide passes); defragmentations: always 0
+ *    (slabs per size class and page runs merged when freed: nothing is ever
+ *    moved); expunges: whole-cache evictions; mem_size: bytes held by
  *    entries. num_slots: table slots of all shards; slot_distribution:
  *    shard index => live entries in that shard (each table slot holds at
  *    most one entry, so a shard is what APCu's slot chain is).
@@ -85,6 +89,7 @@ static void php_sc_sum_shards(php_sc_totals *t, zval *per_shard)
         t->sum.evicted += s.evicted;
         t->sum.nomem += s.nomem;
         t->sum.repairs += s.repairs;
+        t->sum.cleanups += s.cleanups;
         t->sum.lock_waits += s.lock_waits;
         t->sum.optimistic_retries += s.optimistic_retries;
         t->sum.hits += s.hits;
@@ -183,7 +188,9 @@ ZEND_FUNCTION(shardcache_cache_info)
     add_assoc_double(return_value, "num_misses", (double)(t.sum.misses + local_misses));
     add_assoc_double(return_value, "num_inserts", (double)(t.sum.inserts + t.sum.updates));
     add_assoc_long(return_value, "num_entries", (zend_long)t.sum.entries);
-    add_assoc_double(return_value, "expunges", (double)f.expunges);
+    add_assoc_long(return_value, "cleanups", (zend_long)t.sum.cleanups);
+    add_assoc_long(return_value, "defragmentations", 0);
+    add_assoc_long(return_value, "expunges", (zend_long)f.expunges);
     add_assoc_long(return_value, "start_time", (zend_long)f.start_time);
     add_assoc_double(return_value, "mem_size", (double)t.sum.mem_entries);
     add_assoc_string(return_value, "memory_type", "mmap");

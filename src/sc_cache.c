@@ -624,6 +624,8 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
     return sc_cache_fetch_at(c, key, &at, now, sink, out);
 }
 
+/* As a fetch since APCu 5.1.25: a hit or a miss in the (sampled) figures,
+ * and a sampled hit sets the entry's access time and reference bit. */
 sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
 {
     uint64_t hash = sc_hash_mix(key->glue_hash);
@@ -644,7 +646,7 @@ sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
         e = sc_table_lookup(&c->seg, &head->table, key->str, key->len, hash, &slot);
         found = e && !sc_evict_is_expired(e, now);
         if (sc_seq_read_valid(&head->seq, start)) {
-            return found ? SC_OK : SC_NOTFOUND;
+            return sc_cache_fetch_done(c, shard, key, hash, now, found ? SC_OK : SC_NOTFOUND);
         }
     }
     sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
@@ -654,7 +656,7 @@ sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
         found = e && !sc_evict_is_expired(e, now);
     }
     sc_shard_unlock(shard);
-    return found ? SC_OK : SC_NOTFOUND;
+    return sc_cache_fetch_done(c, shard, key, hash, now, found ? SC_OK : SC_NOTFOUND);
 }
 
 /* ---- delete, clear ---- */

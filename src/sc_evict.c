@@ -85,6 +85,7 @@ uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t id
     }
     removed = sc_evict_sweep(seg, shard, now, idle_ttl, false, &gone);
     shard->stats.expired += removed - gone;
+    shard->stats.cleanups++;
     return removed;
 }
 

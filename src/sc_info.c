@@ -98,6 +98,7 @@ void sc_info_shard_get(sc_cache *c, uint32_t index, sc_info_shard *out)
     out->expired = shard->stats.expired;
     out->evicted = shard->stats.evicted;
     out->repairs = shard->stats.repairs;
+    out->cleanups = shard->stats.cleanups;
     out->lock_waits = __atomic_load_n(&shard->stats.lock_waits, __ATOMIC_RELAXED);
     out->optimistic_retries = __atomic_load_n(&shard->stats.optimistic_retries, __ATOMIC_RELAXED);
     out->hits = shard->stats.hits;

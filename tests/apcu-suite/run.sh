@@ -3,13 +3,16 @@
 # source package, APCu 5.1.24 from Debian sid's orig tarball) with PHP's
 # run-tests.php against shardcache registered as APCu.
 #
-#   tests/apcu-suite/run.sh [--version=5.1.22|5.1.24|all] [--apcu] [extension.so]
-#                         [-- extra run-tests.php args]
+#   tests/apcu-suite/run.sh [--version=5.1.22|5.1.24|all] [--tree=DIR] [--apcu]
+#                         [extension.so] [-- extra run-tests.php args]
 #
 #   extension.so  default: $SO, else <repo>/modules/shardcache.so
 #   --apcu        run the suites against the real APCu (apcu.so from PHP's
 #                 extension_dir) instead, to see what APCu itself skips
 #   --version     one suite only (default: all)
+#   --tree=DIR    instead, the suite of an APCu source tree already on disk
+#                 (DIR/tests; nothing is fetched), for a release that
+#                 Debian does not ship yet (5.1.28: see tests/README.md)
 #
 # The sources are fetched once and cached outside the clone, in
 # ${SC_APCU_SUITE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/shardcache/apcu-suites}.
@@ -33,13 +36,15 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 CACHE="${SC_APCU_SUITE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/shardcache/apcu-suites}"
 VERSIONS=(5.1.22 5.1.24)
 EXT=""
+TREE=""
 EXTRA=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --version=all) VERSIONS=(5.1.22 5.1.24) ;;
         --version=5.1.22|--version=5.1.24) VERSIONS=("${1#--version=}") ;;
+        --tree=*) TREE="${1#--tree=}"; VERSIONS=(tree) ;;
         --apcu) EXT=apcu.so ;;
-        -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         --) shift; EXTRA=("$@"); break ;;
         -*) echo "apcu-suite: unknown option $1" >&2; exit 2 ;;
         *) EXT="$1" ;;
@@ -142,13 +147,24 @@ fetch_orig() {
 TOTAL_P=0 TOTAL_F=0 TOTAL_S=0
 status=0
 for v in "${VERSIONS[@]}"; do
-    tarball="$(fetch_orig "$v")" || { TOTAL_F=$((TOTAL_F + 1)); status=1; continue; }
-    tree="$CACHE/run-$v-$$"
-    rm -rf "$tree"
-    mkdir -p "$tree" || fail "cannot create $tree"
-    tar -xf "$tarball" -C "$tree" || { TOTAL_F=$((TOTAL_F + 1)); status=1; rm -rf "$tree"; continue; }
-    src="$tree/apcu-$v"
-    [ -d "$src/tests" ] || { echo "apcu-suite: no apcu-$v/tests in $tarball" >&2; TOTAL_F=$((TOTAL_F + 1)); status=1; rm -rf "$tree"; continue; }
+    if [ "$v" = tree ]; then
+        [ -d "$TREE/tests" ] || fail "no tests/ in $TREE"
+        # The version the tree's php_apc.h declares, for the headings.
+        v="$(sed -nE 's/^#define PHP_APCU_VERSION "([^"]*)".*/\1/p' "$TREE/php_apc.h" 2>/dev/null | head -n 1)"
+        v="${v:-tree}"
+        tree="$(mktemp -d "${TMPDIR:-/tmp}/apcu-suite.XXXXXX")" || fail "cannot create a directory"
+        src="$tree/apcu-$v"
+        mkdir -p "$src" && cp -R "$TREE/tests" "$src/" \
+            || { TOTAL_F=$((TOTAL_F + 1)); status=1; rm -rf "$tree"; continue; }
+    else
+        tarball="$(fetch_orig "$v")" || { TOTAL_F=$((TOTAL_F + 1)); status=1; continue; }
+        tree="$CACHE/run-$v-$$"
+        rm -rf "$tree"
+        mkdir -p "$tree" || fail "cannot create $tree"
+        tar -xf "$tarball" -C "$tree" || { TOTAL_F=$((TOTAL_F + 1)); status=1; rm -rf "$tree"; continue; }
+        src="$tree/apcu-$v"
+        [ -d "$src/tests" ] || { echo "apcu-suite: no apcu-$v/tests in $tarball" >&2; TOTAL_F=$((TOTAL_F + 1)); status=1; rm -rf "$tree"; continue; }
+    fi
     mkdir -p "$src/modules"
     ln -s "$EXT" "$src/modules/apcu.so"
     log="$tree/run.log"

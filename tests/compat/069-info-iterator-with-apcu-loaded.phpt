@@ -32,7 +32,7 @@ $args = explode("\0", rtrim(file_get_contents('/proc/self/cmdline'), "\0"));
 $ext = null;
 foreach ($args as $i => $a) {
     $v = $a === '-d' ? ($args[$i + 1] ?? '') : (str_starts_with($a, '-d') ? substr($a, 2) : '');
-    if (str_starts_with($v, 'extension=') && !str_contains($v, 'apcu')) {
+    if (str_starts_with($v, 'extension=') && !str_contains(basename($v), 'apcu')) {
         $ext = substr($v, strlen('extension='));
     }
 }

@@ -1,5 +1,5 @@
 --TEST--
-Detected as APCu: extension_loaded('apcu'), phpversion('apcu') 5.1.22, the apcu_* functions and APCUIterator belong to extension "apcu", ini_get_all('apcu'), APCu's constants
+Detected as APCu: extension_loaded('apcu'), phpversion('apcu') 5.1.28, the apcu_* functions and APCUIterator belong to extension "apcu", ini_get_all('apcu'), APCu's constants
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--
@@ -30,10 +30,10 @@ echo "\n";
 --EXPECT--
 bool(true)
 bool(true)
-string(6) "5.1.22"
+string(6) "5.1.28"
 bool(true)
 string(4) "apcu"
-string(6) "5.1.22"
+string(6) "5.1.28"
 apcu_add apcu_cache_info apcu_cas apcu_clear_cache apcu_dec apcu_delete apcu_enabled apcu_entry apcu_exists apcu_fetch apcu_inc apcu_key_info apcu_sma_info apcu_store
 bool(true)
 string(4) "apcu"
@@ -41,7 +41,7 @@ array(1) {
   [0]=>
   string(12) "APCUIterator"
 }
-apc.enabled apc.shm_segments apc.shm_size apc.entries_hint apc.gc_ttl apc.ttl apc.smart apc.mmap_file_mask apc.enable_cli apc.slam_defense apc.preload_path apc.coredump_unmap apc.use_request_time apc.serializer
+apc.enabled apc.shm_size apc.entries_hint apc.gc_ttl apc.ttl apc.smart apc.mmap_file_mask apc.mmap_hugepage_size apc.enable_cli apc.slam_defense apc.preload_path apc.coredump_unmap apc.use_request_time apc.serializer apc.expunge_threshold
 string(1) "1"
 string(3) "php"
 bool(true)

@@ -16,7 +16,7 @@ var_dump((new ReflectionExtension('apcu'))->getDependencies());
 ob_start();
 (new ReflectionExtension('apcu'))->info();
 $info = ob_get_clean();
-var_dump(preg_match('/^APCu Support => Enabled$/m', $info), preg_match('/^Version => 5\.1\.22$/m', $info),
+var_dump(preg_match('/^APCu Support => Enabled$/m', $info), preg_match('/^Version => 5\.1\.28$/m', $info),
          preg_match('/^Provided by => shardcache /m', $info), preg_match('/^apc\.serializer => php => php$/m', $info));
 echo implode(' ', array_keys(ini_get_all('shardcache'))), "\n";
 echo implode(' ', array_filter(get_extension_funcs('shardcache'), fn($f) => strncmp($f, 'apcu_', 5) === 0)), "|\n";

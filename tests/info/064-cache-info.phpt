@@ -1,5 +1,5 @@
 --TEST--
-apcu_cache_info: keys, order and types of the full and limited forms; counters of one process; cache_list rows
+apcu_cache_info: keys, order and types of the full and limited forms (APCu 5.1.28's); counters of one process (apcu_exists counts as in 5.1.25+); cache_list rows
 --SKIPIF--
 <?php if (!function_exists('apcu_cache_info')) die('skip apcu_cache_info not available'); ?>
 --INI--
@@ -15,12 +15,12 @@ function shape(array $a) {
 echo "-- empty\n";
 $info = apcu_cache_info();
 shape($info);
-var_dump($info['num_hits'], $info['num_misses'], $info['num_inserts'], $info['num_entries'], $info['expunges'],
-         $info['mem_size'], $info['ttl'], $info['memory_type'], $info['cache_list'], $info['deleted_list'],
+var_dump($info['num_hits'], $info['num_misses'], $info['num_inserts'], $info['num_entries'], $info['cleanups'],
+         $info['defragmentations'], $info['expunges'], $info['mem_size'], $info['ttl'], $info['memory_type'], $info['cache_list'], $info['deleted_list'],
          $info['slot_distribution'], $info['num_slots'] > 0, $info['start_time'] > 0);
 echo "-- limited\n";
 shape(apcu_cache_info(true));
-var_dump(array_keys(apcu_cache_info(true)) === array_slice(array_keys($info), 0, 10));
+var_dump(array_keys(apcu_cache_info(true)) === array_slice(array_keys($info), 0, 12));
 
 echo "-- after stores, fetches, misses\n";
 for ($i = 0; $i < 20; $i++) {
@@ -38,7 +38,8 @@ for ($i = 0; $i < 40; $i++) {
 apcu_exists('k3');
 apcu_exists('missing');
 $info = apcu_cache_info();
-var_dump($info['num_hits'], $info['num_misses'], $info['num_inserts'], $info['num_entries'], $info['expunges']);
+var_dump($info['num_hits'], $info['num_misses'], $info['num_inserts'], $info['num_entries'], $info['cleanups'],
+         $info['defragmentations'], $info['expunges']);
 var_dump($info['mem_size'] > 0, $info['mem_size'] == array_sum(array_column($info['cache_list'], 'mem_size')));
 var_dump(count($info['cache_list']), array_sum($info['slot_distribution']), min($info['slot_distribution']) >= 1);
 var_dump(max(array_keys($info['slot_distribution'])) < $info['num_slots']);
@@ -74,7 +75,9 @@ var_dump(count(apcu_cache_info(0)), count(apcu_cache_info(1)), count(apcu_cache_
   num_misses: double
   num_inserts: double
   num_entries: integer
-  expunges: double
+  cleanups: integer
+  defragmentations: integer
+  expunges: integer
   start_time: integer
   mem_size: double
   memory_type: string
@@ -85,7 +88,9 @@ float(0)
 float(0)
 float(0)
 int(0)
-float(0)
+int(0)
+int(0)
+int(0)
 float(0)
 int(30)
 string(4) "mmap"
@@ -104,17 +109,21 @@ bool(true)
   num_misses: double
   num_inserts: double
   num_entries: integer
-  expunges: double
+  cleanups: integer
+  defragmentations: integer
+  expunges: integer
   start_time: integer
   mem_size: double
   memory_type: string
 bool(true)
 -- after stores, fetches, misses
-float(77)
-float(41)
+float(78)
+float(42)
 float(21)
 int(20)
-float(0)
+int(0)
+int(0)
+int(0)
 bool(true)
 bool(true)
 int(20)
@@ -155,6 +164,6 @@ int(18)
 float(21)
 -- arguments
 apcu_cache_info(): Argument #1 ($limited) must be of type bool, array given
-int(13)
-int(10)
-int(10)
+int(15)
+int(12)
+int(12)

@@ -58,7 +58,7 @@ foreach (['apc.enable_cli=0', 'apc.enabled=0'] as $setting) {
 --EXPECTF--
 shardcache support => enabled
 Version => 0.1.0
-APCu names => registered: apcu_* functions, APCUIterator, extension name "apcu" (version 5.1.22)
+APCu names => registered: apcu_* functions, APCUIterator, extension name "apcu" (version 5.1.28)
 apc.* settings => shardcache's (listed under apcu)
 Serializer => php
 Preloaded => 11 values from %s/preload/objects

@@ -1,5 +1,5 @@
 --TEST--
-apc.* INI settings: the same names, defaults and change modes as APCu 5.1.22 (ini_get_all, ini_get, ini_get_all('apcu'))
+apc.* INI settings: the same names, defaults and change modes as APCu 5.1.28, plus apc.expunge_threshold of APCu's master (ini_get_all, ini_get, ini_get_all('apcu'))
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--
@@ -37,8 +37,14 @@ array (
   ),
   'apc.entries_hint' => 
   array (
-    'global_value' => '4096',
-    'local_value' => '4096',
+    'global_value' => '0',
+    'local_value' => '0',
+    'access' => 4,
+  ),
+  'apc.expunge_threshold' => 
+  array (
+    'global_value' => '0.5',
+    'local_value' => '0.5',
     'access' => 4,
   ),
   'apc.gc_ttl' => 
@@ -53,6 +59,12 @@ array (
     'local_value' => NULL,
     'access' => 4,
   ),
+  'apc.mmap_hugepage_size' => 
+  array (
+    'global_value' => '0',
+    'local_value' => '0',
+    'access' => 4,
+  ),
   'apc.preload_path' => 
   array (
     'global_value' => NULL,
@@ -63,12 +75,6 @@ array (
   array (
     'global_value' => 'php',
     'local_value' => 'php',
-    'access' => 4,
-  ),
-  'apc.shm_segments' => 
-  array (
-    'global_value' => '1',
-    'local_value' => '1',
     'access' => 4,
   ),
   'apc.shm_size' => 
@@ -105,12 +111,13 @@ array (
 apc.coredump_unmap = '0'
 apc.enable_cli = '1'
 apc.enabled = '1'
-apc.entries_hint = '4096'
+apc.entries_hint = '0'
+apc.expunge_threshold = '0.5'
 apc.gc_ttl = '3600'
 apc.mmap_file_mask = ''
+apc.mmap_hugepage_size = '0'
 apc.preload_path = ''
 apc.serializer = 'php'
-apc.shm_segments = '1'
 apc.shm_size = '32M'
 apc.slam_defense = '0'
 apc.smart = '0'

@@ -16,7 +16,7 @@ foreach (array_keys(ini_get_all()) as $name) {
 }
 
 // apc.use_request_time=1: "now" is the request start, so a 1-second ttl
-// cannot run out during this request. (Not switched back: APCu 5.1.22 then
+// cannot run out during this request. (Not switched back: APCu then
 // compares with a different clock.)
 function wait_seconds($s) {   // measured on the monotonic clock
     $start = hrtime(true);
@@ -33,12 +33,13 @@ var_dump(apcu_fetch('t1'), apcu_exists('t1'), apcu_add('t1', 'add over it'));
 apc.coredump_unmap: ini_set -> false, now '0', restored '0'
 apc.enable_cli: ini_set -> false, now '1', restored '1'
 apc.enabled: ini_set -> false, now '1', restored '1'
-apc.entries_hint: ini_set -> false, now '4096', restored '4096'
+apc.entries_hint: ini_set -> false, now '0', restored '0'
+apc.expunge_threshold: ini_set -> false, now '0.5', restored '0.5'
 apc.gc_ttl: ini_set -> false, now '3600', restored '3600'
 apc.mmap_file_mask: ini_set -> false, now '', restored ''
+apc.mmap_hugepage_size: ini_set -> false, now '0', restored '0'
 apc.preload_path: ini_set -> false, now '', restored ''
 apc.serializer: ini_set -> false, now 'php', restored 'php'
-apc.shm_segments: ini_set -> false, now '1', restored '1'
 apc.shm_size: ini_set -> false, now '32M', restored '32M'
 apc.slam_defense: ini_set -> false, now '0', restored '0'
 apc.smart: ini_set -> false, now '0', restored '0'

@@ -1,11 +1,13 @@
 --TEST--
-Every apc.* setting given a non-default value: ini_get reports it, the settings without meaning for shardcache are accepted, and the cache works
+Every apc.* setting given a non-default value: ini_get reports it, the settings without meaning for shardcache are accepted (apc.shm_segments, gone since APCu 5.1.25, quietly: not listed), and the cache works
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--
 apc.enabled=1
 apc.enable_cli=1
 apc.shm_segments=1
+apc.mmap_hugepage_size=2M
+apc.expunge_threshold=10
 apc.shm_size=48M
 apc.entries_hint=1000
 apc.gc_ttl=60
@@ -34,11 +36,12 @@ apc.coredump_unmap = '1'
 apc.enable_cli = '1'
 apc.enabled = '1'
 apc.entries_hint = '1000'
+apc.expunge_threshold = '10'
 apc.gc_ttl = '60'
 apc.mmap_file_mask = '/tmp/apc.XXXXXX'
+apc.mmap_hugepage_size = '2M'
 apc.preload_path = '/nonexistent/shardcache/preload'
 apc.serializer = 'php'
-apc.shm_segments = '1'
 apc.shm_size = '48M'
 apc.slam_defense = '1'
 apc.smart = '3'

@@ -1,5 +1,5 @@
 --TEST--
-apc.shm_segments other than 1: APCu's startup warning (one mmap segment only), ini_get keeps the value, the cache works
+apc.shm_segments, removed in APCu 5.1.25: accepted quietly whatever its value (no warning), not a setting (ini_get is false, not in ini_get_all('apcu')), the cache works
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--
@@ -7,11 +7,12 @@ apc.enable_cli=1
 apc.shm_segments=4
 --FILE--
 <?php
-var_dump(ini_get('apc.shm_segments'), apcu_enabled(), apcu_store('k', [1]), apcu_fetch('k'));
+var_dump(ini_get('apc.shm_segments'), array_key_exists('apc.shm_segments', ini_get_all('apcu')));
+var_dump(apcu_enabled(), apcu_store('k', [1]), apcu_fetch('k'));
 ?>
 --EXPECT--
-Warning: PHP Startup: apc.shm_segments setting ignored in MMAP mode in Unknown on line 0
-string(1) "4"
+bool(false)
+bool(false)
 bool(true)
 bool(true)
 array(1) {

@@ -83,6 +83,6 @@ echo $problems ? implode("\n", $problems) : "file matches the defaults", "\n";
 ?>
 --EXPECT--
 bool(true)
-20 settings registered
-20 settings listed
+21 settings registered
+21 settings listed
 file matches the defaults
