@@ -16,8 +16,14 @@
  * segment is renamed over it.
  * Boot. Every process that maps the file holds a shared flock. One that
  * gets the exclusive flock instead is the first user since a restart: it
- * clears pins, reservations and stale locks, counts the boot in
- * hdr->boots, then takes the shared flock.
+ * trusts the body only as sc_file_boot_trusted says (else it starts the
+ * segment afresh in the same file), clears pins, reservations and stale
+ * locks, counts the boot in hdr->boots, then takes the shared flock.
+ * Later attachers check the shard constants and locks (sc_file_body_sane)
+ * and replace a file that fails. Replacing is serialised by a flock on
+ * ".<name>.lock" beside the file. The last user to detach stores a
+ * checksum and marks the file closed (sc_file_detach). "%p" segments are
+ * private files with no name.
  *
  * Locks: only flocks on the file. The shared one is held as long as the
  * mapping (sc_layout_destroy closes the file; the kernel drops it when the
