@@ -1074,6 +1074,7 @@ static bool php_sc_attach_named(const char *value, int level)
     opts.size = php_sc_req_size;
     opts.nshards = php_sc_req_shards;
     opts.entries_hint = php_sc_req_hint;
+    opts.per_process = sc_file_per_process(value);
     if (sc_cache_attach(&php_sc_shared_cache, &opts, php_sc_req_ttl, &res, err, sizeof(err)) != 0) {
         php_error_docref(NULL, level, "shardcache: %s; the cache is disabled in this process", err);
         php_sc_inactive_reason = "disabled: the named segment (shardcache.segment) was refused";

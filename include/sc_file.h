@@ -20,6 +20,7 @@ typedef struct sc_file_opts {
     uint64_t size;           /* apc.shm_size for a new segment */
     uint32_t nshards;        /* shardcache.shards (resolved, not 0) for a new segment */
     uint32_t entries_hint;   /* apc.entries_hint for a new segment */
+    bool per_process;        /* the path names this process only (%p): a private file, never left at the path */
 } sc_file_opts;
 
 typedef struct sc_file_result {
@@ -38,6 +39,16 @@ typedef struct sc_file_result {
  * is in one of ours), or has permission bits beyond opts->mode. */
 int sc_file_attach(sc_seg *seg, const sc_file_opts *opts, sc_file_result *res, char *err,
                       size_t errlen);
+
+/* Unmaps a named segment (sc_layout_destroy). The last user (it gets the
+ * file's exclusive flock, and opened the file itself: not a forked child)
+ * first stores the file's checksum and marks it closed, so that the next
+ * first user may trust the body exactly; any other detacher marks it not
+ * closed. An anonymous segment is only unmapped. */
+void sc_file_detach(sc_seg *seg);
+
+/* Whether a shardcache.segment value names a file per process ("%p"). */
+bool sc_file_per_process(const char *in);
 
 /* Expands a shardcache.segment value: "%u" -> the effective user's name (or
  * uid when it has none), "%U" -> the effective uid, "%p" -> the pid (a

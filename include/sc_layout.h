@@ -280,6 +280,7 @@ bool sc_layout_global_held(const sc_seg *seg);
  * meaning of shared data changes without its layout changing. */
 #define SC_FORMAT 2
 #define SC_VERSION_LEN 32
+#define SC_CLOSED_MARK UINT32_C(0x434c4f53) /* "CLOS" */
 
 /* The segment header at offset 0.
  *   identity, requested settings, layout (magic .. initial_capacity,
@@ -288,6 +289,14 @@ bool sc_layout_global_held(const sc_seg *seg);
  *       (sc_layout_format); read with no lock afterwards.
  *   boots: named segments only; bumped by the first user after a restart,
  *       holding the file's exclusive flock (no other process maps it).
+ *   closed, sum, kernel_boot: named segments only (sc_file.c). closed and
+ *       sum are written by a process that detaches holding the file's
+ *       exclusive flock (the last user: closed = SC_CLOSED_MARK, sum = the
+ *       file's checksum), and closed is cleared (atomic store) by every
+ *       process that maps the file before it uses it. kernel_boot (the
+ *       kernel's boot id) is written by the maker and by the first user
+ *       after a restart, exclusive flock held. Read only by the first user
+ *       after a restart, to decide whether the body may be trusted.
  *   clears: global lock (sc_cache_clear). expunges, evict_cursor: global
  *       lock (sc_evict_global). global_lock_count: whoever holds the global
  *       lock. Read with no lock by the figures (approximate).
@@ -337,6 +346,13 @@ typedef struct sc_header {
     uint32_t needs_reset;    /* the pool was left inconsistent: clear everything */
     uint64_t resets;         /* full resets after a crash */
     uint64_t global_lock_count; /* acquisitions of global_lock (under it) */
+    /* Named segments: whether the last user detached cleanly, the file's
+     * checksum then, and the boot id of the kernel that last booted the
+     * segment (sc_file.c: what a restart may trust). */
+    uint32_t closed;         /* SC_CLOSED_MARK, or 0 while in use */
+    uint32_t unused_closed;
+    uint64_t sum;            /* checksum of the file, closed and sum read as 0 */
+    char kernel_boot[40];    /* /proc/sys/kernel/random/boot_id, or "" */
     _Alignas(SC_CACHELINE) sc_mutex global_lock;
     _Alignas(SC_CACHELINE) sc_pool pool;
     /* Liveness slots (sc_live.c): part of the header, so a change of their

@@ -93,6 +93,13 @@ static inline bool sc_mutex_held_by_me(const sc_mutex *lock)
  * the repair happens just the same. Returns true when it did. glibc only
  * (a no-op elsewhere). */
 bool sc_mutex_reclaim_stale(sc_mutex *lock);
+/* Whether the bytes of lock (in a segment file made by another process)
+ * are a robust process-shared mutex as sc_mutex_init makes it, in a state
+ * that locking can leave (not "not recoverable"): a lock that fails this
+ * would not be robust (its holder's death would block every later locker
+ * for ever) or would never be granted. Reads only; no lock. glibc only
+ * (true elsewhere). */
+bool sc_mutex_sane(const sc_mutex *lock);
 
 /* ---- sequence counter ---- */
 

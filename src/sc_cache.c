@@ -85,7 +85,7 @@ void sc_cache_shutdown(sc_cache *c)
     if (c->seg.hdr) {
         sc_epoch_leave(&c->seg);
     }
-    sc_layout_destroy(&c->seg);    /* gives this thread's liveness slot back first */
+    sc_file_detach(&c->seg);       /* gives this thread's liveness slot back first */
 }
 
 void sc_cache_thread_done(sc_cache *c)

@@ -16,8 +16,14 @@
  * segment is renamed over it.
  * Boot. Every process that maps the file holds a shared flock. One that
  * gets the exclusive flock instead is the first user since a restart: it
- * clears pins, reservations and stale locks, counts the boot in
- * hdr->boots, then takes the shared flock.
+ * trusts the body only as sc_file_boot_trusted says (else it starts the
+ * segment afresh in the same file), clears pins, reservations and stale
+ * locks, counts the boot in hdr->boots, then takes the shared flock.
+ * Later attachers check the shard constants and locks (sc_file_body_sane)
+ * and replace a file that fails. Replacing is serialised by a flock on
+ * ".<name>.lock" beside the file. The last user to detach stores a
+ * checksum and marks the file closed (sc_file_detach). "%p" segments are
+ * private files with no name.
  *
  * Locks: only flocks on the file. The shared one is held as long as the
  * mapping (sc_layout_destroy closes the file; the kernel drops it when the
@@ -143,6 +149,22 @@ int sc_file_expand(const char *in, char *out, size_t outlen)
     return 0;
 }
 
+bool sc_file_per_process(const char *in)
+{
+    for (; *in; in++) {
+        if (*in == '%') {
+            if (in[1] == 'p') {
+                return true;
+            }
+            if (in[1] == '\0') {
+                return false;
+            }
+            in++;
+        }
+    }
+    return false;
+}
+
 /* ---- checks ---- */
 
 static bool sc_file_in_group(gid_t gid)
@@ -231,22 +253,58 @@ static int sc_file_lock(int fd, int op)
     return rc;
 }
 
-/* Makes a formatted segment file under a temporary name, holding its
- * exclusive flock, and links it to the path (replace: renames it over
- * whatever is there). Returns the open fd and the mapping in seg; -1 with
- * err; -2 when (link mode) the path appeared meanwhile or the temporary
- * file vanished: the caller starts over. */
-static int sc_file_make(sc_seg *seg, const sc_file_opts *o, bool replace, char *err, size_t errlen)
+/* Sizes the open file fd (empty, its exclusive flock held) for a new
+ * segment with this process's settings, maps and formats it into seg.
+ * -1 with err (nothing mapped). */
+static int sc_file_format_fd(sc_seg *seg, int fd, const sc_file_opts *o, const char *name, char *err,
+                             size_t errlen)
 {
-    static unsigned counter;
-    char tmp[PATH_MAX];
     sc_layout_plan plan;
     void *base;
-    int fd, rc;
+    int rc;
 
     if (sc_layout_plan_make(&plan, o->size, o->nshards, o->entries_hint, err, errlen) != 0) {
         return -1;
     }
+    rc = posix_fallocate(fd, 0, (off_t)plan.size);
+    if (rc != 0) {
+        snprintf(err, errlen, "cannot size %s to %llu bytes: %s", name, (unsigned long long)plan.size,
+                 strerror(rc));
+        return -1;
+    }
+    base = sc_file_mmap(plan.size, fd);
+    if (base == MAP_FAILED) {
+        snprintf(err, errlen, "cannot map %s: %s", name, strerror(errno));
+        return -1;
+    }
+    seg->fd = fd;
+    seg->named = true;
+    seg->opener = (int)getpid();
+    if (sc_layout_format(seg, base, &plan, o->nshards, o->entries_hint, o->version) != 0) {
+        snprintf(err, errlen, "cannot initialise process-shared locks");
+        munmap(base, plan.size);
+        memset(seg, 0, sizeof(*seg));
+        seg->fd = -1;
+        return -1;
+    }
+    return 0;
+}
+
+typedef enum { SC_MAKE_LINK, SC_MAKE_RENAME, SC_MAKE_PRIVATE } sc_file_make_mode;
+
+/* Makes a formatted segment file under a temporary name, holding its
+ * exclusive flock, and links it to the path (SC_MAKE_RENAME: renames it
+ * over whatever is there; SC_MAKE_PRIVATE: removes the name at once, so
+ * that the file lives only as long as this process's mapping). Returns the
+ * open fd and the mapping in seg; -1 with err; -2 when (link mode) the path
+ * appeared meanwhile or the temporary file vanished: the caller starts
+ * over. */
+static int sc_file_make(sc_seg *seg, const sc_file_opts *o, sc_file_make_mode mode, char *err, size_t errlen)
+{
+    static unsigned counter;
+    char tmp[PATH_MAX];
+    int fd, rc;
+
     if ((size_t)snprintf(tmp, sizeof(tmp), "%s.%lu.%u.new", o->path, (unsigned long)getpid(),
                          __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED)) >= sizeof(tmp)) {
         snprintf(err, errlen, "%s: path too long", o->path);
@@ -257,30 +315,21 @@ static int sc_file_make(sc_seg *seg, const sc_file_opts *o, bool replace, char *
         snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
         return -1;
     }
+    if (mode == SC_MAKE_PRIVATE) {
+        unlink(tmp);
+    }
     /* The umask must not narrow (or anything widen) the configured mode. */
     if (fchmod(fd, (mode_t)(o->mode & 0777)) != 0 || sc_file_lock(fd, LOCK_EX) != 0) {
         snprintf(err, errlen, "cannot set up %s: %s", tmp, strerror(errno));
         goto fail_unlink;
     }
-    rc = posix_fallocate(fd, 0, (off_t)plan.size);
-    if (rc != 0) {
-        snprintf(err, errlen, "cannot size %s to %llu bytes: %s", tmp, (unsigned long long)plan.size,
-                 strerror(rc));
+    if (sc_file_format_fd(seg, fd, o, tmp, err, errlen) != 0) {
         goto fail_unlink;
     }
-    base = sc_file_mmap(plan.size, fd);
-    if (base == MAP_FAILED) {
-        snprintf(err, errlen, "cannot map %s: %s", tmp, strerror(errno));
-        goto fail_unlink;
+    if (mode == SC_MAKE_PRIVATE) {
+        return 0;
     }
-    seg->fd = fd;
-    seg->named = true;
-    if (sc_layout_format(seg, base, &plan, o->nshards, o->entries_hint, o->version) != 0) {
-        snprintf(err, errlen, "cannot initialise process-shared locks");
-        munmap(base, plan.size);
-        goto fail_unlink;
-    }
-    if (replace) {
+    if (mode == SC_MAKE_RENAME) {
         rc = rename(tmp, o->path);
     } else {
         rc = link(tmp, o->path);
@@ -292,27 +341,218 @@ static int sc_file_make(sc_seg *seg, const sc_file_opts *o, bool replace, char *
     }
     if (rc != 0) {
         int saved = errno;
-        munmap(base, plan.size);
+        munmap(seg->base, seg->size);
+        memset(seg, 0, sizeof(*seg));
+        seg->fd = -1;
         /* EEXIST: another process linked its segment first; ENOENT: our
          * temporary file was removed under us. Either way: start over. */
-        if (!replace && (saved == EEXIST || saved == ENOENT)) {
+        if (mode == SC_MAKE_LINK && (saved == EEXIST || saved == ENOENT)) {
             close(fd);
-            memset(seg, 0, sizeof(*seg));
-            seg->fd = -1;
             return -2;
         }
-        snprintf(err, errlen, "cannot %s %s: %s", replace ? "rename a new segment to" : "link a new segment to",
-                 o->path, strerror(saved));
+        snprintf(err, errlen, "cannot %s %s: %s", mode == SC_MAKE_RENAME ? "rename a new segment to"
+                 : "link a new segment to", o->path, strerror(saved));
         goto fail_unlink;
     }
     return 0;
 
 fail_unlink:
-    unlink(tmp);
+    if (mode != SC_MAKE_PRIVATE) {
+        unlink(tmp);
+    }
     close(fd);
     memset(seg, 0, sizeof(*seg));
     seg->fd = -1;
     return -1;
+}
+
+/* Replacing an untrusted file is serialised by an exclusive flock on a
+ * lock file beside it (".<name>.lock", never removed: a lock file that
+ * is removed can be locked by two processes at once, one on each inode).
+ * It outlives the rename: whoever takes it next opens the path again and
+ * finds the replacement. -1 with err. */
+static int sc_file_replace_lock(const sc_file_opts *o, char *err, size_t errlen)
+{
+    char lockpath[PATH_MAX];
+    const char *slash = strrchr(o->path, '/');
+    struct stat st;
+    int fd;
+
+    if ((size_t)snprintf(lockpath, sizeof(lockpath), "%.*s/.%s.lock", (int)(slash - o->path), o->path, slash + 1)
+        >= sizeof(lockpath)) {
+        snprintf(err, errlen, "%s: path too long", o->path);
+        return -1;
+    }
+    fd = open(lockpath, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, (mode_t)(o->mode & 0777));
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot open %s: %s", lockpath, strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &st) != 0 || sc_file_check(&st, lockpath, o->mode, err, errlen) != 0) {
+        if (!err[0]) {
+            snprintf(err, errlen, "cannot stat %s: %s", lockpath, strerror(errno));
+        }
+        close(fd);
+        return -1;
+    }
+    if (st.st_uid == geteuid() && ((unsigned)st.st_mode & 0777) != (o->mode & 0777)) {
+        (void)fchmod(fd, (mode_t)(o->mode & 0777));
+    }
+    if (sc_file_lock(fd, LOCK_EX) != 0) {
+        snprintf(err, errlen, "cannot lock %s: %s", lockpath, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* ---- what a process may trust of a mapped body ---- */
+
+/* The kernel's boot id: a file's pages that were never written back are
+ * lost only with the kernel that cached them. "" when it cannot be read. */
+static void sc_file_kernel_boot(char *out, size_t outlen)
+{
+    int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+    ssize_t n = -1;
+
+    if (fd >= 0) {
+        n = read(fd, out, outlen - 1);
+        close(fd);
+    }
+    if (n <= 0) {
+        n = 0;
+    }
+    out[n] = '\0';
+    out[strcspn(out, "\n")] = '\0';
+}
+
+/* A checksum of words (xxHash64's round on four lanes). */
+typedef struct sc_file_hash {
+    uint64_t v[4];
+    uint64_t n;
+} sc_file_hash;
+
+#define SC_FILE_P1 UINT64_C(0x9E3779B185EBCA87)
+#define SC_FILE_P2 UINT64_C(0xC2B2AE3D27D4EB4F)
+
+static inline uint64_t sc_file_round(uint64_t acc, uint64_t w)
+{
+    acc += w * SC_FILE_P2;
+    acc = (acc << 31) | (acc >> 33);
+    return acc * SC_FILE_P1;
+}
+
+static void sc_file_hash_words(sc_file_hash *st, const uint64_t *w, size_t n)
+{
+    size_t i = 0;
+
+    for (; i < n && (st->n & 3); i++, st->n++) {
+        st->v[st->n & 3] = sc_file_round(st->v[st->n & 3], w[i]);
+    }
+    for (; i + 4 <= n; i += 4, st->n += 4) {
+        st->v[0] = sc_file_round(st->v[0], w[i]);
+        st->v[1] = sc_file_round(st->v[1], w[i + 1]);
+        st->v[2] = sc_file_round(st->v[2], w[i + 2]);
+        st->v[3] = sc_file_round(st->v[3], w[i + 3]);
+    }
+    for (; i < n; i++, st->n++) {
+        st->v[st->n & 3] = sc_file_round(st->v[st->n & 3], w[i]);
+    }
+}
+
+/* The checksum of the whole mapped file, with closed and sum read as 0.
+ * About 8 GB/s: a whole-file read, done only by a last user detaching and
+ * by a first user after a restart. */
+static uint64_t sc_file_sum(const sc_seg *seg)
+{
+    const uint64_t zero[2] = {0, 0};
+    const uint64_t *w = (const uint64_t *)(const void *)seg->base;
+    size_t at = offsetof(sc_header, closed) / 8, after = (offsetof(sc_header, sum) + 8) / 8;
+    sc_file_hash st = {{SC_FILE_P1, SC_FILE_P2, 0, UINT64_C(0x165667B19E3779F9)}, 0};
+    uint64_t h;
+    int i;
+
+    _Static_assert(offsetof(sc_header, closed) % 8 == 0 && offsetof(sc_header, sum) == offsetof(sc_header, closed) + 8,
+                   "closed and sum are the two words the checksum skips");
+    sc_file_hash_words(&st, w, at);
+    sc_file_hash_words(&st, zero, 2);
+    sc_file_hash_words(&st, w + after, seg->size / 8 - after);
+    h = st.n;
+    for (i = 0; i < 4; i++) {
+        h = (h ^ sc_file_round(0, st.v[i])) * SC_FILE_P1 + UINT64_C(0x85EBCA77C2B2AE63);
+    }
+    h ^= h >> 29;
+    h *= SC_FILE_P2;
+    return h ^ (h >> 32);
+}
+
+/* What every process checks before it uses a mapped segment whose header
+ * passed sc_file_header_trusted: the constants each shard keeps about
+ * itself (its index and where its head and the liveness table are: a
+ * wrong one sends every store and info call of that shard astray), the
+ * liveness table's size, and that every lock is still a robust
+ * process-shared mutex (a damaged one would make its holder's death block
+ * every later process for ever). O(shards + liveness slots), no lock, no
+ * write. false with why in note. */
+static bool sc_file_body_sane(const sc_seg *seg, char *note, size_t notelen)
+{
+    const sc_header *hdr = seg->hdr;
+    uint32_t i;
+
+    if (hdr->live.nslots != SC_LIVE_SLOTS) {
+        snprintf(note, notelen, "its liveness table is damaged (%u slots)", hdr->live.nslots);
+        return false;
+    }
+    if (!sc_mutex_sane(&hdr->global_lock) || !sc_mutex_sane(&hdr->pool.lock)) {
+        snprintf(note, notelen, "its global or pool lock is damaged");
+        return false;
+    }
+    for (i = 0; i < SC_LIVE_SLOTS; i++) {
+        if (!sc_mutex_sane(&hdr->live.slots[i].lock)) {
+            snprintf(note, notelen, "the lock of its liveness slot %u is damaged", i);
+            return false;
+        }
+    }
+    for (i = 0; i < seg->nshards; i++) {
+        const sc_shard *shard = &seg->shards[i];
+        if (shard->index != i || shard->head_rel != (int64_t)((char *)&seg->heads[i] - (char *)shard)
+            || shard->live_rel != (int64_t)((char *)&hdr->live - (char *)shard)) {
+            snprintf(note, notelen, "the constants of its shard %u are damaged", i);
+            return false;
+        }
+        if (!sc_mutex_sane(&shard->lock)) {
+            snprintf(note, notelen, "the lock of its shard %u is damaged", i);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The first user after a restart (exclusive flock held, the body mapped):
+ * whether the body may be trusted as the previous run left it. A file its
+ * last user closed is trusted only if its checksum still matches (then it
+ * is byte for byte what that user left, with no lock held). A file whose
+ * users stopped without closing it (killed, or stopped by php-fpm's fast
+ * shutdown) is trusted only under the kernel that ran them (its page cache
+ * is then what they wrote: a crash of a holder is repaired by the next
+ * locker as in a running pool) and when its locks and constants pass
+ * sc_file_body_sane. false with why in note. */
+static bool sc_file_boot_trusted(const sc_seg *seg, const char *kboot, char *note, size_t notelen)
+{
+    const sc_header *hdr = seg->hdr;
+
+    if (hdr->closed == SC_CLOSED_MARK) {
+        if (sc_file_sum(seg) != hdr->sum) {
+            snprintf(note, notelen, "it was changed after its last user closed it");
+            return false;
+        }
+        return true;
+    }
+    if (!kboot[0] || strncmp(hdr->kernel_boot, kboot, sizeof(hdr->kernel_boot)) != 0) {
+        snprintf(note, notelen, "its last users did not close it and the machine has restarted since");
+        return false;
+    }
+    return sc_file_body_sane(seg, note, notelen);
 }
 
 /* ---- a restart: nobody else has the segment mapped ---- */
@@ -343,7 +583,6 @@ static void sc_file_boot_clear(sc_seg *seg, sc_file_result *res)
     }
     /* Nobody of the previous run holds a zero-copy value any more. */
     sc_epoch_boot(seg);
-    hdr->boots++;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     res->booted = true;
 }
@@ -364,9 +603,53 @@ static void sc_file_compare_settings(const sc_header *hdr, const sc_file_opts *o
 
 /* ---- attach ---- */
 
+/* A process with a segment of its own (%p): a file with no name, so that
+ * nothing outlives the process; a file left at the path under this pid
+ * (by a process that had the pid before) is removed, never read. */
+static int sc_file_attach_private(sc_seg *seg, const sc_file_opts *o, sc_file_result *res, char *err,
+                                  size_t errlen)
+{
+    struct stat st;
+
+    if (lstat(o->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid()) {
+        unlink(o->path);
+    }
+    if (sc_file_make(seg, o, SC_MAKE_PRIVATE, err, errlen) != 0) {
+        return -1;
+    }
+    res->created = true;
+    res->booted = true;
+    seg->hdr->boots = 1;
+    sc_file_lock(seg->fd, LOCK_SH);
+    return 0;
+}
+
+/* The first user after a restart whose body is not to be trusted: the
+ * segment starts afresh in the same file (exclusive flock held: nobody
+ * else maps it), with this process's settings. fd is kept; seg is
+ * remapped. -1 with err (seg unmapped, fd not closed). */
+static int sc_file_reformat(sc_seg *seg, int fd, const sc_file_opts *o, char *err, size_t errlen)
+{
+    uint64_t boots = seg->hdr->boots;
+
+    munmap(seg->base, seg->size);
+    memset(seg, 0, sizeof(*seg));
+    seg->fd = -1;
+    if (ftruncate(fd, 0) != 0) {
+        snprintf(err, errlen, "cannot empty %s: %s", o->path, strerror(errno));
+        return -1;
+    }
+    if (sc_file_format_fd(seg, fd, o, o->path, err, errlen) != 0) {
+        return -1;
+    }
+    seg->hdr->boots = boots;
+    return 0;
+}
+
 int sc_file_attach(sc_seg *seg, const sc_file_opts *o, sc_file_result *res, char *err, size_t errlen)
 {
-    int attempt;
+    char kboot[sizeof(((sc_header *)0)->kernel_boot)];
+    int attempt, lockfd = -1, rc = -1;
 
     memset(seg, 0, sizeof(*seg));
     seg->fd = -1;
@@ -383,6 +666,10 @@ int sc_file_attach(sc_seg *seg, const sc_file_opts *o, sc_file_result *res, char
         snprintf(err, errlen, "shardcache.segment_mode must be 0600, 0640 or 0660");
         return -1;
     }
+    if (o->per_process) {
+        return sc_file_attach_private(seg, o, res, err, errlen);
+    }
+    sc_file_kernel_boot(kboot, sizeof(kboot));
     for (attempt = 0; attempt < SC_ATTACH_TRIES; attempt++) {
         struct stat st, now;
         sc_header hdr;
@@ -391,34 +678,30 @@ int sc_file_attach(sc_seg *seg, const sc_file_opts *o, sc_file_result *res, char
         int fd = open(o->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 
         if (fd < 0) {
-            int rc;
+            int made;
             if (errno == ELOOP) {
                 snprintf(err, errlen, "%s is a symbolic link", o->path);
-                return -1;
+                goto out;
             }
             if (errno != ENOENT) {
                 snprintf(err, errlen, "cannot open %s: %s", o->path, strerror(errno));
-                return -1;
+                goto out;
             }
-            rc = sc_file_make(seg, o, false, err, errlen);
-            if (rc == -2) {
+            made = sc_file_make(seg, o, SC_MAKE_LINK, err, errlen);
+            if (made == -2) {
                 continue; /* another process made it first: map theirs */
             }
-            if (rc != 0) {
-                return -1;
+            if (made != 0) {
+                goto out;
             }
-            res->created = true;
-            res->booted = true;
-            seg->hdr->boots = 1;
-            sc_file_lock(seg->fd, LOCK_SH);
-            return 0;
+            goto made;
         }
         if (fstat(fd, &st) != 0 || sc_file_check(&st, o->path, o->mode, err, errlen) != 0) {
             if (!err[0]) {
                 snprintf(err, errlen, "cannot stat %s: %s", o->path, strerror(errno));
             }
             close(fd);
-            return -1;
+            goto out;
         }
         if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
             exclusive = true;
@@ -427,7 +710,7 @@ int sc_file_attach(sc_seg *seg, const sc_file_opts *o, sc_file_result *res, char
         } else {
             snprintf(err, errlen, "cannot lock %s: %s", o->path, strerror(errno));
             close(fd);
-            return -1;
+            goto out;
         }
         /* The path may have been replaced while we waited for the lock. */
         if (lstat(o->path, &now) != 0 || now.st_ino != st.st_ino || now.st_dev != st.st_dev) {
@@ -438,44 +721,119 @@ int sc_file_attach(sc_seg *seg, const sc_file_opts *o, sc_file_result *res, char
             close(fd);
             continue;
         }
-        if ((uint64_t)st.st_size < sizeof(sc_header) || pread(fd, &hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr)
-            || !sc_file_header_trusted(&hdr, (uint64_t)st.st_size, o->version, res->note, sizeof(res->note))) {
-            char why[sizeof(res->note)];
-            if ((uint64_t)st.st_size < sizeof(sc_header)) {
-                snprintf(res->note, sizeof(res->note), "it is too short (%llu bytes)", (unsigned long long)st.st_size);
+        if ((uint64_t)st.st_size < sizeof(sc_header)) {
+            snprintf(res->note, sizeof(res->note), "it is too short (%llu bytes)", (unsigned long long)st.st_size);
+        } else if (pread(fd, &hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr)) {
+            snprintf(res->note, sizeof(res->note), "its header cannot be read");
+        } else if (sc_file_header_trusted(&hdr, (uint64_t)st.st_size, o->version, res->note, sizeof(res->note))) {
+            base = sc_file_mmap((size_t)st.st_size, fd);
+            if (base == MAP_FAILED) {
+                snprintf(err, errlen, "cannot map %s: %s", o->path, strerror(errno));
+                close(fd);
+                goto out;
             }
+            seg->fd = fd;
+            seg->named = true;
+            seg->opener = (int)getpid();
+            sc_layout_bind(seg, base);
+            if (exclusive) {
+                char why[sizeof(res->note)];
+                if (!sc_file_boot_trusted(seg, kboot, why, sizeof(why))) {
+                    if (sc_file_reformat(seg, fd, o, err, errlen) != 0) {
+                        close(fd);
+                        goto out;
+                    }
+                    snprintf(res->note, sizeof(res->note), "%.100s was started afresh: %.180s", o->path, why);
+                    res->created = true;
+                    res->booted = true;
+                } else {
+                    sc_file_boot_clear(seg, res);
+                }
+                seg->hdr->boots++;
+                memcpy(seg->hdr->kernel_boot, kboot, sizeof(kboot));
+                __atomic_store_n(&seg->hdr->closed, 0, __ATOMIC_SEQ_CST);
+                sc_file_lock(fd, LOCK_SH);
+                sc_file_compare_settings(seg->hdr, o, res);
+                rc = 0;
+                goto out;
+            }
+            /* A segment others map: what a live pool must trust is its
+             * peers, who change the body under its locks; what a mapping
+             * process can check cheaply is checked. */
+            if (sc_file_body_sane(seg, res->note, sizeof(res->note))) {
+                if (__atomic_load_n(&seg->hdr->closed, __ATOMIC_RELAXED) != 0) {
+                    __atomic_store_n(&seg->hdr->closed, 0, __ATOMIC_SEQ_CST);
+                }
+                sc_file_compare_settings(seg->hdr, o, res);
+                rc = 0;
+                goto out;
+            }
+            munmap(seg->base, seg->size);
+            memset(seg, 0, sizeof(*seg));
+            seg->fd = -1;
+        }
+        /* Untrusted. Replacing is serialised: take the replacement lock,
+         * then look at the path again (another process may have replaced
+         * it meanwhile: then its segment is the one to map). */
+        if (lockfd < 0) {
+            close(fd);
+            res->note[0] = '\0';
+            lockfd = sc_file_replace_lock(o, err, errlen);
+            if (lockfd < 0) {
+                goto out;
+            }
+            attempt--;
+            continue;
+        }
+        {
+            char why[sizeof(res->note)];
             snprintf(why, sizeof(why), "%s", res->note);
             /* Keep the old file's lock until the new file is in place:
              * whoever waits for it then finds the path changed. */
-            if (sc_file_make(seg, o, true, err, errlen) != 0) {
+            if (sc_file_make(seg, o, SC_MAKE_RENAME, err, errlen) != 0) {
                 close(fd);
-                return -1;
+                goto out;
             }
             close(fd);
             snprintf(res->note, sizeof(res->note), "%.100s was replaced by a new segment: %.180s", o->path, why);
-            res->created = true;
             res->replaced = true;
-            res->booted = true;
-            seg->hdr->boots = 1;
-            sc_file_lock(seg->fd, LOCK_SH);
-            return 0;
+            goto made;
         }
-        base = sc_file_mmap((size_t)st.st_size, fd);
-        if (base == MAP_FAILED) {
-            snprintf(err, errlen, "cannot map %s: %s", o->path, strerror(errno));
-            close(fd);
-            return -1;
-        }
-        seg->fd = fd;
-        seg->named = true;
-        sc_layout_bind(seg, base);
-        if (exclusive) {
-            sc_file_boot_clear(seg, res);
-            sc_file_lock(fd, LOCK_SH);
-        }
-        sc_file_compare_settings(seg->hdr, o, res);
-        return 0;
     }
     snprintf(err, errlen, "%s kept changing while it was being opened", o->path);
-    return -1;
+    goto out;
+
+made:
+    res->created = true;
+    res->booted = true;
+    seg->hdr->boots = 1;
+    memcpy(seg->hdr->kernel_boot, kboot, sizeof(kboot));
+    sc_file_lock(seg->fd, LOCK_SH);
+    rc = 0;
+out:
+    if (lockfd >= 0) {
+        close(lockfd);
+    }
+    return rc;
+}
+
+void sc_file_detach(sc_seg *seg)
+{
+    struct stat st;
+
+    if (seg->named && seg->hdr && seg->fd >= 0) {
+        sc_header *hdr = seg->hdr;
+        /* Nothing of this process is used after this. */
+        sc_live_leave(&hdr->live);
+        if (seg->opener == (int)getpid() && fstat(seg->fd, &st) == 0 && st.st_nlink > 0
+            && flock(seg->fd, LOCK_EX | LOCK_NB) == 0) {
+            /* The last user: nobody else maps the file. */
+            hdr->sum = sc_file_sum(seg);
+            __atomic_store_n(&hdr->closed, SC_CLOSED_MARK, __ATOMIC_SEQ_CST);
+            sc_file_lock(seg->fd, LOCK_SH);
+        } else if (__atomic_load_n(&hdr->closed, __ATOMIC_RELAXED) != 0) {
+            __atomic_store_n(&hdr->closed, 0, __ATOMIC_SEQ_CST);
+        }
+    }
+    sc_layout_destroy(seg);
 }

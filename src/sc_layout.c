@@ -340,6 +340,7 @@ uint64_t sc_layout_id(void)
         offsetof(sc_header, epochs), offsetof(sc_epoch_table, held), offsetof(sc_epoch_table, slots),
         offsetof(sc_epoch_table, reset_open),
         SC_HELD_SETS, SC_HELD_TAG0,
+        offsetof(sc_header, closed), offsetof(sc_header, sum), offsetof(sc_header, kernel_boot),
     };
     size_t i;
 

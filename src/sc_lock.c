@@ -142,6 +142,28 @@ bool sc_mutex_reclaim_stale(sc_mutex *lock)
     return false;
 }
 
+bool sc_mutex_sane(const sc_mutex *lock)
+{
+#if defined(__GLIBC__) && defined(__linux__)
+    static int kind = -1;
+    const int not_recoverable = 0x7fffffff; /* glibc's PTHREAD_MUTEX_NOTRECOVERABLE */
+
+    if (kind < 0) {
+        sc_mutex ref;
+        if (sc_mutex_init(&ref) != 0) {
+            return false;
+        }
+        __atomic_store_n(&kind, ref.mx.__data.__kind, __ATOMIC_RELAXED);
+        pthread_mutex_destroy(&ref.mx);
+    }
+    return __atomic_load_n(&lock->mx.__data.__kind, __ATOMIC_RELAXED) == __atomic_load_n(&kind, __ATOMIC_RELAXED)
+           && __atomic_load_n(&lock->mx.__data.__owner, __ATOMIC_RELAXED) != not_recoverable;
+#else
+    (void)lock;
+    return true;
+#endif
+}
+
 void sc_mutex_unlock(sc_mutex *lock)
 {
     pthread_mutex_unlock(&lock->mx);

@@ -89,5 +89,5 @@ bool(false)
 bool(true)
 bool(true)
 bool(false)
-bool(true)
+bool(false)
 0 temporary files left

@@ -133,7 +133,12 @@ printf("aslr reader: all right, and copied exactly when at another address: %s\n
 // 3. Zero-copy off in the reader.
 run($seg, $inc, 'zc_check("off");', ['shardcache.zero_copy' => '0']);
 
-// 4. Hostile bytes, written into the segment file (the mapping is shared).
+// 4. Hostile bytes, written into the segment file (the mapping is shared)
+// while a process maps it: a live segment (bytes changed in a file nobody
+// maps would make its next user start it afresh).
+$holder = proc_open(seg_cmd(['shardcache.segment' => $seg] + $on + ['apc.shm_size' => '8M'], 'echo "ready\n"; fgets(STDIN);'),
+                    [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['file', '/dev/null', 'w']], $hp);
+while (($l = fgets($hp[1])) !== false && trim($l) !== 'ready');
 $bytes = file_get_contents($seg);
 $f = fopen($seg, 'r+');
 foreach (['ABI', 'ROOT', 'COUNT', 'STRLEN'] as $m) {
@@ -159,6 +164,7 @@ fclose($f);
 run($seg, $inc, 'set_error_handler(function ($no, $msg) { echo "warning: $msg\n"; return true; });
     foreach (["v1", "v2", "v3", "v4"] as $k) { $v = apcu_fetch($k, $ok); echo "$k: ", var_export($v, true), ", success ", var_export($ok, true), "\n"; }
     zc_check("after corruption");', $on, dechex($wbase));
+fclose($hp[0]); fclose($hp[1]); proc_close($holder);
 ?>
 --EXPECT--
 writer: 8 values, 0 wrong, copied 0, foreign 0
