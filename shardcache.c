@@ -1020,6 +1020,9 @@ static bool php_sc_attach_named(const char *value, int level)
         php_error_docref(NULL, level, "shardcache: %s", res.note);
     }
     php_sc_shared_cache.slam_defense = SCG(slam_defense);
+    /* Another PHP build may share the file: its zero-copy arrays of
+     * another shape are absent here, in every function. */
+    php_sc_shared_cache.unreadable = php_sc_zc_unreadable;
     php_sc_shm_bytes = php_sc_shared_cache.seg.size;
     php_sc_seg_fresh = res.created;
     php_sc_inactive_reason = NULL;

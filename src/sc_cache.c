@@ -294,7 +294,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         }
         if (add_only) {
             old = sc_cache_seen_find(seg, head, key, hash, &seen, &slot);
-            if (old && !sc_evict_is_expired(old, now)) {
+            if (old && !sc_cache_entry_absent(c, old, now)) {
                 sc_shard_unlock(shard);
                 return SC_EXISTS;
             }
@@ -343,7 +343,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     /* Eviction above may have removed the old entry: look again, unless
      * the shard is unchanged since the last look (seen). */
     old = sc_cache_seen_find(seg, head, key, hash, &seen, &slot);
-    if (old && add_only && !sc_evict_is_expired(old, now)) {
+    if (old && add_only && !sc_cache_entry_absent(c, old, now)) {
         sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
         sc_shard_unlock(shard);
         return SC_EXISTS;
@@ -376,7 +376,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
      * key deleted without the lock (SC_TTL_GONE) counts as absent; for an
      * add, one that a lockless store brought back since the check above
      * is there after all. */
-    if (SC_UNLIKELY(add_only) && old && !sc_evict_is_expired(old, now)) {
+    if (SC_UNLIKELY(add_only) && old && !sc_cache_entry_absent(c, old, now)) {
         sc_shard_write_end(shard);
         /* Never published; release, not free: a zero-copy one was
          * adopted above (its bytes are counted as such). */
@@ -655,7 +655,7 @@ sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
             continue;
         }
         e = sc_table_lookup(&c->seg, &head->table, key->str, key->len, hash, &slot);
-        found = e && !sc_evict_is_expired(e, now);
+        found = e && !sc_cache_entry_absent(c, e, now);
         if (sc_seq_read_valid(&head->seq, start)) {
             return found ? SC_OK : SC_NOTFOUND;
         }
@@ -664,7 +664,7 @@ sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
     {
         uint32_t slot;
         const sc_entry *e = sc_table_lookup(&c->seg, &head->table, key->str, key->len, hash, &slot);
-        found = e && !sc_evict_is_expired(e, now);
+        found = e && !sc_cache_entry_absent(c, e, now);
     }
     sc_shard_unlock(shard);
     return found ? SC_OK : SC_NOTFOUND;
