@@ -328,8 +328,10 @@ static void php_sc_scratch_release_held(void)
     }
 }
 
-/* Turns a fetched value into a zval; consumes the sink's string. */
-static bool php_sc_out_to_zval(php_sc_sink *sink, const sc_value_out *out, zval *dst)
+/* Turns a fetched value into a zval; consumes the sink's string. On
+ * failure, *parse_failed (when given) says whether serialized bytes could
+ * not be parsed (php_sc_value_decode_ex). */
+static bool php_sc_out_to_zval(php_sc_sink *sink, const sc_value_out *out, zval *dst, bool *parse_failed)
 {
     bool ok = true;
 
@@ -372,7 +374,11 @@ static bool php_sc_out_to_zval(php_sc_sink *sink, const sc_value_out *out, zval 
         php_sc_scratch_hold(scratch);
         SCG(scratch) = NULL;
         SCG(scratch_cap) = 0;
-        ok = php_sc_value_decode(out->vtype, out->scalar, out->data, out->len, dst) == SUCCESS;
+        bool unparsed;
+        ok = php_sc_value_decode_ex(out->vtype, out->scalar, out->data, out->len, dst, &unparsed) == SUCCESS;
+        if (parse_failed) {
+            *parse_failed = unparsed;
+        }
         SCG(nheld)--;
         if (SCG(scratch)) {
             pefree(scratch, 1);
@@ -400,12 +406,14 @@ bool php_sc_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, 
         ZVAL_STRINGL(dst, data, len);
         return true;
     }
-    return php_sc_out_to_zval(&sink, &out, dst);
+    return php_sc_out_to_zval(&sink, &out, dst, NULL);
 }
 
 /* php_sc_fetch_one's results: a miss, a hit, or a hit whose value could not be
- * decoded (an exception or notice is pending, dst is not set). APCu reports
- * the last as found ($success true) too. */
+ * decoded (an exception or warning is pending, dst is not set). APCu reports
+ * the last as found ($success true) too, except when unserialize() could
+ * not parse the value (with a notice, or an exception thrown during the
+ * parse): that is a miss for APCu ($success false), and here. */
 enum { PHP_SC_FETCH_MISS = 0, PHP_SC_FETCH_HIT = 1, PHP_SC_FETCH_UNDECODABLE = 2 };
 
 /* The rest of a hit that is neither an int nor a zero-copy value used in
@@ -420,7 +428,9 @@ static zend_never_inline int php_sc_fetch_finish(php_sc_sink *sink, const sc_val
         int z = php_sc_zc_to_zval(out, dst);
         r = z == PHP_SC_ZC_COPIED ? PHP_SC_FETCH_HIT : z == PHP_SC_ZC_FOREIGN ? PHP_SC_FETCH_MISS : PHP_SC_FETCH_UNDECODABLE;
     } else {
-        r = php_sc_out_to_zval(sink, out, dst) ? PHP_SC_FETCH_HIT : PHP_SC_FETCH_UNDECODABLE;
+        bool parse_failed = false;
+        r = php_sc_out_to_zval(sink, out, dst, &parse_failed) ? PHP_SC_FETCH_HIT
+            : parse_failed ? PHP_SC_FETCH_MISS : PHP_SC_FETCH_UNDECODABLE;
     }
 
     if (sink->str) {
@@ -913,7 +923,7 @@ ZEND_FUNCTION(shardcache_entry)
     now = php_sc_now();
     php_sc_zc_sink_prepare(&sink.base);
     if (sc_cache_reserve(&php_sc_shared_cache, &k, now, &sink.base, &out, &ticket) == SC_OK) {
-        if (!php_sc_out_to_zval(&sink, &out, return_value)) {
+        if (!php_sc_out_to_zval(&sink, &out, return_value, NULL)) {
             RETVAL_FALSE;
         }
         return;
@@ -1084,6 +1094,9 @@ static bool php_sc_attach_named(const char *value, int level)
         php_error_docref(NULL, level, "shardcache: %s", res.note);
     }
     php_sc_shared_cache.slam_defense = SCG(slam_defense);
+    /* Another PHP build may share the file: its zero-copy arrays of
+     * another shape are absent here, in every function. */
+    php_sc_shared_cache.unreadable = php_sc_zc_unreadable;
     php_sc_shm_bytes = php_sc_shared_cache.seg.size;
     php_sc_advise_hugepages();
     php_sc_seg_fresh = res.created;

@@ -17,7 +17,9 @@
 #define SC_CACHE_H
 
 #include "sc_common.h"
+#include "sc_vtype.h"
 #include "sc_layout.h"
+#include "sc_evict.h"
 
 /* One hit (miss) in this many per process is recorded in shared memory;
  * shared hit counts are multiples of it. Powers of two. */
@@ -95,7 +97,36 @@ typedef struct sc_cache {
      * per sc_cache_init or sc_cache_attach): what a thread remembered of
      * another mapping (sc_fetch_memos) is never used with this one. */
     uint64_t gen;
+    /* Set by the glue for a named segment (which other PHP builds may
+     * share), else NULL: whether a zero-copy value's bytes (len of them
+     * readable, any alignment) are a layout this process cannot read. Such
+     * an entry is absent for this process in every operation, as an
+     * expired one is (sc_cache_entry_absent); it stays for the others. */
+    bool (*unreadable)(const char *value, uint32_t len);
 } sc_cache;
+
+/* Whether e holds no value for this process at now: expired or deleted
+ * (sc_evict_is_expired), or a zero-copy value it cannot read. e was found
+ * in a table of c's segment, under the lock or optimistically (then only
+ * bytes inside the segment are read, and the caller checks seq after). */
+static inline bool sc_cache_entry_absent(const sc_cache *c, const sc_entry *e, int64_t now)
+{
+    if (sc_evict_is_expired(e, now)) {
+        return true;
+    }
+    if (SC_UNLIKELY(c->unreadable != NULL) && e->vtype == SC_V_ZC) {
+        const char *v = (const char *)(e + 1) + e->key_len;
+        uint64_t at = (uint64_t)(v - c->seg.base), len = e->val_len;
+        if (at >= c->seg.size) {
+            return false;
+        }
+        if (len > c->seg.size - at) {
+            len = c->seg.size - at;
+        }
+        return c->unreadable(v, (uint32_t)len);
+    }
+    return false;
+}
 
 typedef struct sc_cache_figures {
     uint64_t entries;

@@ -135,6 +135,15 @@ _Static_assert(SC_ALLOC_LANES == SC_LIVE_LANES, "one allocation lane per pin lan
  *       sc_evict.c, repair and clear). Read with no lock by optimistic
  *       readers (every offset bounds-checked, the result trusted only once
  *       seq confirms it) and under either lock mode.
+ *   frozen: the thread id of a clear that owns the shard without holding
+ *       its mutex (sc_shard_freeze: window open, dirty set), or 0. Written
+ *       under the shard's mutex by that clear, which holds the global lock
+ *       from before it sets frozen until after it clears it; also cleared
+ *       under the mutex and the global lock by a locker that finds it set
+ *       while holding the global lock (its freezer is dead: that locker
+ *       repairs the shard). Read under the mutex by every locker (the line
+ *       it reads anyway); no optimistic reader looks at it (the odd seq
+ *       is what keeps them out).
  *   pins_used: no lock; set once 0 -> 1 by the first pin claimer of the
  *       shard (seq_cst store, before its first claim), never cleared. Read
  *       by writers (seq_cst) to skip the pin slots of shards never pinned.
@@ -147,7 +156,7 @@ typedef struct sc_shard_head {
     _Alignas(SC_CACHELINE) uint64_t seq;
     sc_table table;
     uint32_t pins_used;    /* set once a pin was taken: writers check pins */
-    uint32_t unused;
+    uint32_t frozen;       /* thread id of the clear that owns the shard, or 0 */
     uint64_t inserts;
     uint64_t updates;
     uint64_t deletes;
@@ -237,11 +246,13 @@ static inline sc_live_table *sc_layout_shard_live(const sc_shard *shard)
 
 /* Checkers for SC_ASSERT (sc_common.h): exact for the calling thread.
  * The REPAIR lock is the shard's mutex held with dirty set (only a REPAIR
- * holder sets it); the window is open when seq is odd (by the caller, if it
- * holds the lock: a dead writer's odd seq is repaired by the next locker). */
+ * holder sets it), or the shard frozen by the caller (sc_shard_freeze: it
+ * owns the shard as the holder would, dirty set); the window is open when
+ * seq is odd (by the caller, if it holds the lock: a dead writer's odd seq
+ * is repaired by the next locker). */
 static inline bool sc_layout_shard_held(const sc_shard *shard)
 {
-    return sc_mutex_held_by_me(&shard->lock);
+    return sc_mutex_held_by_me(&shard->lock) || sc_layout_head(shard)->frozen == (uint32_t)sc_lock_tid();
 }
 
 static inline bool sc_layout_shard_repair_held(const sc_shard *shard)
@@ -269,8 +280,8 @@ static inline bool sc_layout_repair_no_window(const sc_shard *shard)
 /* The calling thread holds none of the segment's locks (global, pool,
  * any shard's). */
 bool sc_layout_holds_none(const sc_seg *seg);
-/* The calling thread holds every shard's REPAIR lock (window: and every
- * shard's window is open). */
+/* The calling thread holds every shard's REPAIR lock or froze the shard
+ * (window: and every shard's window is open). */
 bool sc_layout_holds_every_shard(const sc_seg *seg, bool window);
 /* The calling thread holds the global lock. */
 bool sc_layout_global_held(const sc_seg *seg);
@@ -304,15 +315,18 @@ bool sc_layout_global_held(const sc_seg *seg);
  *   needs_reset: atomic, no lock: set (release) by a pool locker that
  *       found the pool's previous writer dead or the runs no longer tiling
  *       the area (sc_alloc.c), cleared by sc_alloc_reset_pool (global lock,
- *       every shard's REPAIR lock and the pool lock held); read (acquire) by
+ *       every shard frozen and the pool lock held); read (acquire) by
  *       every store and every pool locker.
  *   global_lock: the whole-cache lock (clear, cross-shard eviction).
- *       Order: global -> shard locks in increasing index -> pool.
+ *       Order: global -> shard locks in increasing index -> pool. A clear
+ *       holds it while it keeps shards frozen (sc_shard_freeze): a locker
+ *       that holds it and finds a shard frozen knows the freezer is dead.
  *   pool: see sc_pool (sc_alloc.h): the pool lock.
  *   live: see sc_live_table (sc_live.h): each slot's own lock.
  * A process that dies holding the global lock leaves the figures above
- * at most one count short; the shard locks it also held are repaired by
- * their next lockers (sc_shard.c), the pool by the full reset. */
+ * at most one count short; the shards it froze, or the one whose lock it
+ * also held, are repaired by their next lockers (sc_shard.c), the pool by
+ * the full reset. */
 typedef struct sc_header {
     /* -- identity: same place in every version -- */
     uint64_t magic;          /* SC_MAGIC, in the writer's byte order */

@@ -25,11 +25,32 @@ typedef enum sc_lock_mode {
     SC_LOCK_REPAIR
 } sc_lock_mode;
 
+/* Takes the lock; a shard frozen by a clear is waited for (on the global
+ * lock, which the clear holds until it thaws the shard). The caller holds
+ * no other lock of the segment. */
 void sc_shard_lock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode);
-/* Takes the lock only if nobody holds it; false (and no lock) otherwise.
- * For work that may be skipped, such as recording a sampled hit. */
+/* The same for a caller that holds the global lock (clear, eviction across
+ * shards): a shard still frozen was frozen by a clear that died, and is
+ * repaired. */
+void sc_shard_lock_global(sc_seg *seg, sc_shard *shard, sc_lock_mode mode);
+/* Takes the lock only if nobody holds it and no clear has the shard
+ * frozen; false (and no lock) otherwise. For work that may be skipped,
+ * such as recording a sampled hit. */
 bool sc_shard_trylock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode);
 void sc_shard_unlock(sc_shard *shard);
+
+/* A clear's hold on a shard without its mutex (global lock held; tid is
+ * the caller's sc_lock_tid()): takes the REPAIR lock, opens the window
+ * (pins drained), marks the shard frozen and releases the mutex. Until
+ * sc_shard_thaw the caller owns the shard as the REPAIR holder in its
+ * window would; every other locker waits, optimistic readers and pin
+ * claimers see the odd window. If the caller dies, the shard is repaired
+ * by its next locker (sc_shard.c). Holding one robust mutex at a time, a
+ * clear can own every shard whatever their number. */
+void sc_shard_freeze(sc_seg *seg, sc_shard *shard, uint32_t tid);
+/* Ends sc_shard_freeze (global lock still held): closes the window and
+ * lets lockers in. */
+void sc_shard_thaw(sc_shard *shard);
 
 /* The window. With the REPAIR lock held (or the NO_REPAIR lock, by a
  * reader that must wait out a lockless store: sc_lockless_open_window; if

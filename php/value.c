@@ -1101,6 +1101,12 @@ fail:
     return php_sc_dec_array_close(r, out, id, FAILURE);
 }
 
+/* Set by the decoders below when serialized bytes could not be parsed
+ * (see php_sc_value_decode_ex); saved and restored around each decode, so
+ * that a fetch made by user code inside one decode does not set it for
+ * the outer one. */
+ZEND_TLS bool php_sc_parse_failed;
+
 /* Third-party form: 0x00, then the apc.serializer's bytes. */
 static zend_result php_sc_dec_serialized_ext(const char *data, size_t len, zval *out)
 {
@@ -1111,6 +1117,7 @@ static zend_result php_sc_dec_serialized_ext(const char *data, size_t len, zval 
     if (!php_sc_ext_unser(out, (unsigned char *) data + 1, len - 1, php_sc_ext_config)) {
         /* As in APCu: a failing unserializer has released what it built. */
         ZVAL_NULL(out);
+        php_sc_parse_failed = true;
         return FAILURE;
     }
     if (EG(exception)) {
@@ -1155,9 +1162,13 @@ static zend_result php_sc_dec_serialized(const char *data, size_t len, zval *out
     BG(serialize_lock)--;
 
     if (!ok) {
+        /* A parse failure, with PHP's notice or an exception thrown during
+         * the parse (an autoloader, Serializable::unserialize). */
+        php_sc_parse_failed = true;
         return FAILURE;
     }
     if (EG(exception)) {
+        /* Thrown by __wakeup / __unserialize, run after the parse. */
         zval_ptr_dtor(out);
         ZVAL_NULL(out);
         return FAILURE;
@@ -1169,6 +1180,19 @@ static zend_result php_sc_dec_serialized(const char *data, size_t len, zval *out
         ZVAL_COPY_VALUE(out, &tmp);
     }
     return SUCCESS;
+}
+
+zend_result php_sc_value_decode_ex(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *out,
+                                   bool *parse_failed)
+{
+    bool saved = php_sc_parse_failed;
+    zend_result rc;
+
+    php_sc_parse_failed = false;
+    rc = php_sc_value_decode(vtype, scalar, data, len, out);
+    *parse_failed = rc != SUCCESS && php_sc_parse_failed;
+    php_sc_parse_failed = saved;
+    return rc;
 }
 
 zend_result php_sc_value_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *out)

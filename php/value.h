@@ -41,6 +41,13 @@ void php_sc_value_encoded_release(php_sc_encoded *enc);
 /* Decodes into *out (a fresh zval owned by the caller). data was produced by php_sc_value_encode
    (possibly in another process), but treat it defensively: malformed input -> FAILURE with *out = NULL, never a crash or over-read. */
 zend_result php_sc_value_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *out);
+/* The same, saying of a FAILURE whether serialized bytes could not be
+   parsed (*parse_failed: php_var_unserialize or apc.serializer's
+   unserializer returned failure, with a notice or an exception; APCu then
+   reports the key as not found) rather than their parse succeeding and a
+   __wakeup or __unserialize run after it throwing (APCu: found). */
+zend_result php_sc_value_decode_ex(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *out,
+                                   bool *parse_failed);
 
 /* Values that must be serialized (objects, ...) go through ser/unser instead of
  * php serialize() from now on; NULL restores php serialize(). Called once at

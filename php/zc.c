@@ -16,7 +16,17 @@
  * laid out for, written by this PHP ABI (PHP_VERSION_ID, ZTS, debug), is
  * borrowed: the zval points at the immutable value. Otherwise an array is
  * copied with every pointer relocated and bounds-checked (php/zc_copy.c),
- * a string from its bytes; an array of another PHP ABI is a miss.
+ * a string from its bytes. An array laid out by another PHP ABI is copied
+ * the same way when its shape (php_sc_zc_shape: the sizes, offsets, flags
+ * and type codes the copy reads) is this process's; one of another shape
+ * cannot be read, and is absent for this process in every function (the
+ * core asks php_sc_zc_unreadable, as it asks whether an entry expired).
+ *
+ * Test-only knobs, read at module start: SHARDCACHE_TEST_ZC_ABI and
+ * SHARDCACHE_TEST_ZC_SHAPE (decimal) are written into this process's
+ * layouts instead of its own ABI and shape, so that one build can play a
+ * second PHP on a named segment (tests/zero-copy/420). Do not set them in
+ * production.
  *
  * Budget (shardcache.zero_copy_max): checked before any work from a lower
  * bound of the size, and again with the real size; a thread that found it
@@ -39,6 +49,38 @@
 
 bool php_sc_zc_on;
 uint64_t php_sc_zc_budget;
+/* What this process writes into a layout's header (see the knobs above). */
+static uint32_t php_sc_zc_write_abi = PHP_SC_ZC_ABI;
+static uint32_t php_sc_zc_write_shape;
+static uint32_t php_sc_zc_shape_mine;
+
+uint32_t php_sc_zc_shape(void)
+{
+    const uint64_t parts[] = {
+        sizeof(zval), offsetof(zval, value), offsetof(zval, u1.v.type), sizeof(zend_long), sizeof(double),
+        IS_UNDEF, IS_NULL, IS_FALSE, IS_TRUE, IS_LONG, IS_DOUBLE, IS_STRING, IS_ARRAY,
+        sizeof(zend_array), offsetof(zend_array, u.flags), offsetof(zend_array, arData),
+        offsetof(zend_array, nNumUsed), offsetof(zend_array, nNumOfElements),
+        offsetof(zend_array, nNextFreeElement), HASH_FLAG_PACKED, HASH_FLAG_UNINITIALIZED,
+        sizeof(Bucket), offsetof(Bucket, val), offsetof(Bucket, h), offsetof(Bucket, key),
+        sizeof(zend_string), offsetof(zend_string, len), _ZSTR_HEADER_SIZE, sizeof(void *),
+    };
+    uint32_t h = UINT32_C(0x811c9dc5);
+    size_t i;
+
+    for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+        h = (h ^ (uint32_t)parts[i]) * UINT32_C(0x01000193);
+        h = (h ^ (uint32_t)(parts[i] >> 32)) * UINT32_C(0x01000193);
+    }
+    return h ? h : 1;
+}
+
+static uint32_t php_sc_zc_env_u32(const char *name, uint32_t dflt)
+{
+    const char *v = getenv(name);
+
+    return v && *v ? (uint32_t)strtoul(v, NULL, 10) : dflt;
+}
 
 /* ---- settings ---- */
 
@@ -57,6 +99,9 @@ void php_sc_zc_minit(const char *setting, zend_long max_bytes, uint64_t shm_size
                    || strcasecmp(setting, "true") == 0;
     }
     php_sc_zc_budget = max_bytes > 0 ? (uint64_t)max_bytes : shm_size / 4;
+    php_sc_zc_write_abi = php_sc_zc_env_u32("SHARDCACHE_TEST_ZC_ABI", PHP_SC_ZC_ABI);
+    php_sc_zc_shape_mine = php_sc_zc_shape();
+    php_sc_zc_write_shape = php_sc_zc_env_u32("SHARDCACHE_TEST_ZC_SHAPE", php_sc_zc_shape_mine);
 }
 
 /* ---- layout ---- */
@@ -411,7 +456,8 @@ bool php_sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, 
     php_sc_zb_reloc(&b, offsetof(php_sc_zc_hdr, root), root);
     h = (php_sc_zc_hdr *)b.buf;
     h->magic = PHP_SC_ZC_MAGIC;
-    h->abi = PHP_SC_ZC_ABI;
+    h->abi = php_sc_zc_write_abi;
+    h->shape = is_array ? php_sc_zc_write_shape : 0;
     h->kind = is_array ? PHP_SC_ZC_KIND_ARRAY : PHP_SC_ZC_KIND_STRING;
     if (is_array) {
         /* No second, copying form: readers that cannot use the layout in
@@ -508,10 +554,11 @@ int php_sc_zc_to_zval(const sc_value_out *out, zval *dst)
     if (h.kind != PHP_SC_ZC_KIND_ARRAY) {
         goto bad;
     }
-    if (h.abi != PHP_SC_ZC_ABI) {
-        /* Laid out by another PHP (version, ZTS or debug build): its tables
+    if (h.abi != PHP_SC_ZC_ABI && h.shape != php_sc_zc_shape_mine) {
+        /* Laid out by a PHP whose arrays have another shape: its tables
          * cannot be read here. A miss, as APCu treats a value it cannot
-         * read; the value stays for the processes that can. */
+         * read (the core leaves it out of every other function too); the
+         * value stays for the processes that can. */
         php_sc_zc_foreign++;
         return PHP_SC_ZC_FOREIGN;
     }
@@ -522,6 +569,23 @@ int php_sc_zc_to_zval(const sc_value_out *out, zval *dst)
 bad:
     php_error_docref(NULL, E_WARNING, "shardcache: a zero-copy value in the cache is corrupt");
     return PHP_SC_ZC_CORRUPT;
+}
+
+bool php_sc_zc_unreadable(const char *value, uint32_t len)
+{
+    php_sc_zc_hdr h;
+    uint8_t pad;
+
+    if (len < 1) {
+        return false;
+    }
+    pad = (uint8_t)value[0];
+    if (pad < 1 || pad > 8 || len < pad + sizeof(h)) {
+        return false;
+    }
+    memcpy(&h, value + pad, sizeof(h));
+    return h.magic == PHP_SC_ZC_MAGIC && h.kind == PHP_SC_ZC_KIND_ARRAY && h.abi != PHP_SC_ZC_ABI
+           && h.shape != php_sc_zc_shape_mine;
 }
 
 void php_sc_zc_info(zval *dst)

@@ -35,8 +35,15 @@ typedef struct php_sc_zc_hdr {
     uint8_t portable_vtype;  /* strings: SC_V_STRING; arrays: 0 (no second form) */
     uint8_t kind;            /* PHP_SC_ZC_KIND_* */
     uint16_t unused;
-    uint32_t unused2;
+    uint32_t shape;          /* arrays: php_sc_zc_shape() of the process that laid it out */
 } php_sc_zc_hdr;
+
+/* A number that stands for every size, offset, flag and type code of PHP's
+ * zval, zend_array, Bucket and zend_string that the copying reader
+ * (php/zc_copy.c) reads, never 0. Builds of another PHP_SC_ZC_ABI (8.2 and
+ * 8.4, NTS and ZTS, debug) with the same shape read each other's arrays by
+ * copying them; an array of another shape cannot be read here. */
+uint32_t php_sc_zc_shape(void);
 
 /* shardcache.zero_copy resolved for this process (MINIT): on, off. */
 extern bool php_sc_zc_on;
@@ -53,6 +60,10 @@ bool php_sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, 
                  sc_status *st);
 
 void php_sc_zc_enter(void);
+
+/* sc_cache.unreadable (sc_cache.h): the value bytes (any alignment, len
+ * bytes that can be read) are an array layout of another shape. */
+bool php_sc_zc_unreadable(const char *value, uint32_t len);
 
 /* Fetch: makes the sink borrow zero-copy entries when this thread may
  * (enters the request's epoch at its first call). */
@@ -99,16 +110,18 @@ static zend_always_inline void php_sc_zc_idle(void)
 
 /* A value of vtype SC_V_ZC (borrowed or copied) into dst: the immutable
  * value itself when usable here, else a copy of it in request memory
- * (arrays: php/zc_copy.c). PHP_SC_ZC_FOREIGN: an array laid out by
- * another PHP ABI, which this process cannot read (the caller reports a
- * miss; dst is not set). PHP_SC_ZC_CORRUPT: the bytes are not a valid layout
+ * (arrays: php/zc_copy.c, also those of another PHP ABI of the same
+ * shape). PHP_SC_ZC_FOREIGN: an array of another shape, which this process
+ * cannot read (the caller reports a miss; dst is not set; the core never
+ * hands such a value out: php_sc_zc_unreadable). PHP_SC_ZC_CORRUPT: the bytes are not a valid layout
  * (a warning was raised; dst is not set). */
 enum { PHP_SC_ZC_CORRUPT = -1, PHP_SC_ZC_FOREIGN = 0, PHP_SC_ZC_COPIED = 1 };
 int php_sc_zc_to_zval(const sc_value_out *out, zval *dst);
 
 /* Copies the array layout whose header is at hdr (len bytes from there to
  * the value's end; any alignment) into dst, relocating and bounds-checking
- * every pointer. False (dst not set): not a valid layout. Same ABI only. */
+ * every pointer. False (dst not set): not a valid layout. Same shape only
+ * (php_sc_zc_shape). */
 bool php_sc_zc_copy_array(const char *hdr, size_t len, zval *dst);
 
 /* The fetch's fast case: a borrowed value laid out at this address by this

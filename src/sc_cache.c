@@ -12,9 +12,21 @@
  * sequence counter (fetch also under the entry's version) a few times,
  * then fall back to the NO_REPAIR lock. Values are copied into a sink and
  * decoded by the caller after every lock is released.
- * Clear takes the global lock, then every shard's REPAIR lock in index
- * order, and resets the tables and the allocator; the full reset after a
- * death in the pool (hdr->needs_reset) runs the same way.
+ * Clear takes the global lock, then freezes every shard in index order
+ * (sc_shard_freeze: its REPAIR lock taken, its window opened, the shard
+ * marked frozen, its mutex released again), resets the tables and the
+ * allocator, and thaws them. It never holds more than one shard's mutex:
+ * a dead thread's robust mutexes are released by the kernel only up to
+ * 2048 of them (newest first), and shardcache.shards goes up to 4096.
+ * With the global lock, the pool lock and the thread's liveness slot, a
+ * clear holds at most four robust mutexes; so does every other operation
+ * (one shard at a time: eviction across shards, the retired-entry sweep,
+ * the info functions and the iterator's snapshots). While a shard is
+ * frozen, its lockers wait on the global lock, optimistic readers and pin
+ * claimers see its odd window; so a clear is still one step for every
+ * other process: after it returns, nothing stored before it began is
+ * there. The full reset after a death in the pool (hdr->needs_reset) runs
+ * the same way.
  *
  * Owns: what the tables hold (slots, entries) as store, delete and clear
  * change them; the slam_defense record of each shard; the header's clears
@@ -23,13 +35,14 @@
  * the window (except sc_lockless.c's stores and deletes without the lock).
  * fetch and exists: none, then the NO_REPAIR lock. A sampled hit: the
  * NO_REPAIR lock by trylock. Clear and the full reset: the global lock,
- * every shard's REPAIR lock in index order, the pool lock inside.
+ * every shard frozen in index order, the pool lock inside.
  * Death: a store or delete killed under the REPAIR lock leaves its shard
  * to be emptied by the next locker (sc_shard.c). A fetch killed inside
  * sc_lockless_open_window's window (seq odd) likewise. A fetch or exists
  * killed anywhere else wrote nothing shared. A clear killed halfway leaves
- * the shards it locked to their next lockers, a half-reset pool flagged
- * for the full reset, and the global lock to its next locker.
+ * the shards it froze (and the one whose mutex it held) to their next
+ * lockers, which repair them, a half-reset pool flagged for the full
+ * reset, and the global lock to its next locker.
  *
  * Design: docs/internals.md#sc_cache
  */
@@ -281,7 +294,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         }
         if (add_only) {
             old = sc_cache_seen_find(seg, head, key, hash, &seen, &slot);
-            if (old && !sc_evict_is_expired(old, now)) {
+            if (old && !sc_cache_entry_absent(c, old, now)) {
                 sc_shard_unlock(shard);
                 return SC_EXISTS;
             }
@@ -330,7 +343,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     /* Eviction above may have removed the old entry: look again, unless
      * the shard is unchanged since the last look (seen). */
     old = sc_cache_seen_find(seg, head, key, hash, &seen, &slot);
-    if (old && add_only && !sc_evict_is_expired(old, now)) {
+    if (old && add_only && !sc_cache_entry_absent(c, old, now)) {
         sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
         sc_shard_unlock(shard);
         return SC_EXISTS;
@@ -363,7 +376,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
      * key deleted without the lock (SC_TTL_GONE) counts as absent; for an
      * add, one that a lockless store brought back since the check above
      * is there after all. */
-    if (SC_UNLIKELY(add_only) && old && !sc_evict_is_expired(old, now)) {
+    if (SC_UNLIKELY(add_only) && old && !sc_cache_entry_absent(c, old, now)) {
         sc_shard_write_end(shard);
         /* Never published; release, not free: a zero-copy one was
          * adopted above (its bytes are counted as such). */
@@ -644,7 +657,7 @@ sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
             continue;
         }
         e = sc_table_lookup(&c->seg, &head->table, key->str, key->len, hash, &slot);
-        found = e && !sc_evict_is_expired(e, now);
+        found = e && !sc_cache_entry_absent(c, e, now);
         if (sc_seq_read_valid(&head->seq, start)) {
             return sc_cache_fetch_done(c, shard, key, hash, now, found ? SC_OK : SC_NOTFOUND);
         }
@@ -653,7 +666,7 @@ sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
     {
         uint32_t slot;
         const sc_entry *e = sc_table_lookup(&c->seg, &head->table, key->str, key->len, hash, &slot);
-        found = e && !sc_evict_is_expired(e, now);
+        found = e && !sc_cache_entry_absent(c, e, now);
     }
     sc_shard_unlock(shard);
     return sc_cache_fetch_done(c, shard, key, hash, now, found ? SC_OK : SC_NOTFOUND);
@@ -736,12 +749,14 @@ void sc_cache_clear(sc_cache *c)
     bool keep_memory, holding = false;
     uint8_t *hold = NULL;
 
+    uint32_t tid = (uint32_t)sc_lock_tid();
+
     sc_mutex_lock(&seg->hdr->global_lock);
     seg->hdr->global_lock_count++;
+    /* Every shard is owned at once, one mutex held at a time (see the
+     * head of this file). */
     for (i = 0; i < seg->nshards; i++) {
-        sc_shard *shard = &seg->shards[i];
-        sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
-        sc_shard_write_begin(shard);
+        sc_shard_freeze(seg, &seg->shards[i], tid);
     }
     /* Every window is open: a reader entering an epoch from now on finds
      * nothing to hold; one already inside is seen by this scan. */
@@ -777,9 +792,7 @@ void sc_cache_clear(sc_cache *c)
     }
     seg->hdr->clears++;
     for (i = seg->nshards; i-- > 0;) {
-        sc_shard *shard = &seg->shards[i];
-        sc_shard_write_end(shard);
-        sc_shard_unlock(shard);
+        sc_shard_thaw(&seg->shards[i]);
     }
     sc_mutex_unlock(&seg->hdr->global_lock);
 }

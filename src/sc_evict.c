@@ -19,7 +19,8 @@
  * sequence window around each batch of removals. Work across shards takes
  * the global lock first and then one shard lock at a time (lock order:
  * global -> shard -> pool), so it never runs while the caller still holds a
- * shard lock.
+ * shard lock; a shard it finds frozen was left so by a clear that died, and
+ * is repaired (sc_shard_lock_global).
  *
  * Death: killed under a shard's REPAIR lock, the next locker empties that
  * shard (sc_shard.c). Killed holding the global lock, the kernel hands it
@@ -199,7 +200,7 @@ void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_
         for (k = 0; k < seg->nshards && sc_alloc_pool_free_pages(&seg->ac) < target; k++) {
             sc_shard *shard = &seg->shards[hdr->evict_cursor++ & (seg->nshards - 1)];
             uint32_t share;
-            sc_shard_lock(seg, shard, SC_LOCK_REPAIR);
+            sc_shard_lock_global(seg, shard, SC_LOCK_REPAIR);
             any |= sc_evict_expired(seg, shard, now, idle_ttl) > 0;
             share = round < 3 ? (sc_layout_head(shard)->table.used >> (3 - round)) + 1 : sc_layout_head(shard)->table.used;
             any |= sc_evict_clock(seg, shard, share, 0) > 0;

@@ -129,7 +129,7 @@ bool sc_layout_holds_none(const sc_seg *seg)
         return false;
     }
     for (i = 0; i < seg->nshards; i++) {
-        if (!sc_mutex_free_of(&seg->shards[i].lock, tid)) {
+        if (!sc_mutex_free_of(&seg->shards[i].lock, tid) || seg->heads[i].frozen == (uint32_t)tid) {
             return false;
         }
     }
@@ -148,7 +148,8 @@ bool sc_layout_holds_every_shard(const sc_seg *seg, bool window)
 
     for (i = 0; i < seg->nshards; i++) {
         const sc_shard *shard = &seg->shards[i];
-        if (!sc_mutex_held_by(&shard->lock, tid) || !shard->dirty || (window && !sc_layout_window_open(shard))) {
+        if ((!sc_mutex_held_by(&shard->lock, tid) && sc_layout_head(shard)->frozen != (uint32_t)tid) || !shard->dirty
+            || (window && !sc_layout_window_open(shard))) {
             return false;
         }
     }
@@ -323,7 +324,7 @@ uint64_t sc_layout_id(void)
         offsetof(sc_shard_head, pins_used),
         sizeof(sc_shard), offsetof(sc_shard, lock), offsetof(sc_shard, dirty), offsetof(sc_shard, head_rel),
         offsetof(sc_shard, alloc), offsetof(sc_shard, stats), offsetof(sc_shard, reservations),
-        offsetof(sc_shard, pins),
+        offsetof(sc_shard, pins), offsetof(sc_shard_head, frozen),
         sizeof(sc_shard_alloc), offsetof(sc_shard_alloc, lanes), offsetof(sc_shard_alloc, spare_head),
         SC_ALLOC_LANES, sizeof(sc_alloc_lane), offsetof(sc_shard_alloc, lane_steals),
         offsetof(sc_shard_alloc, kept_pages),

@@ -89,7 +89,9 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
         sc_owner owner = 0;
         const sc_entry *e;
 
-        if (sc_cache_fetch(c, key, now, sink, out) == SC_OK) {
+        if (sc_cache_fetch(c, key, now, sink, out) == SC_OK
+            && !(SC_UNLIKELY(c->unreadable != NULL) && out->vtype == SC_V_ZC && out->len <= UINT32_MAX
+                 && c->unreadable(out->data, (uint32_t)out->len))) {
             return SC_OK;
         }
         if (!self) {
@@ -97,7 +99,7 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
         }
         sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
         e = sc_table_lookup(seg, &sc_layout_head(shard)->table, key->str, key->len, hash, &slot);
-        if (e && !sc_evict_is_expired(e, now)) {
+        if (e && !sc_cache_entry_absent(c, e, now)) {
             /* Stored since the fetch above: fetch it again. */
             sc_shard_unlock(shard);
             continue;

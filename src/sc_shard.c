@@ -24,6 +24,24 @@
  * fall back to this lock after a few tries and so trigger the repair too.
  * A waiter never blocks signals; with robust mutexes the wait for a dead
  * holder ends at once.
+ *
+ * Frozen shards. A clear owns every shard at once, but may not hold every
+ * shard's mutex: when a thread dies, the kernel walks at most 2048 entries
+ * (ROBUST_LIST_LIMIT) of its list of held robust mutexes, newest first;
+ * a mutex past that stays held by the dead thread with no "owner died"
+ * mark, and its next locker sleeps for ever. So the clear, holding the
+ * global lock, takes each shard's REPAIR lock in turn, opens its window,
+ * writes its thread id in its head's frozen and releases the mutex again
+ * (sc_shard_freeze). A locker that finds frozen set releases the mutex,
+ * waits for the global lock, and looks again: a clear that thaws its
+ * shards (sc_shard_thaw) does so before it releases the global lock, so a
+ * locker holding the global lock that still finds the shard frozen knows
+ * the clear died, and repairs the shard (dirty is set, the window odd).
+ * A thread of this cache holds at most four robust mutexes at once: its
+ * liveness slot (sc_live.c, for its life), the global lock, one shard's
+ * lock, the pool lock; well inside what the kernel recovers.
+ *
+ * Owns (also): the shard head's frozen.
  */
 #include <string.h>
 #include "sc_shard.h"
@@ -66,6 +84,38 @@ static void sc_shard_locked(sc_seg *seg, sc_shard *shard, sc_lock_mode mode, boo
     }
 }
 
+/* The mutex is held, the global lock too: a shard still frozen was frozen
+ * by a clear that died (a live one holds the global lock until it thaws
+ * it). Returns true when the shard must be treated as left by a dead
+ * owner (dirty is set and the window odd: the repair empties it). */
+static bool sc_shard_frozen_dead(sc_shard *shard)
+{
+    if (!sc_layout_head(shard)->frozen) {
+        return false;
+    }
+    sc_layout_head(shard)->frozen = 0;
+    return true;
+}
+
+/* The mutex is held and the shard frozen; the caller holds no global lock.
+ * Waits until the clear that froze it is over (or dead) and returns with
+ * the mutex held again and whether the shard's previous owner died. */
+static bool sc_shard_wait_thaw(sc_seg *seg, sc_shard *shard)
+{
+    bool owner_died;
+
+    SC_ASSERT(!sc_layout_global_held(seg));
+
+    sc_mutex_unlock(&shard->lock);
+    /* Lock order: global, then shard. A dead holder of the global lock
+     * leaves nothing to repair there; what it froze is looked at below. */
+    sc_mutex_lock(&seg->hdr->global_lock);
+    owner_died = sc_mutex_lock(&shard->lock);
+    owner_died |= sc_shard_frozen_dead(shard);
+    sc_mutex_unlock(&seg->hdr->global_lock);
+    return owner_died;
+}
+
 void sc_shard_lock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode)
 {
     bool waited;
@@ -76,6 +126,22 @@ void sc_shard_lock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode)
          * read it with no lock. */
         __atomic_fetch_add(&shard->stats.lock_waits, 1, __ATOMIC_RELAXED);
     }
+    if (SC_UNLIKELY(sc_layout_head(shard)->frozen)) {
+        /* A death seen by the first lock was of a waiter (which changes
+         * nothing) or of the clear (the shard is still frozen). */
+        owner_died = sc_shard_wait_thaw(seg, shard);
+    }
+    sc_shard_locked(seg, shard, mode, owner_died);
+}
+
+void sc_shard_lock_global(sc_seg *seg, sc_shard *shard, sc_lock_mode mode)
+{
+    bool owner_died;
+
+    SC_ASSERT(sc_layout_global_held(seg));
+
+    owner_died = sc_mutex_lock(&shard->lock);
+    owner_died |= sc_shard_frozen_dead(shard);
     sc_shard_locked(seg, shard, mode, owner_died);
 }
 
@@ -86,8 +152,33 @@ bool sc_shard_trylock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode)
     if (r == SC_TRY_BUSY) {
         return false;
     }
+    if (SC_UNLIKELY(sc_layout_head(shard)->frozen)) {
+        sc_mutex_unlock(&shard->lock);
+        return false;
+    }
     sc_shard_locked(seg, shard, mode, r == SC_TRY_OWNER_DIED);
     return true;
+}
+
+void sc_shard_freeze(sc_seg *seg, sc_shard *shard, uint32_t tid)
+{
+    SC_ASSERT(sc_layout_global_held(seg));
+
+    sc_shard_lock_global(seg, shard, SC_LOCK_REPAIR);
+    sc_shard_write_begin(shard);
+    sc_layout_head(shard)->frozen = tid;
+    /* dirty stays set: if this thread dies, the next locker repairs. */
+    sc_mutex_unlock(&shard->lock);
+}
+
+void sc_shard_thaw(sc_shard *shard)
+{
+    /* A locker that died holding the mutex meanwhile only looked at
+     * frozen: nothing to repair. */
+    (void)sc_mutex_lock(&shard->lock);
+    sc_layout_head(shard)->frozen = 0;
+    sc_shard_write_end(shard);
+    sc_shard_unlock(shard);
 }
 
 void sc_shard_unlock(sc_shard *shard)

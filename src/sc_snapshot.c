@@ -186,7 +186,7 @@ sc_snapshot *sc_snapshot_shard(sc_cache *c, uint32_t index, int64_t now, bool wi
     sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
     for (slot = 0; slot < table->capacity; slot++) {
         const sc_entry *e = sc_table_slot_entry(seg, table, slot);
-        if (e && !sc_evict_is_expired(e, now)) {
+        if (e && !sc_cache_entry_absent(c, e, now)) {
             sc_snapshot_add_whole(snap, shard, e, now, with_values);
         }
     }
@@ -208,7 +208,7 @@ sc_snapshot *sc_snapshot_key(sc_cache *c, const sc_key *key, int64_t now, bool w
     }
     sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
     e = sc_table_lookup(seg, &sc_layout_head(shard)->table, key->str, key->len, hash, &slot);
-    if (e && !sc_evict_is_expired(e, now)) {
+    if (e && !sc_cache_entry_absent(c, e, now)) {
         sc_snapshot_add_whole(snap, shard, e, now, with_values);
     }
     sc_shard_unlock(shard);

@@ -124,7 +124,9 @@ static inline sc_pinned_result sc_update_pinned(sc_seg *seg, sc_shard *shard, co
     /* From here until the release, no writer frees or reuses e. */
     *status = sc_update_entry(e, vtype, op, a, b, now, result);
     sc_pin_release(pin);
-    return SC_PINNED_DONE;
+    /* A zero-copy value may be one this process cannot read, which is
+     * absent for it (sc_cache_entry_absent): the locked path decides. */
+    return SC_UNLIKELY(vtype == SC_V_ZC) ? SC_PINNED_LOCK : SC_PINNED_DONE;
 }
 
 sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64_t a, int64_t b, uint32_t ttl,
@@ -149,7 +151,7 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
 
         sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
         e = (sc_entry *)sc_table_lookup(seg, &sc_layout_head(shard)->table, key->str, key->len, hash, &slot);
-        if (e && !sc_evict_is_expired(e, now)) {
+        if (e && !sc_cache_entry_absent(c, e, now)) {
             /* Atomic against pinned updaters; readers see the old or the
              * new int, never a mix, so no sequence window is opened. */
             st = sc_update_entry(e, e->vtype, op, a, b, now, result);

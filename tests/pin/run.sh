@@ -39,6 +39,12 @@
 #                  of another key, entries must equal the listing;
 #   revive-counted right after the reviving sc_lockless_fill returned, at
 #                  the same count; likewise.
+# Issue 30: with shardcache.shards=4096, a child clearing the cache in a
+# loop is killed where a clear holds the most locks (inside the pool's
+# reset, the pool lock just taken; tests/pin/clear-death.php):
+#   clear-killed   stores, fetches, a second clear and stores after it must
+#                  all finish (the kernel recovers at most 2048 robust
+#                  locks of a dead thread: a clear must never hold more).
 # See tests/pin/pin-death.php.
 #
 #   tests/pin/run.sh [--so=PATH]
@@ -79,6 +85,10 @@ expected_for() {
                               "s exists: true" "s key info: true" "s listed by the iterator: true" "k: 0, r: true" \
                               "entries = listed: true" "bool(true)" "s: 7" "bool(true)" "s: false" "bool(false)" \
                               "bool(true)" "s: 8" "entries = listed: true" "repairs: 0, resets: 0" "ok" ;;
+        clear-killed) printf '%s\n' "shards: 4096, stored before: all" "reaped, killed by signal 9" \
+                              "stores after the death: all" "fetches after the death: all right" "old keys left: none" \
+                              "bool(true)" "entries after the second clear: 0" "fetches after the second clear: all misses" \
+                              "stores after the second clear: all" "fetches after the second clear: all right" "ok" ;;
         hit-killed|walk-killed) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "bool(true)" \
                               "entries after the reader died: 1000 of 1000 right" "repairs: 0, resets: 0" "ok" ;;
     esac
@@ -87,7 +97,7 @@ expected_for() {
 passed=0
 failed=0
 MODES=(held zombie reaped fetch-locked held-noproc reused hit-killed walk-killed store-reader store-writer store-reader-noproc store-string
-       delete-reader delete-writer delete-revive delete-counted revive-counted)
+       delete-reader delete-writer delete-revive delete-counted revive-counted clear-killed)
 [ -n "${SC_PIN_MODES:-}" ] && read -r -a MODES <<<"$SC_PIN_MODES"
 for mode in "${MODES[@]}"; do
     wrap=()
@@ -112,8 +122,14 @@ for mode in "${MODES[@]}"; do
     fi
     dir="$(mktemp -d)"
     mkfifo "$dir/in" "$dir/out" "$dir/ack"
-    timeout 60 "${wrap[@]}" php -n -d extension=posix -d "extension=$SO" -d apc.enable_cli=1 -d shardcache.shards=1 \
-        "$ROOT/tests/pin/pin-death.php" "$mode" "$dir/ack" <"$dir/in" >"$dir/out" 2>&1 &
+    script=("$ROOT/tests/pin/pin-death.php" "$mode" "$dir/ack")
+    settings=(-d shardcache.shards=1)
+    if [ "$mode" = clear-killed ]; then
+        script=("$ROOT/tests/pin/clear-death.php")
+        settings=(-d shardcache.shards=4096 -d apc.shm_size=256M)
+    fi
+    timeout 90 "${wrap[@]}" php -n -d extension=posix -d "extension=$SO" -d apc.enable_cli=1 "${settings[@]}" \
+        "${script[@]}" <"$dir/in" >"$dir/out" 2>&1 &
     parent_pid=$!
     exec 3>"$dir/in" 4<"$dir/out"
     read -r -t 30 word child <&4
@@ -151,6 +167,12 @@ for mode in "${MODES[@]}"; do
         # returns true the child holds the shard's lock.
         stop=(-ex 'break sc_shard_trylock' -ex 'continue' -ex 'finish')
         stopped='Value returned is .* = true'
+    elif [ "$mode" = clear-killed ]; then
+        # The pool's reset inside a clear takes the pool lock last: there
+        # the clear holds the most locks it ever holds at once.
+        stop=(-ex 'break sc_alloc_reset_pool_holding' -ex 'continue' -ex 'break sc_mutex_lock' -ex 'continue'
+              -ex 'finish')
+        stopped='Value returned is .* = false'
     elif [ "$mode" = walk-killed ]; then
         # The first lock taken inside sc_info_pool_get is the pool's.
         stop=(-ex 'break sc_info_pool_get' -ex 'continue' -ex 'break sc_mutex_lock' -ex 'continue' -ex 'finish')

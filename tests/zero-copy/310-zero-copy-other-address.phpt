@@ -1,5 +1,5 @@
 --TEST--
-zero-copy on a named segment mapped at another address: a writer stores arrays (packed, hash, holes, int/float/numeric keys, nested, empty, shared key strings) and a long string with zero-copy on; readers that map the segment elsewhere (one kept off the writer's address by a blocker, one where ASLR put it, one with zero-copy off) copy every value (relocating its pointers) and get every element right; an array laid out by another PHP ABI is a miss; corrupt layouts give a warning and false, never a crash
+zero-copy on a named segment mapped at another address: a writer stores arrays (packed, hash, holes, int/float/numeric keys, nested, empty, shared key strings) and a long string with zero-copy on; readers that map the segment elsewhere (one kept off the writer's address by a blocker, one where ASLR put it, one with zero-copy off) copy every value (relocating its pointers) and get every element right; an array laid out by a PHP whose arrays have another shape is a miss; corrupt layouts give a warning and false, never a crash
 --SKIPIF--
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
 <?php if (!function_exists('proc_open')) die('skip needs proc_open'); ?>
@@ -148,6 +148,8 @@ foreach (['ABI', 'ROOT', 'COUNT', 'STRLEN'] as $m) {
     $root = unpack('P', substr($bytes, $h + 16, 8))[1] - $self + $h;
     if ($m === 'ABI') {
         fseek($f, $h + 4);                 // php_sc_zc_hdr.abi
+        fwrite($f, pack('V', 12345));
+        fseek($f, $h + 36);                // php_sc_zc_hdr.shape: arrays of another shape
         fwrite($f, pack('V', 12345));
     } elseif ($m === 'ROOT') {
         fseek($f, $h + 16);                // php_sc_zc_hdr.root: far outside the value
