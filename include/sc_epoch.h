@@ -53,6 +53,9 @@ uint64_t sc_epoch_reclaim(struct sc_seg *seg, struct sc_shard *shard, bool force
  * scanned, and every shard's sc_epoch_reclaim frees what nobody can hold
  * (sc_evict_retired does that pass). */
 bool sc_epoch_rescan_due(struct sc_seg *seg);
+/* No lock: whether the shard's oldest retired entry can be freed now (a
+ * hint, read without the lock: the pass locks only such shards). */
+bool sc_epoch_reclaimable(struct sc_seg *seg, struct sc_shard *shard);
 
 /* True when some live thread is inside an epoch (scans every slot; clears
  * the slots of dead owners). */

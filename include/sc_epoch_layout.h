@@ -60,8 +60,9 @@ typedef struct sc_held_set {
  *       inside (sc_epoch_reset_holding). Read by anybody, no lock.
  *   safe: raised by compare-and-swap by any scanner (sc_epoch_scan), no
  *       lock; never lowered.
- *   scan_time, scan_global, scan_leaves: relaxed stores by any scanner,
- *       no lock; throttle hints only, a lost store costs one more scan.
+ *   scan_time, scan_global, scan_leaves, blocker*: relaxed stores by any
+ *       scanner, no lock; throttle hints only, a lost store costs one
+ *       more scan. scans: relaxed increment by scanners (figures).
  *   zc_bytes, retired_bytes: atomic add / saturating subtract by writers
  *       under their shard's REPAIR lock (adopt, retire, reclaim, hold);
  *       zeroed by a full reset (sc_epoch_forget_all: global lock and every
@@ -93,6 +94,15 @@ typedef struct sc_epoch_table {
     uint64_t fork_ack;      /* bumped by a fork child once it has published */
     uint64_t leaves;        /* epochs left (bumped by every sc_epoch_leave) */
     uint64_t scan_leaves;   /* leaves at the last full reclamation pass */
+    /* The slot whose epoch was the minimum at the last scan (index + 1;
+     * 0: none, or the minimum came from elsewhere), its epoch and owner:
+     * while that reader is still inside with the same epoch, a new scan
+     * can raise nothing (sc_epoch_blocked). Relaxed stores by scanners,
+     * no lock; hints only (a stale one costs a scan, or waits one second). */
+    uint64_t blocker;
+    uint64_t blocker_epoch;
+    uint64_t blocker_owner;
+    uint64_t scans;         /* scans of the epoch slots (figures) */
     /* Held sets: the pages of shards repaired while readers were inside an
      * epoch (sc_epoch_shard_hold). Set i's runs carry the allocator owner
      * tag SC_HELD_TAG0 + i; they go back to the pool once every published

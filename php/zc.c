@@ -544,6 +544,7 @@ void php_sc_zc_info(zval *dst)
         add_assoc_long(&z, "leaked_bytes", (zend_long)sc_epoch_held_bytes(&php_sc_shared_cache.seg));
         add_assoc_long(&z, "repairs_held", (zend_long)__atomic_load_n(&t->repairs_held, __ATOMIC_RELAXED));
         add_assoc_long(&z, "epoch", (zend_long)__atomic_load_n(&t->global, __ATOMIC_RELAXED));
+        add_assoc_long(&z, "scans", (zend_long)__atomic_load_n(&t->scans, __ATOMIC_RELAXED));
         add_assoc_long(&z, "readers", (zend_long)sc_epoch_count_readers(&php_sc_shared_cache.seg));
     }
     add_assoc_bool(&z, "inside", SCG(zc_entered));

@@ -174,32 +174,61 @@ void sc_epoch_leave(sc_seg *seg)
 }
 
 /* The smallest epoch a live thread has published (global + 1 when none),
- * raising t->safe to it. */
+ * raising t->safe to it. Remembers which slot held it back (blocker). */
 static uint64_t sc_epoch_scan(sc_seg *seg, int64_t now)
 {
     sc_epoch_table *t = &seg->hdr->epochs;
-    uint64_t min, safe;
-    uint32_t i;
+    uint64_t min, safe, owner = 0;
+    uint32_t i, at = 0;
 
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     min = __atomic_load_n(&t->global, __ATOMIC_SEQ_CST) + 1;
     __atomic_store_n(&t->scan_time, now, __ATOMIC_RELAXED);
     __atomic_store_n(&t->scan_global, min - 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&t->scans, 1, __ATOMIC_RELAXED);
     for (i = 0; i < SC_EPOCH_SLOTS; i++) {
-        uint64_t e = __atomic_load_n(&t->slots[i].epoch, __ATOMIC_ACQUIRE);
+        uint64_t e = __atomic_load_n(&t->slots[i].epoch, __ATOMIC_ACQUIRE), o;
         if (!e || e >= min) {
             continue;
         }
-        if (sc_live_gone(&seg->hdr->live, __atomic_load_n(&t->slots[i].owner, __ATOMIC_RELAXED))) {
+        o = __atomic_load_n(&t->slots[i].owner, __ATOMIC_RELAXED);
+        if (sc_live_gone(&seg->hdr->live, o)) {
             continue;
         }
         min = e;
+        at = i + 1;
+        owner = o;
     }
+    __atomic_store_n(&t->blocker_epoch, min, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->blocker_owner, owner, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->blocker, at, __ATOMIC_RELAXED);
     safe = __atomic_load_n(&t->safe, __ATOMIC_RELAXED);
     while (safe < min && !__atomic_compare_exchange_n(&t->safe, &safe, min, true, __ATOMIC_RELAXED,
                                                       __ATOMIC_RELAXED)) {
     }
     return min;
+}
+
+/* True when a scan now could raise nothing: within the second of the last
+ * scan, the reader that held it back is still inside with the same epoch
+ * (every epoch published since is newer), or nothing happened since (no
+ * leave, fewer than 64 retirements). A dead blocker keeps its slot's epoch:
+ * the next second's scan finds it gone. */
+static bool sc_epoch_blocked(sc_epoch_table *t, int64_t now, bool leaves_too)
+{
+    uint64_t b;
+
+    if (now != __atomic_load_n(&t->scan_time, __ATOMIC_RELAXED)) {
+        return false;
+    }
+    b = __atomic_load_n(&t->blocker, __ATOMIC_RELAXED);
+    if (b && b <= SC_EPOCH_SLOTS
+        && __atomic_load_n(&t->slots[b - 1].epoch, __ATOMIC_RELAXED) == __atomic_load_n(&t->blocker_epoch, __ATOMIC_RELAXED)
+        && __atomic_load_n(&t->slots[b - 1].owner, __ATOMIC_RELAXED) == __atomic_load_n(&t->blocker_owner, __ATOMIC_RELAXED)) {
+        return true;
+    }
+    return (!leaves_too || __atomic_load_n(&t->leaves, __ATOMIC_ACQUIRE) == __atomic_load_n(&t->scan_leaves, __ATOMIC_RELAXED))
+           && __atomic_load_n(&t->global, __ATOMIC_RELAXED) - __atomic_load_n(&t->scan_global, __ATOMIC_RELAXED) < 64;
 }
 
 bool sc_epoch_any_reader(sc_seg *seg)
@@ -259,9 +288,7 @@ uint64_t sc_epoch_reclaim(sc_seg *seg, sc_shard *shard, bool force)
     safe = __atomic_load_n(&t->safe, __ATOMIC_RELAXED);
     if (sc_epoch_retired_at(seg, l->head)->stamp >= safe) {
         int64_t now = (int64_t)time(NULL);
-        uint64_t g = __atomic_load_n(&t->global, __ATOMIC_RELAXED);
-        if (!force && now == __atomic_load_n(&t->scan_time, __ATOMIC_RELAXED)
-            && g - __atomic_load_n(&t->scan_global, __ATOMIC_RELAXED) < 64) {
+        if (!force && sc_epoch_blocked(t, now, false)) {
             return 0;
         }
         safe = sc_epoch_scan(seg, now);
@@ -318,6 +345,23 @@ void sc_epoch_release_entry(sc_seg *seg, sc_shard *shard, sc_entry *e)
     sc_epoch_reclaim(seg, shard, false);
 }
 
+bool sc_epoch_reclaimable(sc_seg *seg, sc_shard *shard)
+{
+    sc_off head = __atomic_load_n(&shard->retire.head, __ATOMIC_RELAXED);
+    uint64_t stamp;
+
+    if (!head) {
+        return false;
+    }
+    if (head > seg->size - sizeof(sc_entry)) {
+        return true;    /* torn or stale: let the locked look decide */
+    }
+    /* No lock: the head may be freed and reused meanwhile; the stamp read
+     * is a hint (a wrong one costs a lock, or one pass's delay). */
+    stamp = __atomic_load_n(&sc_epoch_retired_at(seg, head)->stamp, __ATOMIC_RELAXED);
+    return stamp < __atomic_load_n(&seg->hdr->epochs.safe, __ATOMIC_RELAXED);
+}
+
 bool sc_epoch_rescan_due(sc_seg *seg)
 {
     sc_epoch_table *t = &seg->hdr->epochs;
@@ -326,9 +370,7 @@ bool sc_epoch_rescan_due(sc_seg *seg)
 
     SC_ASSERT(sc_layout_holds_none(seg));
 
-    if (leaves == __atomic_load_n(&t->scan_leaves, __ATOMIC_RELAXED)
-        && now == __atomic_load_n(&t->scan_time, __ATOMIC_RELAXED)
-        && __atomic_load_n(&t->global, __ATOMIC_RELAXED) - __atomic_load_n(&t->scan_global, __ATOMIC_RELAXED) < 64) {
+    if (sc_epoch_blocked(t, now, true)) {
         return false;
     }
     __atomic_store_n(&t->scan_leaves, leaves, __ATOMIC_RELAXED);
@@ -451,8 +493,7 @@ uint64_t sc_epoch_poll(sc_seg *seg, bool force)
         return 0;
     }
     now = (int64_t)time(NULL);
-    if (!force && now == __atomic_load_n(&t->scan_time, __ATOMIC_RELAXED)
-        && __atomic_load_n(&t->global, __ATOMIC_RELAXED) - __atomic_load_n(&t->scan_global, __ATOMIC_RELAXED) < 64) {
+    if (!force && sc_epoch_blocked(t, now, false)) {
         return 0;
     }
     return sc_epoch_held_free(seg, sc_epoch_scan(seg, now));
