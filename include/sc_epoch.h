@@ -31,6 +31,11 @@ struct sc_live_table;
  * After true, pointers into zero-copy entries read from a table stay valid
  * until sc_epoch_leave. */
 bool sc_epoch_enter(struct sc_seg *seg);
+/* True when the calling thread is inside an epoch published in a slot of
+ * its own (it may borrow). False for a fork child that inherited an epoch
+ * but got no liveness slot: what it inherited stays valid (a cover holds
+ * it), but it must copy until sc_epoch_enter says true again. */
+bool sc_epoch_inside(const struct sc_seg *seg);
 /* Leaves the epoch (request end; thread end; before unmapping). */
 void sc_epoch_leave(struct sc_seg *seg);
 

@@ -53,6 +53,13 @@ typedef struct sc_held_set {
 
 #define SC_EPOCH_SLOTS 1024   /* = SC_LIVE_SLOTS (checked in sc_epoch.c) */
 
+/* Fork covers (sc_epoch_table.covers): cell i holds (count << 48) | epoch,
+ * epoch the oldest epoch of the count fork children that hold values
+ * inherited inside it and have no epoch slot of their own yet (still to
+ * run their atfork handler, or without a liveness slot). 0: none. */
+#define SC_EPOCH_COVERS 64
+#define SC_EPOCH_COVER_SHIFT 48
+
 /* In the segment header. Who writes each field:
  *   global: atomic increment (seq_cst) by every retirement
  *       (sc_epoch_release_entry, shard REPAIR lock), by a repair that holds
@@ -68,8 +75,14 @@ typedef struct sc_held_set {
  *       zeroed by a full reset (sc_epoch_forget_all: global lock and every
  *       shard lock). retired, reclaimed, repairs_held: atomic add under
  *       the same shard lock. Statistics; read relaxed with no lock.
- *   fork_ack: atomic increment by a fork child once it has published
- *       (no lock); read by the parent's atfork handler.
+ *   fork_ack: atomic increment (seq_cst) by a fork child or a coverless
+ *       thread once it has published its own epoch, before it drops its
+ *       cover (no lock); scans that saw it change retry (sc_epoch_scan).
+ *   covers[]: compare-and-swap, no lock: a parent forking inside an
+ *       epoch adds its child (prepare handler); the child takes one away
+ *       once it has published in a slot of its own, or when a child
+ *       without a slot leaves (sc_epoch.c). Read by scanners. Zeroed at
+ *       boot of a named segment.
  *   leaves: atomic increment by every sc_epoch_leave, no lock.
  *   held_mask, held[]: under the pool lock in walk mode (a set taken by
  *       sc_epoch_shard_hold, given back by the held-set pass), or by the
@@ -108,6 +121,7 @@ typedef struct sc_epoch_table {
      * tag SC_HELD_TAG0 + i; they go back to the pool once every published
      * epoch is > held[i].stamp. held_mask: bit i set while set i is in
      * use. Forgotten by a full reset of the pool. */
+    uint64_t covers[SC_EPOCH_COVERS];
     uint32_t held_mask;
     /* 1 from the start of a full reset that holds pages for readers
      * (sc_epoch_reset_collect, before any table is emptied) until the
