@@ -57,9 +57,12 @@ static _Thread_local struct {
 static uint64_t sc_epoch_held_free(sc_seg *seg, uint64_t safe);
 
 static pthread_once_t sc_epoch_once = PTHREAD_ONCE_INIT;
-static sc_epoch_table *sc_epoch_fork_table;   /* set by the prepare handler */
-static sc_live_table *sc_epoch_fork_live;
-static uint32_t sc_epoch_fork_cover;          /* the cell the child was added to */
+/* Set by the prepare handler, read by the parent and child handlers: all
+ * three run in the forking thread (the child's one thread is its copy),
+ * so two threads forking at once each keep their own. */
+static _Thread_local sc_epoch_table *sc_epoch_fork_table;
+static _Thread_local sc_live_table *sc_epoch_fork_live;
+static _Thread_local uint32_t sc_epoch_fork_cover;  /* the cell the child was added to */
 
 #define SC_EPOCH_COVER_MASK ((UINT64_C(1) << SC_EPOCH_COVER_SHIFT) - 1)
 
