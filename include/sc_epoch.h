@@ -99,7 +99,8 @@ uint64_t sc_epoch_held_bytes(const struct sc_seg *seg);
 /* Boot of a named segment (no other process maps it): every slot quiescent. */
 void sc_epoch_boot(struct sc_seg *seg);
 
-/* Zero-copy bytes (live and retired) now in the segment. */
+/* Zero-copy bytes (live and retired) now in the segment, with the pages
+ * held for readers after repairs (what shardcache.zero_copy_max bounds). */
 uint64_t sc_epoch_zc_bytes(const struct sc_seg *seg);
 
 #endif

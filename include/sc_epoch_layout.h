@@ -71,7 +71,8 @@ typedef struct sc_held_set {
  *       scanner, no lock; throttle hints only, a lost store costs one
  *       more scan. scans: relaxed increment by scanners (figures).
  *   zc_bytes, retired_bytes: atomic add / saturating subtract by writers
- *       under their shard's REPAIR lock (adopt, retire, reclaim, hold);
+ *       under their shard's REPAIR lock (adopt, retire, reclaim, hold;
+ *       zc_bytes also by the held-set pass under the pool lock);
  *       zeroed by a full reset (sc_epoch_forget_all: global lock and every
  *       shard lock). retired, reclaimed, repairs_held: atomic add under
  *       the same shard lock. Statistics; read relaxed with no lock.
@@ -99,7 +100,8 @@ typedef struct sc_epoch_table {
                                scan (monotonic: raised by scanners) */
     int64_t scan_time;      /* second of the last scan (throttle) */
     uint64_t scan_global;   /* global at the last scan (throttle) */
-    uint64_t zc_bytes;      /* bytes of zero-copy entries, live and retired */
+    uint64_t zc_bytes;      /* bytes of zero-copy entries, live and retired,
+                               and of the pages in held sets */
     uint64_t retired_bytes; /* of which retired, not yet freed */
     uint64_t retired;       /* entries retired since the segment was made */
     uint64_t reclaimed;     /* entries freed from retire lists */

@@ -528,7 +528,10 @@ static uint64_t sc_epoch_held_free(sc_seg *seg, uint64_t safe)
     mask = t->held_mask;
     for (i = 0; i < SC_HELD_SETS; i++) {
         if ((mask & (UINT32_C(1) << i)) && t->held[i].stamp < safe) {
-            pages += sc_alloc_give_owned_locked(&seg->ac, (uint16_t)(SC_HELD_TAG0 + i));
+            uint32_t given = sc_alloc_give_owned_locked(&seg->ac, (uint16_t)(SC_HELD_TAG0 + i));
+            /* Held pages count in the zero-copy bytes until given back. */
+            sc_epoch_sat_sub(&t->zc_bytes, (uint64_t)given << SC_PAGE_SHIFT);
+            pages += given;
             __atomic_store_n(&t->held[i].pages, 0, __ATOMIC_RELAXED);
             __atomic_store_n(&t->held[i].stamp, 0, __ATOMIC_RELAXED);
             __atomic_and_fetch(&t->held_mask, ~(UINT32_C(1) << i), __ATOMIC_RELAXED);
@@ -542,7 +545,7 @@ bool sc_epoch_shard_hold(sc_seg *seg, sc_shard *shard)
 {
     sc_epoch_table *t = &seg->hdr->epochs;
     sc_retire_list *l = &shard->retire;
-    uint32_t mask, i, pick = SC_HELD_SETS, newest = 0;
+    uint32_t mask, i, pick = SC_HELD_SETS, newest = 0, moved;
     uint64_t stamp;
 
     if (!l->zc_bytes && !l->head) {
@@ -585,9 +588,13 @@ bool sc_epoch_shard_hold(sc_seg *seg, sc_shard *shard)
      * has no run tagged for it. */
     __atomic_store_n(&t->held[pick].stamp, stamp, __ATOMIC_RELAXED);
     __atomic_or_fetch(&t->held_mask, UINT32_C(1) << pick, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&t->held[pick].pages,
-                       sc_alloc_retag_locked(&seg->ac, (uint16_t)shard->index, (uint16_t)(SC_HELD_TAG0 + pick)),
-                       __ATOMIC_RELAXED);
+    moved = sc_alloc_retag_locked(&seg->ac, (uint16_t)shard->index, (uint16_t)(SC_HELD_TAG0 + pick));
+    __atomic_fetch_add(&t->held[pick].pages, moved, __ATOMIC_RELAXED);
+    /* The held pages count in the zero-copy bytes (against
+     * shardcache.zero_copy_max) until given back: once they fill the
+     * budget no new zero-copy value is made, so no later repair holds
+     * anything more. What readers can hold back stays bounded. */
+    __atomic_fetch_add(&t->zc_bytes, (uint64_t)moved << SC_PAGE_SHIFT, __ATOMIC_RELAXED);
     sc_alloc_pool_unlock(&seg->ac);
     __atomic_fetch_add(&t->repairs_held, 1, __ATOMIC_RELAXED);
     return true;
@@ -756,6 +763,7 @@ void sc_epoch_reset_holding(sc_seg *seg, uint8_t *bitmap)
     free(bitmap);
     if (pages) {
         __atomic_store_n(&t->held[0].pages, pages, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&t->zc_bytes, (uint64_t)pages << SC_PAGE_SHIFT, __ATOMIC_RELAXED);
         __atomic_or_fetch(&t->held_mask, UINT32_C(1), __ATOMIC_RELEASE);
     } else {
         __atomic_store_n(&t->held[0].stamp, 0, __ATOMIC_RELAXED);
