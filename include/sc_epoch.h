@@ -31,6 +31,11 @@ struct sc_live_table;
  * After true, pointers into zero-copy entries read from a table stay valid
  * until sc_epoch_leave. */
 bool sc_epoch_enter(struct sc_seg *seg);
+/* True when the calling thread is inside an epoch published in a slot of
+ * its own (it may borrow). False for a fork child that inherited an epoch
+ * but got no liveness slot: what it inherited stays valid (a cover holds
+ * it), but it must copy until sc_epoch_enter says true again. */
+bool sc_epoch_inside(const struct sc_seg *seg);
 /* Leaves the epoch (request end; thread end; before unmapping). */
 void sc_epoch_leave(struct sc_seg *seg);
 
@@ -53,6 +58,9 @@ uint64_t sc_epoch_reclaim(struct sc_seg *seg, struct sc_shard *shard, bool force
  * scanned, and every shard's sc_epoch_reclaim frees what nobody can hold
  * (sc_evict_retired does that pass). */
 bool sc_epoch_rescan_due(struct sc_seg *seg);
+/* No lock: whether the shard's oldest retired entry can be freed now (a
+ * hint, read without the lock: the pass locks only such shards). */
+bool sc_epoch_reclaimable(struct sc_seg *seg, struct sc_shard *shard);
 
 /* True when some live thread is inside an epoch (scans every slot; clears
  * the slots of dead owners). */
@@ -91,7 +99,8 @@ uint64_t sc_epoch_held_bytes(const struct sc_seg *seg);
 /* Boot of a named segment (no other process maps it): every slot quiescent. */
 void sc_epoch_boot(struct sc_seg *seg);
 
-/* Zero-copy bytes (live and retired) now in the segment. */
+/* Zero-copy bytes (live and retired) now in the segment, with the pages
+ * held for readers after repairs (what shardcache.zero_copy_max bounds). */
 uint64_t sc_epoch_zc_bytes(const struct sc_seg *seg);
 
 #endif

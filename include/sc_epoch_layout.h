@@ -53,6 +53,13 @@ typedef struct sc_held_set {
 
 #define SC_EPOCH_SLOTS 1024   /* = SC_LIVE_SLOTS (checked in sc_epoch.c) */
 
+/* Fork covers (sc_epoch_table.covers): cell i holds (count << 48) | epoch,
+ * epoch the oldest epoch of the count fork children that hold values
+ * inherited inside it and have no epoch slot of their own yet (still to
+ * run their atfork handler, or without a liveness slot). 0: none. */
+#define SC_EPOCH_COVERS 64
+#define SC_EPOCH_COVER_SHIFT 48
+
 /* In the segment header. Who writes each field:
  *   global: atomic increment (seq_cst) by every retirement
  *       (sc_epoch_release_entry, shard REPAIR lock), by a repair that holds
@@ -60,15 +67,23 @@ typedef struct sc_held_set {
  *       inside (sc_epoch_reset_holding). Read by anybody, no lock.
  *   safe: raised by compare-and-swap by any scanner (sc_epoch_scan), no
  *       lock; never lowered.
- *   scan_time, scan_global, scan_leaves: relaxed stores by any scanner,
- *       no lock; throttle hints only, a lost store costs one more scan.
+ *   scan_time, scan_global, scan_leaves, blocker*: relaxed stores by any
+ *       scanner, no lock; throttle hints only, a lost store costs one
+ *       more scan. scans: relaxed increment by scanners (figures).
  *   zc_bytes, retired_bytes: atomic add / saturating subtract by writers
- *       under their shard's REPAIR lock (adopt, retire, reclaim, hold);
+ *       under their shard's REPAIR lock (adopt, retire, reclaim, hold;
+ *       zc_bytes also by the held-set pass under the pool lock);
  *       zeroed by a full reset (sc_epoch_forget_all: global lock and every
  *       shard lock). retired, reclaimed, repairs_held: atomic add under
  *       the same shard lock. Statistics; read relaxed with no lock.
- *   fork_ack: atomic increment by a fork child once it has published
- *       (no lock); read by the parent's atfork handler.
+ *   fork_ack: atomic increment (seq_cst) by a fork child or a coverless
+ *       thread once it has published its own epoch, before it drops its
+ *       cover (no lock); scans that saw it change retry (sc_epoch_scan).
+ *   covers[]: compare-and-swap, no lock: a parent forking inside an
+ *       epoch adds its child (prepare handler); the child takes one away
+ *       once it has published in a slot of its own, or when a child
+ *       without a slot leaves (sc_epoch.c). Read by scanners. Zeroed at
+ *       boot of a named segment.
  *   leaves: atomic increment by every sc_epoch_leave, no lock.
  *   held_mask, held[]: under the pool lock in walk mode (a set taken by
  *       sc_epoch_shard_hold, given back by the held-set pass), or by the
@@ -85,7 +100,8 @@ typedef struct sc_epoch_table {
                                scan (monotonic: raised by scanners) */
     int64_t scan_time;      /* second of the last scan (throttle) */
     uint64_t scan_global;   /* global at the last scan (throttle) */
-    uint64_t zc_bytes;      /* bytes of zero-copy entries, live and retired */
+    uint64_t zc_bytes;      /* bytes of zero-copy entries, live and retired,
+                               and of the pages in held sets */
     uint64_t retired_bytes; /* of which retired, not yet freed */
     uint64_t retired;       /* entries retired since the segment was made */
     uint64_t reclaimed;     /* entries freed from retire lists */
@@ -93,11 +109,21 @@ typedef struct sc_epoch_table {
     uint64_t fork_ack;      /* bumped by a fork child once it has published */
     uint64_t leaves;        /* epochs left (bumped by every sc_epoch_leave) */
     uint64_t scan_leaves;   /* leaves at the last full reclamation pass */
+    /* The slot whose epoch was the minimum at the last scan (index + 1;
+     * 0: none, or the minimum came from elsewhere), its epoch and owner:
+     * while that reader is still inside with the same epoch, a new scan
+     * can raise nothing (sc_epoch_blocked). Relaxed stores by scanners,
+     * no lock; hints only (a stale one costs a scan, or waits one second). */
+    uint64_t blocker;
+    uint64_t blocker_epoch;
+    uint64_t blocker_owner;
+    uint64_t scans;         /* scans of the epoch slots (figures) */
     /* Held sets: the pages of shards repaired while readers were inside an
      * epoch (sc_epoch_shard_hold). Set i's runs carry the allocator owner
      * tag SC_HELD_TAG0 + i; they go back to the pool once every published
      * epoch is > held[i].stamp. held_mask: bit i set while set i is in
      * use. Forgotten by a full reset of the pool. */
+    uint64_t covers[SC_EPOCH_COVERS];
     uint32_t held_mask;
     /* 1 from the start of a full reset that holds pages for readers
      * (sc_epoch_reset_collect, before any table is emptied) until the

@@ -90,5 +90,8 @@ void sc_info_pool_free(sc_info_pool *p);
  * shard figures yet. */
 uint32_t sc_info_hit_sample(void);
 void sc_info_local_unrecorded(const sc_cache *c, uint64_t *hits, uint64_t *misses);
+/* How many times the calling thread found every liveness slot held
+ * (sc_live_failed_scans). */
+uint64_t sc_info_live_failed_scans(void);
 
 #endif

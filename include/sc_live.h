@@ -87,8 +87,13 @@ int sc_live_init(sc_live_table *t);
 /* The calling thread's owner token. At its first call (in this thread,
  * since the last fork) it takes a free slot of t and holds it from then
  * on. 0 when every slot is held by a live thread: the caller must then do
- * without a pin or a reservation (the locked path). */
+ * without a pin or a reservation (the locked path). A thread that found
+ * none looks again only after a few thousand more calls (each answered 0
+ * at once), or in a fork child at once. */
 sc_owner sc_live_self(sc_live_table *t);
+/* How many times the calling thread looked at every slot and found none
+ * (figures; a test that holds every slot checks that this stays small). */
+uint64_t sc_live_failed_scans(void);
 
 /* True when owner no longer holds its slot: it died (the kernel released
  * its lock), it left (sc_live_leave), or the slot changed hands since. A

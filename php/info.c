@@ -288,11 +288,12 @@ static void php_sc_info_local(zval *dst)
 {
     zval local;
 
-    array_init_size(&local, 4);
+    array_init_size(&local, 5);
     add_assoc_long(&local, "hits", (zend_long)sc_local.hits);
     add_assoc_long(&local, "misses", (zend_long)sc_local.misses);
     add_assoc_long(&local, "optimistic_retries", (zend_long)sc_local.optimistic_retries);
     add_assoc_long(&local, "locked_reads", (zend_long)sc_local.locked_reads);
+    add_assoc_long(&local, "liveness_full_scans", (zend_long)sc_info_live_failed_scans());
     add_assoc_zval(dst, "local", &local);
 }
 

@@ -40,6 +40,7 @@
 # include "config.h"
 #endif
 
+#include <pthread.h>
 #include "php.h"
 #include "SAPI.h"
 #include "zend_hash.h"
@@ -486,10 +487,28 @@ bool php_sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, 
 
 /* ---- fetch ---- */
 
+/* Fork child (after src/sc_epoch.c's handler, registered before this
+ * one): a child that got no liveness slot keeps what it inherited (a
+ * cover holds it) but may not borrow anything new. */
+static void php_sc_zc_atfork_child(void)
+{
+    if (SCG(zc_entered) && !sc_epoch_inside(&php_sc_shared_cache.seg)) {
+        SCG(zc_entered) = false;
+    }
+}
+
+static void php_sc_zc_register_atfork(void)
+{
+    pthread_atfork(NULL, NULL, php_sc_zc_atfork_child);
+}
+
 void php_sc_zc_enter(void)
 {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+
     if (php_sc_active && sc_epoch_enter(&php_sc_shared_cache.seg)) {
         SCG(zc_entered) = true;
+        pthread_once(&once, php_sc_zc_register_atfork);
     }
 }
 
@@ -608,6 +627,7 @@ void php_sc_zc_info(zval *dst)
         add_assoc_long(&z, "leaked_bytes", (zend_long)sc_epoch_held_bytes(&php_sc_shared_cache.seg));
         add_assoc_long(&z, "repairs_held", (zend_long)__atomic_load_n(&t->repairs_held, __ATOMIC_RELAXED));
         add_assoc_long(&z, "epoch", (zend_long)__atomic_load_n(&t->global, __ATOMIC_RELAXED));
+        add_assoc_long(&z, "scans", (zend_long)__atomic_load_n(&t->scans, __ATOMIC_RELAXED));
         add_assoc_long(&z, "readers", (zend_long)sc_epoch_count_readers(&php_sc_shared_cache.seg));
     }
     add_assoc_bool(&z, "inside", SCG(zc_entered));

@@ -35,7 +35,6 @@
  */
 #include "sc_epoch.h"
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -47,16 +46,25 @@ _Static_assert(SC_EPOCH_SLOTS == SC_LIVE_SLOTS, "one epoch slot per liveness slo
 
 static _Thread_local struct {
     char *base;             /* the mapping the epoch was published in */
-    uint32_t idx;           /* slot index */
+    uint32_t idx;           /* slot index (not when covered) */
+    uint32_t cover;         /* covered: the cover cell that holds epoch */
+    bool covered;           /* a fork child without a slot: epoch is held
+                               by covers[cover], not by a slot; it may not
+                               borrow anything new */
     uint64_t epoch;         /* 0: not inside */
 } sc_epoch_mine;
 
 static uint64_t sc_epoch_held_free(sc_seg *seg, uint64_t safe);
 
 static pthread_once_t sc_epoch_once = PTHREAD_ONCE_INIT;
-static sc_epoch_table *sc_epoch_fork_table;   /* set by the prepare handler */
-static sc_live_table *sc_epoch_fork_live;
-static uint64_t sc_epoch_fork_ack;
+/* Set by the prepare handler, read by the parent and child handlers: all
+ * three run in the forking thread (the child's one thread is its copy),
+ * so two threads forking at once each keep their own. */
+static _Thread_local sc_epoch_table *sc_epoch_fork_table;
+static _Thread_local sc_live_table *sc_epoch_fork_live;
+static _Thread_local uint32_t sc_epoch_fork_cover;  /* the cell the child was added to */
+
+#define SC_EPOCH_COVER_MASK ((UINT64_C(1) << SC_EPOCH_COVER_SHIFT) - 1)
 
 static uint64_t sc_epoch_sat_sub(uint64_t *p, uint64_t v)
 {
@@ -75,6 +83,47 @@ static void sc_epoch_publish(sc_epoch_table *t, uint32_t idx, sc_owner token, ui
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
+/* Adds one holder of epoch to cover cell c (its epoch: the oldest of its
+ * holders since the cell was last empty). An epoch beyond 48 bits (never
+ * in practice) is covered as 1: holds everything. */
+static void sc_epoch_cover_add(sc_epoch_table *t, uint32_t c, uint64_t epoch)
+{
+    uint64_t w = __atomic_load_n(&t->covers[c], __ATOMIC_SEQ_CST), nw, e;
+
+    if (epoch > SC_EPOCH_COVER_MASK) {
+        epoch = 1;
+    }
+    do {
+        e = w & SC_EPOCH_COVER_MASK;
+        if (!(w >> SC_EPOCH_COVER_SHIFT) || epoch < e) {
+            e = epoch;
+        }
+        nw = (((w >> SC_EPOCH_COVER_SHIFT) + 1) << SC_EPOCH_COVER_SHIFT) | e;
+    } while (!__atomic_compare_exchange_n(&t->covers[c], &w, nw, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+}
+
+/* Takes one holder away from cell c (its own epoch is published
+ * elsewhere now, or it holds nothing any more). */
+static void sc_epoch_cover_drop(sc_epoch_table *t, uint32_t c)
+{
+    uint64_t w = __atomic_load_n(&t->covers[c], __ATOMIC_SEQ_CST), n;
+
+    do {
+        n = w >> SC_EPOCH_COVER_SHIFT;
+        if (!n) {
+            return;
+        }
+    } while (!__atomic_compare_exchange_n(&t->covers[c], &w, n > 1 ? w - (UINT64_C(1) << SC_EPOCH_COVER_SHIFT) : 0,
+                                          false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+}
+
+/* Fork inside an epoch. The child inherits pointers into zero-copy values
+ * and must keep them safe until it has an epoch slot of its own, whatever
+ * the parent does meanwhile (leave, exit, be killed) and however late the
+ * child runs: the parent adds it to a cover cell before the fork, and the
+ * child takes itself away once published (sc_epoch_child). Nothing waits.
+ * A child killed before its handler ran leaves its count in the cell: what
+ * it covers stays held, bounded like a reader that never leaves. */
 static void sc_epoch_prepare(void)
 {
     sc_epoch_fork_table = NULL;
@@ -82,29 +131,27 @@ static void sc_epoch_prepare(void)
         sc_header *hdr = (sc_header *)sc_epoch_mine.base;
         sc_epoch_fork_table = &hdr->epochs;
         sc_epoch_fork_live = &hdr->live;
-        sc_epoch_fork_ack = __atomic_load_n(&hdr->epochs.fork_ack, __ATOMIC_ACQUIRE);
+        sc_epoch_fork_cover = sc_epoch_mine.covered ? sc_epoch_mine.cover : sc_epoch_mine.idx % SC_EPOCH_COVERS;
+        sc_epoch_cover_add(&hdr->epochs, sc_epoch_fork_cover, sc_epoch_mine.epoch);
     }
 }
 
 static void sc_epoch_parent(void)
 {
-    struct timespec ts = {0, 100000};
-    int i;
-
-    if (!sc_epoch_fork_table) {
-        return;
-    }
-    for (i = 0; i < 10000; i++) {
-        if (__atomic_load_n(&sc_epoch_fork_table->fork_ack, __ATOMIC_ACQUIRE) != sc_epoch_fork_ack) {
-            break;
-        }
-        if (i < 100) {
-            sched_yield();
-        } else {
-            nanosleep(&ts, NULL);
-        }
-    }
     sc_epoch_fork_table = NULL;
+}
+
+/* Publishes the covered epoch in a slot of the caller's own, then drops
+ * the cover. fork_ack is bumped in between: a scan that ran across both
+ * (it may have read the slot before and the cell after) sees it change
+ * and does not trust what it found. */
+static void sc_epoch_uncover(sc_epoch_table *t, sc_owner token, uint32_t cover)
+{
+    sc_epoch_mine.idx = (uint32_t)(token & UINT32_MAX) - 1;
+    sc_epoch_publish(t, sc_epoch_mine.idx, token, sc_epoch_mine.epoch);
+    __atomic_fetch_add(&t->fork_ack, 1, __ATOMIC_SEQ_CST);
+    sc_epoch_cover_drop(t, cover);
+    sc_epoch_mine.covered = false;
 }
 
 static void sc_epoch_child(void)
@@ -119,19 +166,24 @@ static void sc_epoch_child(void)
     /* sc_live's own child handler (registered first) forgot the parent's
      * token: this takes a slot of the child's own. */
     token = sc_live_self(sc_epoch_fork_live);
+    sc_epoch_mine.cover = sc_epoch_fork_cover;
+    sc_epoch_mine.covered = true;
     if (token) {
-        sc_epoch_mine.idx = (uint32_t)(token & UINT32_MAX) - 1;
-        sc_epoch_publish(t, sc_epoch_mine.idx, token, sc_epoch_mine.epoch);
-    } else {
-        /* No slot: the child cannot protect what it inherited. */
-        sc_epoch_mine.epoch = 0;
+        sc_epoch_uncover(t, token, sc_epoch_fork_cover);
     }
-    __atomic_fetch_add(&t->fork_ack, 1, __ATOMIC_RELEASE);
+    /* Else no slot: the cover stays, so what the child inherited stays
+     * valid; it borrows nothing new (sc_epoch_inside is false) and takes
+     * the cover over when it gets a slot (sc_epoch_enter) or leaves. */
 }
 
 static void sc_epoch_register_atfork(void)
 {
     pthread_atfork(sc_epoch_prepare, sc_epoch_parent, sc_epoch_child);
+}
+
+bool sc_epoch_inside(const sc_seg *seg)
+{
+    return sc_epoch_mine.epoch && !sc_epoch_mine.covered && sc_epoch_mine.base == seg->base;
 }
 
 bool sc_epoch_enter(sc_seg *seg)
@@ -142,6 +194,16 @@ bool sc_epoch_enter(sc_seg *seg)
     uint64_t epoch;
 
     if (sc_epoch_mine.epoch && sc_epoch_mine.base == seg->base) {
+        if (SC_LIKELY(!sc_epoch_mine.covered)) {
+            return true;
+        }
+        /* A fork child without a slot: one now (sc_live_self looks again
+         * only every few thousand calls) takes its cover over. */
+        token = sc_live_self(&seg->hdr->live);
+        if (!token) {
+            return false;
+        }
+        sc_epoch_uncover(t, token, sc_epoch_mine.cover);
         return true;
     }
     token = sc_live_self(&seg->hdr->live);
@@ -154,6 +216,7 @@ bool sc_epoch_enter(sc_seg *seg)
     sc_epoch_publish(t, idx, token, epoch);
     sc_epoch_mine.base = seg->base;
     sc_epoch_mine.idx = idx;
+    sc_epoch_mine.covered = false;
     sc_epoch_mine.epoch = epoch;
     return true;
 }
@@ -161,6 +224,13 @@ bool sc_epoch_enter(sc_seg *seg)
 void sc_epoch_leave(sc_seg *seg)
 {
     if (!sc_epoch_mine.epoch) {
+        return;
+    }
+    if (seg->base == sc_epoch_mine.base && sc_epoch_mine.covered) {
+        sc_epoch_cover_drop(&seg->hdr->epochs, sc_epoch_mine.cover);
+        __atomic_fetch_add(&seg->hdr->epochs.leaves, 1, __ATOMIC_RELEASE);
+        sc_epoch_mine.epoch = 0;
+        sc_epoch_mine.covered = false;
         return;
     }
     if (seg->base == sc_epoch_mine.base) {
@@ -171,50 +241,117 @@ void sc_epoch_leave(sc_seg *seg)
         return;
     }
     sc_epoch_mine.epoch = 0;
+    sc_epoch_mine.covered = false;
 }
 
 /* The smallest epoch a live thread has published (global + 1 when none),
- * raising t->safe to it. */
+ * raising t->safe to it. Remembers which slot held it back (blocker). */
 static uint64_t sc_epoch_scan(sc_seg *seg, int64_t now)
 {
     sc_epoch_table *t = &seg->hdr->epochs;
-    uint64_t min, safe;
-    uint32_t i;
+    uint64_t min, safe, owner = 0, acks;
+    uint32_t i, at = 0, tries = 0;
 
+again:
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    acks = __atomic_load_n(&t->fork_ack, __ATOMIC_SEQ_CST);
     min = __atomic_load_n(&t->global, __ATOMIC_SEQ_CST) + 1;
     __atomic_store_n(&t->scan_time, now, __ATOMIC_RELAXED);
     __atomic_store_n(&t->scan_global, min - 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&t->scans, 1, __ATOMIC_RELAXED);
     for (i = 0; i < SC_EPOCH_SLOTS; i++) {
-        uint64_t e = __atomic_load_n(&t->slots[i].epoch, __ATOMIC_ACQUIRE);
+        uint64_t e = __atomic_load_n(&t->slots[i].epoch, __ATOMIC_ACQUIRE), o;
         if (!e || e >= min) {
             continue;
         }
-        if (sc_live_gone(&seg->hdr->live, __atomic_load_n(&t->slots[i].owner, __ATOMIC_RELAXED))) {
+        o = __atomic_load_n(&t->slots[i].owner, __ATOMIC_RELAXED);
+        if (sc_live_gone(&seg->hdr->live, o)) {
             continue;
         }
         min = e;
+        at = i + 1;
+        owner = o;
+    }
+    /* Fork children that hold inherited values without a slot of their
+     * own (sc_epoch_prepare). */
+    for (i = 0; i < SC_EPOCH_COVERS; i++) {
+        uint64_t w = __atomic_load_n(&t->covers[i], __ATOMIC_SEQ_CST);
+        if (w && (w & SC_EPOCH_COVER_MASK) < min) {
+            min = w & SC_EPOCH_COVER_MASK;
+            at = 0;
+        }
     }
     safe = __atomic_load_n(&t->safe, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&t->fork_ack, __ATOMIC_SEQ_CST) != acks) {
+        /* A cover moved to a slot during the scan, which may have read the
+         * slot before and the cell after: look again, or raise nothing. */
+        if (++tries < 4) {
+            at = 0;
+            owner = 0;
+            goto again;
+        }
+        return safe;
+    }
+    __atomic_store_n(&t->blocker_epoch, min, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->blocker_owner, owner, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->blocker, at, __ATOMIC_RELAXED);
     while (safe < min && !__atomic_compare_exchange_n(&t->safe, &safe, min, true, __ATOMIC_RELAXED,
                                                       __ATOMIC_RELAXED)) {
     }
     return min;
 }
 
+/* True when a scan now could raise nothing: within the second of the last
+ * scan, the reader that held it back is still inside with the same epoch
+ * (every epoch published since is newer; its liveness slot says it is
+ * alive: a trylock that fails, no syscall), or nothing happened since (no
+ * leave, fewer than 64 retirements). */
+static bool sc_epoch_blocked(sc_seg *seg, int64_t now, bool leaves_too)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    uint64_t b, owner;
+
+    if (now != __atomic_load_n(&t->scan_time, __ATOMIC_RELAXED)) {
+        return false;
+    }
+    b = __atomic_load_n(&t->blocker, __ATOMIC_RELAXED);
+    owner = __atomic_load_n(&t->blocker_owner, __ATOMIC_RELAXED);
+    if (b && b <= SC_EPOCH_SLOTS
+        && __atomic_load_n(&t->slots[b - 1].epoch, __ATOMIC_RELAXED) == __atomic_load_n(&t->blocker_epoch, __ATOMIC_RELAXED)
+        && __atomic_load_n(&t->slots[b - 1].owner, __ATOMIC_RELAXED) == owner
+        && !sc_live_gone(&seg->hdr->live, owner)) {
+        return true;
+    }
+    return (!leaves_too || __atomic_load_n(&t->leaves, __ATOMIC_ACQUIRE) == __atomic_load_n(&t->scan_leaves, __ATOMIC_RELAXED))
+           && __atomic_load_n(&t->global, __ATOMIC_RELAXED) - __atomic_load_n(&t->scan_global, __ATOMIC_RELAXED) < 64;
+}
+
 bool sc_epoch_any_reader(sc_seg *seg)
 {
     sc_epoch_table *t = &seg->hdr->epochs;
+    uint64_t acks;
     uint32_t i;
 
+    /* Slots, then covers, in the order of sc_epoch_scan (a parent adds
+     * its child's cover while still in its slot; a child publishes in its
+     * slot, bumps fork_ack, then drops its cover): a change of fork_ack
+     * meanwhile counts as a reader. */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    acks = __atomic_load_n(&t->fork_ack, __ATOMIC_SEQ_CST);
     for (i = 0; i < SC_EPOCH_SLOTS; i++) {
         if (__atomic_load_n(&t->slots[i].epoch, __ATOMIC_ACQUIRE)
             && !sc_live_gone(&seg->hdr->live, __atomic_load_n(&t->slots[i].owner, __ATOMIC_RELAXED))) {
             return true;
         }
     }
-    return false;
+    for (i = 0; i < SC_EPOCH_COVERS; i++) {
+        if (__atomic_load_n(&t->covers[i], __ATOMIC_SEQ_CST)) {
+            return true;
+        }
+    }
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return __atomic_load_n(&t->fork_ack, __ATOMIC_SEQ_CST) != acks;
 }
 
 uint32_t sc_epoch_count_readers(sc_seg *seg)
@@ -222,6 +359,9 @@ uint32_t sc_epoch_count_readers(sc_seg *seg)
     sc_epoch_table *t = &seg->hdr->epochs;
     uint32_t i, n = 0;
 
+    for (i = 0; i < SC_EPOCH_COVERS; i++) {
+        n += (uint32_t)(__atomic_load_n(&t->covers[i], __ATOMIC_RELAXED) >> SC_EPOCH_COVER_SHIFT);
+    }
     for (i = 0; i < SC_EPOCH_SLOTS; i++) {
         if (__atomic_load_n(&t->slots[i].epoch, __ATOMIC_ACQUIRE)
             && !sc_live_gone(&seg->hdr->live, __atomic_load_n(&t->slots[i].owner, __ATOMIC_RELAXED))) {
@@ -259,9 +399,7 @@ uint64_t sc_epoch_reclaim(sc_seg *seg, sc_shard *shard, bool force)
     safe = __atomic_load_n(&t->safe, __ATOMIC_RELAXED);
     if (sc_epoch_retired_at(seg, l->head)->stamp >= safe) {
         int64_t now = (int64_t)time(NULL);
-        uint64_t g = __atomic_load_n(&t->global, __ATOMIC_RELAXED);
-        if (!force && now == __atomic_load_n(&t->scan_time, __ATOMIC_RELAXED)
-            && g - __atomic_load_n(&t->scan_global, __ATOMIC_RELAXED) < 64) {
+        if (!force && sc_epoch_blocked(seg, now, false)) {
             return 0;
         }
         safe = sc_epoch_scan(seg, now);
@@ -318,6 +456,23 @@ void sc_epoch_release_entry(sc_seg *seg, sc_shard *shard, sc_entry *e)
     sc_epoch_reclaim(seg, shard, false);
 }
 
+bool sc_epoch_reclaimable(sc_seg *seg, sc_shard *shard)
+{
+    sc_off head = __atomic_load_n(&shard->retire.head, __ATOMIC_RELAXED);
+    uint64_t stamp;
+
+    if (!head) {
+        return false;
+    }
+    if (head > seg->size - sizeof(sc_entry)) {
+        return true;    /* torn or stale: let the locked look decide */
+    }
+    /* No lock: the head may be freed and reused meanwhile; the stamp read
+     * is a hint (a wrong one costs a lock, or one pass's delay). */
+    stamp = __atomic_load_n(&sc_epoch_retired_at(seg, head)->stamp, __ATOMIC_RELAXED);
+    return stamp < __atomic_load_n(&seg->hdr->epochs.safe, __ATOMIC_RELAXED);
+}
+
 bool sc_epoch_rescan_due(sc_seg *seg)
 {
     sc_epoch_table *t = &seg->hdr->epochs;
@@ -326,9 +481,7 @@ bool sc_epoch_rescan_due(sc_seg *seg)
 
     SC_ASSERT(sc_layout_holds_none(seg));
 
-    if (leaves == __atomic_load_n(&t->scan_leaves, __ATOMIC_RELAXED)
-        && now == __atomic_load_n(&t->scan_time, __ATOMIC_RELAXED)
-        && __atomic_load_n(&t->global, __ATOMIC_RELAXED) - __atomic_load_n(&t->scan_global, __ATOMIC_RELAXED) < 64) {
+    if (sc_epoch_blocked(seg, now, true)) {
         return false;
     }
     __atomic_store_n(&t->scan_leaves, leaves, __ATOMIC_RELAXED);
@@ -375,7 +528,10 @@ static uint64_t sc_epoch_held_free(sc_seg *seg, uint64_t safe)
     mask = t->held_mask;
     for (i = 0; i < SC_HELD_SETS; i++) {
         if ((mask & (UINT32_C(1) << i)) && t->held[i].stamp < safe) {
-            pages += sc_alloc_give_owned_locked(&seg->ac, (uint16_t)(SC_HELD_TAG0 + i));
+            uint32_t given = sc_alloc_give_owned_locked(&seg->ac, (uint16_t)(SC_HELD_TAG0 + i));
+            /* Held pages count in the zero-copy bytes until given back. */
+            sc_epoch_sat_sub(&t->zc_bytes, (uint64_t)given << SC_PAGE_SHIFT);
+            pages += given;
             __atomic_store_n(&t->held[i].pages, 0, __ATOMIC_RELAXED);
             __atomic_store_n(&t->held[i].stamp, 0, __ATOMIC_RELAXED);
             __atomic_and_fetch(&t->held_mask, ~(UINT32_C(1) << i), __ATOMIC_RELAXED);
@@ -389,7 +545,7 @@ bool sc_epoch_shard_hold(sc_seg *seg, sc_shard *shard)
 {
     sc_epoch_table *t = &seg->hdr->epochs;
     sc_retire_list *l = &shard->retire;
-    uint32_t mask, i, pick = SC_HELD_SETS, newest = 0;
+    uint32_t mask, i, pick = SC_HELD_SETS, newest = 0, moved;
     uint64_t stamp;
 
     if (!l->zc_bytes && !l->head) {
@@ -432,9 +588,13 @@ bool sc_epoch_shard_hold(sc_seg *seg, sc_shard *shard)
      * has no run tagged for it. */
     __atomic_store_n(&t->held[pick].stamp, stamp, __ATOMIC_RELAXED);
     __atomic_or_fetch(&t->held_mask, UINT32_C(1) << pick, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&t->held[pick].pages,
-                       sc_alloc_retag_locked(&seg->ac, (uint16_t)shard->index, (uint16_t)(SC_HELD_TAG0 + pick)),
-                       __ATOMIC_RELAXED);
+    moved = sc_alloc_retag_locked(&seg->ac, (uint16_t)shard->index, (uint16_t)(SC_HELD_TAG0 + pick));
+    __atomic_fetch_add(&t->held[pick].pages, moved, __ATOMIC_RELAXED);
+    /* The held pages count in the zero-copy bytes (against
+     * shardcache.zero_copy_max) until given back: once they fill the
+     * budget no new zero-copy value is made, so no later repair holds
+     * anything more. What readers can hold back stays bounded. */
+    __atomic_fetch_add(&t->zc_bytes, (uint64_t)moved << SC_PAGE_SHIFT, __ATOMIC_RELAXED);
     sc_alloc_pool_unlock(&seg->ac);
     __atomic_fetch_add(&t->repairs_held, 1, __ATOMIC_RELAXED);
     return true;
@@ -451,8 +611,7 @@ uint64_t sc_epoch_poll(sc_seg *seg, bool force)
         return 0;
     }
     now = (int64_t)time(NULL);
-    if (!force && now == __atomic_load_n(&t->scan_time, __ATOMIC_RELAXED)
-        && __atomic_load_n(&t->global, __ATOMIC_RELAXED) - __atomic_load_n(&t->scan_global, __ATOMIC_RELAXED) < 64) {
+    if (!force && sc_epoch_blocked(seg, now, false)) {
         return 0;
     }
     return sc_epoch_held_free(seg, sc_epoch_scan(seg, now));
@@ -481,6 +640,7 @@ void sc_epoch_boot(sc_seg *seg)
         t->slots[i].epoch = 0;
         t->slots[i].owner = 0;
     }
+    memset(t->covers, 0, sizeof(t->covers));
 }
 
 uint64_t sc_epoch_zc_bytes(const sc_seg *seg)
@@ -603,6 +763,7 @@ void sc_epoch_reset_holding(sc_seg *seg, uint8_t *bitmap)
     free(bitmap);
     if (pages) {
         __atomic_store_n(&t->held[0].pages, pages, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&t->zc_bytes, (uint64_t)pages << SC_PAGE_SHIFT, __ATOMIC_RELAXED);
         __atomic_or_fetch(&t->held_mask, UINT32_C(1), __ATOMIC_RELEASE);
     } else {
         __atomic_store_n(&t->held[0].stamp, 0, __ATOMIC_RELAXED);

@@ -225,8 +225,8 @@ uint64_t sc_evict_retired(sc_seg *seg)
     }
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *shard = &seg->shards[i];
-        if (!__atomic_load_n(&shard->retire.head, __ATOMIC_RELAXED)) {
-            continue;
+        if (!sc_epoch_reclaimable(seg, shard)) {
+            continue;   /* nothing on its list is old enough (no lock taken) */
         }
         sc_shard_lock(seg, shard, SC_LOCK_REPAIR);
         freed += sc_epoch_reclaim(seg, shard, false);

@@ -40,6 +40,11 @@ uint32_t sc_info_hit_sample(void)
     return SC_HIT_SAMPLE;
 }
 
+uint64_t sc_info_live_failed_scans(void)
+{
+    return sc_live_failed_scans();
+}
+
 void sc_info_local_unrecorded(const sc_cache *c, uint64_t *hits, uint64_t *misses)
 {
     (void)c; /* the counts are the calling thread's (sc_local) */

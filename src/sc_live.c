@@ -49,13 +49,27 @@ static _Thread_local __attribute__((tls_model("initial-exec"))) struct {
 #define sc_live_mine_table (sc_live_mine_tls.table)
 #define sc_live_mine (sc_live_mine_tls.token)
 
+/* A thread that found every slot held by a live thread remembers it: it
+ * does without a slot (the locked paths, copies) and looks again only
+ * after SC_LIVE_RETRY_CALLS more calls, not at every operation (1,024
+ * trylocks each). Touched only on that slow path (general-dynamic TLS). */
+#define SC_LIVE_RETRY_CALLS 8192
+static _Thread_local struct {
+    sc_live_table *table;   /* the table of the failed take (NULL: none) */
+    uint32_t wait;          /* calls left before the next try */
+    uint64_t scans;         /* full scans that found no slot (figures) */
+} sc_live_miss;
+
 static pthread_once_t sc_live_once = PTHREAD_ONCE_INIT;
 
 static void sc_live_forget(void)
 {
-    /* In a fork child: the parent's slot is still the parent's. */
+    /* In a fork child: the parent's slot is still the parent's, and the
+     * child looks for one of its own at once. */
     sc_live_mine_table = NULL;
     sc_live_mine = 0;
+    sc_live_miss.table = NULL;
+    sc_live_miss.wait = 0;
 }
 
 static void sc_live_register_atfork(void)
@@ -105,6 +119,10 @@ static __attribute__((noinline)) sc_owner sc_live_take(sc_live_table *t)
 {
     uint32_t i, start, n;
 
+    if (sc_live_miss.table == t && sc_live_miss.wait) {
+        sc_live_miss.wait--;
+        return 0;
+    }
     pthread_once(&sc_live_once, sc_live_register_atfork);
     n = t->nslots;
     if (n == 0 || n > SC_LIVE_SLOTS) {
@@ -120,10 +138,19 @@ static __attribute__((noinline)) sc_owner sc_live_take(sc_live_table *t)
             uint32_t gen = sc_live_next_gen(s);
             sc_live_mine_table = t;
             sc_live_mine = ((sc_owner)gen << 32) | (sc_owner)(idx + 1);
+            sc_live_miss.table = NULL;
             return sc_live_mine;
         }
     }
+    sc_live_miss.table = t;
+    sc_live_miss.wait = SC_LIVE_RETRY_CALLS;
+    sc_live_miss.scans++;
     return 0;
+}
+
+uint64_t sc_live_failed_scans(void)
+{
+    return sc_live_miss.scans;
 }
 
 sc_owner sc_live_self(sc_live_table *t)

@@ -185,6 +185,7 @@ large: array
   misses: integer
   optimistic_retries: integer
   locked_reads: integer
+  liveness_full_scans: integer
 -- per_shard rows
 int(4)
 bool(true)
