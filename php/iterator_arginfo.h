@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 6a2901b8c719cbaa5cf53c09d279f94b22c084f4 */
+ * Stub hash: be0d920bc0f3f1d4513152d46e4b6076308b1530 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_APCUIterator___construct, 0, 0, 0)
 	ZEND_ARG_INFO_WITH_DEFAULT_VALUE(0, search, "null")

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 2385e0b392ce3e009ec64f011d4397a259b94330 */
+ * Stub hash: ccb535dddae387eb10bbe9e87f7ee99e487f63bd */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_shardcache_clear_cache, 0, 0, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
