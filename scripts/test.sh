@@ -278,6 +278,7 @@ run_phase() {
     echo "==== [$name] $* (timeout ${limit}s)"
     # timeout runs the command in its own process group and kills the whole
     # group at the limit; the output goes to the log and is shown live.
+    : >"$log"   # exists before tail opens it
     timeout -k 30 "$limit" "$@" </dev/null >"$log" 2>&1 &
     CHILD=$!
     tail -n +1 -f --pid="$CHILD" "$log" &
