@@ -314,6 +314,12 @@ int main(int argc, char **argv)
         }
         if (pid == 0) {
             totals t;
+#if PHP_VERSION_ID >= 80500
+            /* A SAPI that forks tells PHP so in the child (PHP 8.5, SAPI
+             * changes): the inherited heap gets new keys. Only this thread
+             * had run PHP code before the fork. */
+            php_child_init();
+#endif
             close(pipefd[0]);
             t = run_threads("child-t", child_threads);
             if (write(pipefd[1], &t, sizeof(t)) != (ssize_t)sizeof(t)) {
