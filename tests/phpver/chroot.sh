@@ -10,6 +10,7 @@
 #
 #   8.4  Debian trixie (stable): php8.4-cli, php8.4-dev, apcu, igbinary
 #   8.5  a sid base plus experimental's php8.5 (8.5.7-1); php-common from sid
+#        (experimental's Breaks php8.5-common)
 #   8.6  a sid base plus experimental's php8.6 (8.6.0~rc3-1)
 #   (8.5 and 8.6 have no apcu / igbinary packages: the tests that need them
 #   are skipped there, each saying why.)
@@ -50,7 +51,10 @@ case "$VER" in
         # From experimental, named one by one (apt's pkg/suite): the rest of
         # their dependencies (php-common among them) come from sid. opcache
         # is built into PHP since 8.5.
-        EXP_PKGS="php$VER-cli/experimental php$VER-dev/experimental php$VER-common/experimental php$VER-readline/experimental" ;;
+        EXP_PKGS="php$VER-cli/experimental php$VER-dev/experimental php$VER-common/experimental php$VER-readline/experimental"
+        # experimental's php-common (2:102~) Breaks php8.5-common, and apt's
+        # solver does not fall back to sid's by itself: named.
+        [ "$VER" = 8.5 ] && EXP_PKGS="$EXP_PKGS php-common/sid" ;;
     -h|--help|"") sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "phpver: unknown PHP version $VER (8.4, 8.5 or 8.6)" >&2; exit 2 ;;
 esac
