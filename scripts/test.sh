@@ -241,7 +241,7 @@ finish() {
     if [ "${#PLATFORM_ROWS[@]}" -gt 0 ]; then
         echo
         echo "================ by PHP version, build and SAPI ========="
-        printf '  %-6s %-4s %-8s %-16s %s\n' PHP build SAPI phase result
+        printf '  %-6s %-4s %-8s %-18s %s\n' PHP build SAPI phase result
         for line in "${PLATFORM_ROWS[@]}"; do echo "  $line"; done
         echo "========================================================="
     fi
@@ -283,8 +283,11 @@ run_phase() {
     echo
     echo "==== [$name] $* (timeout ${limit}s)"
     # timeout runs the command in its own process group and kills the whole
-    # group at the limit; the output goes to the log and is shown live.
-    timeout -k 30 "$limit" "$@" </dev/null >"$log" 2>&1 &
+    # group at the limit; the output goes to the log and is shown live. The
+    # log exists before tail starts (on a loaded machine tail could start
+    # before the background job's redirection made it: "tail: cannot open").
+    : >"$log"
+    timeout -k 30 "$limit" "$@" </dev/null >>"$log" 2>&1 &
     CHILD=$!
     tail -n +1 -f --pid="$CHILD" "$log" &
     TAILPID=$!
@@ -319,7 +322,7 @@ run_phase() {
     if [ -n "${PHASE_PLATFORM:-}" ]; then
         local ver bld sapi
         read -r ver bld sapi <<<"$PHASE_PLATFORM"
-        PLATFORM_ROWS+=("$(printf '%-6s %-4s %-8s %-16s %s passed, %s failed, %s skipped%s' "$ver" "$bld" "$sapi" \
+        PLATFORM_ROWS+=("$(printf '%-6s %-4s %-8s %-18s %s passed, %s failed, %s skipped%s' "$ver" "$bld" "$sapi" \
             "$name" "$p" "$f" "$s" "$note")")
     fi
 }
@@ -452,7 +455,7 @@ for entry in "${PHASES[@]}"; do
             0) ;;
             3)
                 SUMMARY+=("$(printf '%-16s skipped (prep-%s: source package not on the mirror)' "$name" "$prep")")
-                PLATFORM_ROWS+=("$(printf '%-6s %-4s %-8s %-16s not run: PHP source package not on the mirror' $plat "$name")")
+                PLATFORM_ROWS+=("$(printf '%-6s %-4s %-8s %-18s not run: PHP source package not on the mirror' $plat "$name")")
                 TOTAL_SKIP=$((TOTAL_SKIP + 1))
                 continue ;;
             *) continue ;;
