@@ -63,6 +63,17 @@ if test "$PHP_SHARDCACHE" != "no"; then
   ])
   PHP_SUBST(SHARDCACHE_SHARED_LIBADD)
 
+  dnl PHP's own headers are system headers to us: with -Wall -Wextra, PHP
+  dnl 8.5's headers warn on their own (an unused parameter in an inline
+  dnl function of zend_operators.h), which is no warning of our code. In a
+  dnl phpize build, INCLUDES is `php-config --includes` (every directory
+  dnl below php-config --include-dir) at this point; -isystem instead of -I
+  dnl for those. Our own directories (added below) stay -I, and -I
+  dnl directories are searched before -isystem ones.
+  if test -n "$phpincludedir"; then
+    INCLUDES=`echo " $INCLUDES" | sed "s@ -I$phpincludedir@ -isystem $phpincludedir@g; s@^ @@"`
+  fi
+
   PHP_NEW_EXTENSION(shardcache, $SHARDCACHE_SOURCES, $ext_shared,, $SHARDCACHE_CFLAGS)
 
   PHP_ADD_INCLUDE([$ext_srcdir/include])

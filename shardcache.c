@@ -897,6 +897,30 @@ ZEND_FUNCTION(shardcache_cas)
                                    false, php_sc_now(), &result) == SC_OK);
 }
 
+/* apcu_entry's callback, and the store of what it returned. zend_try is a
+ * setjmp: it sits in a function of its own, where no local is changed after
+ * it (in the caller, gcc 16 saw a macro's temporary as possibly clobbered by
+ * the longjmp). Returns false when the callback bailed out (a fatal error);
+ * the caller then cleans up and bails out again. */
+static bool php_sc_entry_compute(zend_fcall_info *fci, zend_fcall_info_cache *fcc, zend_string *key, zend_long ttl,
+                                 zval *return_value)
+{
+    volatile bool ok = true;
+
+    /* Stored as by apcu_add, as APCu does: a value stored for the key while
+     * the callback ran (by it, or by a nested apcu_entry) stays. */
+    zend_try {
+        if (zend_call_function(fci, fcc) == SUCCESS && !EG(exception) && Z_TYPE_P(return_value) != IS_UNDEF) {
+            /* Stamped when stored (as APCu): a slow callback must not
+             * store a value that is already (nearly) expired. */
+            php_sc_store_one(key, return_value, ttl, true, php_sc_now());
+        }
+    } zend_catch {
+        ok = false;
+    } zend_end_try();
+    return ok;
+}
+
 ZEND_FUNCTION(shardcache_entry)
 {
     zend_string *key;
@@ -909,6 +933,7 @@ ZEND_FUNCTION(shardcache_entry)
     zval arg;
     int64_t now;
     sc_key k;
+    bool bailed;
 
     ZEND_PARSE_PARAMETERS_START(2, 3)
         Z_PARAM_STR(key)
@@ -934,26 +959,15 @@ ZEND_FUNCTION(shardcache_entry)
     fci.params = &arg;
     fci.param_count = 1;
     fci.named_params = NULL;
-    /* Stored as by apcu_add, as APCu does: a value stored for the key while
-     * the callback ran (by it, or by a nested apcu_entry) stays. */
-    /* A fatal error in the callback jumps out of here: release the key on
+    /* A fatal error in the callback jumps out of it: release the key on
      * the way so that other processes do not wait for it. */
-    zend_try {
-        if (zend_call_function(&fci, &fcc) == SUCCESS && !EG(exception) && Z_TYPE_P(return_value) != IS_UNDEF) {
-            /* Stamped when stored (as APCu): a slow callback must not
-             * store a value that is already (nearly) expired. */
-            php_sc_store_one(key, return_value, ttl, true, php_sc_now());
-        }
-    } zend_catch {
-        sc_cache_release(&php_sc_shared_cache, &ticket);
-        if (sink.str) {
-            zend_string_efree(sink.str);
-        }
-        zend_bailout();
-    } zend_end_try();
+    bailed = !php_sc_entry_compute(&fci, &fcc, key, ttl, return_value);
     sc_cache_release(&php_sc_shared_cache, &ticket);
     if (sink.str) {
         zend_string_efree(sink.str);
+    }
+    if (bailed) {
+        zend_bailout();
     }
 }
 

@@ -9,7 +9,7 @@
 #   valgrind     memory checking phase of scripts/test.sh
 #   make, gcc    compiler toolchain (normally preinstalled)
 # For the other platforms of scripts/test.sh (phase 6):
-#   debootstrap  the PHP 8.4 trixie chroot (tests/php84/chroot.sh)
+#   debootstrap  the PHP 8.4 / 8.5 / 8.6 chroots (tests/phpver/chroot.sh)
 #   dpkg-dev, libpcre2-dev  PHP 8.2 ZTS from Debian's source package
 #                (tests/zts/build-php.sh; this adds a deb-src entry for php8.2)
 #   apache2, libapache2-mod-php8.2, wrk  the Apache prefork test; installed

@@ -21,15 +21,17 @@
 #   3. phpt           the phpt suite (tests/run-phpt.sh, see tests/README.md)
 #   4. phpt-valgrind  the phpt suite under valgrind (tests/run-phpt.sh --valgrind)
 #   5. extra phases   EXTRA_TESTS below
-#   6. platforms      PLATFORM_TESTS below: the phpt suite on PHP 8.4 NTS (a
-#      trixie chroot, tests/php84/chroot.sh), the phpt suite and the thread
-#      driver on PHP 8.2 ZTS (tests/zts/build-php.sh), Apache prefork + mod_php,
+#   6. platforms      PLATFORM_TESTS below: the phpt suite on PHP 8.4, 8.5 and
+#      8.6 NTS (Debian roots made by tests/phpver/chroot.sh: trixie; sid plus
+#      experimental), the phpt suite and the thread driver on PHP 8.2 and 8.6
+#      ZTS (tests/zts/build-php.sh), Apache prefork + mod_php,
 #      the phpt suite and a kill test against an AddressSanitizer +
 #      UndefinedBehaviorSanitizer build (tests/asan/run.sh), and the phpt
 #      suite against the debug build (scripts/build.sh --debug: SC_ASSERT on).
-#      The 8.4 chroot and the ZTS PHP are made once and cached under
-#      /opt/shardcache; on a fresh machine both are prepared in the
-#      background (nice) from the start of the run, while phases 2-5 run.
+#      The roots and the ZTS PHPs are made once and cached under
+#      /opt/shardcache; on a fresh machine they are prepared in the
+#      background (nice) from the start of the run, while phases 2-5 run
+#      (PREPS below).
 # OPTIONAL_TESTS (below, none at present) run only when named.
 # Prints a per-phase summary, a table per PHP version / build / SAPI, and,
 # as the very last line, "N passed, N failed" summed over the phases.
@@ -44,7 +46,7 @@
 #   -h, --help      this text
 # Environment: SC_PHPT_TIMEOUT (s, default 300), SC_VALGRIND_TIMEOUT
 # (s, default 1500), SC_EXTRA_TIMEOUT (s, default 300), SC_SETUP_TIMEOUT (s,
-# default 2400: waiting for the background 8.4 chroot / ZTS PHP build).
+# default 2400: waiting for the background roots / ZTS PHP builds).
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -84,10 +86,15 @@ EXTRA_TESTS=(
 # PLATFORM TESTS: "name|platform|timeout|shell command" (platform: the PHP
 # version, NTS/ZTS and SAPI it covers, for the table at the end).
 PLATFORM_TESTS=(
-    "phpt-8.4|8.4 NTS cli|600|bash tests/php84/run.sh --"
+    "phpt-8.4|8.4 NTS cli|600|bash tests/phpver/run.sh 8.4 --"
+    "phpt-8.5|8.5 NTS cli|600|bash tests/phpver/run.sh 8.5 --"
+    "phpt-8.6|8.6 NTS cli|600|bash tests/phpver/run.sh 8.6 --"
     "phpt-8.2-zts|8.2 ZTS cli|600|bash tests/zts/run.sh phpt --"
     "zts-threads|8.2 ZTS embed|300|bash tests/zts/run.sh driver --threads=8 --child-threads=2 --seconds=60"
     "zts-threads-vg|8.2 ZTS embed|600|bash tests/zts/run.sh driver --threads=4 --child-threads=1 --seconds=8 --ops=100 --fatal-every=0 --valgrind"
+    "phpt-8.6-zts|8.6 ZTS cli|600|bash tests/zts/run.sh 8.6 phpt --"
+    "zts-threads-8.6|8.6 ZTS embed|300|bash tests/zts/run.sh 8.6 driver --threads=8 --child-threads=2 --seconds=60"
+    "zts-threads-8.6-vg|8.6 ZTS embed|600|bash tests/zts/run.sh 8.6 driver --threads=4 --child-threads=1 --seconds=8 --ops=100 --fatal-every=0 --valgrind"
     "apache-prefork|8.2 NTS apache2|300|bash tests/apache/run.sh --seconds=30 --so=\"\$SO\""
     "asan|8.2 NTS cli ASan+UBSan|1500|bash tests/asan/run.sh --kill-test=300"
     "phpt-debug|8.2 NTS cli debug|600|bash scripts/build.sh --debug && bash tests/run-phpt.sh \"\$(bash scripts/build.sh --debug --print-dir)/modules/shardcache.so\" --"
@@ -235,7 +242,7 @@ finish() {
     if [ "${#PLATFORM_ROWS[@]}" -gt 0 ]; then
         echo
         echo "================ by PHP version, build and SAPI ========="
-        printf '  %-6s %-4s %-8s %-16s %s\n' PHP build SAPI phase result
+        printf '  %-6s %-4s %-8s %-18s %s\n' PHP build SAPI phase result
         for line in "${PLATFORM_ROWS[@]}"; do echo "  $line"; done
         echo "========================================================="
     fi
@@ -277,9 +284,11 @@ run_phase() {
     echo
     echo "==== [$name] $* (timeout ${limit}s)"
     # timeout runs the command in its own process group and kills the whole
-    # group at the limit; the output goes to the log and is shown live.
-    : >"$log"   # exists before tail opens it
-    timeout -k 30 "$limit" "$@" </dev/null >"$log" 2>&1 &
+    # group at the limit; the output goes to the log and is shown live. The
+    # log exists before tail starts (on a loaded machine tail could start
+    # before the background job's redirection made it: "tail: cannot open").
+    : >"$log"
+    timeout -k 30 "$limit" "$@" </dev/null >>"$log" 2>&1 &
     CHILD=$!
     tail -n +1 -f --pid="$CHILD" "$log" &
     TAILPID=$!
@@ -314,7 +323,7 @@ run_phase() {
     if [ -n "${PHASE_PLATFORM:-}" ]; then
         local ver bld sapi
         read -r ver bld sapi <<<"$PHASE_PLATFORM"
-        PLATFORM_ROWS+=("$(printf '%-6s %-4s %-8s %-16s %s passed, %s failed, %s skipped%s' "$ver" "$bld" "$sapi" \
+        PLATFORM_ROWS+=("$(printf '%-6s %-4s %-8s %-18s %s passed, %s failed, %s skipped%s' "$ver" "$bld" "$sapi" \
             "$name" "$p" "$f" "$s" "$note")")
     fi
 }
@@ -335,13 +344,36 @@ step() { # NAME CMD...
     fi
 }
 
-# needs_prep WHICH: is a selected phase on that platform (php84 | zts)?
+# The background preparations, by the platform of the phases that need
+# them: "name|platform pattern|command". Each runs at most once, niced; the
+# roots (debootstrap) one after another in one chain, the ZTS PHP builds
+# (compiling, the slow ones) in another, so that at most two run at once
+# beside the test phases. A preparation that exits 3 found its source
+# missing from the mirror (tests/zts/build-php.sh): its phases are reported
+# as skipped, with the reason, not run.
+PREPS=(
+    "php84|8.4 NTS*|bash tests/phpver/chroot.sh 8.4"
+    "php85|8.5 NTS*|bash tests/phpver/chroot.sh 8.5"
+    "php86|8.6 NTS*|bash tests/phpver/chroot.sh 8.6"
+    "zts|8.2 ZTS*|bash tests/zts/build-php.sh 8.2"
+    "zts86|8.6 ZTS*|bash tests/zts/build-php.sh 8.6"
+)
+# prep_of PLATFORM: the name of the preparation a phase of that platform needs.
+prep_of() {
+    local entry pname pat pcmd
+    for entry in "${PREPS[@]}"; do
+        IFS='|' read -r pname pat pcmd <<<"$entry"
+        # shellcheck disable=SC2254
+        case "$1" in $pat) echo "$pname"; return ;; esac
+    done
+}
+# needs_prep NAME: is a selected platform phase waiting for that preparation?
 needs_prep() {
     local entry name kind limit plat cmd
     for entry in "${PHASES[@]}"; do
         IFS='|' read -r name kind limit plat cmd <<<"$entry"
-        [ -n "${SELECTED[$name]:-}" ] || continue
-        case "$1:$plat" in php84:8.4*|zts:*ZTS*) return 0 ;; esac
+        [ -n "${SELECTED[$name]:-}" ] && [ "$kind" = platform ] || continue
+        [ "$(prep_of "$plat")" = "$1" ] && return 0
     done
     return 1
 }
@@ -350,17 +382,29 @@ if [ "$do_build" -eq 1 ]; then
     step setup bash scripts/setup.sh
 fi
 
-# The slow preparations of the platform phases (a debootstrap, a PHP build)
+# The slow preparations of the platform phases (debootstraps, PHP builds)
 # start now in the background, niced, and are waited for before their phases.
 BG_PIDS=()
-if needs_prep php84; then
-    (nice -n 10 bash tests/php84/chroot.sh >"$logdir/prep-php84.log" 2>&1 </dev/null; echo $? >"$logdir/prep-php84.rc") &
-    BG_PIDS+=($!)
-fi
-if needs_prep zts; then
-    (nice -n 10 bash tests/zts/build-php.sh >"$logdir/prep-zts.log" 2>&1 </dev/null; echo $? >"$logdir/prep-zts.rc") &
-    BG_PIDS+=($!)
-fi
+prep_chain() { # NAME... : run those preparations one after another
+    local want entry pname pat pcmd
+    for want in "$@"; do
+        for entry in "${PREPS[@]}"; do
+            IFS='|' read -r pname pat pcmd <<<"$entry"
+            [ "$pname" = "$want" ] || continue
+            needs_prep "$pname" || continue
+            local t0
+            t0=$(date +%s)
+            nice -n 10 bash -c "$pcmd" >"$logdir/prep-$pname.log" 2>&1 </dev/null
+            local rc=$?
+            echo "prepare $pname: exit $rc after $(( $(date +%s) - t0 )) s (niced, beside the other work)" >>"$logdir/prep-$pname.log"
+            echo "$rc" >"$logdir/prep-$pname.rc"
+        done
+    done
+}
+prep_chain php84 php85 php86 &
+BG_PIDS+=($!)
+prep_chain zts zts86 &
+BG_PIDS+=($!)
 
 if [ "$do_build" -eq 1 ]; then
     step build bash scripts/build.sh ${build_args[@]+"${build_args[@]}"}
@@ -368,25 +412,31 @@ fi
 
 # wait_prep NAME: waits (up to SETUP_TIMEOUT in all) for a background
 # preparation; prints its log and how long the whole run had waited.
+# Returns 0 ready, 3 source missing from the mirror (phases skipped), 1 failed.
 prep_deadline=$(( $(date +%s) + SETUP_TIMEOUT ))
 wait_prep() {
-    local name="$1"
+    local name="$1" rc
     while [ ! -f "$logdir/prep-$name.rc" ] && [ "$(date +%s)" -lt "$prep_deadline" ]; do
         sleep 5
     done
     echo
     echo "==== [prepare $name] (background, since the start of the run: $(( $(date +%s) - RUN_START )) s)"
     cat "$logdir/prep-$name.log" 2>/dev/null
-    if [ "$(cat "$logdir/prep-$name.rc" 2>/dev/null)" = 0 ]; then
+    rc="$(cat "$logdir/prep-$name.rc" 2>/dev/null)"
+    if [ "$rc" = 0 ]; then
         SUMMARY+=("$(printf '%-16s ok (ready %s s after the start)' "prep-$name" "$(( $(date +%s) - RUN_START ))")")
         return 0
+    fi
+    if [ "$rc" = 3 ]; then
+        SUMMARY+=("$(printf '%-16s not possible: its source package is not on the mirror (see above)' "prep-$name")")
+        return 3
     fi
     SUMMARY+=("$(printf '%-16s FAILED (see above)' "prep-$name")")
     TOTAL_FAIL=$((TOTAL_FAIL + 1))
     return 1
 }
 
-php84_ok=0 zts_ok=0      # 0: not waited for yet, 1: ready, 2: failed
+declare -A PREP_STATE=()   # name -> 0 ready, 1 failed, 3 source missing (unset: not waited for)
 for entry in "${PHASES[@]}"; do
     IFS='|' read -r name kind limit plat cmd <<<"$entry"
     if [ -z "${SELECTED[$name]:-}" ]; then
@@ -395,14 +445,23 @@ for entry in "${PHASES[@]}"; do
         esac
         continue
     fi
-    case "$kind:$plat" in
-        platform:8.4*)
-            [ "$php84_ok" -eq 0 ] && { wait_prep php84 && php84_ok=1 || php84_ok=2; }
-            [ "$php84_ok" -eq 1 ] || continue ;;
-        platform:*ZTS*)
-            [ "$zts_ok" -eq 0 ] && { wait_prep zts && zts_ok=1 || zts_ok=2; }
-            [ "$zts_ok" -eq 1 ] || continue ;;
-    esac
+    prep=""
+    [ "$kind" = platform ] && prep="$(prep_of "$plat")"
+    if [ -n "$prep" ]; then
+        if [ -z "${PREP_STATE[$prep]:-}" ]; then
+            wait_prep "$prep"
+            PREP_STATE[$prep]=$?
+        fi
+        case "${PREP_STATE[$prep]}" in
+            0) ;;
+            3)
+                SUMMARY+=("$(printf '%-16s skipped (prep-%s: source package not on the mirror)' "$name" "$prep")")
+                PLATFORM_ROWS+=("$(printf '%-6s %-4s %-8s %-18s not run: PHP source package not on the mirror' $plat "$name")")
+                TOTAL_SKIP=$((TOTAL_SKIP + 1))
+                continue ;;
+            *) continue ;;
+        esac
+    fi
     if [ "$name" = phpt-valgrind ] && ! command -v valgrind >/dev/null 2>&1; then
         SUMMARY+=("$(printf '%-16s FAILED (valgrind not installed)' phpt-valgrind)")
         TOTAL_FAIL=$((TOTAL_FAIL + 1))

@@ -31,7 +31,7 @@
 #
 # Environment: PHP (php binary, default: php in PATH), RUN_TESTS (path of
 # run-tests.php, default: <extension_dir>/build/run-tests.php), JOBS (parallel
-# workers, default 2).
+# workers, default 2; JOBS=1: one test at a time, on PHP 8.6 too).
 #
 # PHP always runs with -n (no php.ini: the distribution's APCu ini must not load),
 # the extension given with -d extension=..., and apc.enable_cli=1 comes from each
@@ -119,7 +119,9 @@ if [ "$VALGRIND" = 1 ]; then
     fi
     ARGS+=(-m -d pcre.jit=0)
 fi
-if [ "$JOBS" -gt 1 ] 2>/dev/null; then
+# Always given, -j1 too: PHP 8.6's run-tests.php runs in parallel when
+# it is told nothing (up to 10 workers); -j1 is sequential on every version.
+if [ "$JOBS" -ge 1 ] 2>/dev/null; then
     ARGS+=("-j$JOBS")
 fi
 # run-tests gives a test 60 s (300 s under valgrind, whatever this says).

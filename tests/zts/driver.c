@@ -50,6 +50,9 @@ static const char *g_worker_php;
 static double g_deadline;
 static int g_ops = 400;
 static int g_fatal_every = 25;
+/* The embed SAPI's ini entries: ours to free (PHP 8.6 made the SAPI's
+ * field a const char *). */
+static char *g_ini_entries;
 
 /* Output of the request running on this thread. */
 static __thread char *t_out;
@@ -224,7 +227,8 @@ static void php_start(const char *ext)
              "display_errors=1\nlog_errors=0\nerror_reporting=32767\nmemory_limit=256M\n"
              "extension=%s\napc.enabled=1\napc.shm_size=64M\n",
              ext);
-    php_embed_module.ini_entries = strdup(ini);
+    g_ini_entries = strdup(ini);
+    php_embed_module.ini_entries = g_ini_entries;
     php_embed_module.php_ini_ignore = 1;
     if (php_embed_module.startup(&php_embed_module) == FAILURE) {
         fprintf(stderr, "driver: PHP module startup failed\n");
@@ -239,8 +243,9 @@ static void php_stop(void)
 #ifdef ZTS
     tsrm_shutdown();
 #endif
-    free(php_embed_module.ini_entries);
     php_embed_module.ini_entries = NULL;
+    free(g_ini_entries);
+    g_ini_entries = NULL;
 }
 
 int main(int argc, char **argv)
@@ -309,6 +314,12 @@ int main(int argc, char **argv)
         }
         if (pid == 0) {
             totals t;
+#if PHP_VERSION_ID >= 80500
+            /* A SAPI that forks tells PHP so in the child (PHP 8.5, SAPI
+             * changes): the inherited heap gets new keys. Only this thread
+             * had run PHP code before the fork. */
+            php_child_init();
+#endif
             close(pipefd[0]);
             t = run_threads("child-t", child_threads);
             if (write(pipefd[1], &t, sizeof(t)) != (ssize_t)sizeof(t)) {

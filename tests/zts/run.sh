@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
-# shardcache on a thread-safe (ZTS) PHP 8.2: the phpt suite, and the thread
-# driver (tests/zts/driver.c: N threads of one process plus a forked process,
-# every value checked).
+# shardcache on a thread-safe (ZTS) PHP, 8.2 or 8.6: the phpt suite, and the
+# thread driver (tests/zts/driver.c: N threads of one process plus a forked
+# process, every value checked).
 #
-#   bash tests/zts/run.sh phpt   [-- run-phpt.sh args]   the phpt suite
-#   bash tests/zts/run.sh driver [--threads=8] [--child-threads=2]
+#   bash tests/zts/run.sh [8.6] phpt   [-- run-phpt.sh args]   the phpt suite
+#   bash tests/zts/run.sh [8.6] driver [--threads=8] [--child-threads=2]
 #                                   [--seconds=60] [--valgrind]
-#   bash tests/zts/run.sh build                           build only
+#   bash tests/zts/run.sh [8.6] build                           build only
 #
-# The ZTS PHP comes from tests/zts/build-php.sh (built once, cached under /opt).
-# The extension is built for it in .build-zts/ of the checkout (a copy of
-# the sources; modules/ of the checkout is not touched), with the same
-# no-warning rule as scripts/build.sh; the driver is built there too.
+# Without a version: PHP 8.2. The ZTS PHP comes from tests/zts/build-php.sh
+# (built once, cached under /opt). The extension is built for it in
+# .build-zts/ (8.2) or .build-zts-8.6/ of the checkout (a copy of the
+# sources; modules/ of the checkout is not touched), with the same
+# no-warning rule as scripts/build.sh; the driver is built there too, with
+# PHP's headers as system headers as in config.m4.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
+VER=8.2
+case "${1:-}" in 8.2|8.6) VER="$1"; shift ;; esac
 mode="${1:-}"
 [ $# -gt 0 ] && shift
 case "$mode" in
@@ -25,11 +29,12 @@ case "$mode" in
 esac
 
 t0=$(date +%s)
-PREFIX="$(bash tests/zts/build-php.sh)"
+PREFIX="$(bash tests/zts/build-php.sh "$VER")"
 echo "test-zts: ZTS PHP at $PREFIX ($("$PREFIX/bin/php" -n -r 'echo PHP_VERSION, PHP_ZTS ? " ZTS" : " NTS";'))," \
      "ready after $(( $(date +%s) - t0 ))s"
 
 BUILD="$ROOT/.build-zts"
+[ "$VER" = 8.2 ] || BUILD="$ROOT/.build-zts-$VER"
 build() {
     local src="$BUILD/src"
     mkdir -p "$src"
@@ -52,7 +57,7 @@ build() {
     (cd "$src" && PATH="$PREFIX/bin:$PATH" bash scripts/build.sh --incremental)
     # The driver: an embed-SAPI program linked with the ZTS libphp.
     local inc cflags
-    inc="$("$PREFIX/bin/php-config" --includes)"
+    inc="$("$PREFIX/bin/php-config" --includes | sed "s@-I@-isystem @g")"
     cflags="-std=gnu11 -O2 -g -Wall -Wextra -Werror -pthread"
     if [ ! -x "$BUILD/driver" ] || [ tests/zts/driver.c -nt "$BUILD/driver" ]; then
         # shellcheck disable=SC2086
