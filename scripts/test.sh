@@ -92,16 +92,18 @@ PLATFORM_TESTS=(
     "phpt-8.2-zts|8.2 ZTS cli|600|bash tests/zts/run.sh phpt --"
     "zts-threads|8.2 ZTS embed|300|bash tests/zts/run.sh driver --threads=8 --child-threads=2 --seconds=60"
     "zts-threads-vg|8.2 ZTS embed|600|bash tests/zts/run.sh driver --threads=4 --child-threads=1 --seconds=8 --ops=100 --fatal-every=0 --valgrind"
-    "phpt-8.6-zts|8.6 ZTS cli|600|bash tests/zts/run.sh 8.6 phpt --"
-    "zts-threads-8.6|8.6 ZTS embed|300|bash tests/zts/run.sh 8.6 driver --threads=8 --child-threads=2 --seconds=60"
-    "zts-threads-8.6-vg|8.6 ZTS embed|600|bash tests/zts/run.sh 8.6 driver --threads=4 --child-threads=1 --seconds=8 --ops=100 --fatal-every=0 --valgrind"
     "apache-prefork|8.2 NTS apache2|300|bash tests/apache/run.sh --seconds=30 --so=\"\$SO\""
     "asan|8.2 NTS cli ASan+UBSan|1500|bash tests/asan/run.sh --kill-test=300"
     "phpt-debug|8.2 NTS cli debug|600|bash scripts/build.sh --debug && bash tests/run-phpt.sh \"\$(bash scripts/build.sh --debug --print-dir)/modules/shardcache.so\" --"
 )
 
 # OPTIONAL TESTS: "name|timeout|shell command", run only when named.
+# ZTS PHP 8.6: optional until Debian's mirror serves the php8.6 source
+# package (its .dsc and tarballs answer 404 today; build-php.sh exits 3).
 OPTIONAL_TESTS=(
+    "phpt-8.6-zts|1500|bash tests/zts/build-php.sh 8.6 && bash tests/zts/run.sh 8.6 phpt --"
+    "zts-threads-8.6|1200|bash tests/zts/build-php.sh 8.6 && bash tests/zts/run.sh 8.6 driver --threads=8 --child-threads=2 --seconds=60"
+    "zts-threads-8.6-vg|1200|bash tests/zts/build-php.sh 8.6 && bash tests/zts/run.sh 8.6 driver --threads=4 --child-threads=1 --seconds=8 --ops=100 --fatal-every=0 --valgrind"
 )
 # ---------------------------------------------------------------------------
 
