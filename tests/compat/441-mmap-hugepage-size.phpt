@@ -22,7 +22,7 @@ $cases = [['0', '4M'], ['2M', '4M'], ['2097152', '8M'], ['-1', '4M'], ['1000', '
 foreach ($cases as [$hp, $size]) {
     [$out, $status] = sc_run_php(['extension=' . sc_extension_path(), 'apc.enable_cli=1', "apc.shm_size=$size",
                                   "apc.mmap_hugepage_size=$hp", 'display_startup_errors=1', 'log_errors=0'], $code);
-    echo "$hp $size: exit ", $status === 0 ? 0 : 'non-zero', "\n", trim($out), "\n";
+    echo "$hp $size: exit ", $status === 0 ? 0 : 'non-zero', "\n", sc_strip_startup_trace(trim($out), $status), "\n";
 }
 echo "-- here\n";
 var_dump(ini_get('apc.mmap_hugepage_size'), ini_set('apc.mmap_hugepage_size', '2M'), ini_get_all('apcu')['apc.mmap_hugepage_size']);

@@ -11,7 +11,7 @@ $code = 'echo json_encode([ini_get("apc.expunge_threshold"), ini_get("apc.smart"
 foreach (['0', '0.5', '12.5', '100', '-1', '100.5'] as $t) {
     [$out, $status] = sc_run_php(['extension=' . sc_extension_path(), 'apc.enable_cli=1', "apc.expunge_threshold=$t",
                                   'display_startup_errors=1', 'log_errors=0'], $code);
-    echo "$t: exit ", $status === 0 ? 0 : 'non-zero', "\n", trim($out), "\n";
+    echo "$t: exit ", $status === 0 ? 0 : 'non-zero', "\n", sc_strip_startup_trace(trim($out), $status), "\n";
 }
 echo "-- here\n";
 var_dump(ini_get('apc.expunge_threshold'), ini_set('apc.expunge_threshold', '10'), ini_get_all('apcu')['apc.expunge_threshold']['access']);

@@ -9,16 +9,7 @@ foreach ($cases as [$size, $hint]) {
                                   "apc.entries_hint=$hint", 'display_startup_errors=1', 'log_errors=0'],
                                  'var_dump(apcu_enabled(), apcu_store("k", 1), apcu_fetch("k"));');
     $out = trim($out);
-    if (PHP_VERSION_ID >= 80500 && $status !== 0) {
-        // PHP 8.5 follows a fatal error with its stack trace
-        // (fatal_error_backtraces, on by default), at startup too, where it
-        // has no frame: exactly these two lines, taken out so that the
-        // expectation is the same on every PHP version.
-        $out = preg_replace('/ in Unknown on line 0\nStack trace:\n#0 \{main\}$/', ' in Unknown on line 0', $out, 1, $n);
-        if ($n !== 1) {
-            echo "no stack trace after the startup error\n";
-        }
-    }
+    $out = sc_strip_startup_trace($out, $status);
     echo "$size $hint: exit ", $status === 0 ? 0 : 'non-zero', "\n", $out, "\n";
 }
 ?>
