@@ -25,10 +25,9 @@ $run = function (string $ext) use ($code) {
 };
 $apcu = $run('apcu.so');
 $sc = $run(sc_extension_path());
-echo "real APCu: ", $apcu['version'], "\n";
-if ($apcu['version'] !== '5.1.22') {
-    echo "(the changes below are those from 5.1.22)\n";
-}
+// Debian ships 5.1.22 (bookworm, PHP 8.2) and 5.1.24 (trixie, PHP 8.4):
+// neither changed the keys or settings checked below.
+echo "real APCu: ", in_array($apcu['version'], ['5.1.22', '5.1.24'], true) ? '5.1.22 or 5.1.24' : $apcu['version'], "\n";
 
 // apcu_cache_info: 5.1.25 added cleanups and defragmentations before
 // expunges, and made expunges an int.
@@ -69,7 +68,7 @@ ob_start();
 var_dump(preg_match('/^Version => 5\.1\.28$/m', ob_get_clean()));
 ?>
 --EXPECT--
-real APCu: 5.1.22
+real APCu: 5.1.22 or 5.1.24
 bool(true)
 bool(true)
 bool(true)
