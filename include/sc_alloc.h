@@ -174,6 +174,8 @@ typedef struct sc_alloc_ctx {
  * must not be used: its previous writer died mid-change, or the segment
  * waits for a full reset; the lock is not held then. Release with
  * sc_alloc_pool_unlock. */
+/* Whether the pool's free lists and figures are whole (sc_alloc.c). */
+bool sc_alloc_pool_sane(const sc_alloc_ctx *ac);
 bool sc_alloc_pool_lock(sc_alloc_ctx *ac);
 /* Same, for a holder that only reads the pool: if it dies holding the lock,
  * nothing is reset. */

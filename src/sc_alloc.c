@@ -235,6 +235,43 @@ static void sc_alloc_pool_give(sc_alloc_ctx *ac, uint32_t head, uint32_t run)
     sc_alloc_pool_link(ac, head, run);
 }
 
+/* Whether the pool's free lists can be followed without leaving the page
+ * array: every bin's list holds free runs of that bin's size, inside the
+ * area, linked both ways, bin_mask says which bins hold any, and the runs
+ * add up to free_pages. For a segment file whose users stopped without
+ * closing it (sc_file.c): nobody else maps it. O(npages). */
+bool sc_alloc_pool_sane(const sc_alloc_ctx *ac)
+{
+    const sc_pool *pool = ac->pool;
+    uint64_t free_pages = 0, steps = 0;
+    uint32_t bin, mask = 0;
+
+    if (pool->total_pages != ac->npages || pool->free_pages > ac->npages) {
+        return false;
+    }
+    for (bin = 0; bin < SC_NBINS; bin++) {
+        uint32_t p = pool->bin_head[bin], prev = SC_NONE;
+        if (p != SC_NONE) {
+            mask |= UINT32_C(1) << bin;
+        }
+        while (p != SC_NONE) {
+            const sc_page *h;
+            if (p >= ac->npages || ++steps > ac->npages) {
+                return false;
+            }
+            h = &ac->pages[p];
+            if (h->kind != SC_PAGE_FREE || h->run == 0 || h->run > ac->npages - p
+                || sc_alloc_bin_of(h->run) != bin || h->prev != prev) {
+                return false;
+            }
+            free_pages += h->run;
+            prev = p;
+            p = h->next;
+        }
+    }
+    return mask == pool->bin_mask && free_pages == pool->free_pages;
+}
+
 /* Takes the pool lock. Returns false when the pool cannot be used: its
  * previous holder died in the middle of a change, or that happened before
  * and the segment waits for a full reset (hdr->needs_reset). A writer

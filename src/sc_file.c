@@ -552,7 +552,20 @@ static bool sc_file_boot_trusted(const sc_seg *seg, const char *kboot, char *not
         snprintf(note, notelen, "its last users did not close it and the machine has restarted since");
         return false;
     }
-    return sc_file_body_sane(seg, note, notelen);
+    if (!sc_file_body_sane(seg, note, notelen)) {
+        return false;
+    }
+    /* Nobody else maps it. A pool writer that died mid-change (or a
+     * damaged dirty word) leaves lists that cannot be followed: the pool
+     * waits for its full reset, which rebuilds it from the pages in use.
+     * Otherwise its lists must be whole. */
+    if (hdr->pool.dirty) {
+        __atomic_store_n(&seg->hdr->needs_reset, 1, __ATOMIC_RELEASE);
+    } else if (!sc_alloc_pool_sane(&seg->ac)) {
+        snprintf(note, notelen, "its page pool is damaged");
+        return false;
+    }
+    return true;
 }
 
 /* ---- a restart: nobody else has the segment mapped ---- */
