@@ -8,7 +8,7 @@ use Illuminate\Cache\Repository;
 use PHPUnit\Framework\TestCase;
 use Shardcache\NearCache;
 use Shardcache\NearCache\Laravel\NearCacheStore;
-use Shardcache\NearCache\Sync;
+use Shardcache\NearCacheTests\Support\ForkedSync;
 use Shardcache\NearCacheTests\Support\RedisServer;
 
 /**
@@ -20,39 +20,23 @@ use Shardcache\NearCacheTests\Support\RedisServer;
 final class LaravelStoreTest extends TestCase
 {
     private static ?RedisServer $redis = null;
-    private static int $syncPid = 0;
+    private static ?ForkedSync $sync = null;
     private Repository $repo;
     private NearCacheStore $store;
 
     public static function setUpBeforeClass(): void
     {
         self::$redis = new RedisServer();
-        self::$syncPid = pcntl_fork();
-        if (self::$syncPid === 0) {
-            @proc_nice(-5);
-            $sync = new Sync('127.0.0.1', self::$redis->port, 'lara', ['interval_ms' => 20]);
-            pcntl_async_signals(true);
-            pcntl_signal(SIGTERM, static fn () => $sync->stop());
-            $sync->run();
-            posix_kill(posix_getpid(), SIGKILL);   // never run PHPUnit's shutdown in the child
-        }
-        $c = new NearCache(self::$redis->client(), 'lara');
-        $deadline = microtime(true) + 10;
-        while ($c->localGeneration() === null && microtime(true) < $deadline) {
-            usleep(2000);
-        }
-        if ($c->localGeneration() === null) {
+        self::$sync = new ForkedSync(self::$redis->port, 'lara');
+        if (!ForkedSync::waitUsable(new NearCache(self::$redis->client(), 'lara'))) {
             throw new \RuntimeException('the sync process never became healthy');
         }
     }
 
     public static function tearDownAfterClass(): void
     {
-        if (self::$syncPid > 0) {
-            posix_kill(self::$syncPid, SIGTERM);
-            pcntl_waitpid(self::$syncPid, $st);
-            self::$syncPid = 0;
-        }
+        self::$sync?->stop();
+        self::$sync = null;
         self::$redis = null;
     }
 

@@ -6,7 +6,7 @@ namespace Shardcache\NearCacheTests;
 
 use Cache\IntegrationTests\SimpleCacheTest;
 use Shardcache\NearCache;
-use Shardcache\NearCache\Sync;
+use Shardcache\NearCacheTests\Support\ForkedSync;
 use Shardcache\NearCacheTests\Support\RedisServer;
 
 /**
@@ -17,37 +17,21 @@ use Shardcache\NearCacheTests\Support\RedisServer;
 final class Psr16Test extends SimpleCacheTest
 {
     private static ?RedisServer $redis = null;
-    private static int $syncPid = 0;
+    private static ?ForkedSync $sync = null;
 
     public static function setUpBeforeClass(): void
     {
         self::$redis = new RedisServer();
-        self::$syncPid = pcntl_fork();
-        if (self::$syncPid === 0) {
-            @proc_nice(-5);
-            $sync = new Sync('127.0.0.1', self::$redis->port, 'psr16', ['interval_ms' => 20]);
-            pcntl_async_signals(true);
-            pcntl_signal(SIGTERM, static fn () => $sync->stop());
-            $sync->run();
-            posix_kill(posix_getpid(), SIGKILL);   // never run PHPUnit's shutdown in the child
-        }
-        $c = new NearCache(self::$redis->client(), 'psr16');
-        $deadline = microtime(true) + 10;
-        while ($c->localGeneration() === null && microtime(true) < $deadline) {
-            usleep(2000);
-        }
-        if ($c->localGeneration() === null) {
+        self::$sync = new ForkedSync(self::$redis->port, 'psr16');
+        if (!ForkedSync::waitUsable(new NearCache(self::$redis->client(), 'psr16'))) {
             throw new \RuntimeException('the sync process never became healthy');
         }
     }
 
     public static function tearDownAfterClass(): void
     {
-        if (self::$syncPid > 0) {
-            posix_kill(self::$syncPid, SIGTERM);
-            pcntl_waitpid(self::$syncPid, $st);
-            self::$syncPid = 0;
-        }
+        self::$sync?->stop();
+        self::$sync = null;
         self::$redis = null;
     }
 
