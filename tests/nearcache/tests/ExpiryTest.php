@@ -9,7 +9,7 @@ use Shardcache\NearCache;
 use Shardcache\NearCache\InvalidArgumentException;
 use Shardcache\NearCacheTests\Support\CountingRedis;
 use Shardcache\NearCacheTests\Support\ForkedSync;
-use Shardcache\NearCacheTests\Support\RedisServer;
+use Shardcache\NearCacheTests\Support\RedisAndSync;
 
 /**
  * TTLs: a local copy never outlives the Redis key it was read from (PTTL 0:
@@ -20,20 +20,16 @@ final class ExpiryTest extends TestCase
 {
     private const NS = 'exp';
 
-    private static ?RedisServer $redis = null;
-    private static ?ForkedSync $sync = null;
+    use RedisAndSync;
 
     public static function setUpBeforeClass(): void
     {
-        self::$redis = new RedisServer();
-        self::$sync = new ForkedSync(self::$redis->port, self::NS);
+        self::startRedisAndSync(self::NS);
     }
 
     public static function tearDownAfterClass(): void
     {
-        self::$sync?->stop();
-        self::$sync = null;
-        self::$redis = null;
+        self::stopRedisAndSync();
     }
 
     private static function nowMs(): int

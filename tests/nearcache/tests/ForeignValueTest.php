@@ -9,7 +9,7 @@ use Shardcache\NearCache;
 use Shardcache\NearCacheTests\Support\CountingRedis;
 use Shardcache\NearCacheTests\Support\DestructProbe;
 use Shardcache\NearCacheTests\Support\ForkedSync;
-use Shardcache\NearCacheTests\Support\RedisServer;
+use Shardcache\NearCacheTests\Support\RedisAndSync;
 
 /**
  * Values written to Redis by other clients come back exactly as written, and
@@ -20,20 +20,16 @@ final class ForeignValueTest extends TestCase
 {
     private const NS = 'foreign';
 
-    private static ?RedisServer $redis = null;
-    private static ?ForkedSync $sync = null;
+    use RedisAndSync;
 
     public static function setUpBeforeClass(): void
     {
-        self::$redis = new RedisServer();
-        self::$sync = new ForkedSync(self::$redis->port, self::NS);
+        self::startRedisAndSync(self::NS);
     }
 
     public static function tearDownAfterClass(): void
     {
-        self::$sync?->stop();
-        self::$sync = null;
-        self::$redis = null;
+        self::stopRedisAndSync();
     }
 
     /** @return array<string, array{0:string}> */

@@ -8,8 +8,7 @@ use Illuminate\Cache\Repository;
 use PHPUnit\Framework\TestCase;
 use Shardcache\NearCache;
 use Shardcache\NearCache\Laravel\NearCacheStore;
-use Shardcache\NearCacheTests\Support\ForkedSync;
-use Shardcache\NearCacheTests\Support\RedisServer;
+use Shardcache\NearCacheTests\Support\RedisAndSync;
 
 /**
  * The Laravel store through Laravel's own Illuminate\Cache\Repository (what
@@ -19,25 +18,18 @@ use Shardcache\NearCacheTests\Support\RedisServer;
  */
 final class LaravelStoreTest extends TestCase
 {
-    private static ?RedisServer $redis = null;
-    private static ?ForkedSync $sync = null;
+    use RedisAndSync;
     private Repository $repo;
     private NearCacheStore $store;
 
     public static function setUpBeforeClass(): void
     {
-        self::$redis = new RedisServer();
-        self::$sync = new ForkedSync(self::$redis->port, 'lara');
-        if (!ForkedSync::waitUsable(new NearCache(self::$redis->client(), 'lara'))) {
-            throw new \RuntimeException('the sync process never became healthy');
-        }
+        self::startRedisAndSync('lara', true);
     }
 
     public static function tearDownAfterClass(): void
     {
-        self::$sync?->stop();
-        self::$sync = null;
-        self::$redis = null;
+        self::stopRedisAndSync();
     }
 
     protected function setUp(): void

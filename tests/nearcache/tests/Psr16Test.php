@@ -6,8 +6,7 @@ namespace Shardcache\NearCacheTests;
 
 use Cache\IntegrationTests\SimpleCacheTest;
 use Shardcache\NearCache;
-use Shardcache\NearCacheTests\Support\ForkedSync;
-use Shardcache\NearCacheTests\Support\RedisServer;
+use Shardcache\NearCacheTests\Support\RedisAndSync;
 
 /**
  * The PSR-16 integration suite (cache/integration-tests) against NearCache,
@@ -16,23 +15,16 @@ use Shardcache\NearCacheTests\Support\RedisServer;
  */
 final class Psr16Test extends SimpleCacheTest
 {
-    private static ?RedisServer $redis = null;
-    private static ?ForkedSync $sync = null;
+    use RedisAndSync;
 
     public static function setUpBeforeClass(): void
     {
-        self::$redis = new RedisServer();
-        self::$sync = new ForkedSync(self::$redis->port, 'psr16');
-        if (!ForkedSync::waitUsable(new NearCache(self::$redis->client(), 'psr16'))) {
-            throw new \RuntimeException('the sync process never became healthy');
-        }
+        self::startRedisAndSync('psr16', true);
     }
 
     public static function tearDownAfterClass(): void
     {
-        self::$sync?->stop();
-        self::$sync = null;
-        self::$redis = null;
+        self::stopRedisAndSync();
     }
 
     public function createSimpleCache()

@@ -7,8 +7,7 @@ namespace Shardcache\NearCacheTests;
 use Cache\IntegrationTests\CachePoolTest;
 use Shardcache\NearCache;
 use Shardcache\NearCache\Symfony\NearCacheAdapter;
-use Shardcache\NearCacheTests\Support\ForkedSync;
-use Shardcache\NearCacheTests\Support\RedisServer;
+use Shardcache\NearCacheTests\Support\RedisAndSync;
 use Symfony\Contracts\Cache\ItemInterface;
 
 /**
@@ -19,23 +18,16 @@ use Symfony\Contracts\Cache\ItemInterface;
  */
 final class SymfonyAdapterTest extends CachePoolTest
 {
-    private static ?RedisServer $redis = null;
-    private static ?ForkedSync $sync = null;
+    use RedisAndSync;
 
     public static function setUpBeforeClass(): void
     {
-        self::$redis = new RedisServer();
-        self::$sync = new ForkedSync(self::$redis->port, 'psr6');
-        if (!ForkedSync::waitUsable(new NearCache(self::$redis->client(), 'psr6'))) {
-            throw new \RuntimeException('the sync process never became healthy');
-        }
+        self::startRedisAndSync('psr6', true);
     }
 
     public static function tearDownAfterClass(): void
     {
-        self::$sync?->stop();
-        self::$sync = null;
-        self::$redis = null;
+        self::stopRedisAndSync();
     }
 
     public function createCachePool()
