@@ -66,6 +66,8 @@ const WORKLOADS = [
     'fetch_obj_small',
     'fetch_miss',
     'store_int_own',
+    'store_int_parent',
+    'store_int_child',
     'store_arr_100',
     'store_delete',
     'mixed_90_10',
@@ -297,8 +299,19 @@ function entry_callback(): Closure
     };
 }
 
-function preload(string $workload): void
+function preload(string $workload, int $procs): void
 {
+    if ($workload === 'store_int_parent') {
+        // child by child, as an application's first process would write them
+        for ($n = 0; $n < $procs; $n++) {
+            foreach (parent_own_keys($n) as $key) {
+                if (!apcu_store($key, -1)) {
+                    fail_env("preload: apcu_store($key) failed");
+                }
+            }
+        }
+        return;
+    }
     if ($workload === 'entry_10k') {
         // warm-up through apcu_entry itself: every key is computed and
         // stored once, so the timed run is (almost) all hits
@@ -514,13 +527,14 @@ function run_fetch_arr_100(): Generator
     return [$ops, $err, $elapsed];
 }
 
-function run_store_int_own(): Generator
+/**
+ * The timed loop of the store_int_* workloads: stores ints over this
+ * process's OWN_KEYS keys round robin, then checks that every key holds
+ * the value of its last store. In yac mode the same loop, rewritten for
+ * yac's methods (yac_loop).
+ */
+function store_int_loop(array $keys): Generator
 {
-    $pid = getmypid();
-    $keys = [];
-    for ($i = 0; $i < OWN_KEYS; $i++) {
-        $keys[] = "p{$pid}_$i";
-    }
     $deadline = yield;             // setup done; wait for the start
     $chk = 0;
     $ops = 0;
@@ -546,6 +560,56 @@ function run_store_int_own(): Generator
         }
     }
     return [$ops, $err, $elapsed];
+}
+
+/** store_int_loop, or its yac form. */
+function store_int_run(array $keys): Generator
+{
+    $loop = yac_mode() ? yac_loop('store_int_loop') : 'store_int_loop';
+    return yield from $loop($keys);
+}
+
+/** Child $idx's keys of store_int_parent (stored by the parent). */
+function parent_own_keys(int $idx): array
+{
+    $keys = [];
+    for ($i = 0; $i < OWN_KEYS; $i++) {
+        $keys[] = "w{$idx}_$i";
+    }
+    return $keys;
+}
+
+/* Fresh keys: each process's keys are new when the timed loop starts; its
+ * first block inserts them, the rest overwrite them. */
+function run_store_int_own(): Generator
+{
+    $pid = getmypid();
+    $keys = [];
+    for ($i = 0; $i < OWN_KEYS; $i++) {
+        $keys[] = "p{$pid}_$i";
+    }
+    return yield from store_int_run($keys);
+}
+
+/* Keys stored by the parent before the fork (one process writes a key
+ * first, others update it later): child n overwrites child n's keys. */
+function run_store_int_parent(): Generator
+{
+    return yield from store_int_run(parent_own_keys($GLOBALS['bench_child']));
+}
+
+/* Keys each child stores itself before the start (untimed). */
+function run_store_int_child(): Generator
+{
+    $pid = getmypid();
+    $keys = [];
+    for ($i = 0; $i < OWN_KEYS; $i++) {
+        $keys[] = "c{$pid}_$i";
+        if (!apcu_store($keys[$i], -1)) {
+            fail_env("setup: apcu_store({$keys[$i]}) failed");
+        }
+    }
+    return yield from store_int_run($keys);
 }
 
 function run_mixed_90_10(): Generator
@@ -972,7 +1036,7 @@ function main(array $argv): int
             fail_env('cache not enabled: pass -d apc.enable_cli=1');
         }
         apcu_clear_cache();
-        preload($workload);
+        preload($workload, $procs);
     }
 
     $children = [];   // pid => socket (parent end)
@@ -988,6 +1052,7 @@ function main(array $argv): int
             fail_env('fork failed');
         }
         if ($pid === 0) {
+            $GLOBALS['bench_child'] = $n;     // this child's index, 0..procs-1
             fclose($pair[0]);
             foreach ($children as $s) {     // earlier children's parent ends
                 fclose($s);

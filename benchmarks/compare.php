@@ -47,6 +47,8 @@ const ALL_WORKLOADS = [
     'fetch_obj_small',
     'fetch_miss',
     'store_int_own',
+    'store_int_parent',
+    'store_int_child',
     'store_arr_100',
     'store_delete',
     'mixed_90_10',
@@ -59,7 +61,7 @@ const DEFAULT_PROCS = '1,2,4,8,16';
 const YAC_WORKLOADS_CMP = [
     'baseline_local_array', 'baseline_empty_call',
     'fetch_int_hot16', 'fetch_str_1k', 'fetch_arr_100', 'fetch_obj_small', 'fetch_miss',
-    'store_int_own', 'store_arr_100', 'store_delete', 'mixed_90_10', 'mixed_zipf',
+    'store_int_own', 'store_int_parent', 'store_int_child', 'store_arr_100', 'store_delete', 'mixed_90_10', 'mixed_zipf',
 ];
 
 function usage(string $msg = ''): never

@@ -166,7 +166,9 @@ _Static_assert(sizeof(sc_shard_head) == SC_CACHELINE, "a shard head is one cache
 
 /* One shard. The lock sits alone on its cache line (with what only its
  * holder reads) so that writers taking it do not disturb optimistic
- * readers of the head.
+ * readers of the head, nor the lockless writers and pin holders (who read
+ * where the head and the liveness table are: head_rel and live_rel, on
+ * the slam line, which no store writes while slam defense is off).
  *   lock: the shard's robust mutex (sc_shard.c), in either mode.
  *   dirty: written by the lock holder only: set right after taking the
  *       lock in REPAIR mode, cleared right before unlocking and by a locker
@@ -186,13 +188,6 @@ _Static_assert(sizeof(sc_shard_head) == SC_CACHELINE, "a shard head is one cache
 typedef struct sc_shard {
     _Alignas(SC_CACHELINE) sc_mutex lock;
     uint32_t dirty;        /* a REPAIR holder has the lock (see sc_shard.c) */
-    uint32_t index;
-    /* Where this shard's head is, in bytes from the shard itself (see
-     * sc_layout_head). */
-    int64_t head_rel;
-    /* Where the segment's liveness table is, in bytes from the shard (for
-     * the writers' pin wait, which has only the shard in hand). */
-    int64_t live_rel;
     /* -- state of the lock's holders, each field under the lock named
      *    above; nothing an optimistic reader looks at. stats, then alloc:
      *    the counters every allocation and free writes are its lanes',
@@ -209,6 +204,16 @@ typedef struct sc_shard {
     uint32_t slam_len;
     uint32_t slam_owner;
     int64_t slam_time;
+    /* -- written once, read with no lock by everybody: on the slam line,
+     *    which only stores with apc.slam_defense on write (they take the
+     *    lock: no lockless store or pin holder runs alongside them) -- */
+    uint32_t index;
+    /* Where this shard's head is, in bytes from the shard itself (see
+     * sc_layout_head). */
+    int64_t head_rel;
+    /* Where the segment's liveness table is, in bytes from the shard (for
+     * the writers' pin wait, which has only the shard in hand). */
+    int64_t live_rel;
     sc_pin pins[SC_PINS];
     /* Zero-copy entries unlinked but maybe still in use (sc_epoch.c);
      * shard REPAIR lock. */
@@ -219,6 +224,11 @@ typedef struct sc_shard {
  * lists: each lane on lines of its own. */
 _Static_assert(sizeof(sc_alloc_lane) % SC_CACHELINE == 0 && offsetof(sc_shard, alloc.lanes) % SC_CACHELINE == 0,
                "each allocation lane must sit on cache lines of its own");
+/* The fields lockless writers read share no line with the lock. */
+_Static_assert(offsetof(sc_shard, index) / SC_CACHELINE == offsetof(sc_shard, slam_hash) / SC_CACHELINE
+                   && offsetof(sc_shard, live_rel) / SC_CACHELINE == offsetof(sc_shard, slam_hash) / SC_CACHELINE
+                   && offsetof(sc_shard, slam_hash) >= SC_CACHELINE,
+               "index, head_rel and live_rel sit on the slam line");
 
 /* The head of a shard whose lock or writer state the caller already has in
  * hand. (A fetch goes from the hash to seg->heads directly, without reading

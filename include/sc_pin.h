@@ -20,6 +20,8 @@
  * on, until sc_pin_release, no writer frees or reuses what the caller found
  * in the table. */
 sc_pin *sc_pin_claim(sc_shard *shard, sc_owner self);
+/* sc_pin_claim for a caller that knows its lane (sc_pin_lane) already. */
+sc_pin *sc_pin_claim_lane(sc_shard *shard, sc_owner self, uint32_t lane);
 
 /* The calling thread's lane (0 .. SC_PINS - 1): the pin slot it tries
  * first and its allocation lane (sc_alloc, sc_alloc_free) in every shard.

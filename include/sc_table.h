@@ -50,8 +50,9 @@ static inline uint8_t sc_table_tag_of(uint64_t hash)
  *       fetch in SC_HIT_SAMPLE, under the shard's NO_REPAIR lock taken with
  *       trylock (sc_cache_record_hit); REFERENCED is cleared by the CLOCK hand
  *       under the REPAIR lock (sc_evict.c). Read under either lock mode.
- *   flags & SC_ENTRY_CHAINED: set before publication, read (relaxed
- *       atomic) with no lock.
+ *   flags & (SC_ENTRY_CHAINED | SC_ENTRY_LANE_MASK | SC_ENTRY_HOMED): set
+ *       before publication, never changed; read (relaxed atomic) with no
+ *       lock.
  *   ttl, when a dead lockless writer's entry is settled: inside the
  *       shard's window with every pin drained (sc_pin_settle).
  *   ver: the entry's own sequence counter; odd while a writer
@@ -156,6 +157,35 @@ static inline int64_t sc_table_ttl_signed(uint32_t ttl)
 /* Set on entries whose value lives in separate page runs (chunks, made
  * and freed by sc_entry.c): the value bytes are then an array of sc_chunk. */
 #define SC_ENTRY_CHAINED 0x02
+/* The allocation lane (sc_pin_lane, mod SC_ALLOC_LANES) of the store
+ * that made the entry, in bits 3-5: set before publication (sc_entry.c),
+ * never changed. A lockless store (sc_lockless.c) rewrites only the
+ * entries of its own lane, or homed ones: the entries of one lane sit in
+ * that lane's slabs, so two processes that store their own keys write
+ * lines of their own, never a line that also holds the other's entry. */
+#define SC_ENTRY_LANE_SHIFT 3
+#define SC_ENTRY_LANE_MASK 0x38
+/* Set before publication on an entry made by a store that replaced an
+ * entry of another lane (sc_cache_store): its key was moved once into
+ * the storing lane's slabs; from then on stores of every lane rewrite it
+ * in place (a key that several processes store moves at most once). */
+#define SC_ENTRY_HOMED 0x40
+_Static_assert((SC_ENTRY_LANE_MASK >> SC_ENTRY_LANE_SHIFT) + 1 == SC_ALLOC_LANES, "a lane fits the flags' lane bits");
+
+static inline uint32_t sc_table_entry_lane(uint8_t flags)
+{
+    return (uint32_t)(flags & SC_ENTRY_LANE_MASK) >> SC_ENTRY_LANE_SHIFT;
+}
+
+/* Whether a store from lane should move e into its own slabs instead of
+ * rewriting it where it is. */
+static inline bool sc_table_entry_foreign(const sc_entry *e, uint32_t lane)
+{
+    uint8_t f = __atomic_load_n(&e->flags, __ATOMIC_RELAXED);
+
+    return !(f & SC_ENTRY_HOMED) && sc_table_entry_lane(f) != lane % SC_ALLOC_LANES;
+}
+
 /* At most this many chunks per value. */
 #define SC_MAX_CHUNKS 1024
 

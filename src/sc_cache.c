@@ -265,7 +265,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     uint64_t size = sizeof(sc_entry) + (uint64_t)key->len + value->len;
     const sc_entry *old;
     sc_off off;
-    uint32_t slot = 0, owner = c->slam_defense ? sc_cache_slam_owner() : 0;
+    uint32_t slot = 0, owner = c->slam_defense ? sc_cache_slam_owner() : 0, lane;
     sc_table_seen seen = {.seq = 1};
     int attempt;
     bool old_gone;
@@ -286,6 +286,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
                              (uint32_t)value->len, now, &seen)) {
         return SC_OK;
     }
+    lane = sc_pin_lane(shard);
     for (attempt = 0;; attempt++) {
         sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
         if (c->slam_defense && sc_cache_slam_refused(shard, hash, key->len, now, owner)) {
@@ -303,10 +304,12 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
             sc_epoch_reclaim(seg, shard, false);
         }
         /* A scalar over a scalar is written into the entry that
-         * holds the key (sc_inplace.c): no allocation, no free, no slot. */
+         * holds the key (sc_inplace.c): no allocation, no free, no slot;
+         * unless another lane made it and it is not homed: then it moves
+         * into this lane's slabs below. */
         if (attempt == 0 && !sc_cache_has_bytes(value->vtype) && value->len == 0) {
             old = sc_cache_seen_find(seg, head, key, hash, &seen, &slot);
-            if (old && !sc_cache_has_bytes(old->vtype)) {
+            if (old && !sc_cache_has_bytes(old->vtype) && !sc_table_entry_foreign(old, lane)) {
                 sc_inplace_result r = sc_inplace_store(shard, (sc_entry *)old, value->vtype, value->scalar, ttl,
                                                        now, add_only);
                 if (r == SC_INPLACE_EXISTS) {
@@ -319,7 +322,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
                 }
             }
         }
-        off = sc_cache_make_entry(c, shard, hash, key, value, ttl, now, sc_pin_lane(shard), attempt == 0);
+        off = sc_cache_make_entry(c, shard, hash, key, value, ttl, now, lane, attempt == 0);
         if (off && value->fixup && (((sc_entry *)(seg->base + off))->flags & SC_ENTRY_CHAINED)) {
             /* A zero-copy layout needs one piece: the caller stores the
              * value's copying form instead. */
@@ -366,6 +369,11 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
                                                                          : sc_table_free_slot(seg, table, hash);
     }
 
+    /* A key that lived in another lane's slabs (or moved before) stays
+     * where it lands now, whoever stores it next (SC_ENTRY_HOMED). */
+    if (old && (old->flags & SC_ENTRY_HOMED || sc_table_entry_lane(old->flags) != lane % SC_ALLOC_LANES)) {
+        ((sc_entry *)(seg->base + off))->flags |= SC_ENTRY_HOMED;
+    }
     if (value->fixup) {
         sc_entry *ne = (sc_entry *)(seg->base + off);
         value->fixup(value->fixup_arg, SC_ENTRY_VAL(ne), value->len);

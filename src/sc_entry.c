@@ -66,13 +66,14 @@ uint64_t sc_entry_stamp(void)
 }
 
 static void sc_entry_fill(sc_entry *e, uint64_t hash, const char *key, uint32_t key_len, uint8_t vtype,
-                          int64_t scalar, uint32_t value_len, uint32_t ttl, int64_t now, uint64_t mem)
+                          int64_t scalar, uint32_t value_len, uint32_t ttl, int64_t now, uint64_t mem,
+                          uint32_t lane)
 {
     e->hash = hash;
     e->key_len = key_len;
     e->val_len = value_len;
     e->vtype = vtype;
-    e->flags = 0;
+    e->flags = (uint8_t)((lane % SC_ALLOC_LANES) << SC_ENTRY_LANE_SHIFT);
     e->ver = 0;
     e->ttl = ttl;
     e->scalar = scalar;
@@ -109,7 +110,7 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
     off = sc_alloc(&seg->ac, &shard->alloc, owner, size, lane);
     if (off) {
         e = (sc_entry *)(seg->base + off);
-        sc_entry_fill(e, hash, key, key_len, vtype, scalar, value_len, ttl, now, sc_alloc_usable(size));
+        sc_entry_fill(e, hash, key, key_len, vtype, scalar, value_len, ttl, now, sc_alloc_usable(size), lane);
         if (value_len) {
             memcpy(SC_ENTRY_VAL(e), value, value_len);
         }
@@ -132,8 +133,8 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
         return 0;
     }
     e = (sc_entry *)(seg->base + off);
-    sc_entry_fill(e, hash, key, key_len, vtype, scalar, value_len, ttl, now, 0);
-    e->flags = SC_ENTRY_CHAINED;
+    sc_entry_fill(e, hash, key, key_len, vtype, scalar, value_len, ttl, now, 0, lane);
+    e->flags |= SC_ENTRY_CHAINED;
     table = sc_entry_chunk_table(e, &count);
     mem = sc_alloc_usable(size);
     n = 0;

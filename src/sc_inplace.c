@@ -56,10 +56,10 @@ sc_inplace_result sc_inplace_store(sc_shard *shard, sc_entry *old, uint8_t vtype
         return SC_INPLACE_EXISTS;
     }
     gone = old->ttl == SC_TTL_GONE;
-    /* The fields sc_entry_fill sets; hash, key, val_len (0) and mem_size
-     * (same allocation) stay as they are. */
+    /* The fields sc_entry_fill sets; hash, key, val_len (0), mem_size
+     * (same allocation) and the lane bits stay as they are. */
     old->vtype = vtype;
-    old->flags = 0;
+    old->flags &= (uint8_t)(SC_ENTRY_LANE_MASK | SC_ENTRY_HOMED);
     /* Next even version (from an odd one too: a lockless writer that died
      * mid-write and was not seen by a drain, e.g. across a restart of a
      * named segment; every field it wrote is written again here). No

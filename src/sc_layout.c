@@ -323,6 +323,7 @@ uint64_t sc_layout_id(void)
         sizeof(sc_shard_head), offsetof(sc_shard_head, seq), offsetof(sc_shard_head, table),
         offsetof(sc_shard_head, pins_used),
         sizeof(sc_shard), offsetof(sc_shard, lock), offsetof(sc_shard, dirty), offsetof(sc_shard, head_rel),
+        offsetof(sc_shard, live_rel), SC_ENTRY_LANE_MASK, SC_ENTRY_HOMED,
         offsetof(sc_shard, alloc), offsetof(sc_shard, stats), offsetof(sc_shard, reservations),
         offsetof(sc_shard, pins), offsetof(sc_shard_head, frozen),
         sizeof(sc_shard_alloc), offsetof(sc_shard_alloc, lanes), offsetof(sc_shard_alloc, spare_head),

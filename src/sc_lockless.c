@@ -4,8 +4,10 @@
  *
  * What qualifies. A store of ttl 0 over an entry of ttl 0 or SC_TTL_GONE
  * with the same vtype: scalar over scalar, or bytes (string, array,
- * serialized) of the same length, neither chained nor zero-copy (the
- * caller adds its own limits: sc_lockless.h). A delete of such an entry
+ * serialized) of the same length, neither chained nor zero-copy, made by
+ * the caller's lane or homed (sc_table_entry_foreign; the caller's locked
+ * path moves any other into its lane's slabs), plus the caller's own
+ * limits (sc_lockless.h). A delete of such an entry
  * with at most SC_LOCKLESS_MAX_BYTES of value, while 1/SC_LOCKLESS_FREE_SHARE
  * of the pool is free. The entry keeps its memory, slot, lengths and key.
  *
@@ -78,24 +80,23 @@ __attribute__((noinline)) void sc_lockless_mark_gone(sc_entry *e)
 }
 
 /* Steps 2 and 3 for e, key's entry as a lookup made after the shard's seq
- * read start (even) found it: pins the shard, checks that seq has not
- * moved, names e in the pin and claims e's version (even -> odd). Returns
- * the pin, with *live, *self (the caller's liveness table and token) and
- * *v (the version's even value before the claim) set; from here on e stays
- * key's entry and no other writer changes it, until sc_lockless_unpin.
- * NULL, with nothing held or written but a pin taken and given back, when
- * any of it fails: no token or pin slot, a writer opened the window since
- * (or has it open), another lockless writer holds e (or a dead one's
- * version is still odd). Inlined: as a call, its out-parameters cost the
- * lockless store and delete about 20 instructions each (instr.sh). */
+ * read start (even) found it: pins the shard (self: the caller's liveness
+ * token, lane: its lane, both from sc_live_self_lane), checks that seq has
+ * not moved, names e in the pin and claims e's version (even -> odd).
+ * Returns the pin, with *v (the version's even value before the claim)
+ * set; from here on e stays key's entry and no other writer changes it,
+ * until sc_lockless_unpin. NULL, with nothing held or written but a pin
+ * taken and given back, when any of it fails: no pin slot, a writer opened
+ * the window since (or has it open), another lockless writer holds e (or
+ * a dead one's version is still odd). Inlined: as a call, its
+ * out-parameters cost the lockless store and delete about 20 instructions
+ * each (instr.sh). */
 static inline __attribute__((always_inline)) sc_pin *
-sc_lockless_claim(sc_shard *shard, uint64_t start, sc_entry *e, sc_live_table **live, sc_owner *self, uint16_t *v)
+sc_lockless_claim(sc_shard *shard, uint64_t start, sc_entry *e, sc_owner self, uint32_t lane, uint16_t *v)
 {
     sc_pin *pin;
 
-    *live = sc_layout_shard_live(shard);
-    *self = sc_live_self(*live);
-    pin = *self ? sc_pin_claim(shard, *self) : NULL;
+    pin = self ? sc_pin_claim_lane(shard, self, lane) : NULL;
     if (!pin) {
         return NULL;
     }
@@ -140,6 +141,7 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
     sc_owner self;
     sc_pin *pin;
     sc_entry *e;
+    uint32_t lane;
     uint16_t v;
     bool ok, revived;
 
@@ -157,10 +159,17 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
     if (!ok) {
         return false;
     }
+    live = sc_layout_shard_live(shard);
+    self = sc_live_self_lane(live, &lane);
+    /* An entry another lane made, not homed yet: the locked path moves it
+     * into this lane's slabs (sc_table_entry_foreign). */
+    if (sc_table_entry_foreign(e, lane)) {
+        return false;
+    }
     /* Pinned and claimed: e stays this key's entry, with this vtype, and
      * ttl 0 or SC_TTL_GONE (only lockless writers change it now, under
      * ver). */
-    pin = sc_lockless_claim(shard, start, e, &live, &self, &v);
+    pin = sc_lockless_claim(shard, start, e, self, lane, &v);
     if (!pin) {
         return false;
     }
@@ -171,7 +180,7 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
         /* Counted inside the window: a writer killed before the version
          * below is settled and the count done again (sc_pin_settle);
          * one killed after it has counted. */
-        sc_alloc_gone_add(&shard->alloc, sc_pin_lane(shard), -1);
+        sc_alloc_gone_add(&shard->alloc, lane, -1);
     }
     __atomic_store_n(&e->ver, (uint16_t)(v + 2), __ATOMIC_RELEASE);
     sc_live_count(live, self, revived ? SC_LIVE_INSERTS : SC_LIVE_UPDATES);
@@ -188,7 +197,7 @@ sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *
     sc_owner self;
     sc_pin *pin;
     sc_entry *e;
-    uint32_t slot = 0, ttl;
+    uint32_t slot = 0, ttl, lane;
     uint16_t v;
     bool deleted;
 
@@ -223,7 +232,9 @@ sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *
     if ((uint64_t)sc_alloc_pool_free_pages(&seg->ac) * SC_LOCKLESS_FREE_SHARE < seg->npages) {
         return SC_LOCKLESS_DECLINED;
     }
-    pin = sc_lockless_claim(shard, start, e, &live, &self, &v);
+    live = sc_layout_shard_live(shard);
+    self = sc_live_self_lane(live, &lane);
+    pin = sc_lockless_claim(shard, start, e, self, lane, &v);
     if (!pin) {
         return SC_LOCKLESS_DECLINED;
     }
@@ -233,7 +244,7 @@ sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *
     if (deleted) {
         sc_lockless_mark_gone(e);
         /* Inside the window, as in sc_lockless_store. */
-        sc_alloc_gone_add(&shard->alloc, sc_pin_lane(shard), 1);
+        sc_alloc_gone_add(&shard->alloc, lane, 1);
     }
     __atomic_store_n(&e->ver, (uint16_t)(v + 2), __ATOMIC_RELEASE);
     if (deleted) {

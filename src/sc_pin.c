@@ -39,13 +39,12 @@ uint32_t sc_pin_lane(sc_shard *shard)
     return sc_live_my_lane(sc_layout_shard_live(shard)) % SC_PINS;
 }
 
-sc_pin *sc_pin_claim(sc_shard *shard, sc_owner self)
+/* The claim itself, inlined into both entry points. */
+static inline __attribute__((always_inline)) sc_pin *sc_pin_claim_at(sc_shard *shard, sc_owner self, uint32_t lane)
 {
-    uint32_t first, i;
+    uint32_t first = lane % SC_PINS, i;
 
-    /* The slot of this thread's lane first (self is this thread's token,
-     * so its lane is the one sc_live_my_lane caches for it). */
-    first = sc_pin_lane(shard);
+    SC_ASSERT(lane == sc_pin_lane(shard));
 
     if (SC_UNLIKELY(!__atomic_load_n(&sc_layout_head(shard)->pins_used, __ATOMIC_RELAXED))) {
         __atomic_store_n(&sc_layout_head(shard)->pins_used, 1, __ATOMIC_SEQ_CST);
@@ -62,6 +61,18 @@ sc_pin *sc_pin_claim(sc_shard *shard, sc_owner self)
         }
     }
     return NULL;
+}
+
+sc_pin *sc_pin_claim(sc_shard *shard, sc_owner self)
+{
+    /* The slot of this thread's lane first (self is this thread's token,
+     * so its lane is the one sc_live_my_lane caches for it). */
+    return sc_pin_claim_at(shard, self, sc_pin_lane(shard));
+}
+
+sc_pin *sc_pin_claim_lane(sc_shard *shard, sc_owner self, uint32_t lane)
+{
+    return sc_pin_claim_at(shard, self, lane);
 }
 
 sc_entry *sc_pin_entry(sc_shard *shard, int64_t rel)

@@ -30,8 +30,8 @@ $use = '$ok = apcu_store("n", 1) && apcu_fetch("n") === 1; for ($i = 0; $i < 200
 $cases = [
     // Power loss: the header (first 256 bytes) was written back, nothing else.
     'zero body' => fn($f) => patch($f, 256, str_repeat("\0", filesize($f) - 256)),
-    // Shard 0's head_rel (at 48 in sc_shard; shards_off at 104 in the header).
-    'head offset' => fn($f) => patch($f, u64($f, 104) + 48, pack('P', 1 << 40)),
+    // Shard 0's head_rel (at 2016 in sc_shard; shards_off at 104 in the header).
+    'head offset' => fn($f) => patch($f, u64($f, 104) + 2016, pack('P', 1 << 40)),
     // A few bytes of the page descriptors changed while nobody had it open.
     'changed bytes' => fn($f) => patch($f, u64($f, 112) + 8, "\xff\xff\xff\xff\x01\x02\x03\x04"),
 ];
@@ -49,7 +49,7 @@ $p = proc_open(seg_cmd(['shardcache.segment' => $seg] + $ini, 'apcu_store("old",
                [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['redirect', 1]], $pipes);
 echo "killed: ", fgets($pipes[1]);
 proc_terminate($p, 9); fclose($pipes[0]); fclose($pipes[1]); proc_close($p);
-patch($seg, u64($seg, 104) + 48, pack('P', 1 << 40));
+patch($seg, u64($seg, 104) + 2016, pack('P', 1 << 40));
 echo "  first: ", run($seg, $use, $ini), "\n";
 echo "  next: ", run($seg, $use, $ini), "\n";
 ?>
