@@ -86,6 +86,7 @@ ZEND_TSRMLS_CACHE_EXTERN()
 
 extern sc_cache php_sc_shared_cache;     /* this process's handle on the segment */
 extern bool php_sc_active;               /* false: every operation finds/stores nothing */
+extern char php_sc_seg_refused[320];     /* why shardcache.segment was refused ("" when it was not) */
 
 /* Time for TTL checks: the request time with apc.use_request_time, else now. */
 int64_t php_sc_now(void);
