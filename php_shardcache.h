@@ -46,7 +46,7 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     zend_long shards;        /* shardcache.shards */
     bool apcu_compat;        /* shardcache.apcu_compat */
     char *segment;           /* shardcache.segment: "" = anonymous, else a file (sc_file.h) */
-    zend_long segment_mode;  /* shardcache.segment_mode (0600, 0640 or 0660) */
+    zend_long segment_mode;  /* shardcache.segment_mode (0600 or 0660) */
     /* This thread's scratch buffer for encoded values being fetched
      * (persistent memory, kept between requests unless above 1 MiB). */
     char *scratch;
