@@ -46,7 +46,7 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     zend_long shards;        /* shardcache.shards */
     bool apcu_compat;        /* shardcache.apcu_compat */
     char *segment;           /* shardcache.segment: "" = anonymous, else a file (sc_file.h) */
-    zend_long segment_mode;  /* shardcache.segment_mode (0600, 0640 or 0660) */
+    zend_long segment_mode;  /* shardcache.segment_mode (0600 or 0660) */
     /* This thread's scratch buffer for encoded values being fetched
      * (persistent memory, kept between requests unless above 1 MiB). */
     char *scratch;
@@ -86,6 +86,7 @@ ZEND_TSRMLS_CACHE_EXTERN()
 
 extern sc_cache php_sc_shared_cache;     /* this process's handle on the segment */
 extern bool php_sc_active;               /* false: every operation finds/stores nothing */
+extern char php_sc_seg_refused[320];     /* why shardcache.segment was refused ("" when it was not) */
 
 /* Time for TTL checks: the request time with apc.use_request_time, else now. */
 int64_t php_sc_now(void);

@@ -53,6 +53,7 @@ static bool php_sc_seg_fresh;            /* this process made the segment: prelo
 static char *php_sc_seg_resolved;
 static bool php_sc_seg_change_warned;
 static char php_sc_seg_path[4096];       /* the named segment's file, expanded */
+char php_sc_seg_refused[320];            /* php_shardcache.h */
 static uint64_t php_sc_req_size;         /* apc.shm_size, shardcache.shards, apc.entries_hint, apc.ttl, */
 static uint32_t php_sc_req_shards;       /* resolved at startup for the segment made or mapped later */
 static uint32_t php_sc_req_hint;
@@ -129,16 +130,19 @@ static ZEND_INI_MH(php_sc_on_update_expunge_threshold)
     return SUCCESS;
 }
 
-/* shardcache.segment_mode: octal permission bits of a named segment; only
- * the owner (0600) or the owner and the group (0640, 0660). */
+/* shardcache.segment_mode: octal permission bits of a named segment: the
+ * owner only (0600) or the owner and this process's group (0660). Every
+ * process maps the segment to read and write, so a mode that gives the
+ * group (or others) read access alone shares nothing: refused. */
 static ZEND_INI_MH(php_sc_on_update_segment_mode)
 {
     char *end = NULL;
     zend_long m = ZEND_STRTOL(ZSTR_VAL(new_value), &end, 8);
 
     (void)entry; (void)mh_arg1; (void)mh_arg2; (void)mh_arg3; (void)stage;
-    if (ZSTR_LEN(new_value) == 0 || (end && *end) || (m != 0600 && m != 0640 && m != 0660)) {
-        php_error_docref(NULL, E_WARNING, "shardcache.segment_mode must be 0600, 0640 or 0660");
+    if (ZSTR_LEN(new_value) == 0 || (end && *end) || (m != 0600 && m != 0660)) {
+        php_error_docref(NULL, E_WARNING, "shardcache.segment_mode must be 0600 (the owner) or 0660 (the owner "
+                         "and the group: every user of a segment reads and writes it); using the default 0600");
         return FAILURE;
     }
     SCG(segment_mode) = m;
@@ -1078,6 +1082,31 @@ static void php_sc_advise_hugepages(void)
 #endif
 }
 
+static bool php_sc_start_cache(uint64_t size, uint32_t shards, bool auto_shards, uint32_t hint, uint32_t ttl);
+
+/* The named segment was refused (why: err): this process makes an
+ * anonymous segment of its own instead, so that a path another user took
+ * first (or any other fault) cannot switch the cache off; the warning,
+ * phpinfo() and shardcache_info()'s segment_refused say so. Nobody else
+ * maps that segment: its entries live as long as this process. */
+static bool php_sc_start_private(const char *err, int level)
+{
+    php_sc_seg_path[0] = '\0';
+    snprintf(php_sc_seg_refused, sizeof(php_sc_seg_refused), "%s", err);
+    php_error_docref(NULL, level, "shardcache: %s; this process uses a private anonymous segment instead "
+                     "(its entries are not shared with other processes)", err);
+    if (!php_sc_start_cache(php_sc_req_size, php_sc_req_shards, SCG(shards) == 0, php_sc_req_hint,
+                            php_sc_req_ttl)) {
+        return false;
+    }
+    php_sc_shared_cache.slam_defense = SCG(slam_defense);
+    php_sc_advise_hugepages();
+    php_sc_seg_fresh = true;
+    php_sc_inactive_reason = NULL;
+    php_sc_active = true;
+    return true;
+}
+
 /* Maps the named segment `value` (a shardcache.segment value). Warnings are
  * startup warnings at startup and ordinary ones in a request. */
 static bool php_sc_attach_named(const char *value, int level)
@@ -1087,10 +1116,9 @@ static bool php_sc_attach_named(const char *value, int level)
     sc_file_result res;
 
     if (sc_file_expand(value, path, sizeof(php_sc_seg_path)) != 0) {
-        php_error_docref(NULL, level, "shardcache: shardcache.segment \"%s\" is not valid (%%u, %%U, %%p and %%%% "
-                         "are the only %% forms); the cache is disabled", value);
-        php_sc_inactive_reason = "disabled: shardcache.segment is not valid";
-        return false;
+        snprintf(err, sizeof(err), "shardcache.segment \"%.200s\" is not valid (%%u, %%U, %%p and %%%% are the "
+                 "only %% forms)", value);
+        return php_sc_start_private(err, level);
     }
     opts.path = path;
     opts.mode = (unsigned)SCG(segment_mode);
@@ -1100,9 +1128,7 @@ static bool php_sc_attach_named(const char *value, int level)
     opts.entries_hint = php_sc_req_hint;
     opts.per_process = sc_file_per_process(value);
     if (sc_cache_attach(&php_sc_shared_cache, &opts, php_sc_req_ttl, &res, err, sizeof(err)) != 0) {
-        php_error_docref(NULL, level, "shardcache: %s; the cache is disabled in this process", err);
-        php_sc_inactive_reason = "disabled: the named segment (shardcache.segment) was refused";
-        return false;
+        return php_sc_start_private(err, level);
     }
     if (res.note[0]) {
         php_error_docref(NULL, level, "shardcache: %s", res.note);
@@ -1251,6 +1277,7 @@ static PHP_MINIT_FUNCTION(shardcache)
     php_sc_active = false;
     php_sc_seg_fresh = false;
     php_sc_seg_change_warned = false;
+    php_sc_seg_refused[0] = '\0';
     if (php_sc_seg_resolved) {
         pefree(php_sc_seg_resolved, 1);
         php_sc_seg_resolved = NULL;
@@ -1435,6 +1462,10 @@ static PHP_MINFO_FUNCTION(shardcache)
         if (php_sc_shared_cache.seg.named) {
             snprintf(buf, sizeof(buf), "%.200s (file, %llu boots)", php_sc_seg_path,
                      (unsigned long long)php_sc_shared_cache.seg.hdr->boots);
+            php_info_print_table_row(2, "Segment", buf);
+        } else if (php_sc_seg_refused[0]) {
+            snprintf(buf, sizeof(buf), "anonymous, private to this process: shardcache.segment refused: %.180s",
+                     php_sc_seg_refused);
             php_info_print_table_row(2, "Segment", buf);
         } else {
             php_info_print_table_row(2, "Segment", "anonymous");

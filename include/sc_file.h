@@ -15,7 +15,7 @@
 
 typedef struct sc_file_opts {
     const char *path;        /* absolute path of the file */
-    unsigned mode;           /* permission bits of a new file; wider bits are refused */
+    unsigned mode;           /* 0600 or 0660: permission bits of a new file; wider bits are refused */
     const char *version;     /* software version written into a new segment and required of an old one */
     uint64_t size;           /* apc.shm_size for a new segment */
     uint32_t nshards;        /* shardcache.shards (resolved, not 0) for a new segment */
@@ -34,9 +34,12 @@ typedef struct sc_file_result {
 
 /* Opens or creates the named segment and maps it into seg. Returns 0, or -1
  * with the reason in err (nothing is mapped and no file is kept open then).
- * The file is refused when it is a symbolic link, not a regular file, owned
- * by another user (unless opts->mode shares it with the group and the file
- * is in one of ours), or has permission bits beyond opts->mode. */
+ * Refused: a directory above the path owned by another user than root or
+ * this one, or writable by others (by a group other than this process's)
+ * without the sticky bit; a file that is a symbolic link, not a regular
+ * file, has more than one link, is owned by another user than this one or
+ * root, has permission bits beyond opts->mode, or is group-shared with
+ * another group than this process's. */
 int sc_file_attach(sc_seg *seg, const sc_file_opts *opts, sc_file_result *res, char *err,
                       size_t errlen);
 

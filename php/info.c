@@ -320,6 +320,7 @@ ZEND_FUNCTION(shardcache_info)
 
     array_init(return_value);
     add_assoc_bool(return_value, "enabled", php_sc_active);
+    add_assoc_string(return_value, "segment_refused", php_sc_seg_refused);
     add_assoc_long(return_value, "shards", (zend_long)t.nshards);
     add_assoc_long(return_value, "slots", (zend_long)t.sum.slots);
     add_assoc_long(return_value, "entries", (zend_long)t.sum.entries);

@@ -74,6 +74,7 @@ EXTRA_TESTS=(
     "fpm-segments|bash tests/fpm/segments.sh --so=\"\$SO\""
     "phpt-named|bash tests/run-phpt.sh --named \"\$SO\" --"
     "segment-stale-lock|bash tests/segment/stale-lock.sh --so=\"\$SO\""
+    "segment-squat|bash tests/segment/squat.sh --so=\"\$SO\""
     "segment-fuzz|bash tests/segment/fuzz-file.sh --seconds=60 --so=\"\$SO\""
     "zero-copy-reset-held|bash tests/zero-copy/reset-held.sh --so=\"\$SO\""
     "fuzz|bash fuzz/run.sh 60"

@@ -7,13 +7,19 @@
  * clearing the per-process state a previous run left in it. The layout is
  * sc_layout.c's; nothing here is used after the mapping is made.
  *
- * Creation. Made under a temporary name in the same directory (O_EXCL),
- * sized (posix_fallocate), formatted, then link()ed to the path: of two
- * processes starting at once one wins, the other maps the winner's file.
- * Trust. The path is opened with O_NOFOLLOW and refused unless it is a
- * regular file of this user within the configured mode. A file whose
- * identity or geometry is not exactly ours is never read further: a new
- * segment is renamed over it.
+ * Creation. Made under a temporary name with a random part in the same
+ * directory (O_EXCL), sized (posix_fallocate), formatted, then moved to
+ * the path without replacing anything (renameat2 RENAME_NOREPLACE; link
+ * and unlink where the filesystem lacks it): of two processes starting at
+ * once one wins, the other maps the winner's file.
+ * Trust. Every directory above the path must be owned by root or this
+ * user and writable by nobody else unless sticky (sc_file_check_dirs).
+ * The path is opened with O_NOFOLLOW and O_NONBLOCK (a FIFO does not
+ * block) and refused unless it is a regular file with one link, owned by
+ * this user or root, within the configured mode and, when group-shared,
+ * in this process's group (sc_file_untrusted). A file whose identity or
+ * geometry is not exactly ours is never read further: a new segment is
+ * renamed over it.
  * Boot. Every process that maps the file holds a shared flock. One that
  * gets the exclusive flock instead is the first user since a restart: it
  * trusts the body only as sc_file_boot_trusted says (else it starts the
@@ -48,7 +54,9 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "sc_file.h"
 #include "sc_epoch.h"
@@ -167,40 +175,123 @@ bool sc_file_per_process(const char *in)
 
 /* ---- checks ---- */
 
-static bool sc_file_in_group(gid_t gid)
-{
-    gid_t groups[256];
-    int n, i;
-
-    if (gid == getegid()) {
-        return true;
-    }
-    n = getgroups(256, groups);
-    for (i = 0; i < n; i++) {
-        if (groups[i] == gid) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/* 0 when this process may use the file; -1 with the reason in err. */
-static int sc_file_check(const struct stat *st, const char *path, unsigned mode, char *err, size_t errlen)
+/* Why a file at a segment's path (fstat of the open fd) may not be used by
+ * this process, or NULL when it may. A segment is trusted only if its
+ * owner is trusted: this process's user or root (a file another user made
+ * could be read and written by him through his own mapping). It must be a
+ * regular file with one name (another name elsewhere could be another
+ * user's handle on it), no permission bit beyond mode, and, when its group
+ * may use it (mode 0660), this process's group: members of any other
+ * group are not the ones shardcache.segment_mode shares with. */
+static const char *sc_file_untrusted(const struct stat *st, unsigned mode)
 {
     unsigned have = (unsigned)st->st_mode & 07777;
 
     if (!S_ISREG(st->st_mode)) {
-        snprintf(err, errlen, "%s is not a regular file", path);
-        return -1;
+        return "not a regular file";
     }
-    if (st->st_uid != geteuid() && !((mode & 0060) && (have & 0060) && sc_file_in_group(st->st_gid))) {
-        snprintf(err, errlen, "%s is owned by uid %lu, not by this process's user (uid %lu)", path,
-                 (unsigned long)st->st_uid, (unsigned long)geteuid());
-        return -1;
+    if (st->st_uid != geteuid() && st->st_uid != 0) {
+        return "owner";
+    }
+    if (st->st_nlink != 1) {
+        return "links";
     }
     if (have & ~mode) {
-        snprintf(err, errlen, "%s has mode %04o, wider than shardcache.segment_mode %04o", path, have, mode);
+        return "mode";
+    }
+    if ((have & 0060) && st->st_gid != getegid()) {
+        return "group";
+    }
+    return NULL;
+}
+
+/* 0 when this process may use the file; -1 with the reason in err; -2
+ * when the only fault is a second name on a file of this user, as there
+ * is for a moment while a segment is linked into place (the caller may
+ * look again). */
+static int sc_file_check(const struct stat *st, const char *path, unsigned mode, char *err, size_t errlen)
+{
+    const char *why = sc_file_untrusted(st, mode);
+
+    if (!why) {
+        return 0;
+    }
+    if (strcmp(why, "owner") == 0) {
+        snprintf(err, errlen, "%s is owned by uid %lu, not by this process's user (uid %lu) or root", path,
+                 (unsigned long)st->st_uid, (unsigned long)geteuid());
+    } else if (strcmp(why, "links") == 0) {
+        snprintf(err, errlen, "%s has %lu hard links (a segment has one)", path, (unsigned long)st->st_nlink);
+        return st->st_uid == geteuid() && st->st_nlink == 2 ? -2 : -1;
+    } else if (strcmp(why, "mode") == 0) {
+        snprintf(err, errlen, "%s has mode %04o, wider than shardcache.segment_mode %04o", path,
+                 (unsigned)st->st_mode & 07777, mode);
+    } else if (strcmp(why, "group") == 0) {
+        snprintf(err, errlen, "%s is shared with group %lu, not with this process's group (gid %lu)", path,
+                 (unsigned long)st->st_gid, (unsigned long)getegid());
+    } else {
+        snprintf(err, errlen, "%s is %s", path, why);
+    }
+    return -1;
+}
+
+/* The directories from / down to the one holding path (symbolic links
+ * resolved) must be owned by root or this process's user, and writable by
+ * nobody else unless sticky (group-writable is allowed for this process's
+ * group): whoever may replace names in one of them may take the segment's
+ * path away (the file itself is checked after it is opened; this check
+ * makes a directory where other users can do that an error at startup,
+ * not a surprise later). 0, or -1 with err. */
+static int sc_file_check_dirs(const char *path, char *err, size_t errlen)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    size_t n = (size_t)(slash - path), i;
+
+    if (n == 0) {
+        n = 1; /* the root directory */
+    }
+    if (n >= sizeof(dir)) {
+        snprintf(err, errlen, "%s: path too long", path);
         return -1;
+    }
+    memcpy(dir, path, n);
+    dir[n] = '\0';
+    if (!realpath(dir, real)) {
+        snprintf(err, errlen, "cannot use the directory of %s: %s", path, strerror(errno));
+        return -1;
+    }
+    n = strlen(real);
+    for (i = 0; i <= n; i++) {
+        struct stat st;
+        const char *at = "/";
+        char c = real[i];
+
+        if (i > 0) {
+            if (c != '/' && c != '\0') {
+                continue;
+            }
+            real[i] = '\0';
+            at = real;
+        }
+        if (stat(at, &st) != 0) {
+            snprintf(err, errlen, "cannot use the directory %s: %s", at, strerror(errno));
+            return -1;
+        }
+        if (st.st_uid != 0 && st.st_uid != geteuid()) {
+            snprintf(err, errlen, "the directory %s is owned by uid %lu, not by root or this process's user "
+                     "(uid %lu): its owner could take the segment's path away", at, (unsigned long)st.st_uid,
+                     (unsigned long)geteuid());
+            return -1;
+        }
+        if (!(st.st_mode & S_ISVTX)
+            && ((st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != getegid()))) {
+            snprintf(err, errlen, "the directory %s is writable by other users (mode %04o) and not sticky: they "
+                     "could replace the segment", at, (unsigned)st.st_mode & 07777);
+            return -1;
+        }
+        if (i > 0) {
+            real[i] = c;
+        }
     }
     return 0;
 }
@@ -305,12 +396,22 @@ static int sc_file_make(sc_seg *seg, const sc_file_opts *o, sc_file_make_mode mo
     char tmp[PATH_MAX];
     int fd, rc;
 
-    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.%lu.%u.new", o->path, (unsigned long)getpid(),
-                         __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED)) >= sizeof(tmp)) {
-        snprintf(err, errlen, "%s: path too long", o->path);
-        return -1;
-    }
-    fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, (mode_t)(o->mode & 0777));
+    int tries = 0;
+
+    /* A random part in the name: another user who can write the directory
+     * cannot take the name first (O_EXCL would fail on his file). */
+    do {
+        uint32_t r = 0;
+        if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+            r = (uint32_t)(uintptr_t)&r ^ (uint32_t)getpid() * 2654435761u ^ (uint32_t)tries;
+        }
+        if ((size_t)snprintf(tmp, sizeof(tmp), "%s.%lu.%u.%08x.new", o->path, (unsigned long)getpid(),
+                             __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED), r) >= sizeof(tmp)) {
+            snprintf(err, errlen, "%s: path too long", o->path);
+            return -1;
+        }
+        fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, (mode_t)(o->mode & 0777));
+    } while (fd < 0 && errno == EEXIST && ++tries < 8);
     if (fd < 0) {
         snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
         return -1;
@@ -318,8 +419,11 @@ static int sc_file_make(sc_seg *seg, const sc_file_opts *o, sc_file_make_mode mo
     if (mode == SC_MAKE_PRIVATE) {
         unlink(tmp);
     }
-    /* The umask must not narrow (or anything widen) the configured mode. */
-    if (fchmod(fd, (mode_t)(o->mode & 0777)) != 0 || sc_file_lock(fd, LOCK_EX) != 0) {
+    /* The umask must not narrow (or anything widen) the configured mode;
+     * a group-shared file belongs to this process's group (not to the
+     * directory's, which a setgid directory would give it). */
+    if (((o->mode & 0060) && fchown(fd, (uid_t)-1, getegid()) != 0) || fchmod(fd, (mode_t)(o->mode & 0777)) != 0
+        || sc_file_lock(fd, LOCK_EX) != 0) {
         snprintf(err, errlen, "cannot set up %s: %s", tmp, strerror(errno));
         goto fail_unlink;
     }
@@ -332,11 +436,21 @@ static int sc_file_make(sc_seg *seg, const sc_file_opts *o, sc_file_make_mode mo
     if (mode == SC_MAKE_RENAME) {
         rc = rename(tmp, o->path);
     } else {
-        rc = link(tmp, o->path);
-        if (rc == 0 || errno == EEXIST) {
-            int saved = errno;
+        /* No other name of the file is visible at any time: a process
+         * that opens the path sees one link. Filesystems without
+         * RENAME_NOREPLACE get link and unlink (two names for a moment:
+         * sc_file_check tells the opener to look again). */
+        rc = renameat2(AT_FDCWD, tmp, AT_FDCWD, o->path, RENAME_NOREPLACE);
+        if (rc != 0 && (errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP)) {
+            rc = link(tmp, o->path);
+            if (rc == 0 || errno == EEXIST) {
+                int saved = errno;
+                unlink(tmp);
+                errno = saved;
+            }
+        } else if (rc != 0 && errno == EEXIST) {
             unlink(tmp);
-            errno = saved;
+            errno = EEXIST;
         }
     }
     if (rc != 0) {
@@ -383,7 +497,9 @@ static int sc_file_replace_lock(const sc_file_opts *o, char *err, size_t errlen)
         snprintf(err, errlen, "%s: path too long", o->path);
         return -1;
     }
-    fd = open(lockpath, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, (mode_t)(o->mode & 0777));
+    /* O_NONBLOCK: a FIFO another user put at the name must not block the
+     * open (it is then refused as not a regular file). */
+    fd = open(lockpath, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, (mode_t)(o->mode & 0777));
     if (fd < 0) {
         snprintf(err, errlen, "cannot open %s: %s", lockpath, strerror(errno));
         return -1;
@@ -675,8 +791,11 @@ int sc_file_attach(sc_seg *seg, const sc_file_opts *o, sc_file_result *res, char
         snprintf(err, errlen, "shardcache.segment must be an absolute path");
         return -1;
     }
-    if ((o->mode & 0600) != 0600 || (o->mode & ~0660u)) {
-        snprintf(err, errlen, "shardcache.segment_mode must be 0600, 0640 or 0660");
+    if (o->mode != 0600 && o->mode != 0660) {
+        snprintf(err, errlen, "shardcache.segment_mode must be 0600 or 0660");
+        return -1;
+    }
+    if (sc_file_check_dirs(o->path, err, errlen) != 0) {
         return -1;
     }
     if (o->per_process) {
@@ -709,10 +828,26 @@ int sc_file_attach(sc_seg *seg, const sc_file_opts *o, sc_file_result *res, char
             }
             goto made;
         }
-        if (fstat(fd, &st) != 0 || sc_file_check(&st, o->path, o->mode, err, errlen) != 0) {
-            if (!err[0]) {
-                snprintf(err, errlen, "cannot stat %s: %s", o->path, strerror(errno));
+        if (fstat(fd, &st) != 0) {
+            snprintf(err, errlen, "cannot stat %s: %s", o->path, strerror(errno));
+            close(fd);
+            goto out;
+        }
+        switch (sc_file_check(&st, o->path, o->mode, err, errlen)) {
+        case 0:
+            break;
+        case -2:
+            /* Our file with a second name: being linked into place by
+             * another process of ours (sc_file_make's link and unlink). */
+            close(fd);
+            if (attempt + 1 < SC_ATTACH_TRIES) {
+                struct timespec ms = {0, 1000000};
+                nanosleep(&ms, NULL);
+                err[0] = '\0';
+                continue;
             }
+            goto out;
+        default:
             close(fd);
             goto out;
         }

@@ -3,11 +3,17 @@
 // operation per request, answered as one line.
 //   ?op=store&k=K&v=V   "stored" | "not stored"
 //   ?op=fetch&k=K       the value, or "miss"
+//   ?op=storefetch&k=K&v=V  stores, then fetches: the value, or "miss"
 //   ?op=whoami          "user=<name> enabled=<0|1> segment=<phpinfo Segment row> pid=<pid>"
 $k = $_GET['k'] ?? '';
 switch ($_GET['op'] ?? '') {
     case 'store':
         echo apcu_store($k, $_GET['v'] ?? '') ? 'stored' : 'not stored';
+        break;
+    case 'storefetch':
+        // both in one request: one worker's answer, whatever segment it has
+        $v = apcu_store($k, $_GET['v'] ?? '') ? apcu_fetch($k, $ok) : null;
+        echo !empty($ok) ? $v : 'miss';
         break;
     case 'fetch':
         $v = apcu_fetch($k, $ok);

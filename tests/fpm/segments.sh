@@ -27,9 +27,21 @@
 #               and clears the cache: the pool sees the clear, pool B keeps
 #               its entries
 #   cli-b       a CLI run as pool B's user is refused pool A's segment
-#               (warning, cache disabled) and pool A's entries are unchanged
+#               (warning; it gets a private segment of its own, where it
+#               finds nothing of pool A's) and pool A's entries are unchanged
 #   restart     after php-fpm is stopped and started again, both pools'
 #               entries are still there, and the segments counted the boot
+# Then "squatted": before php-fpm starts (php.ini names no segment), a
+# third user (sc-pool-x, a member of pool A's group) has made a valid
+# segment of his own at pool A's path (mode 0660, group sc-pool-a: pool
+# A's workers can open it), holding a planted entry, and a FIFO at pool B's:
+#   squat-refused  both pools answer (nothing blocks); each worker's
+#               phpinfo says its segment is private, and why
+#   squat-logged   php-fpm's log has each pool's refusal
+#   squat-works    every worker's store is read back (in its private
+#               segment); pool A never sees the planted entry
+#   squat-untouched  the attacker's segment holds only his entry, and the
+#               FIFO is still there
 # Last line: "N passed, N failed"; exit status 0 only when none failed.
 # Needs root (useradd, pools as other users) and php8.2-fpm (installed
 # with apt-get when missing).
@@ -74,7 +86,7 @@ fi
 command -v "$FPM_BIN" >/dev/null 2>&1 || abort "$FPM_BIN not found (run without --no-install)"
 SO="$(web_resolve_so "$SO")"
 [ -f "$SO" ] || abort "$SO not found (build it: bash scripts/build.sh)"
-for u in sc-pool-a sc-pool-b; do
+for u in sc-pool-a sc-pool-b sc-pool-x; do
     id -u "$u" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$u" \
         || abort "cannot create user $u"
 done
@@ -249,8 +261,8 @@ start_fpm || abort "php-fpm did not start"
     req a 'op=store&k=guarded&v=a-secret' >/dev/null
     out="$(cli sc-pool-b "$SEG_A" 'var_dump(apcu_enabled(), apcu_fetch("guarded"), apcu_store("guarded", "b-was-here"));')"
     still="$(all_workers a 'op=fetch&k=guarded')"
-    exp=$'bool(false)\nbool(false)\nbool(false)'
-    case "$out" in *"Warning"*"$SEG_A"*"the cache is disabled in this process"*) w=0 ;; *) w=1 ;; esac
+    exp=$'bool(true)\nbool(false)\nbool(true)'
+    case "$out" in *"Warning"*"$SEG_A"*"this process uses a private anonymous segment instead"*) w=0 ;; *) w=1 ;; esac
     [ "$w" -eq 0 ] && [ "$(echo "$out" | grep -v '^$' | grep -v Warning)" = "$exp" ] && [ "$still" = a-secret ]
     check "cli-b$SFX" $? "$(echo $out); pool A still has '$still'"
     
@@ -267,6 +279,40 @@ fpm_stop
 }
 run_mode global
 run_mode pool-only
+
+# ---- squatted -----------------------------------------------------------------
+rm -f "$SHM"/* "$SHM"/.*.lock
+INI=(-d apc.enabled=1 -d apc.shm_size=8M)
+# The attacker shares pool A's group, as in the attack on group-shared
+# segments: his segment is one pool A's workers can open and map.
+id -nG sc-pool-x | grep -qw sc-pool-a || usermod -aG sc-pool-a sc-pool-x || abort "cannot add sc-pool-x to sc-pool-a"
+xphp() { runuser -u sc-pool-x -g sc-pool-a -- php -n -d "extension=$SO" -d apc.enable_cli=1 -d apc.shm_size=8M \
+    -d "shardcache.segment=$SEG_A" -d shardcache.segment_mode=0660 -d display_errors=stderr -r "$1" 2>&1; }
+planted="$(xphp 'var_dump(apcu_store("planted", "evil"));')"
+runuser -u sc-pool-x -- mkfifo -m 0666 "$SEG_B"
+echo "--- squatted: pool A's path: $(stat -c '%U %a %s' "$SEG_A" 2>&1); pool B's: $(stat -c '%U %F' "$SEG_B" 2>&1)"
+log_from=$(($(wc -l <"$WEB_TMP/php-fpm.log" 2>/dev/null || echo 0) + 1))
+start_fpm || abort "php-fpm did not start (squatted)"
+wa="$(timeout 30 php -n "$FCGI" "$WEB_TMP/a.sock" "$PAGE" op=whoami 2>>"$WEB_TMP/fcgi.err")"
+wb="$(timeout 30 php -n "$FCGI" "$WEB_TMP/b.sock" "$PAGE" op=whoami 2>>"$WEB_TMP/fcgi.err")"
+xuid="$(id -u sc-pool-x)"
+ok=1
+case "$wa" in "user=sc-pool-a enabled=1 segment=anonymous, private to this process: shardcache.segment refused: $SEG_A is owned by uid $xuid, not by this process's user"*)
+    case "$wb" in "user=sc-pool-b enabled=1 segment=anonymous, private to this process: shardcache.segment refused: $SEG_B is not a regular file"*) ok=0 ;; esac ;; esac
+check "squat-refused" "$ok" "pool a: $wa; pool b: $wb"
+# (the workers' warnings reach the master's log through catch_workers_output)
+log="$(tail -n "+$log_from" "$WEB_TMP/php-fpm.log")"
+echo "$log" | grep -q "pool a.*$SEG_A is owned by uid $xuid.*private anonymous segment instead" \
+    && echo "$log" | grep -q "pool b.*$SEG_B is not a regular file.*private anonymous segment instead"
+check "squat-logged" $? "$(echo "$log" | grep -c 'private anonymous segment instead') refusals in php-fpm's log"
+ga="$(all_workers a 'op=storefetch&k=mine&v=a-value')"; gb="$(all_workers b 'op=storefetch&k=mine&v=b-value')"
+gp="$(all_workers a 'op=fetch&k=planted')"
+[ "$planted" = "bool(true)" ] && [ "$ga" = a-value ] && [ "$gb" = b-value ] && [ "$gp" = miss ]
+check "squat-works" $? "attacker's store: $planted; pool A: '$ga', planted: '$gp'; pool B: '$gb'"
+seen="$(xphp 'var_dump(apcu_fetch("planted"), apcu_fetch("mine"), apcu_cache_info()["num_entries"]);' | tr '\n' ' ')"
+[ "$seen" = 'string(4) "evil" bool(false) int(1) ' ] && [ -p "$SEG_B" ]
+check "squat-untouched" $? "the attacker's segment: $seen; pool B's path: $(stat -c %F "$SEG_B" 2>&1)"
+fpm_stop
 
 if [ "$FAIL" -ne 0 ]; then
     echo "--- php errors:"; cat "$WEB_TMP/php-errors.log" 2>/dev/null | tail -20

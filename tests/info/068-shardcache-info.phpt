@@ -138,6 +138,7 @@ try {
 --EXPECT--
 -- top level
 enabled: boolean
+segment_refused: string
 shards: integer
 slots: integer
 entries: integer

@@ -1,5 +1,5 @@
 --TEST--
-shardcache.segment, shardcache.segment_mode: defaults, PHP_INI_SYSTEM, bad modes; a named segment is a 0600 file (whatever the umask) that a later process maps with its entries; %u, %U and %p
+shardcache.segment, shardcache.segment_mode: defaults, PHP_INI_SYSTEM, bad modes (0640 and 0644 too); a named segment is a 0600 file (whatever the umask) that a later process maps with its entries; %u, %U and %p
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
@@ -31,11 +31,12 @@ echo seg_php("$d/group", 'var_dump(apcu_store("g", 1));', ['shardcache.segment_m
 printf("group file mode %04o\n", fileperms("$d/group") & 07777);
 umask(022);
 
-// Bad modes: warning, the default (0600) stays.
-foreach (['0666', '0700', 'rw', '0604', ''] as $m) {
+// Bad modes: warning, the default (0600) stays. 0640 and 0644 would share
+// nothing: every process of a segment maps it to read and write.
+foreach (['0640', '0644', '0666', '0700', 'rw', '0604', ''] as $m) {
     echo "mode '$m': ", seg_php("$d/m", 'echo ini_get("shardcache.segment_mode"), "\n";', ['shardcache.segment_mode' => $m]), "\n";
 }
-// Not an absolute path / unknown %-form: refused, the cache disabled, nothing created.
+// Not an absolute path / unknown %-form: refused, a private segment instead, nothing created.
 echo seg_php('relative-seg', 'var_dump(apcu_enabled(), apcu_store("k", 1));'), "\n";
 echo seg_php("$d/x%q", 'var_dump(apcu_enabled());'), "\n";
 var_dump(file_exists('relative-seg'));
@@ -70,21 +71,25 @@ array(2) {
 segment: SEG (file, 2 boots)
 bool(true)
 group file mode 0660
-mode '0666': Warning: PHP Startup: shardcache.segment_mode must be 0600, 0640 or 0660 in Unknown on line 0
+mode '0640': Warning: PHP Startup: shardcache.segment_mode must be 0600 (the owner) or 0660 (the owner and the group: every user of a segment reads and writes it); using the default 0600 in Unknown on line 0
 0600
-mode '0700': Warning: PHP Startup: shardcache.segment_mode must be 0600, 0640 or 0660 in Unknown on line 0
+mode '0644': Warning: PHP Startup: shardcache.segment_mode must be 0600 (the owner) or 0660 (the owner and the group: every user of a segment reads and writes it); using the default 0600 in Unknown on line 0
 0600
-mode 'rw': Warning: PHP Startup: shardcache.segment_mode must be 0600, 0640 or 0660 in Unknown on line 0
+mode '0666': Warning: PHP Startup: shardcache.segment_mode must be 0600 (the owner) or 0660 (the owner and the group: every user of a segment reads and writes it); using the default 0600 in Unknown on line 0
 0600
-mode '0604': Warning: PHP Startup: shardcache.segment_mode must be 0600, 0640 or 0660 in Unknown on line 0
+mode '0700': Warning: PHP Startup: shardcache.segment_mode must be 0600 (the owner) or 0660 (the owner and the group: every user of a segment reads and writes it); using the default 0600 in Unknown on line 0
 0600
-mode '': Warning: PHP Startup: shardcache.segment_mode must be 0600, 0640 or 0660 in Unknown on line 0
+mode 'rw': Warning: PHP Startup: shardcache.segment_mode must be 0600 (the owner) or 0660 (the owner and the group: every user of a segment reads and writes it); using the default 0600 in Unknown on line 0
 0600
-Warning: PHP Startup: shardcache: shardcache.segment must be an absolute path; the cache is disabled in this process in Unknown on line 0
-bool(false)
-bool(false)
-Warning: PHP Startup: shardcache: shardcache.segment "SEG" is not valid (%u, %U, %p and %% are the only % forms); the cache is disabled in Unknown on line 0
-bool(false)
+mode '0604': Warning: PHP Startup: shardcache.segment_mode must be 0600 (the owner) or 0660 (the owner and the group: every user of a segment reads and writes it); using the default 0600 in Unknown on line 0
+0600
+mode '': Warning: PHP Startup: shardcache.segment_mode must be 0600 (the owner) or 0660 (the owner and the group: every user of a segment reads and writes it); using the default 0600 in Unknown on line 0
+0600
+Warning: PHP Startup: shardcache: shardcache.segment must be an absolute path; this process uses a private anonymous segment instead (its entries are not shared with other processes) in Unknown on line 0
+bool(true)
+bool(true)
+Warning: PHP Startup: shardcache: shardcache.segment "SEG" is not valid (%u, %U, %p and %% are the only % forms); this process uses a private anonymous segment instead (its entries are not shared with other processes) in Unknown on line 0
+bool(true)
 bool(false)
 bool(true)
 bool(true)

@@ -1,5 +1,5 @@
 --TEST--
-shardcache.segment refusals: a symbolic link (to a good segment, or dangling), a directory, a FIFO: warning, the cache disabled in that process, nothing mapped or created, the target untouched
+shardcache.segment refusals: a symbolic link (to a good segment, or dangling), a directory, a FIFO: warning, a private anonymous segment in that process instead (it works), nothing mapped or created through the link, the target untouched
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
@@ -29,22 +29,22 @@ echo count(glob("$d/*.new")), " temporary files left\n";
 ?>
 --EXPECT--
 bool(true)
-Warning: PHP Startup: shardcache: SEG is a symbolic link; the cache is disabled in this process in Unknown on line 0
-bool(false)
-bool(false)
-bool(false)
+Warning: PHP Startup: shardcache: SEG is a symbolic link; this process uses a private anonymous segment instead (its entries are not shared with other processes) in Unknown on line 0
+bool(true)
+bool(true)
+string(8) "via link"
 string(4) "real"
-Warning: PHP Startup: shardcache: SEG is a symbolic link; the cache is disabled in this process in Unknown on line 0
+Warning: PHP Startup: shardcache: SEG is a symbolic link; this process uses a private anonymous segment instead (its entries are not shared with other processes) in Unknown on line 0
+bool(true)
+bool(true)
+string(8) "via link"
 bool(false)
-bool(false)
-bool(false)
-bool(false)
-Warning: PHP Startup: shardcache: cannot open SEG: Is a directory; the cache is disabled in this process in Unknown on line 0
-bool(false)
-bool(false)
-bool(false)
-Warning: PHP Startup: shardcache: SEG is not a regular file; the cache is disabled in this process in Unknown on line 0
-bool(false)
-bool(false)
-bool(false)
+Warning: PHP Startup: shardcache: cannot open SEG: Is a directory; this process uses a private anonymous segment instead (its entries are not shared with other processes) in Unknown on line 0
+bool(true)
+bool(true)
+string(8) "via link"
+Warning: PHP Startup: shardcache: SEG is not a regular file; this process uses a private anonymous segment instead (its entries are not shared with other processes) in Unknown on line 0
+bool(true)
+bool(true)
+string(8) "via link"
 0 temporary files left

@@ -1,5 +1,5 @@
 --TEST--
-shardcache.segment refusals: a file owned by another user is refused (warning, cache disabled, nothing changed); with shardcache.segment_mode=0660 a group-shared file (group rw, one of our groups) of another owner is accepted, with 0600 it is not
+shardcache.segment refusals: a file owned by another user is refused, whatever shardcache.segment_mode and the file's group (warning, a private segment instead, the file unchanged)
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
@@ -18,29 +18,36 @@ chown("$d/seg", $nobody);
 clearstatcache();
 $use = 'var_dump(apcu_enabled(), apcu_fetch("k"), apcu_store("k", "changed"));';
 echo preg_replace('/uid \d+/', 'uid N', seg_php("$d/seg", $use)), "\n";
-// Group-shared: owned by nobody, group root (ours), mode 0660.
+// Group-shared: owned by nobody, group root (ours), mode 0660: the owner
+// could read and write every entry through his own mapping.
 chgrp("$d/seg", 0);
 chmod("$d/seg", 0660);
 echo preg_replace('/uid \d+/', 'uid N', seg_php("$d/seg", $use)), "\n";
-echo seg_php("$d/seg", $use, ['shardcache.segment_mode' => '0660']), "\n";
-// A group we are not in: refused even with 0660.
-chgrp("$d/seg", $nogroup);
 echo preg_replace('/uid \d+/', 'uid N', seg_php("$d/seg", $use, ['shardcache.segment_mode' => '0660'])), "\n";
+// The file is unchanged: its entry is still there for its owner's processes.
+chown("$d/seg", 0);
+clearstatcache();
+echo seg_php("$d/seg", 'var_dump(apcu_fetch("k"));', ['shardcache.segment_mode' => '0660']), "\n";
+// A file of a trusted owner, group-shared with another group than ours.
+chgrp("$d/seg", $nogroup);
+echo preg_replace('/group \d+/', 'group G', seg_php("$d/seg", $use, ['shardcache.segment_mode' => '0660'])), "\n";
 ?>
 --EXPECT--
 bool(true)
-Warning: PHP Startup: shardcache: SEG is owned by uid N, not by this process's user (uid N); the cache is disabled in this process in Unknown on line 0
+Warning: PHP Startup: shardcache: SEG is owned by uid N, not by this process's user (uid N) or root; this process uses a private anonymous segment instead (its entries are not shared with other processes) in Unknown on line 0
+bool(true)
 bool(false)
+bool(true)
+Warning: PHP Startup: shardcache: SEG is owned by uid N, not by this process's user (uid N) or root; this process uses a private anonymous segment instead (its entries are not shared with other processes) in Unknown on line 0
+bool(true)
 bool(false)
-bool(false)
-Warning: PHP Startup: shardcache: SEG is owned by uid N, not by this process's user (uid N); the cache is disabled in this process in Unknown on line 0
-bool(false)
-bool(false)
+bool(true)
+Warning: PHP Startup: shardcache: SEG is owned by uid N, not by this process's user (uid N) or root; this process uses a private anonymous segment instead (its entries are not shared with other processes) in Unknown on line 0
+bool(true)
 bool(false)
 bool(true)
 string(4) "mine"
+Warning: PHP Startup: shardcache: SEG is shared with group G, not with this process's group (gid 0); this process uses a private anonymous segment instead (its entries are not shared with other processes) in Unknown on line 0
 bool(true)
-Warning: PHP Startup: shardcache: SEG is owned by uid N, not by this process's user (uid N); the cache is disabled in this process in Unknown on line 0
 bool(false)
-bool(false)
-bool(false)
+bool(true)
