@@ -157,6 +157,7 @@ typedef enum sc_update_op {
 
 /* An entry's figures and bytes, copied out of shared memory. */
 typedef struct sc_entry_meta {
+    uint64_t hash;          /* the entry's mixed hash (sc_entry.hash) */
     const char *key;
     uint32_t key_len;
     uint8_t vtype;
