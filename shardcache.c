@@ -145,13 +145,16 @@ static ZEND_INI_MH(php_sc_on_update_segment_mode)
     return SUCCESS;
 }
 
-/* shardcache.isolation: user (each Unix user sees its own entries) or off. */
+/* shardcache.isolation: user (each Unix user sees its own entries) or off
+ * (also 0). */
 static ZEND_INI_MH(php_sc_on_update_isolation)
 {
     (void)entry; (void)mh_arg1; (void)mh_arg2; (void)mh_arg3; (void)stage;
     if (zend_string_equals_literal(new_value, "user")) {
         SCG(isolation) = true;
-    } else if (zend_string_equals_literal(new_value, "off")) {
+    } else if (zend_string_equals_literal(new_value, "off") || zend_string_equals_literal(new_value, "0")
+               || ZSTR_LEN(new_value) == 0) {
+        /* off in php.ini or -d reaches here as "" (PHP's INI parser). */
         SCG(isolation) = false;
     } else {
         php_error_docref(NULL, E_WARNING, "shardcache.isolation must be user or off");
