@@ -905,7 +905,7 @@ ZEND_FUNCTION(shardcache_enabled)
  * (added: SC_EXISTS when one appeared meanwhile, for the caller to update
  * that one). SC_NOTFOUND: no preloaded entry (or cas compared unequal);
  * SC_BADTYPE: it is not an int. */
-static sc_status php_sc_update_public(const sc_key *k, sc_update_op op, int64_t a, int64_t b, uint32_t ttl,
+static zend_never_inline sc_status php_sc_update_public(const sc_key *k, sc_update_op op, int64_t a, int64_t b, uint32_t ttl,
                                       int64_t now, int64_t *result)
 {
     sc_key pk = *k;
@@ -953,10 +953,24 @@ static sc_status php_sc_update_public(const sc_key *k, sc_update_op op, int64_t 
     return st == SC_OK ? SC_OK : SC_EXISTS;
 }
 
+/* The rest of an update whose key the caller has no entry of, when public
+ * entries may exist: the key's preloaded int copied into the caller's own
+ * entry, else the update as asked (create). */
+static zend_never_inline sc_status php_sc_update_rest(const sc_key *k, sc_update_op op, int64_t a, int64_t b,
+                                                      uint32_t ttl, bool create, int64_t now, int64_t *result)
+{
+    sc_status st = php_sc_update_public(k, op, a, b, ttl, now, result);
+
+    if (st == SC_OK || st == SC_BADTYPE || (st == SC_NOTFOUND && op == SC_UPDATE_CAS)) {
+        return st;
+    }
+    return sc_cache_update(&php_sc_shared_cache, k, op, a, b, ttl, create, now, result);
+}
+
 /* sc_cache_update on the caller's own entry, or on its copy of the key's
- * preloaded entry when it has none. */
-static sc_status php_sc_update_key(const sc_key *k, sc_update_op op, int64_t a, int64_t b, uint32_t ttl, bool create,
-                                   int64_t now, int64_t *result)
+ * preloaded entry when it has none (php/owner.c). */
+static zend_always_inline sc_status php_sc_update_key(const sc_key *k, sc_update_op op, int64_t a, int64_t b,
+                                                      uint32_t ttl, bool create, int64_t now, int64_t *result)
 {
     sc_status st;
 
@@ -964,14 +978,7 @@ static sc_status php_sc_update_key(const sc_key *k, sc_update_op op, int64_t a, 
         return sc_cache_update(&php_sc_shared_cache, k, op, a, b, ttl, create, now, result);
     }
     st = sc_cache_update(&php_sc_shared_cache, k, op, a, b, ttl, false, now, result);
-    if (st != SC_NOTFOUND) {
-        return st;
-    }
-    st = php_sc_update_public(k, op, a, b, ttl, now, result);
-    if (st == SC_OK || st == SC_BADTYPE || (st == SC_NOTFOUND && op == SC_UPDATE_CAS)) {
-        return st;
-    }
-    return sc_cache_update(&php_sc_shared_cache, k, op, a, b, ttl, create, now, result);
+    return st == SC_NOTFOUND ? php_sc_update_rest(k, op, a, b, ttl, create, now, result) : st;
 }
 
 static void php_sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
