@@ -138,6 +138,10 @@ void php_sc_iterator_delete(zval *iterator, zval *return_value);
 
 /* php/info.c */
 void php_sc_info_minit(int module_number);
+/* phpinfo's Entries (php/owner.c): entries (the cache's count) for root
+ * with isolation on and for a caller that sees every entry, else the
+ * entries it sees. */
+uint64_t php_sc_info_entries_seen(uint64_t entries);
 
 /* php/serializer.c: apc.serializer. php_sc_serializer_minit() empties the
  * registry and, with publish_hook (APCu not loaded, cache enabled), publishes

@@ -1620,7 +1620,7 @@ static PHP_MINFO_FUNCTION(shardcache)
         php_sc_info_row_u64("Data area bytes", f.mem_total);
         php_sc_info_row_u64("Memory used bytes", f.mem_used);
         php_sc_info_row_u64("Memory free bytes", f.mem_free);
-        php_sc_info_row_u64("Entries", f.entries);
+        php_sc_info_row_u64("Entries", php_sc_info_entries_seen(f.entries));
         php_sc_info_row_u64("Hits", f.hits + lh);
         php_sc_info_row_u64("Misses", f.misses + lm);
         php_sc_info_row_u64("Inserts", f.inserts);

@@ -182,6 +182,17 @@ static void php_sc_cache_list(php_sc_view *v, zval *cache_list, zval *slot_distr
     }
 }
 
+uint64_t php_sc_info_entries_seen(uint64_t entries)
+{
+    php_sc_view v;
+
+    if (SCG(owner_all)) {
+        return entries;
+    }
+    php_sc_cache_list(&v, NULL, NULL);
+    return v.entries == v.all ? entries : v.entries;
+}
+
 ZEND_FUNCTION(shardcache_cache_info)
 {
     bool limited = false;

@@ -27,7 +27,7 @@ bool(true)
 string(1) "r"
 string(6) "from-a"
 bool(true)
-string(77) "iterator=["root-key","shared"] cache_list=["root-key","shared"] num_entries=2"
+string(96) "iterator=["root-key","shared"] cache_list=["root-key","shared"] num_entries=2 phpinfo=2 info=2/2"
 bool(true)
 bool(false)
 bool(false)
