@@ -349,61 +349,59 @@ static void php_sc_info_users(zval *dst, zval *per_shard)
 {
     uint32_t n = php_sc_active ? sc_cache_nshards(&php_sc_shared_cache) : 0, i;
     uint64_t all = 0, seen = 0, mem = 0;
+    zend_long *in_shard = n ? ecalloc(n, sizeof(zend_long)) : NULL;
     sc_entry_meta m;
-    zval users, *row;
+    zval users;
 
     array_init(&users);
     for (i = 0; i < n; i++) {
         sc_snapshot *snap = sc_snapshot_shard(&php_sc_shared_cache, i, SC_ANY_TIME, false);
-        zend_long in_shard = 0;
         while (sc_snapshot_next(snap, &m)) {
             uint32_t o;
-            bool visible = php_sc_owner_visible(&m, &o);
+            bool visible;
+            zval *row, *f;
             all++;
             if (!php_sc_owner_of(&m, &o)) {
                 continue;
             }
+            visible = o == SCG(owner_id) || o == PHP_SC_OWNER_PUBLIC;
             if (visible) {
                 seen++;
                 mem += m.mem_size;
-                in_shard++;
+                in_shard[i]++;
+            } else if (!SCG(owner_all)) {
+                continue;
             }
-            if (visible || SCG(owner_all)) {
-                row = o == PHP_SC_OWNER_PUBLIC ? zend_hash_str_find(Z_ARRVAL(users), "preload", sizeof("preload") - 1)
-                                               : zend_hash_index_find(Z_ARRVAL(users), (zend_ulong)o);
-                if (!row) {
-                    zval r;
-                    array_init_size(&r, 2);
-                    add_assoc_long(&r, "entries", 0);
-                    add_assoc_long(&r, "mem_size", 0);
-                    row = o == PHP_SC_OWNER_PUBLIC ? zend_hash_str_update(Z_ARRVAL(users), "preload", sizeof("preload") - 1, &r)
-                                                   : zend_hash_index_update(Z_ARRVAL(users), (zend_ulong)o, &r);
-                }
-                Z_LVAL_P(zend_hash_str_find(Z_ARRVAL_P(row), "entries", sizeof("entries") - 1))++;
-                Z_LVAL_P(zend_hash_str_find(Z_ARRVAL_P(row), "mem_size", sizeof("mem_size") - 1)) += (zend_long)m.mem_size;
+            row = o == PHP_SC_OWNER_PUBLIC ? zend_hash_str_find(Z_ARRVAL(users), "preload", sizeof("preload") - 1)
+                                           : zend_hash_index_find(Z_ARRVAL(users), (zend_ulong)o);
+            if (!row) {
+                zval r;
+                array_init_size(&r, 2);
+                add_assoc_long(&r, "entries", 0);
+                add_assoc_long(&r, "mem_size", 0);
+                row = o == PHP_SC_OWNER_PUBLIC ? zend_hash_str_update(Z_ARRVAL(users), "preload", sizeof("preload") - 1, &r)
+                                               : zend_hash_index_update(Z_ARRVAL(users), (zend_ulong)o, &r);
             }
+            f = zend_hash_str_find(Z_ARRVAL_P(row), "entries", sizeof("entries") - 1);
+            Z_LVAL_P(f)++;
+            f = zend_hash_str_find(Z_ARRVAL_P(row), "mem_size", sizeof("mem_size") - 1);
+            Z_LVAL_P(f) += (zend_long)m.mem_size;
         }
         sc_snapshot_free(snap);
-        if (!SCG(owner_all) && per_shard && (row = zend_hash_index_find(Z_ARRVAL_P(per_shard), i))) {
-            /* Set below if other users' entries exist. */
-            add_assoc_long(row, "visible_entries", in_shard);
-        }
-    }
-    if (!SCG(owner_all) && per_shard) {
-        zval *r;
-        ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(per_shard), r) {
-            zval *ve = zend_hash_str_find(Z_ARRVAL_P(r), "visible_entries", sizeof("visible_entries") - 1);
-            if (ve) {
-                if (seen != all) {
-                    add_assoc_long(r, "entries", Z_LVAL_P(ve));
-                }
-                zend_hash_str_del(Z_ARRVAL_P(r), "visible_entries", sizeof("visible_entries") - 1);
-            }
-        } ZEND_HASH_FOREACH_END();
     }
     if (!SCG(owner_all) && seen != all) {
+        /* Other users' entries exist: count only the caller's. */
         add_assoc_long(dst, "entries", (zend_long)seen);
         add_assoc_long(dst, "mem_entries", (zend_long)mem);
+        for (i = 0; i < n; i++) {
+            zval *row = zend_hash_index_find(Z_ARRVAL_P(per_shard), i);
+            if (row) {
+                add_assoc_long(row, "entries", in_shard[i]);
+            }
+        }
+    }
+    if (in_shard) {
+        efree(in_shard);
     }
     add_assoc_string(dst, "isolation", SCG(isolation) ? "user" : "off");
     add_assoc_long(dst, "owner_uid", (zend_long)SCG(owner_uid));
