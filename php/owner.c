@@ -45,9 +45,6 @@
 
 static zif_handler php_sc_orig_setuid;
 static zif_handler php_sc_orig_seteuid;
-/* apc.preload_path was loaded with isolation on: misses look for a public
- * entry too (set at startup, inherited by forked workers). */
-static bool php_sc_public_loaded;
 
 static inline uint64_t php_sc_salt(uint32_t owner)
 {
@@ -67,7 +64,10 @@ void php_sc_owner_refresh(void)
         SCG(owner_all) = false;
     }
     SCG(owner_salt) = php_sc_salt(SCG(owner_id));
-    SCG(public_reads) = php_sc_public_loaded;
+    /* Whichever process loaded apc.preload_path (the FPM master for the
+     * anonymous segment, the first worker of a pool for a named one), it
+     * loaded public entries if isolation is on. */
+    SCG(public_reads) = SCG(isolation) && SCG(preload_path) && *SCG(preload_path);
 }
 
 static ZEND_NAMED_FUNCTION(php_sc_posix_setuid)
@@ -124,8 +124,6 @@ uint64_t php_sc_owner_preload_begin(void)
 
     if (SCG(isolation)) {
         SCG(owner_salt) = php_sc_salt(PHP_SC_OWNER_PUBLIC);
-        php_sc_public_loaded = true;
-        SCG(public_reads) = true;
     }
     return saved;
 }
