@@ -16,6 +16,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
   SHARDCACHE_SOURCES="shardcache.c \
     php/iterator.c \
     php/info.c \
+    php/owner.c \
     php/serializer.c \
     php/compat.c \
     php/value.c \

@@ -73,6 +73,15 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     sc_fetch_memos fetch_memos;
     char *zero_copy;         /* shardcache.zero_copy: auto, 1, 0 */
     zend_long zero_copy_max; /* shardcache.zero_copy_max, bytes (0: a quarter of apc.shm_size) */
+    bool isolation;          /* shardcache.isolation: user (true) or off */
+    /* Whose entries this thread sees (php/owner.c), set at request start
+     * and after posix_setuid / posix_seteuid: */
+    uint64_t owner_salt;     /* XORed into every key's hash: owner_id << 24 */
+    uint32_t owner_id;       /* the effective uid (isolation on), else 0 */
+    uint32_t owner_uid;      /* the effective uid */
+    bool owner_all;          /* isolation on and root: clears everything,
+                                shardcache_info counts every user */
+    bool public_reads;       /* a miss looks for a preloaded entry too */
 ZEND_END_MODULE_GLOBALS(shardcache)
 
 ZEND_EXTERN_MODULE_GLOBALS(shardcache)
@@ -95,6 +104,34 @@ bool php_sc_make_key(sc_key *k, zend_string *key);
 /* Decodes a value copied out of the cache (see php/value.h) into dst. */
 bool php_sc_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *dst);
 
+/* php/owner.c: isolation by Unix user (shardcache.isolation). */
+/* The owner of the entries apc.preload_path loads with isolation on: no
+ * uid (uid_t -1 is nobody's). */
+#define PHP_SC_OWNER_PUBLIC UINT32_MAX
+/* Reads the effective uid into SCG(owner_*): at request start and after
+ * posix_setuid / posix_seteuid. */
+void php_sc_owner_refresh(void);
+/* After every extension started: wraps posix_setuid / posix_seteuid. */
+void php_sc_owner_startup(void);
+void php_sc_owner_shutdown(void);
+/* Around apc.preload_path's stores: they make public entries (isolation on). */
+uint64_t php_sc_owner_preload_begin(void);
+void php_sc_owner_preload_end(uint64_t saved);
+/* Turns a key made by php_sc_make_key into the key of its preloaded
+ * (public) entry; false when no public entry can exist. */
+bool php_sc_key_public(sc_key *k);
+/* The owner an entry's hash was made for (false: none known). */
+bool php_sc_owner_of(const sc_entry_meta *m, uint32_t *owner);
+/* The caller's own entry, or a public one (owner set when not NULL). */
+bool php_sc_owner_visible(const sc_entry_meta *m, uint32_t *owner);
+/* Visible, and not a public entry hidden by the caller's own of the key. */
+bool php_sc_owner_listed(const sc_entry_meta *m, int64_t now);
+/* The snapshot of key as the caller sees it: its own entry, else a
+ * public one; NULL (nothing to free) when neither; *m filled. */
+sc_snapshot *php_sc_owner_snapshot_key(zend_string *key, int64_t now, bool with_values, sc_entry_meta *m);
+/* apcu_clear_cache: root (isolation on) clears all, others their own. */
+void php_sc_owner_clear(void);
+
 /* php/iterator.c */
 extern zend_class_entry *php_sc_iterator_ce;
 void php_sc_iterator_minit(int module_number);
@@ -102,6 +139,10 @@ void php_sc_iterator_delete(zval *iterator, zval *return_value);
 
 /* php/info.c */
 void php_sc_info_minit(int module_number);
+/* phpinfo's Entries (php/owner.c): entries (the cache's count) for root
+ * with isolation on and for a caller that sees every entry, else the
+ * entries it sees. */
+uint64_t php_sc_info_entries_seen(uint64_t entries);
 
 /* php/serializer.c: apc.serializer. php_sc_serializer_minit() empties the
  * registry and, with publish_hook (APCu not loaded, cache enabled), publishes

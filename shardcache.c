@@ -149,6 +149,24 @@ static ZEND_INI_MH(php_sc_on_update_segment_mode)
     return SUCCESS;
 }
 
+/* shardcache.isolation: user (each Unix user sees its own entries) or off
+ * (also 0). */
+static ZEND_INI_MH(php_sc_on_update_isolation)
+{
+    (void)entry; (void)mh_arg1; (void)mh_arg2; (void)mh_arg3; (void)stage;
+    if (zend_string_equals_literal(new_value, "user")) {
+        SCG(isolation) = true;
+    } else if (zend_string_equals_literal(new_value, "off") || zend_string_equals_literal(new_value, "0")
+               || ZSTR_LEN(new_value) == 0) {
+        /* off in php.ini or -d reaches here as "" (PHP's INI parser). */
+        SCG(isolation) = false;
+    } else {
+        php_error_docref(NULL, E_WARNING, "shardcache.isolation must be user or off");
+        return FAILURE;
+    }
+    return SUCCESS;
+}
+
 PHP_INI_BEGIN()
     STD_PHP_INI_BOOLEAN("apc.enabled", "1", PHP_INI_SYSTEM, OnUpdateBool, enabled,
                         zend_shardcache_globals, shardcache_globals)
@@ -197,6 +215,7 @@ static const zend_ini_entry_def php_sc_own_ini_entries[] = {
                       zend_shardcache_globals, shardcache_globals)
     STD_PHP_INI_ENTRY("shardcache.zero_copy_max", "0", PHP_INI_SYSTEM, OnUpdateLong, zero_copy_max,
                       zend_shardcache_globals, shardcache_globals)
+    PHP_INI_ENTRY("shardcache.isolation", "user", PHP_INI_SYSTEM, php_sc_on_update_isolation)
 PHP_INI_END()
 
 static void php_sc_register_ini(const zend_ini_entry_def *entries, int module_number, int type)
@@ -274,7 +293,8 @@ bool php_sc_make_key(sc_key *k, zend_string *key)
     }
     k->str = ZSTR_VAL(key);
     k->len = (uint32_t)ZSTR_LEN(key);
-    k->glue_hash = ZSTR_H(key) ? ZSTR_H(key) : zend_string_hash_val(key);
+    /* The owner's salt makes each user's keys its own (php/owner.c). */
+    k->glue_hash = (ZSTR_H(key) ? ZSTR_H(key) : zend_string_hash_val(key)) ^ SCG(owner_salt);
     return true;
 }
 
@@ -504,17 +524,14 @@ static zend_never_inline int php_sc_fetch_hit_rest(const sc_value_out *out, zval
  * value in place, a miss, of an entry without a ttl) are done by
  * sc_fetch_fast (sc_fetch.h) without another call and without the
  * clock. */
-static zend_always_inline int php_sc_fetch_one(zend_string *key, zval *dst, int64_t now)
+static zend_always_inline int php_sc_fetch_key(const sc_key *kp, zval *dst, int64_t now)
 {
     sc_value_out out;
     sc_fetch_at at;
-    sc_key k;
+    sc_key k = *kp;
     uint32_t borrow;
     int r;
 
-    if (UNEXPECTED(!php_sc_make_key(&k, key))) {
-        return PHP_SC_FETCH_MISS;
-    }
     borrow = php_sc_zc_borrow();
     r = sc_fetch_fast(&php_sc_shared_cache, &k, now, php_sc_now, borrow, &SCG(fetch_memos), &out, &at);
     if (EXPECTED(r == SC_FAST_BORROWED)) {
@@ -534,6 +551,46 @@ static zend_always_inline int php_sc_fetch_one(zend_string *key, zval *dst, int6
         return PHP_SC_FETCH_MISS;
     }
     return php_sc_fetch_rest(&k, &at, borrow, dst);
+}
+
+/* A miss of the caller's own key: the key's preloaded entry, if any
+ * (php/owner.c). */
+static zend_never_inline int php_sc_fetch_public(zend_string *key, zval *dst, int64_t now)
+{
+    uint64_t before = sc_local.misses;
+    sc_key k;
+    int r;
+
+    if (!php_sc_make_key(&k, key) || !php_sc_key_public(&k)) {
+        return PHP_SC_FETCH_MISS;
+    }
+    r = php_sc_fetch_key(&k, dst, now);
+    /* One fetch counts one hit or one miss: the second lookup's miss, or
+     * the first one's when the second hit, is taken back (unless it was
+     * the sampled one, already recorded in shared memory). */
+    if (r == PHP_SC_FETCH_MISS) {
+        if (sc_local.misses == before + 1 && ((before + 1) & (SC_MISS_SAMPLE - 1)) != 0) {
+            sc_local.misses = before;
+        }
+    } else if (before != 0 && (before & (SC_MISS_SAMPLE - 1)) != 0) {
+        sc_local.misses--;
+    }
+    return r;
+}
+
+static zend_always_inline int php_sc_fetch_one(zend_string *key, zval *dst, int64_t now)
+{
+    sc_key k;
+    int r;
+
+    if (UNEXPECTED(!php_sc_make_key(&k, key))) {
+        return PHP_SC_FETCH_MISS;
+    }
+    r = php_sc_fetch_key(&k, dst, now);
+    if (UNEXPECTED(r == PHP_SC_FETCH_MISS) && UNEXPECTED(SCG(public_reads))) {
+        r = php_sc_fetch_public(key, dst, now);
+    }
+    return r;
 }
 
 /* php_sc_fetch_one, called (apcu_fetch of an array, of a key that is not a
@@ -568,6 +625,13 @@ static bool php_sc_store_one(zend_string *key, zval *value, zend_long ttl, bool 
 
     if (!php_sc_make_key(&k, key)) {
         return false;
+    }
+    if (add_only && UNEXPECTED(SCG(public_reads))) {
+        /* A preloaded entry of the key: the caller sees it, so it exists. */
+        sc_key pk = k;
+        if (php_sc_key_public(&pk) && sc_cache_exists(&php_sc_shared_cache, &pk, now) == SC_OK) {
+            return false;
+        }
     }
     ZVAL_DEREF(value);
     php_sc_zc_idle();
@@ -727,11 +791,22 @@ ZEND_FUNCTION(shardcache_fetch)
     }
 }
 
+/* The caller's own entry of key, or its preloaded one. */
+static bool php_sc_exists_key(zend_string *key, int64_t now)
+{
+    sc_key k;
+
+    if (!php_sc_make_key(&k, key)) {
+        return false;
+    }
+    return sc_cache_exists(&php_sc_shared_cache, &k, now) == SC_OK
+           || (SCG(public_reads) && php_sc_key_public(&k) && sc_cache_exists(&php_sc_shared_cache, &k, now) == SC_OK);
+}
+
 ZEND_FUNCTION(shardcache_exists)
 {
     zval *key;
     int64_t now;
-    sc_key k;
 
     ZEND_PARSE_PARAMETERS_START(1, 1)
         Z_PARAM_ZVAL(key)
@@ -748,7 +823,7 @@ ZEND_FUNCTION(shardcache_exists)
                 php_error_docref(NULL, E_WARNING, "apc_exists() expects a string or array of strings.");
                 continue;
             }
-            if (php_sc_make_key(&k, Z_STR_P(v)) && sc_cache_exists(&php_sc_shared_cache, &k, now) == SC_OK) {
+            if (php_sc_exists_key(Z_STR_P(v), now)) {
                 zend_hash_update(Z_ARRVAL_P(return_value), Z_STR_P(v), &t);
             }
         } ZEND_HASH_FOREACH_END();
@@ -760,7 +835,7 @@ ZEND_FUNCTION(shardcache_exists)
         if (!skey) {
             RETURN_THROWS();
         }
-        found = php_sc_make_key(&k, skey) && sc_cache_exists(&php_sc_shared_cache, &k, now) == SC_OK;
+        found = php_sc_exists_key(skey, now);
         zend_string_release(skey);
         RETURN_BOOL(found);
     }
@@ -817,7 +892,7 @@ ZEND_FUNCTION(shardcache_clear_cache)
 
     if (php_sc_active) {
         php_sc_zc_idle();
-        sc_cache_clear(&php_sc_shared_cache);
+        php_sc_owner_clear();
     }
     RETURN_TRUE;
 }
@@ -827,6 +902,87 @@ ZEND_FUNCTION(shardcache_enabled)
     ZEND_PARSE_PARAMETERS_NONE();
 
     RETURN_BOOL(php_sc_active);
+}
+
+/* inc, dec or cas of a key the caller has no entry of: with a preloaded
+ * int of the key (php/owner.c), the caller's own entry is made from it
+ * (added: SC_EXISTS when one appeared meanwhile, for the caller to update
+ * that one). SC_NOTFOUND: no preloaded entry (or cas compared unequal);
+ * SC_BADTYPE: it is not an int. */
+static zend_never_inline sc_status php_sc_update_public(const sc_key *k, sc_update_op op, int64_t a, int64_t b, uint32_t ttl,
+                                      int64_t now, int64_t *result)
+{
+    sc_key pk = *k;
+    sc_snapshot *snap;
+    sc_entry_meta m;
+    sc_value_in in = {0};
+    uint8_t vtype;
+    int64_t base, v;
+    sc_status st;
+
+    if (!php_sc_key_public(&pk)) {
+        return SC_NOTFOUND;
+    }
+    snap = sc_snapshot_key(&php_sc_shared_cache, &pk, now, false);
+    if (!sc_snapshot_next(snap, &m)) {
+        sc_snapshot_free(snap);
+        return SC_NOTFOUND;
+    }
+    vtype = m.vtype;
+    base = m.scalar;
+    sc_snapshot_free(snap);
+    if (vtype != SC_V_LONG) {
+        return SC_BADTYPE;
+    }
+    switch (op) {
+    case SC_UPDATE_INC:
+        v = (int64_t)((uint64_t)base + (uint64_t)a);
+        break;
+    case SC_UPDATE_DEC:
+        v = (int64_t)((uint64_t)base - (uint64_t)a);
+        break;
+    default:
+        if (base != a) {
+            return SC_NOTFOUND;
+        }
+        v = b;
+        break;
+    }
+    in.vtype = SC_V_LONG;
+    in.scalar = v;
+    st = sc_cache_store(&php_sc_shared_cache, k, &in, ttl, now, true);
+    if (st == SC_OK) {
+        *result = v;
+    }
+    return st == SC_OK ? SC_OK : SC_EXISTS;
+}
+
+/* The rest of an update whose key the caller has no entry of, when public
+ * entries may exist: the key's preloaded int copied into the caller's own
+ * entry, else the update as asked (create). */
+static zend_never_inline sc_status php_sc_update_rest(const sc_key *k, sc_update_op op, int64_t a, int64_t b,
+                                                      uint32_t ttl, bool create, int64_t now, int64_t *result)
+{
+    sc_status st = php_sc_update_public(k, op, a, b, ttl, now, result);
+
+    if (st == SC_OK || st == SC_BADTYPE || (st == SC_NOTFOUND && op == SC_UPDATE_CAS)) {
+        return st;
+    }
+    return sc_cache_update(&php_sc_shared_cache, k, op, a, b, ttl, create, now, result);
+}
+
+/* sc_cache_update on the caller's own entry, or on its copy of the key's
+ * preloaded entry when it has none (php/owner.c). */
+static zend_always_inline sc_status php_sc_update_key(const sc_key *k, sc_update_op op, int64_t a, int64_t b,
+                                                      uint32_t ttl, bool create, int64_t now, int64_t *result)
+{
+    sc_status st;
+
+    if (EXPECTED(!SCG(public_reads))) {
+        return sc_cache_update(&php_sc_shared_cache, k, op, a, b, ttl, create, now, result);
+    }
+    st = sc_cache_update(&php_sc_shared_cache, k, op, a, b, ttl, false, now, result);
+    return st == SC_NOTFOUND ? php_sc_update_rest(k, op, a, b, ttl, create, now, result) : st;
 }
 
 static void php_sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
@@ -852,8 +1008,7 @@ static void php_sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
         RETURN_FALSE;
     }
     now = php_sc_now();
-    if (sc_cache_update(&php_sc_shared_cache, &k, op, (int64_t)step, 0, php_sc_clamp_ttl(ttl), ttl >= 0, now, &result)
-        != SC_OK) {
+    if (php_sc_update_key(&k, op, (int64_t)step, 0, php_sc_clamp_ttl(ttl), ttl >= 0, now, &result) != SC_OK) {
         if (ttl < 0) {
             /* A negative ttl creates an entry that is already expired, as in
              * APCu: the key stays unreadable (and the call fails) but the
@@ -897,8 +1052,8 @@ ZEND_FUNCTION(shardcache_cas)
     ZEND_PARSE_PARAMETERS_END();
 
     RETURN_BOOL(php_sc_make_key(&k, key)
-                && sc_cache_update(&php_sc_shared_cache, &k, SC_UPDATE_CAS, (int64_t)old_value, (int64_t)new_value, 0,
-                                   false, php_sc_now(), &result) == SC_OK);
+                && php_sc_update_key(&k, SC_UPDATE_CAS, (int64_t)old_value, (int64_t)new_value, 0, false, php_sc_now(),
+                                     &result) == SC_OK);
 }
 
 /* apcu_entry's callback, and the store of what it returned. zend_try is a
@@ -957,6 +1112,14 @@ ZEND_FUNCTION(shardcache_entry)
         }
         return;
     }
+    if (UNEXPECTED(SCG(public_reads)) && php_sc_fetch_public(key, return_value, now) != PHP_SC_FETCH_MISS) {
+        /* The key's preloaded entry (php/owner.c). */
+        sc_cache_release(&php_sc_shared_cache, &ticket);
+        if (sink.str) {
+            zend_string_efree(sink.str);
+        }
+        return;
+    }
     /* Nothing cached: compute it, with the key reserved for us. */
     ZVAL_STR(&arg, key);
     fci.retval = return_value;
@@ -976,6 +1139,16 @@ ZEND_FUNCTION(shardcache_entry)
 }
 
 /* ---- module ---- */
+
+/* apc.preload_path, into the public entries (isolation on: php/owner.c). */
+static uint64_t php_sc_preload(void)
+{
+    uint64_t saved = php_sc_owner_preload_begin(), n;
+
+    n = php_sc_compat_preload(SCG(preload_path));
+    php_sc_owner_preload_end(saved);
+    return n;
+}
 
 /* After every extension has started (every serializer has registered):
  * unless APCu itself is loaded, take the APCu identity (the "apcu" module,
@@ -998,8 +1171,9 @@ static zend_result php_sc_post_startup(void)
     if (php_sc_start_ok) {
         php_sc_serializer_select(SCG(serializer_name));
     }
+    php_sc_owner_startup();
     if (php_sc_active && php_sc_seg_fresh && SCG(preload_path) && *SCG(preload_path)) {
-        php_sc_preloaded = php_sc_compat_preload(SCG(preload_path));
+        php_sc_preloaded = php_sc_preload();
     }
     return SUCCESS;
 }
@@ -1164,7 +1338,7 @@ static void php_sc_resolve_segment(void)
     if (php_sc_seg_resolved == NULL) {
         if (*want) {
             if (php_sc_attach_named(want, E_WARNING) && php_sc_seg_fresh && SCG(preload_path) && *SCG(preload_path)) {
-                php_sc_preloaded = php_sc_compat_preload(SCG(preload_path));
+                php_sc_preloaded = php_sc_preload();
             }
         } else {
             php_error_docref(NULL, E_WARNING, "shardcache: shardcache.segment is set at startup but empty for "
@@ -1182,7 +1356,7 @@ static void php_sc_resolve_segment(void)
             php_sc_active = false;
         }
         if (php_sc_attach_named(want, E_WARNING) && php_sc_seg_fresh && SCG(preload_path) && *SCG(preload_path)) {
-            php_sc_preloaded = php_sc_compat_preload(SCG(preload_path));
+            php_sc_preloaded = php_sc_preload();
         }
         pefree(php_sc_seg_resolved, 1);
         php_sc_seg_resolved = pestrdup(want, 1);
@@ -1371,6 +1545,7 @@ static PHP_MSHUTDOWN_FUNCTION(shardcache)
     if (zend_post_startup_cb == php_sc_post_startup) {
         zend_post_startup_cb = php_sc_prev_post_startup;
     }
+    php_sc_owner_shutdown();
     UNREGISTER_INI_ENTRIES();
     return SUCCESS;
 }
@@ -1382,6 +1557,7 @@ static PHP_RINIT_FUNCTION(shardcache)
 #if defined(ZTS) && defined(COMPILE_DL_SHARDCACHE)
     ZEND_TSRMLS_CACHE_UPDATE();
 #endif
+    php_sc_owner_refresh();
     if (php_sc_start_ok) {
         php_sc_resolve_segment();
     }
@@ -1475,7 +1651,7 @@ static PHP_MINFO_FUNCTION(shardcache)
         php_sc_info_row_u64("Data area bytes", f.mem_total);
         php_sc_info_row_u64("Memory used bytes", f.mem_used);
         php_sc_info_row_u64("Memory free bytes", f.mem_free);
-        php_sc_info_row_u64("Entries", f.entries);
+        php_sc_info_row_u64("Entries", php_sc_info_entries_seen(f.entries));
         php_sc_info_row_u64("Hits", f.hits + lh);
         php_sc_info_row_u64("Misses", f.misses + lm);
         php_sc_info_row_u64("Inserts", f.inserts);

@@ -29,7 +29,8 @@
 typedef struct sc_key {
     const char *str;
     uint32_t len;
-    uint64_t glue_hash;     /* the key string's hash as the glue computed it; the core mixes it */
+    uint64_t glue_hash;     /* the key string's hash as the glue computed it (with its owner's
+                               salt: php/owner.c); the core mixes it */
 } sc_key;
 
 typedef struct sc_value_in {
@@ -157,6 +158,7 @@ typedef enum sc_update_op {
 
 /* An entry's figures and bytes, copied out of shared memory. */
 typedef struct sc_entry_meta {
+    uint64_t hash;          /* the entry's mixed hash (sc_entry.hash) */
     const char *key;
     uint32_t key_len;
     uint8_t vtype;

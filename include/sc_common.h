@@ -76,6 +76,19 @@ static inline uint64_t sc_hash_mix(uint64_t h)
     return h;
 }
 
+/* The inverse of sc_hash_mix (each step of the mix is a bijection of the
+ * 64-bit words): sc_hash_unmix(sc_hash_mix(h)) == h. The glue uses it to
+ * tell which owner an entry's hash was mixed for (php/owner.c). */
+static inline uint64_t sc_hash_unmix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= UINT64_C(0x9cb4b2f8129337db);
+    h ^= h >> 33;
+    h *= UINT64_C(0x4f74430c22a54005);
+    h ^= h >> 33;
+    return h;
+}
+
 static inline uint64_t sc_next_pow2(uint64_t v)
 {
     if (v <= 1) {

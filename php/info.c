@@ -130,16 +130,39 @@ static void php_sc_sum_shards(php_sc_totals *t, zval *per_shard)
 
 /* ---- apcu_cache_info ---- */
 
-static void php_sc_cache_list(zval *cache_list, zval *slot_distribution)
+/* What the caller sees of the entries (php/owner.c): its own and the
+ * preloaded ones not hidden by its own. */
+typedef struct php_sc_view {
+    uint64_t all;           /* entries walked */
+    uint64_t entries;       /* those the caller sees */
+    uint64_t mem;           /* their mem_size */
+    uint64_t hits;          /* their recorded hits */
+} php_sc_view;
+
+/* Walks every shard: counts what the caller sees into *v and, when
+ * cache_list is not NULL, lists it (and its shards in slot_distribution). */
+static void php_sc_cache_list(php_sc_view *v, zval *cache_list, zval *slot_distribution)
 {
     uint32_t n = sc_cache_nshards(&php_sc_shared_cache), i;
     sc_entry_meta m;
 
+    memset(v, 0, sizeof(*v));
     for (i = 0; i < n; i++) {
         sc_snapshot *snap = sc_snapshot_shard(&php_sc_shared_cache, i, PHP_SC_PHP_ANY_TIME, false);
         zend_long in_shard = 0;
         while (sc_snapshot_next(snap, &m)) {
             zval row;
+            v->all++;
+            if (!php_sc_owner_listed(&m, PHP_SC_PHP_ANY_TIME)) {
+                continue;
+            }
+            v->entries++;
+            v->mem += m.mem_size;
+            v->hits += m.nhits;
+            in_shard++;
+            if (!cache_list) {
+                continue;
+            }
             array_init_size(&row, 9);
             add_assoc_stringl(&row, "info", m.key, m.key_len);
             add_assoc_long(&row, "ttl", (zend_long)m.ttl);
@@ -151,13 +174,23 @@ static void php_sc_cache_list(zval *cache_list, zval *slot_distribution)
             add_assoc_long(&row, "ref_count", 0);
             add_assoc_long(&row, "mem_size", (zend_long)m.mem_size);
             add_next_index_zval(cache_list, &row);
-            in_shard++;
         }
         sc_snapshot_free(snap);
-        if (in_shard) {
+        if (in_shard && slot_distribution) {
             add_index_long(slot_distribution, i, in_shard);
         }
     }
+}
+
+uint64_t php_sc_info_entries_seen(uint64_t entries)
+{
+    php_sc_view v;
+
+    if (SCG(owner_all)) {
+        return entries;
+    }
+    php_sc_cache_list(&v, NULL, NULL);
+    return v.entries == v.all ? entries : v.entries;
 }
 
 ZEND_FUNCTION(shardcache_cache_info)
@@ -165,7 +198,9 @@ ZEND_FUNCTION(shardcache_cache_info)
     bool limited = false;
     sc_cache_figures f;
     php_sc_totals t;
+    php_sc_view v;
     uint64_t local_hits, local_misses;
+    zval cache_list, slots;
 
     ZEND_PARSE_PARAMETERS_START(0, 1)
         Z_PARAM_OPTIONAL
@@ -180,26 +215,38 @@ ZEND_FUNCTION(shardcache_cache_info)
     sc_cache_figures_get(&php_sc_shared_cache, &f);
     php_sc_sum_shards(&t, NULL);
     sc_info_local_unrecorded(&php_sc_shared_cache, &local_hits, &local_misses);
+    if (!limited) {
+        array_init(&cache_list);
+        array_init(&slots);
+    }
+    php_sc_cache_list(&v, limited ? NULL : &cache_list, limited ? NULL : &slots);
 
     array_init(return_value);
     add_assoc_long(return_value, "num_slots", (zend_long)sc_info_nominal_slots(&php_sc_shared_cache));
     add_assoc_long(return_value, "ttl", (zend_long)php_sc_shared_cache.idle_ttl);
-    add_assoc_double(return_value, "num_hits", (double)(t.sum.hits + local_hits));
-    add_assoc_double(return_value, "num_misses", (double)(t.sum.misses + local_misses));
-    add_assoc_double(return_value, "num_inserts", (double)(t.sum.inserts + t.sum.updates));
-    add_assoc_long(return_value, "num_entries", (zend_long)t.sum.entries);
+    if (v.entries == v.all) {
+        /* The caller sees every entry: the cache's own figures. */
+        add_assoc_double(return_value, "num_hits", (double)(t.sum.hits + local_hits));
+        add_assoc_double(return_value, "num_misses", (double)(t.sum.misses + local_misses));
+        add_assoc_double(return_value, "num_inserts", (double)(t.sum.inserts + t.sum.updates));
+        add_assoc_long(return_value, "num_entries", (zend_long)t.sum.entries);
+    } else {
+        /* Other users' entries exist: only what the caller's own entries
+         * record (php/owner.c). */
+        add_assoc_double(return_value, "num_hits", (double)v.hits);
+        add_assoc_double(return_value, "num_misses", 0);
+        add_assoc_double(return_value, "num_inserts", (double)v.entries);
+        add_assoc_long(return_value, "num_entries", (zend_long)v.entries);
+    }
     add_assoc_long(return_value, "cleanups", (zend_long)t.sum.cleanups);
     add_assoc_long(return_value, "defragmentations", 0);
     add_assoc_long(return_value, "expunges", (zend_long)f.expunges);
     add_assoc_long(return_value, "start_time", (zend_long)f.start_time);
-    add_assoc_double(return_value, "mem_size", (double)t.sum.mem_entries);
+    add_assoc_double(return_value, "mem_size", (double)(v.entries == v.all ? t.sum.mem_entries : v.mem));
     add_assoc_string(return_value, "memory_type", "mmap");
     if (!limited) {
-        zval cache_list, deleted_list, slots;
-        array_init(&cache_list);
+        zval deleted_list;
         array_init(&deleted_list);
-        array_init(&slots);
-        php_sc_cache_list(&cache_list, &slots);
         add_assoc_zval(return_value, "cache_list", &cache_list);
         add_assoc_zval(return_value, "deleted_list", &deleted_list);
         add_assoc_zval(return_value, "slot_distribution", &slots);
@@ -213,18 +260,13 @@ ZEND_FUNCTION(shardcache_key_info)
     zend_string *key;
     sc_snapshot *snap;
     sc_entry_meta m;
-    sc_key k;
 
     ZEND_PARSE_PARAMETERS_START(1, 1)
         Z_PARAM_STR(key)
     ZEND_PARSE_PARAMETERS_END();
 
-    if (!php_sc_make_key(&k, key)) {
-        RETURN_NULL();
-    }
-    snap = sc_snapshot_key(&php_sc_shared_cache, &k, PHP_SC_PHP_ANY_TIME, false);
-    if (!sc_snapshot_next(snap, &m)) {
-        sc_snapshot_free(snap);
+    snap = php_sc_owner_snapshot_key(key, PHP_SC_PHP_ANY_TIME, false, &m);
+    if (!snap) {
         RETURN_NULL();
     }
     array_init_size(return_value, 7);
@@ -297,6 +339,75 @@ static void php_sc_info_local(zval *dst)
     add_assoc_zval(dst, "local", &local);
 }
 
+/* shardcache_info's isolation figures (php/owner.c): isolation, owner_uid
+ * and users (uid => entries, mem_size; "preload" for the preloaded
+ * entries): every user for root with isolation on, else the caller's own
+ * and the preloaded ones. When other users' entries exist and the caller
+ * may not count them, entries and mem_entries, and each per_shard row's
+ * entries, count only what the caller sees. */
+static void php_sc_info_users(zval *dst, zval *per_shard)
+{
+    uint32_t n = php_sc_active ? sc_cache_nshards(&php_sc_shared_cache) : 0, i;
+    uint64_t all = 0, seen = 0, mem = 0;
+    zend_long *in_shard = n ? ecalloc(n, sizeof(zend_long)) : NULL;
+    sc_entry_meta m;
+    zval users;
+
+    array_init(&users);
+    for (i = 0; i < n; i++) {
+        sc_snapshot *snap = sc_snapshot_shard(&php_sc_shared_cache, i, SC_ANY_TIME, false);
+        while (sc_snapshot_next(snap, &m)) {
+            uint32_t o;
+            bool visible;
+            zval *row, *f;
+            all++;
+            if (!php_sc_owner_of(&m, &o)) {
+                continue;
+            }
+            visible = o == SCG(owner_id) || o == PHP_SC_OWNER_PUBLIC;
+            if (visible) {
+                seen++;
+                mem += m.mem_size;
+                in_shard[i]++;
+            } else if (!SCG(owner_all)) {
+                continue;
+            }
+            row = o == PHP_SC_OWNER_PUBLIC ? zend_hash_str_find(Z_ARRVAL(users), "preload", sizeof("preload") - 1)
+                                           : zend_hash_index_find(Z_ARRVAL(users), (zend_ulong)o);
+            if (!row) {
+                zval r;
+                array_init_size(&r, 2);
+                add_assoc_long(&r, "entries", 0);
+                add_assoc_long(&r, "mem_size", 0);
+                row = o == PHP_SC_OWNER_PUBLIC ? zend_hash_str_update(Z_ARRVAL(users), "preload", sizeof("preload") - 1, &r)
+                                               : zend_hash_index_update(Z_ARRVAL(users), (zend_ulong)o, &r);
+            }
+            f = zend_hash_str_find(Z_ARRVAL_P(row), "entries", sizeof("entries") - 1);
+            Z_LVAL_P(f)++;
+            f = zend_hash_str_find(Z_ARRVAL_P(row), "mem_size", sizeof("mem_size") - 1);
+            Z_LVAL_P(f) += (zend_long)m.mem_size;
+        }
+        sc_snapshot_free(snap);
+    }
+    if (!SCG(owner_all) && seen != all) {
+        /* Other users' entries exist: count only the caller's. */
+        add_assoc_long(dst, "entries", (zend_long)seen);
+        add_assoc_long(dst, "mem_entries", (zend_long)mem);
+        for (i = 0; i < n; i++) {
+            zval *row = zend_hash_index_find(Z_ARRVAL_P(per_shard), i);
+            if (row) {
+                add_assoc_long(row, "entries", in_shard[i]);
+            }
+        }
+    }
+    if (in_shard) {
+        efree(in_shard);
+    }
+    add_assoc_string(dst, "isolation", SCG(isolation) ? "user" : "off");
+    add_assoc_long(dst, "owner_uid", (zend_long)SCG(owner_uid));
+    add_assoc_zval(dst, "users", &users);
+}
+
 ZEND_FUNCTION(shardcache_info)
 {
     sc_cache_figures f;
@@ -360,6 +471,7 @@ ZEND_FUNCTION(shardcache_info)
     add_assoc_long(return_value, "start_time", (zend_long)f.start_time);
     php_sc_info_local(return_value);
     php_sc_zc_info(return_value);
+    php_sc_info_users(return_value, &per_shard);
     add_assoc_zval(return_value, "per_shard", &per_shard);
 
     if (php_sc_active) {

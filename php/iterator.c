@@ -305,17 +305,13 @@ static void php_sc_it_build_info(php_sc_iterator *it, const sc_entry_meta *m, ze
  * snapshot, which is freed. */
 static bool php_sc_it_lookup(zend_string *key, int64_t now, sc_entry_meta *m)
 {
-    sc_snapshot *snap;
-    sc_key k;
-    bool found;
+    sc_snapshot *snap = php_sc_owner_snapshot_key(key, now, false, m);
 
-    if (!php_sc_make_key(&k, key)) {
+    if (!snap) {
         return false;
     }
-    snap = sc_snapshot_key(&php_sc_shared_cache, &k, now, false);
-    found = sc_snapshot_next(snap, m);
     sc_snapshot_free(snap);
-    return found;
+    return true;
 }
 
 static void php_sc_it_walk_add(php_sc_iterator *it, uint32_t *cap, uint64_t stamp, zend_string *key)
@@ -371,7 +367,7 @@ static void php_sc_it_make_walk(php_sc_iterator *it, int64_t now)
             /* NULL (out of memory) reads as an empty shard. */
             sc_snapshot *snap = sc_snapshot_shard(&php_sc_shared_cache, i, now, false);
             while (sc_snapshot_next(snap, &m)) {
-                if (php_sc_it_matches(it, &m)) {
+                if (php_sc_owner_listed(&m, now) && php_sc_it_matches(it, &m)) {
                     php_sc_it_walk_add(it, &cap, m.stamp, zend_string_init(m.key, m.key_len, 0));
                 }
             }
@@ -411,11 +407,7 @@ static uint32_t php_sc_it_fetch(php_sc_iterator *it, bool keys_only)
             ZVAL_NULL(&info);
         } else {
             /* Look the entry up again: it may be gone, or replaced. */
-            sc_key k;
-            if (!php_sc_make_key(&k, key)
-                || !sc_snapshot_next(it->snap = sc_snapshot_key(&php_sc_shared_cache, &k, now, with_values), &m)) {
-                sc_snapshot_free(it->snap);
-                it->snap = NULL;
+            if (!(it->snap = php_sc_owner_snapshot_key(key, now, with_values, &m))) {
                 zend_string_release(key);
                 continue;
             }
@@ -466,7 +458,7 @@ static void php_sc_it_totals(php_sc_iterator *it)
     for (i = 0; i < n; i++) {
         sc_snapshot *snap = sc_snapshot_shard(&php_sc_shared_cache, i, now, false);
         while (sc_snapshot_next(snap, &m)) {
-            if (php_sc_it_matches(it, &m)) {
+            if (php_sc_owner_listed(&m, now) && php_sc_it_matches(it, &m)) {
                 it->total_hits += (zend_long)m.nhits;
                 it->total_size += (zend_long)m.mem_size;
                 it->total_count++;

@@ -72,6 +72,7 @@ EXTRA_TESTS=(
     "kill-test-named|bash tests/kill/run.sh --kills=300 --seconds=100 --quiet --segment=auto --restart-rounds=10 --so=\"\$SO\""
     "pin-death|bash tests/pin/run.sh --so=\"\$SO\""
     "fpm-segments|bash tests/fpm/segments.sh --so=\"\$SO\""
+    "fpm-isolation|bash tests/fpm/isolation.sh --so=\"\$SO\""
     "phpt-named|bash tests/run-phpt.sh --named \"\$SO\" --"
     "segment-stale-lock|bash tests/segment/stale-lock.sh --so=\"\$SO\""
     "segment-squat|bash tests/segment/squat.sh --so=\"\$SO\""

@@ -91,6 +91,7 @@ static void sc_snapshot_add(sc_snapshot *snap, const sc_entry *e, bool with_valu
     rec = (sc_snap_rec *)(snap->buf + snap->len);
     memset(rec, 0, sizeof(*rec));
     rec->rec_size = need;
+    rec->meta.hash = e->hash;
     rec->meta.key_len = e->key_len;
     rec->meta.vtype = e->vtype;
     rec->meta.scalar = e->scalar;

@@ -47,7 +47,7 @@ int(1)
 int(1)
 int(1)
 int(1)
-shardcache.apcu_compat shardcache.segment shardcache.segment_mode shardcache.shards shardcache.zero_copy shardcache.zero_copy_max
+shardcache.apcu_compat shardcache.isolation shardcache.segment shardcache.segment_mode shardcache.shards shardcache.zero_copy shardcache.zero_copy_max
 |
 bool(true)
 string(9) "one cache"

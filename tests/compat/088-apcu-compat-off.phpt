@@ -28,7 +28,7 @@ bool(false)
 string(1) "1"
 string(3) "16M"
 string(1) "0"
-apc.coredump_unmap apc.enable_cli apc.enabled apc.entries_hint apc.expunge_threshold apc.gc_ttl apc.mmap_file_mask apc.mmap_hugepage_size apc.preload_path apc.serializer apc.shm_size apc.slam_defense apc.smart apc.ttl apc.use_request_time shardcache.apcu_compat shardcache.segment shardcache.segment_mode shardcache.shards shardcache.zero_copy shardcache.zero_copy_max
+apc.coredump_unmap apc.enable_cli apc.enabled apc.entries_hint apc.expunge_threshold apc.gc_ttl apc.mmap_file_mask apc.mmap_hugepage_size apc.preload_path apc.serializer apc.shm_size apc.slam_defense apc.smart apc.ttl apc.use_request_time shardcache.apcu_compat shardcache.isolation shardcache.segment shardcache.segment_mode shardcache.shards shardcache.zero_copy shardcache.zero_copy_max
 bool(true)
 bool(true)
 array(2) {

@@ -178,6 +178,9 @@ resets: integer
 start_time: integer
 local: array
 zero_copy: array
+isolation: string
+owner_uid: integer
+users: array
 per_shard: array
 classes: array
 large: array

@@ -83,6 +83,6 @@ echo $problems ? implode("\n", $problems) : "file matches the defaults", "\n";
 ?>
 --EXPECT--
 bool(true)
-21 settings registered
-21 settings listed
+22 settings registered
+22 settings listed
 file matches the defaults

@@ -1,0 +1,70 @@
+<?php
+// tests/fpm/iso.php - the page of tests/fpm/isolation.sh: one cache
+// operation per request, answered as one line.
+//   op=store|add&k=K&v=V      "1" | "0"   (v=int:N stores the int N)
+//   op=fetch&k=K              the value (ints as "int:N"), or "miss"
+//   op=exists|delete&k=K      "1" | "0"
+//   op=inc|dec&k=K            the new int, or "false"
+//   op=cas&k=K&o=O&n=N        "1" | "0"
+//   op=entry&k=K&v=V          the value (V when computed; "computed" said)
+//   op=key_info&k=K           "null" | "array"
+//   op=list                   iterator keys | cache_info keys | num_entries
+//   op=users                  shardcache_info()['users'] uids (entries each)
+//   op=metrics                tools/metrics.php's shardcache_entries and the sum
+//                             of shardcache_shard_entries ("E S")
+//   op=clear                  "1"
+//   op=whoami                 "user=<name> uid=<uid> owner_uid=<owner_uid>"
+$k = $_GET['k'] ?? '';
+$v = $_GET['v'] ?? '';
+if (str_starts_with($v, 'int:')) {
+    $v = (int)substr($v, 4);
+}
+$show = fn($x) => is_int($x) ? "int:$x" : (string)$x;
+switch ($_GET['op'] ?? '') {
+    case 'store': echo (int)apcu_store($k, $v); break;
+    case 'add': echo (int)apcu_add($k, $v); break;
+    case 'fetch': $x = apcu_fetch($k, $ok); echo $ok ? $show($x) : 'miss'; break;
+    case 'exists': echo (int)apcu_exists($k); break;
+    case 'delete': echo (int)apcu_delete($k); break;
+    case 'inc': $x = apcu_inc($k); echo $x === false ? 'false' : $x; break;
+    case 'dec': $x = apcu_dec($k); echo $x === false ? 'false' : $x; break;
+    case 'cas': echo (int)apcu_cas($k, (int)$_GET['o'], (int)$_GET['n']); break;
+    case 'entry':
+        $said = '';
+        $x = apcu_entry($k, function () use ($v, &$said) { $said = ' computed'; return $v; });
+        echo $show($x), $said;
+        break;
+    case 'key_info': echo apcu_key_info($k) === null ? 'null' : 'array'; break;
+    case 'list':
+        $it = [];
+        foreach (new APCUIterator() as $key => $item) {
+            $it[] = $key;
+        }
+        $ci = array_column(apcu_cache_info()['cache_list'], 'info');
+        sort($it);
+        sort($ci);
+        echo implode(',', $it), ' | ', implode(',', $ci), ' | ', apcu_cache_info(true)['num_entries'];
+        break;
+    case 'users':
+        $out = [];
+        foreach (shardcache_info()['users'] as $uid => $u) {
+            $out[] = "$uid:" . $u['entries'];
+        }
+        echo implode(',', $out);
+        break;
+    case 'metrics':
+        require __DIR__ . '/metrics.php';
+        $text = shardcache_prometheus();
+        preg_match('/^shardcache_entries (\d+)$/m', $text, $m);
+        preg_match_all('/^shardcache_shard_entries\{[^}]*\} (\d+)$/m', $text, $sh);
+        echo ($m[1] ?? '?'), ' ', array_sum(array_map('intval', $sh[1]));
+        break;
+    case 'clear': echo (int)apcu_clear_cache(); break;
+    case 'whoami':
+        $info = shardcache_info();
+        printf('user=%s uid=%d owner_uid=%d isolation=%s', posix_getpwuid(posix_geteuid())['name'], posix_geteuid(),
+               $info['owner_uid'], $info['isolation']);
+        break;
+    default:
+        echo 'bad op';
+}
