@@ -1,5 +1,5 @@
 --TEST--
-shardcache.segment_mode=0660: a segment root made for group G is shared by two users of G (each sees the other's stores); a segment one member made is refused by the other (warning, a private segment instead, the file untouched); a user outside G cannot open it
+shardcache.segment_mode=0660 with shardcache.isolation=off: a segment root made for group G is shared by two users of G (each sees the other's stores); a segment one member made is refused by the other (warning, a private segment instead, the file untouched); a user outside G cannot open it
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
@@ -16,7 +16,8 @@ const G = 48100, U1 = 48101, U2 = 48102, OUTSIDER = 48103;
 function as_user(int $uid, int $gid, string $path, string $code): string
 {
     $p = proc_open(array_merge(['setpriv', "--reuid=$uid", "--regid=$gid", '--clear-groups', '--'],
-                               seg_cmd(['shardcache.segment' => $path, 'shardcache.segment_mode' => '0660'], $code)),
+                               seg_cmd(['shardcache.segment' => $path, 'shardcache.segment_mode' => '0660',
+                                        'shardcache.isolation' => 'off'], $code)),
                    [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['redirect', 1]], $pipes);
     fclose($pipes[0]);
     $out = stream_get_contents($pipes[1]);
