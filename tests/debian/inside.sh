@@ -190,7 +190,11 @@ sapi_state() {
     [ "$sapi" = fpm ] && bin=php-fpm8.2
     ir "phpquery -q -v 8.2 -s $sapi -m shardcache" && q=yes
     [ "$(readlink "$R/etc/php/8.2/$sapi/conf.d/30-shardcache.ini")" = /etc/php/8.2/mods-available/shardcache.ini ] && l=yes
-    ir "$bin -m" 2>/dev/null | grep -qx shardcache && m=yes
+    # (the output is read whole first: under pipefail, grep -q stopping
+    # early could fail the pipeline with the writer's SIGPIPE)
+    local mods
+    mods="$(ir "$bin -m" 2>/dev/null)"
+    grep -qx shardcache <<<"$mods" && m=yes
     case "$q$l$m" in
         yesyesyes) echo enabled ;;
         nonono) echo disabled ;;

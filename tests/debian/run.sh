@@ -64,7 +64,12 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/shardcache-deb.XXXXXX")"
+# The bookworm root (a debootstrap when it is not cached) is made in the
+# background, niced, while the package builds.
+nice -n 10 bash "$ROOT/tests/debian/root.sh" >"$WORK/root.out" 2>"$WORK/root.log" </dev/null &
+ROOT_JOB=$!
 cleanup() {
+    kill "$ROOT_JOB" 2>/dev/null && wait "$ROOT_JOB" 2>/dev/null
     if [ "$KEEP" -eq 1 ]; then echo "debian-package: kept $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -124,7 +129,8 @@ dpkg-deb -c "$DEB" | awk '{ print $NF }' | sed 's|^\./|/|' >"$WORK/contents"
 for f in "$EXTDIR/shardcache.so" /etc/php/8.2/mods-available/shardcache.ini; do
     grep -qxF "$f" "$WORK/contents" && ok "package holds $f" || bad "package lacks $f"
 done
-if dpkg-deb --ctrl-tarfile "$DEB" | tar -xOf - ./conffiles 2>/dev/null | grep -qxF /etc/php/8.2/mods-available/shardcache.ini; then
+conffiles="$(dpkg-deb --ctrl-tarfile "$DEB" | tar -xOf - ./conffiles 2>/dev/null)"
+if grep -qxF /etc/php/8.2/mods-available/shardcache.ini <<<"$conffiles"; then
     ok "shardcache.ini is a conffile"
 else
     bad "shardcache.ini is not a conffile"
@@ -136,7 +142,8 @@ case ", $depends," in
     *", phpapi-$PHPAPI,"*) ok "Depends: $depends" ;;
     *) bad "Depends: '$depends' lacks phpapi-$PHPAPI" ;;
 esac
-dpkg-deb -f "$DEB" Description | grep -q 'installed beside php-apcu' \
+description="$(dpkg-deb -f "$DEB" Description)"
+grep -q 'installed beside php-apcu' <<<"$description" \
     && ok "the description tells how it lives beside php-apcu" || bad "the description does not mention php-apcu"
 
 if lintian --pedantic -I "$CHANGES" >"$WORK/lintian.log" 2>&1; then lrc=0; else lrc=$?; fi
@@ -162,8 +169,12 @@ else
 fi
 
 # ---- 3. installed in a private bookworm root ---------------------------------
-if ! ROOTFS="$(bash "$ROOT/tests/debian/root.sh")"; then
-    bad "the bookworm root (tests/debian/root.sh) could not be made"; finish
+if wait "$ROOT_JOB" && ROOTFS="$(cat "$WORK/root.out")" && [ -n "$ROOTFS" ]; then
+    ROOT_JOB=""
+    cat "$WORK/root.log"
+else
+    ROOT_JOB=""
+    bad "the bookworm root (tests/debian/root.sh) could not be made:"; tail -n 30 "$WORK/root.log"; finish
 fi
 echo "debian-package: root $ROOTFS ready after $(elapsed)"
 unshare -m -n --propagation private bash "$ROOT/tests/debian/inside.sh" \
