@@ -12,7 +12,8 @@
 # 2. Checks: debian/changelog's upstream version equals package.xml's release
 #    and PHP_SHARDCACHE_VERSION; the php8.2 package holds the module in PHP's
 #    extension directory and shardcache.ini in /etc/php/8.2/mods-available/
-#    (a conffile); Provides names php-shardcache and not php-apcu; Depends
+#    (a conffile), and the documentation with tools/ (dashboard.php and
+#    metrics.php uncompressed); Provides names php-shardcache and not php-apcu; Depends
 #    names the PHP API; the description tells about php-apcu; lintian finds
 #    no error, and no warning other than those listed in LINTIAN_ALLOWED.
 # 3. In a private Debian bookworm root (tests/debian/root.sh, cached under
@@ -126,7 +127,9 @@ DEB="$WORK/build/php8.2-shardcache_${DEB_VERSION}_${ARCH}.deb"
 EXTDIR="$(php-config8.2 --extension-dir)"
 PHPAPI="$(php-config8.2 --phpapi)"
 dpkg-deb -c "$DEB" | awk '{ print $NF }' | sed 's|^\./|/|' >"$WORK/contents"
-for f in "$EXTDIR/shardcache.so" /etc/php/8.2/mods-available/shardcache.ini; do
+DOC=/usr/share/doc/php8.2-shardcache
+for f in "$EXTDIR/shardcache.so" /etc/php/8.2/mods-available/shardcache.ini \
+        "$DOC/README.md.gz" "$DOC/README.Debian" "$DOC/tools/README.md.gz" "$DOC/tools/dashboard.php" "$DOC/tools/metrics.php"; do
     grep -qxF "$f" "$WORK/contents" && ok "package holds $f" || bad "package lacks $f"
 done
 conffiles="$(dpkg-deb --ctrl-tarfile "$DEB" | tar -xOf - ./conffiles 2>/dev/null)"
