@@ -24,7 +24,7 @@
 #    tests/debian/inside.sh (install, page served from the cache twice,
 #    upgrade, purge, coexistence with php8.2-apcu; see there).
 # Installs what it needs on this machine when missing (apt-get: dpkg-dev,
-# debhelper, dh-php, php-all-dev, xml2, lintian, debootstrap, curl,
+# build-essential, debhelper, dh-php, php-all-dev, xml2, lintian, debootstrap, curl,
 # iproute2); changes nothing of this machine's PHP.
 # Each check prints "ok:" or "FAIL:"; the last line is "N passed, N failed".
 # --keep keeps the scratch directory (its path is printed).
@@ -62,7 +62,7 @@ if ! git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 fi
 
 # ---- the build machine's tools ---------------------------------------------
-mapfile -t missing < <(sc_missing_pkgs dpkg-dev debhelper dh-php php-all-dev xml2 lintian debootstrap curl iproute2)
+mapfile -t missing < <(sc_missing_pkgs build-essential dpkg-dev debhelper dh-php php-all-dev xml2 lintian debootstrap curl iproute2)
 if [ "${#missing[@]}" -gt 0 ]; then
     sc_apt_install debian-package "${missing[@]}" || { bad "installing ${missing[*]}"; finish; }
 fi
