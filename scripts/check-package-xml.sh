@@ -21,7 +21,10 @@
 #      scratch INSTALL_ROOT) into a module that loads and stores/fetches a
 #      value (skipped with --no-build);
 #   6. composer.json passes `composer validate` and declares the PIE
-#      php-ext section (type php-ext, extension-name shardcache, ...).
+#      php-ext section (type php-ext, extension-name shardcache, os-families
+#      linux, ...);
+#   7. debian/changelog's upstream version is the release (the Debian
+#      package of debian/, built and installed by tests/debian/run.sh).
 #
 # --fix rewrites the <contents> block of package.xml from the file list
 # (keeping the rest of the file) instead of failing check 1; run it after
@@ -285,6 +288,7 @@ else
             $p = $e["priority"] ?? 80;
             if (!is_int($p) || $p < 10 || $p > 99) $errs[] = "priority must be an integer 10..99";
             foreach (["support-zts", "support-nts"] as $k) if (!is_bool($e[$k] ?? true)) $errs[] = "$k must be boolean";
+            if (($e["os-families"] ?? null) !== ["linux"]) $errs[] = "os-families must be [\"linux\"] (shardcache builds on Linux only)";
             $names = array_column($e["configure-options"] ?? [], "name");
             if (!in_array("enable-shardcache", $names, true)) $errs[] = "configure-options lacks enable-shardcache";
             foreach ($e["configure-options"] ?? [] as $o) {
@@ -298,6 +302,15 @@ else
     else
         bad "composer.json PIE section: $msg"
     fi
+fi
+
+# ---- 7. debian/changelog --------------------------------------------------------
+release="$(sed -n 's|^ *<release>\([^<]*\)</release>|\1|p' "$ROOT/package.xml" | head -n 1)"
+deb_version="$(sed -n '1s/^[^ ]* (\([^)]*\)).*/\1/p' "$ROOT/debian/changelog" 2>/dev/null)"
+if [ -n "$release" ] && [ "${deb_version%-*}" = "$release" ]; then
+    ok "debian/changelog: $deb_version, upstream version $release"
+else
+    bad "debian/changelog's version '$deb_version' is not $release-<revision>"
 fi
 
 echo

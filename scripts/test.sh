@@ -20,7 +20,9 @@
 #   2. build          scripts/build.sh (clean build, fails on any compiler warning)
 #   3. phpt           the phpt suite (tests/run-phpt.sh, see tests/README.md)
 #   4. phpt-valgrind  the phpt suite under valgrind (tests/run-phpt.sh --valgrind)
-#   5. extra phases   EXTRA_TESTS below
+#   5. extra phases   EXTRA_TESTS below (debian-package's bookworm root,
+#      tests/debian/root.sh, is prepared in the background like the
+#      platforms' roots: see 6)
 #   6. platforms      PLATFORM_TESTS below: the phpt suite on PHP 8.4, 8.5 and
 #      8.6 NTS (Debian roots made by tests/phpver/chroot.sh: trixie; sid plus
 #      experimental), the phpt suite and the thread driver on PHP 8.2 and 8.6
@@ -83,6 +85,16 @@ EXTRA_TESTS=(
     "core-structure|bash tests/structure/run.sh"
     "browser|SO=\"\$SO\" bash tests/browser/run.sh"
     "nearcache|bash tests/nearcache/run.sh \"\$SO\""
+    "debian-package|bash tests/debian/run.sh"
+)
+# The extra phases that say which PHP they run on (the table at the end), and
+# those with a timeout of their own (seconds) instead of SC_EXTRA_TIMEOUT.
+declare -A EXTRA_PLATFORM=(
+    [fpm-abuse]="8.2 NTS fpm"
+    [debian-package]="8.2 NTS deb+fpm"
+)
+declare -A EXTRA_LIMIT=(
+    [debian-package]=900
 )
 
 # PLATFORM TESTS: "name|platform|timeout|shell command" (platform: the PHP
@@ -143,9 +155,8 @@ PHASES=(
     "phpt-valgrind|core|$VALGRIND_TIMEOUT|8.2 NTS cli|bash tests/run-phpt.sh --valgrind \"\$SO\" --"
 )
 for entry in ${EXTRA_TESTS[@]+"${EXTRA_TESTS[@]}"}; do
-    plat=""
-    [ "${entry%%|*}" = fpm-abuse ] && plat="8.2 NTS fpm"
-    PHASES+=("${entry%%|*}|extra|$EXTRA_TIMEOUT|$plat|${entry#*|}")
+    name="${entry%%|*}"
+    PHASES+=("$name|extra|${EXTRA_LIMIT[$name]:-$EXTRA_TIMEOUT}|${EXTRA_PLATFORM[$name]:-}|${entry#*|}")
 done
 for entry in "${PLATFORM_TESTS[@]}"; do
     IFS='|' read -r name plat limit cmd <<<"$entry"
@@ -349,13 +360,15 @@ step() { # NAME CMD...
 }
 
 # The background preparations, by the platform of the phases that need
-# them: "name|platform pattern|command". Each runs at most once, niced; the
+# them: "name|platform pattern|command" (platform phases, and extra phases
+# with an EXTRA_PLATFORM). Each runs at most once, niced; the
 # roots (debootstrap) one after another in one chain, the ZTS PHP builds
 # (compiling, the slow ones) in another, so that at most two run at once
 # beside the test phases. A preparation that exits 3 found its source
 # missing from the mirror (tests/zts/build-php.sh): its phases are reported
 # as skipped, with the reason, not run.
 PREPS=(
+    "debroot|8.2 NTS deb*|bash tests/debian/root.sh"
     "php84|8.4 NTS*|bash tests/phpver/chroot.sh 8.4"
     "php85|8.5 NTS*|bash tests/phpver/chroot.sh 8.5"
     "php86|8.6 NTS*|bash tests/phpver/chroot.sh 8.6"
@@ -371,12 +384,12 @@ prep_of() {
         case "$1" in $pat) echo "$pname"; return ;; esac
     done
 }
-# needs_prep NAME: is a selected platform phase waiting for that preparation?
+# needs_prep NAME: is a selected phase waiting for that preparation?
 needs_prep() {
     local entry name kind limit plat cmd
     for entry in "${PHASES[@]}"; do
         IFS='|' read -r name kind limit plat cmd <<<"$entry"
-        [ -n "${SELECTED[$name]:-}" ] && [ "$kind" = platform ] || continue
+        [ -n "${SELECTED[$name]:-}" ] && [ -n "$plat" ] || continue
         [ "$(prep_of "$plat")" = "$1" ] && return 0
     done
     return 1
@@ -386,7 +399,7 @@ if [ "$do_build" -eq 1 ]; then
     step setup bash scripts/setup.sh
 fi
 
-# The slow preparations of the platform phases (debootstraps, PHP builds)
+# The slow preparations of the platform phases and debian-package (debootstraps, PHP builds)
 # start now in the background, niced, and are waited for before their phases.
 BG_PIDS=()
 prep_chain() { # NAME... : run those preparations one after another
@@ -405,7 +418,7 @@ prep_chain() { # NAME... : run those preparations one after another
         done
     done
 }
-prep_chain php84 php85 php86 &
+prep_chain debroot php84 php85 php86 &
 BG_PIDS+=($!)
 prep_chain zts zts86 &
 BG_PIDS+=($!)
@@ -450,7 +463,7 @@ for entry in "${PHASES[@]}"; do
         continue
     fi
     prep=""
-    [ "$kind" = platform ] && prep="$(prep_of "$plat")"
+    [ -n "$plat" ] && prep="$(prep_of "$plat")"
     if [ -n "$prep" ]; then
         if [ -z "${PREP_STATE[$prep]:-}" ]; then
             wait_prep "$prep"
@@ -474,7 +487,7 @@ for entry in "${PHASES[@]}"; do
     mode=cmd
     [ "$kind" = core ] && mode=suite
     # The platform column of the table at the end: the core phases and the
-    # platform phases (and fpm-abuse) say which PHP they ran on.
+    # platform phases (and fpm-abuse, debian-package) say which PHP they ran on.
     PHASE_PLATFORM="$plat"
     if [ "${#pass_args[@]}" -gt 0 ]; then
         run_phase "$name" "$limit" "$mode" bash -c "$cmd \"\$@\"" "$name" "${pass_args[@]}"
