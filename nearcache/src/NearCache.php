@@ -122,8 +122,9 @@ class NearCache implements CacheInterface
      *               A \RedisCluster takes its timeouts in its constructor:
      *               this option and reconnect_ms do not apply to it;
      *   lease_ms:   remember(): how long a computation lease lives in Redis
-     *               (default 5000): a holder that dies (or computes longer)
-     *               lets another process compute after this time;
+     *               (default 5000): a holder that dies (or computes longer
+     *               without calling extendLease()) lets another process
+     *               compute after this time;
      *   lease_wait_ms: remember(): the longest a caller waits for the value
      *               that another process computes (default 2 * lease_ms);
      *               then it computes the value itself.
@@ -411,7 +412,12 @@ class NearCache implements CacheInterface
      * deletes when Redis reports the key or its lease modified, and watches
      * them in the segment (checks 0.5 ms apart, then up to 8 ms); otherwise
      * it asks Redis every 25 ms. A lease that its holder never releases
-     * (the process died) expires after lease_ms.
+     * (the process died) expires after lease_ms. A lease is not renewed by
+     * itself (PHP cannot interrupt the callback safely): a computation that
+     * runs longer than lease_ms lets a waiter take the lease and compute
+     * too (both store; the last one's value stays), unless the callback
+     * calls extendLease($key) at its own safe points, or lease_ms is set
+     * above the longest computation.
      *
      * Probabilistic early recomputation (XFetch, as Symfony's cache
      * contracts): the value is stored with the time its computation took

@@ -34,9 +34,10 @@
 //                                  Redis read; answers when it is stopped there
 //   race-release                   let that worker install its copy; its result
 //   remember-workers {"key","workers","ttl","compute_ms","start_at_ms","counter",
-//                  "beta"?,"options"?}  forked workers wait until start_at_ms (hrtime
+//                  "beta"?,"options"?,"extend_every_ms"?}  forked workers wait until start_at_ms (hrtime
 //                                  ms), then remember(); the callback INCRs the Redis
-//                                  key counter, takes compute_ms, returns "v:PID";
+//                                  key counter, takes compute_ms (extending its lease
+//                                  every extend_every_ms), returns "v:PID";
 //                                  {"results": [{"value","computed","ms"}]}
 //   remember-hold {"key","counter","options"}  fork a worker whose remember()
 //                                  callback INCRs counter, then blocks for good;
@@ -308,10 +309,18 @@ while (($line = fgets(STDIN)) !== false) {
                         }
                         $t0 = hrtime(true);
                         $computed = false;
-                        $v = $c->remember($cmd['key'], $cmd['ttl'], static function () use ($counter, $cmd, &$computed) {
+                        $v = $c->remember($cmd['key'], $cmd['ttl'], static function () use ($c, $counter, $cmd, &$computed) {
                             $computed = true;
                             $counter->incr($cmd['counter']);
-                            usleep(1000 * $cmd['compute_ms']);     // the computation's cost
+                            // The computation's cost; with extend_every_ms, the lease is
+                            // extended at that pace (its safe points).
+                            $step = $cmd['extend_every_ms'] ?? $cmd['compute_ms'];
+                            for ($left = $cmd['compute_ms']; $left > 0; $left -= $step) {
+                                usleep(1000 * min($step, $left));
+                                if (isset($cmd['extend_every_ms']) && !$c->extendLease($cmd['key'])) {
+                                    throw new RuntimeException('lease lost');
+                                }
+                            }
                             return 'v:' . getmypid();
                         }, (float) ($cmd['beta'] ?? 1.0));
                         fwrite($pair[1], json_encode(['value' => $v, 'computed' => $computed,
