@@ -7,6 +7,8 @@ namespace Shardcache\NearCacheTests;
 use PHPUnit\Framework\TestCase;
 use Shardcache\NearCacheTests\Support\ClusterServers;
 use Shardcache\NearCacheTests\Support\Host;
+use Shardcache\NearCacheTests\Support\Php;
+use Shardcache\NearCacheTests\Support\SyncProcess;
 
 /**
  * NearCache in front of a real Redis Cluster (three masters, three replicas,
@@ -116,6 +118,48 @@ final class ClusterTest extends TestCase
         fwrite(STDERR, sprintf("\nnearcache cluster coherence: %d writes over 3 masters, the other host's switch to the new value after set() returned: p50 %.3f ms, p99 %.3f ms, max %.3f ms\n",
             count($delays), $p50, $p99, end($delays)));
         $this->assertLessThanOrEqual(self::MAX_LAG_MS, end($delays), 'switch delay within max_lag_ms');
+    }
+
+    /**
+     * The deployment with a named segment: bin/shardcache-sync --cluster=SEEDS
+     * as a process of its own, a worker process mapping the same segment.
+     */
+    public function testShardcacheSyncProgramWithNamedSegment(): void
+    {
+        $probe = array_merge([PHP_BINARY], Php::args(), ['-r', 'echo ini_get("shardcache.segment") === false ? "no" : "yes";']);
+        $p = proc_open($probe, [1 => ['pipe', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes);
+        $has = stream_get_contents($pipes[1]) === 'yes';
+        proc_close($p);
+        if (!$has) {
+            $this->markTestSkipped('this shardcache has no named segments (shardcache.segment)');
+        }
+        $dir = (is_dir('/dev/shm') ? '/dev/shm' : sys_get_temp_dir()) . '/nearcache-cluster-seg-' . getmypid();
+        @mkdir($dir, 0700);
+        $seg = ['-d', "shardcache.segment=$dir/seg"];
+        $spec = 'cluster:' . implode(',', self::$cluster->seeds());
+        $sync = new SyncProcess($spec, self::NS, $seg);
+        $d = new Host($spec, self::NS, $seg);
+        $a = self::$a;
+        try {
+            $this->assertTrue($d('wait-local', ['usable' => true, 'timeout_ms' => 10000])['ok'], 'the program\'s sync is healthy');
+            $this->assertTrue($a('set', ['key' => 'prog', 'value' => 'p1'])['ok']);
+            $this->covered($d);
+            $this->assertSame(['value' => 'p1', 'redis_reads' => 1], $d('get', ['key' => 'prog']));
+            $this->assertSame(['value' => 'p1', 'redis_reads' => 0], $d('get', ['key' => 'prog']));
+            $d->send('await', ['key' => 'prog', 'old' => 'p1', 'new' => 'p2', 'timeout_ms' => 5000]);
+            $this->assertTrue($a('set', ['key' => 'prog', 'value' => 'p2'])['ok']);
+            $seen = $d->receive('await');
+            $this->assertSame([], $seen['bad']);
+            $this->assertGreaterThan(0, $seen['seen_ns']);
+            $this->assertSame(0, $sync->stop(false), 'SIGTERM: exit 0');
+            $this->assertTrue($d('wait-local', ['usable' => false, 'timeout_ms' => 0])['ok'], 'stopped: the local layer is off');
+        } finally {
+            $d->close();
+            $sync->stop(true);
+            @unlink("$dir/seg");
+            @unlink("$dir/.seg.lock");
+            @rmdir($dir);
+        }
     }
 
     /**
