@@ -8,7 +8,7 @@ namespace Shardcache\NearCache;
  * The invalidation process of one host and one namespace in front of a Redis
  * Cluster (bin/shardcache-sync --cluster runs it): Sync, once per master.
  *
- * Connections: the slot map is read (CLUSTER SLOTS) from the first seed
+ * Connections: the slot map is read (CLUSTER NODES) from the first seed
  * that answers; then, per master, a RESP2 pub/sub connection (PubSubReader)
  * subscribed to __redis__:invalidate and a phpredis control connection that
  * turned on CLIENT TRACKING ... REDIRECT <that pub/sub id> BCAST PREFIX "ns:".
@@ -24,11 +24,16 @@ namespace Shardcache\NearCache;
  * before it is applied. Readers use the local layer only while now - T <=
  * their max lag, as with one Redis.
  *
- * Topology: with every heartbeat, each master is asked for its slot map.
- * When any answer differs from the map subscribed to (a slot moved, a
- * replica promoted after its master died, a node added or removed), or a
- * connection fails, the state's heartbeat becomes 0 (readers bypass the
- * local layer at once) and everything is subscribed again from the seeds;
+ * Topology: with every heartbeat, each master is asked for its slot map
+ * (CLUSTER NODES). When any answer differs from the map subscribed to (a
+ * slot moved, a replica promoted after its master died, a node given
+ * slots or removed), or a connection fails, the state's heartbeat becomes
+ * 0 (readers bypass the local layer at once) and everything is subscribed
+ * again from the seeds. While a master reports a slot MIGRATING or
+ * IMPORTING, the state's heartbeat stays 0 too: the slot's keys may then
+ * be written (after an ASK redirection) on a node that owns no slot yet
+ * and is not tracked; when the move is over, everything is subscribed
+ * again;
  * when the first heartbeat has come back from every master, the generation
  * is increased before it is stored: a copy made before may have missed an
  * invalidation (a write on a master not yet tracked, or one a promoted
@@ -146,24 +151,42 @@ final class ClusterSync
     }
 
     /**
-     * The masters of a CLUSTER SLOTS reply: "host:port" => sorted list of
-     * "start-end" ranges; null if the reply does not cover all 16384 slots.
+     * The masters that own slots in a CLUSTER NODES reply: "host:port" =>
+     * sorted list of "start-end" ranges; null if the slots are not all
+     * covered. $migrating: the answering node has a slot MIGRATING or
+     * IMPORTING (the "[slot->-id]" / "[slot-<-id]" entries of its own line).
      *
      * @return array<string,list<string>>|null
      */
-    private static function masters(mixed $slots): ?array
+    private static function masters(mixed $nodes, ?bool &$migrating = null): ?array
     {
-        if (!is_array($slots)) {
+        $migrating = false;
+        if (!is_string($nodes)) {
             return null;
         }
         $out = [];
         $covered = 0;
-        foreach ($slots as $r) {
-            if (!is_array($r) || !isset($r[0], $r[1], $r[2][0], $r[2][1])) {
-                return null;
+        foreach (explode("\n", trim($nodes)) as $line) {
+            $f = explode(' ', trim($line));
+            if (count($f) < 8) {
+                continue;
             }
-            $out[$r[2][0] . ':' . $r[2][1]][] = $r[0] . '-' . $r[1];
-            $covered += $r[1] - $r[0] + 1;
+            $flags = explode(',', $f[2]);
+            foreach (array_slice($f, 8) as $slot) {
+                if ($slot === '') {
+                    continue;
+                }
+                if ($slot[0] === '[') {
+                    $migrating = $migrating || in_array('myself', $flags, true);
+                    continue;
+                }
+                if (!in_array('master', $flags, true)) {
+                    continue;
+                }
+                [$a, $b] = str_contains($slot, '-') ? array_map('intval', explode('-', $slot, 2)) : [(int) $slot, (int) $slot];
+                $out[explode('@', $f[1], 2)[0]][] = "$a-$b";
+                $covered += $b - $a + 1;
+            }
         }
         if ($covered !== 16384) {
             return null;
@@ -182,7 +205,7 @@ final class ClusterSync
         foreach ($this->seeds as [$host, $port]) {
             try {
                 $r = $this->node($host, $port);
-                $m = self::masters($r->rawCommand('CLUSTER', 'SLOTS'));
+                $m = self::masters($r->rawCommand('CLUSTER', 'NODES'));
                 $r->close();
                 if ($m !== null) {
                     return $m;
@@ -281,18 +304,32 @@ final class ClusterSync
         $firstSent = 0;                                   // first heartbeat of this subscription
         $nextHb = 0;
         $readers = array_column($nodes, 'pub');
+        $migrating = false;
         while (!$this->stop) {
             $now = Layout::nowMs();
             if ($now >= $nextHb) {
+                $mig = false;
                 foreach ($nodes as $i => $n) {
                     // The master's slot map, then its heartbeat (sent after
                     // the map was read: a heartbeat back means no topology
                     // change that this master knew of when it was sent).
-                    $m = self::masters($n['ctl']->rawCommand('CLUSTER', 'SLOTS'));
+                    $m = self::masters($n['ctl']->rawCommand('CLUSTER', 'NODES'), $nodeMig);
                     if ($m !== $subscribed) {
                         $this->topologyChanges++;
                         throw new \RuntimeException("the slot map changed (seen by {$n['addr']}): subscribing again");
                     }
+                    $mig = $mig || $nodeMig;
+                }
+                if ($mig && !$migrating) {
+                    // A slot is moving: its keys may be written (ASK) on a
+                    // node this sync does not track. No local copy is used
+                    // until the move is over and every master is tracked.
+                    $migrating = true;
+                    $this->publish(0);
+                    ($this->log)("sync {$this->ns}: a slot is migrating, local layer off");
+                } elseif (!$mig && $migrating) {
+                    $this->topologyChanges++;
+                    throw new \RuntimeException('the slot migration ended: subscribing again');
                 }
                 foreach ($nodes as $i => $n) {
                     $ok = $n['ctl']->set($this->hbPrefix . '{' . $n['tag'] . '}:' . $now, '1', ['px' => 2 * $deadAfter]);
@@ -349,7 +386,7 @@ final class ClusterSync
                     }
                 }
             }
-            if ($advanced && min($back) > 0) {
+            if ($advanced && min($back) > 0 && !$migrating) {
                 if (!$healthy) {
                     // Every master proved its subscription: what was cached
                     // before may have missed invalidations.

@@ -69,10 +69,14 @@ final class ClusterTest extends TestCase
     /** A key of NS whose slot is owned by the master on $port (and not $not). */
     private function keyOn(int $port, string $base): string
     {
+        $ranges = self::$cluster->waitConverged()[$port] ?? [];
         for ($i = 0; $i < 10000; $i++) {
             $k = "$base$i";
-            if (self::$cluster->masterOf(self::$cluster->slot(self::NS . ':' . $k)) === $port) {
-                return $k;
+            $slot = self::$cluster->slot(self::NS . ':' . $k);
+            foreach ($ranges as [$lo, $hi]) {
+                if ($slot >= $lo && $slot <= $hi) {
+                    return $k;
+                }
             }
         }
         throw new \RuntimeException("no key on $port");
@@ -243,6 +247,47 @@ final class ClusterTest extends TestCase
     }
 
     /**
+     * A new master joins the cluster and the written key's slot starts
+     * moving to it (IMPORTING/MIGRATING, then its keys MIGRATEd) while A
+     * writes it and B's and C's workers read it: A's writes then land on the
+     * new node (ASK), which no sync tracks yet; B and C must not serve what
+     * they cached before. Then the slot is given to the new master (SETSLOT
+     * NODE), the syncs subscribe to it, and B is coherent again.
+     *
+     * The writes and reads stop before SETSLOT NODE: Debian bookworm's
+     * phpredis 5.3.7 crashes (SIGSEGV) in a \RedisCluster that gets a MOVED
+     * to a node it does not know (see nearcache/README.md); the hosts open
+     * new connections after it.
+     */
+    public function testSlotMovingToANewMasterUnderWrites(): void
+    {
+        $masters = array_keys(self::$cluster->waitConverged());
+        $from = $masters[1];
+        $key = $this->keyOn($from, 'n');
+        $slot = self::$cluster->slot(self::NS . ':' . $key);
+        $new = self::$cluster->addNode();
+        $steps = self::$cluster->migrateSteps($slot, $from, $new);
+        [$writes, $reads, $local] = $this->writeAndRead($key, 2500, static function (int $v) use ($steps): void {
+            if ($v === 50) {
+                $steps->current();
+            } elseif ($v === 100) {
+                $steps->next();
+            }
+        });
+        $this->assertSame('keys moved', $steps->current(), 'the keys moved to the new node under the writes');
+        $steps->next();
+        $this->assertSame('done', $steps->current());
+        $this->assertSame($new, self::$cluster->masterOf($slot), 'the slot moved to the new master');
+        fwrite(STDERR, sprintf("\nnearcache cluster: slot %d moving to a new master %d under %d writes; %d reads on B and C (%d local), each checked against its heartbeat\n",
+            $slot, $new, $writes, $reads, $local));
+        foreach ([self::$a, self::$b, self::$c] as $h) {
+            $h('reconnect');
+            $this->assertTrue($h('wait-local', ['usable' => true, 'timeout_ms' => 15000])['ok'], 'sync follows the new master');
+        }
+        $this->afterwardsCoherent($key, $writes + 1000);
+    }
+
+    /**
      * The key's master is killed (SIGKILL) and its replica takes over. B's
      * local copy is served at most max_lag_ms after the kill, then B bypasses
      * its local layer; once the sync follows the new master, B starts a new
@@ -259,8 +304,11 @@ final class ClusterTest extends TestCase
     {
         $a = self::$a;
         $b = self::$b;
+        // The master with the most slots: one of the three with a replica.
         $map = self::$cluster->waitConverged();
-        $victim = array_keys($map)[2];
+        $slots = array_map(static fn ($rs) => array_sum(array_map(static fn ($r) => $r[1] - $r[0] + 1, $rs)), $map);
+        arsort($slots);
+        $victim = array_key_first($slots);
         $key = $this->keyOn($victim, 'f');
         $slot = self::$cluster->slot(self::NS . ':' . $key);
         $w = $a('set', ['key' => $key, 'value' => 'before', 'wait' => 1000]);

@@ -25,13 +25,7 @@ final class ClusterServers
         $this->dir = sys_get_temp_dir() . '/nearcache-cluster-' . getmypid() . '-' . bin2hex(random_bytes(3));
         @mkdir($this->dir);
         while (count($this->ports) < $nodes) {
-            $p = RedisServer::freePort();
-            if ($p < 55000 && !in_array($p, $this->ports, true) && self::free($p + 10000)) {
-                $this->ports[] = $p;
-            }
-        }
-        foreach ($this->ports as $p) {
-            $this->startNode($p);
+            $this->startFreeNode();
         }
         $cmd = array_merge(['redis-cli', '--cluster', 'create'], array_map(static fn ($p) => "127.0.0.1:$p", $this->ports),
             ['--cluster-replicas', '1', '--cluster-yes']);
@@ -53,7 +47,28 @@ final class ClusterServers
         return true;
     }
 
-    private function startNode(int $port): void
+    /**
+     * Starts a node on a free port whose bus port (+10000) is free too;
+     * another port if either was taken meanwhile (the bus connections of
+     * the running nodes use ephemeral ports). Returns the port.
+     */
+    private function startFreeNode(): int
+    {
+        for ($try = 0; $try < 20; $try++) {
+            $p = RedisServer::freePort();
+            if ($p >= 55000 || in_array($p, $this->ports, true) || !self::free($p + 10000)) {
+                continue;
+            }
+            if ($this->startNode($p)) {
+                $this->ports[] = $p;
+                return $p;
+            }
+        }
+        throw new \RuntimeException('no free port pair for a cluster node');
+    }
+
+    /** Starts the node on $port; false if its port or bus port was taken. */
+    private function startNode(int $port): bool
     {
         $d = "{$this->dir}/$port";
         @mkdir($d);
@@ -65,11 +80,23 @@ final class ClusterServers
         $this->procs[$port] = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes);
         $deadline = microtime(true) + 10;
         while (microtime(true) < $deadline) {
+            if (!proc_get_status($this->procs[$port])['running']) {
+                $log = (string) @file_get_contents("$d/redis.log");
+                proc_close($this->procs[$port]);
+                unset($this->procs[$port]);
+                if (str_contains($log, 'Address already in use')) {
+                    @unlink("$d/redis.log");
+                    @unlink("$d/nodes.conf");
+                    @rmdir($d);
+                    return false;
+                }
+                throw new \RuntimeException("redis-server exited on port $port: $log");
+            }
             try {
                 $r = new \Redis();
                 if (@$r->connect('127.0.0.1', $port, 0.2) && $r->ping()) {
                     $r->close();
-                    return;
+                    return true;
                 }
             } catch (\RedisException) {
             }
@@ -179,6 +206,32 @@ final class ClusterServers
         throw new \RuntimeException("no replica took over from $port within $seconds s");
     }
 
+    /**
+     * Starts one more node, empty, and joins it to the cluster as a master
+     * without slots (CLUSTER MEET); returns its port once every running node
+     * knows it.
+     */
+    public function addNode(): int
+    {
+        $p = $this->startFreeNode();
+        self::ok($this->node($p)->rawCommand('CLUSTER', 'MEET', '127.0.0.1', (string) $this->alive()[0]), 'CLUSTER MEET');
+        $id = $this->id($p);
+        $deadline = microtime(true) + 20;
+        do {
+            $known = 0;
+            foreach ($this->alive() as $q) {
+                $nodes = (string) $this->node($q)->rawCommand('CLUSTER', 'NODES');
+                $known += preg_match('/^' . $id . ' \S+ (myself,)?master - \d+ \d+ \d+ connected/m', $nodes);
+            }
+            if ($known === count($this->alive())) {
+                $this->waitConverged();     // the new node too: state ok, the same slot map
+                return $p;
+            }
+            usleep(20000);
+        } while (microtime(true) < $deadline);
+        throw new \RuntimeException("node $p did not join the cluster");
+    }
+
     /** The node id of the node on $port. */
     public function id(int $port): string
     {
@@ -216,13 +269,13 @@ final class ClusterServers
         $dst = $this->node($to);
         $srcId = $this->id($from);
         $dstId = $this->id($to);
-        self::ok($dst->rawCommand('CLUSTER', 'SETSLOT', (string) $slot, 'IMPORTING', $srcId), 'IMPORTING');
+        self::ok($dst->rawCommand('CLUSTER', 'SETSLOT', (string) $slot, 'IMPORTING', $srcId), 'IMPORTING ' . $dst->getLastError());
         self::ok($src->rawCommand('CLUSTER', 'SETSLOT', (string) $slot, 'MIGRATING', $dstId), 'MIGRATING');
         yield 'migrating';
         do {
             $keys = $src->rawCommand('CLUSTER', 'GETKEYSINSLOT', (string) $slot, '100');
             if ($keys) {
-                self::ok($src->rawCommand('MIGRATE', '127.0.0.1', (string) $to, '', '0', '5000', 'KEYS', ...$keys), 'MIGRATE');
+                self::ok($src->rawCommand('MIGRATE', '127.0.0.1', (string) $to, '', '0', '5000', 'KEYS', ...$keys), 'MIGRATE: ' . $src->getLastError());
             }
         } while ($keys);
         yield 'keys moved';
