@@ -17,8 +17,9 @@ use Shardcache\NearCacheTests\Support\SyncProcess;
  * connections). Every value read is checked, as in CoherenceTest: once a
  * host's heartbeat covers the moment a write returned, no read on that host
  * may return an older value. Checked in steady state, while a slot holding
- * the written key migrates to another master under the writes, and when
- * the key's master is killed (SIGKILL) and its replica takes over.
+ * the written key migrates to another master under the writes, while it
+ * moves to a master added to the cluster, and when the key's master is
+ * killed (SIGKILL) and its replica takes over.
  */
 final class ClusterTest extends TestCase
 {
