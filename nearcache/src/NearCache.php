@@ -833,8 +833,10 @@ class NearCache implements CacheInterface
             }
             if ($this->cluster) {
                 $res = $this->readCluster($r, $keys);
-                if ($token === '') {
-                    $epochs = [];   // no state published by a sync: cache nothing
+                if ($token !== NearCache\ClusterSync::TOKEN) {
+                    // No state, or one published by a Sync of a single Redis
+                    // (it would track one node of the cluster): cache nothing.
+                    $epochs = [];
                 }
             } else {
                 $res = $this->readOne($r, $keys, $gen, $token);
