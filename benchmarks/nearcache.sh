@@ -7,6 +7,9 @@
 #
 #   scripts/bench.sh nearcache [options]   (sets up and builds first)
 #   benchmarks/nearcache.sh [--rounds=5] [--seconds=1] [--load=2] [--writes=400]
+#   benchmarks/nearcache.sh --cluster [--rounds=5] [--seconds=1]
+#       (benchmarks/nearcache-cluster.php: local hit vs \RedisCluster GET on a
+#       private 3+3 node Redis Cluster)
 set -euo pipefail
 case "${1:-}" in -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;; esac
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,4 +29,8 @@ AP=(-n -d extension=apcu.so -d apc.enable_cli=1 -d apc.shm_size=64M "${COMMON[@]
 NEARCACHE_PHP_ARGS="$(php -n -r 'echo json_encode(array_slice($argv, 1));' -- "${SC[@]}")"
 NEARCACHE_APCU_ARGS="$(php -n -r 'echo json_encode(array_slice($argv, 1));' -- "${AP[@]}")"
 export NEARCACHE_PHP_ARGS NEARCACHE_APCU_ARGS
+if [ "${1:-}" = --cluster ]; then
+    shift
+    exec php "${SC[@]}" benchmarks/nearcache-cluster.php "$@"
+fi
 exec php "${SC[@]}" benchmarks/nearcache.php "$@"

@@ -41,6 +41,13 @@ use Shardcache\NearCache\Layout;
  *
  * The \Redis object must be connected, and must not have a serializer,
  * compression or key prefix set (NearCache owns the byte format and the keys).
+ *
+ * Redis Cluster: give a \RedisCluster instead (same conditions). Every
+ * operation is then made of commands on one key each (a GET and its PTTL
+ * are one EVAL on the key's node), since phpredis has no pipeline over a
+ * cluster; phpredis follows MOVED/ASK and refreshes its slot map itself, so
+ * NearCache never reconnects a \RedisCluster. The host's sync must be a
+ * ClusterSync (bin/shardcache-sync --cluster=...): it tracks every master.
  */
 class NearCache implements CacheInterface
 {
@@ -61,7 +68,8 @@ class NearCache implements CacheInterface
     /** Longest TTL set in Redis, in s (2^32 s: 136 years); longer ones are clamped to it. */
     private const MAX_TTL_S = 1 << 32;
 
-    private \Redis $redis;
+    private \Redis|\RedisCluster $redis;
+    private bool $cluster;     // $redis is a \RedisCluster
     private string $rprefix;   // "ns:" in Redis
     private string $lprefix;   // "nc:ns:" in the segment
     private string $stateKey;
@@ -110,17 +118,21 @@ class NearCache implements CacheInterface
      *               timeout that the \Redis object had when given here;
      *   read_timeout: seconds a Redis reply may take (set on the \Redis object
      *               now and after every reconnect); default: the object's own
-     *               (OPT_READ_TIMEOUT; 0: PHP's default_socket_timeout);
+     *               (OPT_READ_TIMEOUT; 0: PHP's default_socket_timeout).
+     *               A \RedisCluster takes its timeouts in its constructor:
+     *               this option and reconnect_ms do not apply to it;
      *   lease_ms:   remember(): how long a computation lease lives in Redis
-     *               (default 5000): a holder that dies (or computes longer)
-     *               lets another process compute after this time;
+     *               (default 5000): a holder that dies (or computes longer
+     *               without calling extendLease()) lets another process
+     *               compute after this time;
      *   lease_wait_ms: remember(): the longest a caller waits for the value
      *               that another process computes (default 2 * lease_ms);
      *               then it computes the value itself.
      */
-    public function __construct(\Redis $redis, string $namespace, array $options = [])
+    public function __construct(\Redis|\RedisCluster $redis, string $namespace, array $options = [])
     {
         Layout::checkNamespace($namespace);
+        $this->cluster = $redis instanceof \RedisCluster;
         foreach ([\Redis::OPT_SERIALIZER, \Redis::OPT_COMPRESSION] as $opt) {
             if ((int) $redis->getOption($opt) !== 0) {
                 throw new \LogicException('NearCache needs a \Redis without serializer and compression');
@@ -146,15 +158,16 @@ class NearCache implements CacheInterface
         }
         $this->allowedClasses = is_array($allowed) ? array_values($allowed) : $allowed;
         $this->legacyValues = (bool) ($options['legacy_values'] ?? false);
-        if (isset($options['read_timeout'])) {
+        if (isset($options['read_timeout']) && !$this->cluster) {
             $redis->setOption(\Redis::OPT_READ_TIMEOUT, (float) $options['read_timeout']);
         }
         // phpredis forgets these once the connection failed, and a new
         // connect() without a read timeout waits default_socket_timeout for
         // a reply: keep them now.
-        $this->conn = [$redis->getPersistentID(), (string) $redis->getHost(), (int) $redis->getPort(),
-            (float) $redis->getTimeout(), $redis->getAuth(), (int) $redis->getDBNum(),
-            (float) ($options['read_timeout'] ?? $redis->getReadTimeout())];
+        $this->conn = $this->cluster ? [null, '', 0, 0.0, null, 0, 0.0]
+            : [$redis->getPersistentID(), (string) $redis->getHost(), (int) $redis->getPort(),
+                (float) $redis->getTimeout(), $redis->getAuth(), (int) $redis->getDBNum(),
+                (float) ($options['read_timeout'] ?? $redis->getReadTimeout())];
         $this->local = function_exists('shardcache_enabled') && \shardcache_enabled();
     }
 
@@ -228,7 +241,7 @@ class NearCache implements CacheInterface
                 $ok = $ms === null
                     ? $r->set($this->rprefix . $key, $payload)
                     : $r->set($this->rprefix . $key, $payload, ['px' => $ms]);
-            } catch (\RedisException) {
+            } catch (\RedisException|\RedisClusterException) {
                 $this->failed();
             }
         }
@@ -250,24 +263,27 @@ class NearCache implements CacheInterface
             return false;
         }
         try {
-            do {
-                $keys = $r->scan($it, $this->rprefix . '*', 1000);
-                if ($keys === false) {
-                    break;
-                }
-                $user = [];
-                foreach ($keys as $rk) {
-                    $k = substr($rk, strlen($this->rprefix));
-                    if (!str_contains($k, '@')) {   // not a sync heartbeat
-                        $user[] = $k;
+            foreach ($this->cluster ? $r->_masters() : [null] as $node) {
+                $it = null;
+                do {
+                    $keys = $node === null ? $r->scan($it, $this->rprefix . '*', 1000) : $r->scan($it, $node, $this->rprefix . '*', 1000);
+                    if ($keys === false) {
+                        break;
                     }
-                }
-                if ($user) {
-                    $r->unlink(array_map(fn ($k) => $this->rprefix . $k, $user));
-                    $this->dropLocal($user);
-                }
-            } while ($it > 0);
-        } catch (\RedisException) {
+                    $user = [];
+                    foreach ($keys as $rk) {
+                        $k = substr($rk, strlen($this->rprefix));
+                        if (!str_contains($k, '@')) {   // not a sync heartbeat
+                            $user[] = $k;
+                        }
+                    }
+                    if ($user) {
+                        $r->unlink(array_map(fn ($k) => $this->rprefix . $k, $user));
+                        $this->dropLocal($user);
+                    }
+                } while ($it > 0);
+            }
+        } catch (\RedisException|\RedisClusterException) {
             $this->failed();
             $ok = false;
         }
@@ -332,11 +348,18 @@ class NearCache implements CacheInterface
             if (!($r = $this->redis())) {
                 throw new \RedisException('down');
             }
-            $p = $r->multi(\Redis::PIPELINE);
-            foreach ($payloads as $k => $payload) {
-                $ms === null ? $p->set($this->rprefix . $k, $payload) : $p->set($this->rprefix . $k, $payload, ['px' => $ms]);
+            if ($this->cluster) {
+                $res = [];      // one SET per key (each on its own node)
+                foreach ($payloads as $k => $payload) {
+                    $res[] = $ms === null ? $r->set($this->rprefix . $k, $payload) : $r->set($this->rprefix . $k, $payload, ['px' => $ms]);
+                }
+            } else {
+                $p = $r->multi(\Redis::PIPELINE);
+                foreach ($payloads as $k => $payload) {
+                    $ms === null ? $p->set($this->rprefix . $k, $payload) : $p->set($this->rprefix . $k, $payload, ['px' => $ms]);
+                }
+                $res = $p->exec();
             }
-            $res = $p->exec();
             if (!is_array($res)) {
                 $ok = false;
             } else {
@@ -372,7 +395,7 @@ class NearCache implements CacheInterface
         }
         try {
             return (bool) $r->exists($this->rprefix . $key);
-        } catch (\RedisException) {
+        } catch (\RedisException|\RedisClusterException) {
             $this->failed();
             return false;
         }
@@ -389,7 +412,12 @@ class NearCache implements CacheInterface
      * deletes when Redis reports the key or its lease modified, and watches
      * them in the segment (checks 0.5 ms apart, then up to 8 ms); otherwise
      * it asks Redis every 25 ms. A lease that its holder never releases
-     * (the process died) expires after lease_ms.
+     * (the process died) expires after lease_ms. A lease is not renewed by
+     * itself (PHP cannot interrupt the callback safely): a computation that
+     * runs longer than lease_ms lets a waiter take the lease and compute
+     * too (both store; the last one's value stays), unless the callback
+     * calls extendLease($key) at its own safe points, or lease_ms is set
+     * above the longest computation.
      *
      * Probabilistic early recomputation (XFetch, as Symfony's cache
      * contracts): the value is stored with the time its computation took
@@ -450,7 +478,7 @@ class NearCache implements CacheInterface
                 if ($rc = $this->redis()) {
                     try {
                         $got = $rc->set($leaseKey, $token, ['nx', 'px' => $this->leaseMs]) === true;
-                    } catch (\RedisException) {
+                    } catch (\RedisException|\RedisClusterException) {
                         $this->failed();
                     }
                 }
@@ -483,11 +511,17 @@ class NearCache implements CacheInterface
                 if (!($rc = $this->redis())) {
                     return $this->compute($key, $ttl, $callback, null, $metadata);
                 }
-                $p = $rc->multi(\Redis::PIPELINE);
-                $p->set($leaseKey, $token, ['nx', 'px' => $this->leaseMs]);
-                $p->pttl($leaseKey);
-                $p->get($this->rprefix . $key);
-                $res = $p->exec();
+                if ($this->cluster) {
+                    // The lease and the value live on different nodes: the
+                    // same three commands, in the same order, one by one.
+                    $res = [$rc->set($leaseKey, $token, ['nx', 'px' => $this->leaseMs]), $rc->pttl($leaseKey), $rc->get($this->rprefix . $key)];
+                } else {
+                    $p = $rc->multi(\Redis::PIPELINE);
+                    $p->set($leaseKey, $token, ['nx', 'px' => $this->leaseMs]);
+                    $p->pttl($leaseKey);
+                    $p->get($this->rprefix . $key);
+                    $res = $p->exec();
+                }
             } catch (\Throwable) {
                 $this->failed();
                 return $this->compute($key, $ttl, $callback, null, $metadata);
@@ -522,13 +556,76 @@ class NearCache implements CacheInterface
         if ($r = $this->redis()) {
             try {
                 $n = $r->eval(self::INCR_LUA, [$this->rprefix . $key, (string) $by, self::TAG], 1);
-            } catch (\RedisException) {
+            } catch (\RedisException|\RedisClusterException) {
                 $this->failed();
             }
         }
         $this->dropLocal([$key]);
         return is_int($n) ? $n : false;
     }
+
+    /**
+     * Stores $value under $key only if Redis holds no value for it (one SET
+     * NX with the TTL: atomic for every worker of every host; exactly one of
+     * racing add()s returns true). Returns true if this call stored it;
+     * false if the key exists, the TTL is <= 0, the value cannot be
+     * serialized or Redis failed. The local copy is dropped as by set().
+     *
+     * @param null|int|\DateInterval $ttl
+     */
+    public function add(string $key, mixed $value, $ttl = null): bool
+    {
+        $this->checkKey($key);
+        $ms = $this->ttlMs($ttl);
+        if ($ms !== null && $ms <= 0) {
+            return false;
+        }
+        $payload = $this->encode($value);
+        if ($payload === null) {
+            return false;
+        }
+        $ok = false;
+        if ($r = $this->redis()) {
+            try {
+                $ok = $r->set($this->rprefix . $key, $payload, $ms === null ? ['nx'] : ['nx', 'px' => $ms]) === true;
+            } catch (\RedisException|\RedisClusterException) {
+                $this->failed();
+            }
+        }
+        if ($ok) {
+            $this->dropLocal([$key]);
+        }
+        return $ok;
+    }
+
+    /**
+     * Called from within remember()'s callback for $key: extends this
+     * process's computation lease to $ms from now (default lease_ms), if it
+     * still holds it. A computation longer than the lease lets another
+     * process start computing the same key; a callback that may run long
+     * calls this at its own safe points (between two steps). Returns false
+     * when no lease of this process for $key is held any more (it expired
+     * and another process may be computing) or Redis failed.
+     */
+    public function extendLease(string $key, ?int $ms = null): bool
+    {
+        $token = $this->held[$key] ?? null;
+        if ($token === null || !($r = $this->redis())) {
+            return false;
+        }
+        try {
+            return $r->eval(self::EXTEND_LUA, [Layout::leaseKey($this->ns, $key), $token, (string) max(1, $ms ?? $this->leaseMs)], 1) === 1;
+        } catch (\RedisException|\RedisClusterException) {
+            $this->failed();
+            return false;
+        }
+    }
+
+    /** PEXPIREs the lease key if it still holds ARGV[1]. */
+    private const EXTEND_LUA = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";
+
+    /** @var array<string,string> key => token of the leases held by computations running in this process */
+    private array $held = [];
 
     /**
      * KEYS[1] += ARGV[1] for a value TAG . "i:N;" or "N" (or none: 0), kept
@@ -605,6 +702,10 @@ class NearCache implements CacheInterface
         $leaseKey = Layout::leaseKey($this->ns, $key);
         $save = true;
         $t0 = hrtime(true);
+        $outer = $this->held[$key] ?? null;     // a nested remember() of the same key
+        if ($token !== null) {
+            $this->held[$key] = $token;
+        }
         try {
             $n = (new \ReflectionFunction(\Closure::fromCallable($callback)))->getNumberOfParameters();
             $args = [&$ttl, &$save];
@@ -614,6 +715,12 @@ class NearCache implements CacheInterface
                 $this->release($leaseKey, $token);
             }
             throw $ex;
+        } finally {
+            if ($outer !== null) {
+                $this->held[$key] = $outer;
+            } else {
+                unset($this->held[$key]);
+            }
         }
         $ctime = (int) ceil((hrtime(true) - $t0) / 1e6);
         $ms = $this->ttlMs($ttl);
@@ -622,7 +729,8 @@ class NearCache implements CacheInterface
         $rc = $body !== null || $token !== null ? $this->redis() : null;
         if ($rc !== null) {
             try {
-                $p = $rc->multi(\Redis::PIPELINE);
+                // The value first, then the lease (a cluster: one by one).
+                $p = $this->cluster ? $rc : $rc->multi(\Redis::PIPELINE);
                 if ($body !== null) {
                     $payload = self::META . pack('N', min($ctime, 0xffffffff)) . $body;
                     $ms === null ? $p->set($this->rprefix . $key, $payload) : $p->set($this->rprefix . $key, $payload, ['px' => $ms]);
@@ -630,7 +738,9 @@ class NearCache implements CacheInterface
                 if ($token !== null) {
                     $p->eval(self::RELEASE_LUA, [$leaseKey, $token], 1);
                 }
-                $p->exec();
+                if (!$this->cluster) {
+                    $p->exec();
+                }
             } catch (\Throwable) {
                 $this->failed();
             }
@@ -649,7 +759,7 @@ class NearCache implements CacheInterface
         if ($rc = $this->redis()) {
             try {
                 $rc->eval(self::RELEASE_LUA, [$leaseKey, $token], 1);
-            } catch (\RedisException) {
+            } catch (\RedisException|\RedisClusterException) {
                 $this->failed();
             }
         }
@@ -721,28 +831,18 @@ class NearCache implements CacheInterface
             if (!($r = $this->redis())) {
                 return null;
             }
-            // One round trip. To install copies, one MULTI that also reads the
-            // database token: the values come from the database it names.
-            $p = $r->multi(\Redis::PIPELINE);
-            if ($gen !== null) {
-                $p->multi();
-            }
-            foreach ($keys as $k) {
-                $p->get($this->rprefix . $k);
-                $p->pttl($this->rprefix . $k);
-            }
-            if ($gen !== null) {
-                $p->get($this->tokenKey);
-                $p->exec();
-            }
-            $res = $p->exec();
-            if ($gen !== null) {
-                $res = is_array($res) && is_array($res[0] ?? null) ? $res[0] : null;
-                $rtoken = is_array($res) ? array_pop($res) : null;
-                if ($rtoken !== $token || $token === '') {
-                    // Another database than the generation's (SWAPDB, not yet
-                    // seen by the sync), or none known: return, do not cache.
+            if ($this->cluster) {
+                $res = $this->readCluster($r, $keys);
+                if ($token !== NearCache\ClusterSync::TOKEN) {
+                    // No state, or one published by a Sync of a single Redis
+                    // (it would track one node of the cluster): cache nothing.
                     $epochs = [];
+                }
+            } else {
+                $res = $this->readOne($r, $keys, $gen, $token);
+                if ($res === null) {
+                    $epochs = [];   // read, but not to be cached
+                    $res = $this->lastRead;
                 }
             }
         } catch (\Throwable) {
@@ -782,6 +882,69 @@ class NearCache implements CacheInterface
         return $out;
     }
 
+    /** @var list<mixed> the replies of a read that returned null (not to be cached) */
+    private array $lastRead = [];
+
+    /**
+     * GET and PTTL of $keys from one Redis in one round trip: VALUE, PTTL,
+     * VALUE, PTTL, ... When a copy is to be made ($gen), one MULTI that also
+     * reads the database token; if it is not $token (SWAPDB not yet seen by
+     * the sync, or no token known), the replies are in $lastRead and null is
+     * returned: give them to the caller, cache nothing.
+     *
+     * @param list<string> $keys
+     * @return list<mixed>|null
+     */
+    private function readOne(\Redis $r, array $keys, ?int $gen, string $token): ?array
+    {
+        $p = $r->multi(\Redis::PIPELINE);
+        if ($gen !== null) {
+            $p->multi();
+        }
+        foreach ($keys as $k) {
+            $p->get($this->rprefix . $k);
+            $p->pttl($this->rprefix . $k);
+        }
+        if ($gen !== null) {
+            $p->get($this->tokenKey);
+            $p->exec();
+        }
+        $res = $p->exec();
+        if ($gen === null) {
+            return is_array($res) ? $res : [];
+        }
+        $res = is_array($res) && is_array($res[0] ?? null) ? $res[0] : [];
+        $rtoken = array_pop($res);
+        if ($rtoken !== $token || $token === '') {
+            $this->lastRead = $res;
+            return null;
+        }
+        return $res;
+    }
+
+    /**
+     * The same over a cluster: per key, GET and PTTL in one EVAL on the key's
+     * node. A cluster has one database (no SWAPDB): no token to read.
+     *
+     * @param list<string> $keys
+     * @return list<mixed>
+     */
+    private function readCluster(\RedisCluster $r, array $keys): array
+    {
+        $res = [];
+        foreach ($keys as $k) {
+            $gp = $r->eval(self::GET_PTTL_LUA, [$this->rprefix . $k], 1);
+            if (!is_array($gp) || count($gp) !== 2) {
+                throw new \RuntimeException('GET/PTTL failed');
+            }
+            array_push($res, $gp[0], $gp[1]);
+        }
+        return $res;
+    }
+
+    /** A key's value (nil) and its PTTL, read at one moment. */
+    private const GET_PTTL_LUA = "return {redis.call('GET', KEYS[1]), redis.call('PTTL', KEYS[1])}";
+
     /** The key's epoch (8 random bytes, never reused), created when absent; null if the segment refuses. */
     private function epoch(string $key): ?string
     {
@@ -820,7 +983,7 @@ class NearCache implements CacheInterface
         if ($r = $this->redis()) {
             try {
                 $ok = $r->del(array_map(fn ($k) => $this->rprefix . $k, $keys)) !== false;
-            } catch (\RedisException) {
+            } catch (\RedisException|\RedisClusterException) {
                 $this->failed();
             }
         }
@@ -829,9 +992,9 @@ class NearCache implements CacheInterface
     }
 
     /** The connection, opened again after a failure (rate-limited); null while down. */
-    private function redis(): ?\Redis
+    private function redis(): \Redis|\RedisCluster|null
     {
-        if ($this->downSince === 0) {
+        if ($this->downSince === 0 || $this->cluster) {
             return $this->redis;
         }
         $now = intdiv(hrtime(true), 1000000);
@@ -873,6 +1036,9 @@ class NearCache implements CacheInterface
 
     private function failed(): void
     {
+        if ($this->cluster) {
+            return;         // phpredis finds the nodes again by itself
+        }
         try {
             $this->redis->discard();     // leave pipeline mode if the error came in it
         } catch (\Throwable) {

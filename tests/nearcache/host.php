@@ -5,18 +5,24 @@
 // JSON lines on stdin, answering one JSON line each on stdout.
 //
 //   php -n -d extension=shardcache.so -d apc.enable_cli=1 ... host.php REDIS_PORT NAMESPACE
+//   ... host.php cluster:HOST:PORT,HOST:PORT... NAMESPACE    (a Redis Cluster: its seeds;
+//                                  the connections are \RedisCluster, the sync a ClusterSync)
 //
 // Commands ({"op": ...}):
 //   sync-start                     fork the sync process (Shardcache\NearCache\Sync)
 //   sync-kill / sync-stop          SIGKILL / SIGTERM it and reap it
 //   sync-pause / sync-resume       SIGSTOP / SIGCONT it (a hung sync)
+//   state                          {"gen","hb"}: the sync's published state
+//   reconnect                      drop this process's connections (new ones at the next use)
 //   wait-local {"usable":bool, "timeout_ms"}   until the local layer is (not) usable
 //   wait-heartbeat {"after_ms"}    until the sync published a heartbeat sent after
 //                                  after_ms (hrtime ms): every write Redis executed
 //                                  before after_ms has been applied here
 //   get {"key"}                    {"value", "redis_reads"} (redis_reads: Redis
 //                                  reads this call made; 0 = local hit)
-//   set {"key","value"}            {"ok", "done_ns"}: hrtime when set() returned
+//   set {"key","value","wait"?}    {"ok", "done_ns"}: hrtime when set() returned;
+//                                  with wait (a cluster): then WAIT 1 wait ms on the
+//                                  key's master; done_ns after it, "replicated": its answer
 //   delete {"key"}
 //   await {"key","old","new","timeout_ms"}  get() in a loop until it returns new;
 //                                  every value read must be old or new, and none
@@ -28,9 +34,10 @@
 //                                  Redis read; answers when it is stopped there
 //   race-release                   let that worker install its copy; its result
 //   remember-workers {"key","workers","ttl","compute_ms","start_at_ms","counter",
-//                  "beta"?,"options"?}  forked workers wait until start_at_ms (hrtime
+//                  "beta"?,"options"?,"extend_every_ms"?}  forked workers wait until start_at_ms (hrtime
 //                                  ms), then remember(); the callback INCRs the Redis
-//                                  key counter, takes compute_ms, returns "v:PID";
+//                                  key counter, takes compute_ms (extending its lease
+//                                  every extend_every_ms), returns "v:PID";
 //                                  {"results": [{"value","computed","ms"}]}
 //   remember-hold {"key","counter","options"}  fork a worker whose remember()
 //                                  callback INCRs counter, then blocks for good;
@@ -45,9 +52,11 @@ declare(strict_types=1);
 require __DIR__ . '/vendor/autoload.php';
 
 use Shardcache\NearCache;
+use Shardcache\NearCache\ClusterSync;
 use Shardcache\NearCache\Sync;
 
 [, $port, $ns] = $argv;
+$seeds = str_starts_with($port, 'cluster:') ? explode(',', substr($port, 8)) : null;
 $port = (int) $port;
 
 /** NearCache that counts Redis reads and can stop between a Redis read and the install. */
@@ -71,8 +80,12 @@ function out(array $a): void
     fwrite(STDOUT, json_encode($a) . "\n");
 }
 
-function connect(int $port): Redis
+function connect(int $port): Redis|RedisCluster
 {
+    global $seeds;
+    if ($seeds !== null) {
+        return new RedisCluster(null, $seeds, 1.0, 1.0);
+    }
     $r = new Redis();
     $r->connect('127.0.0.1', $port, 1.0);
     $r->setOption(Redis::OPT_READ_TIMEOUT, 1.0);
@@ -97,6 +110,7 @@ function cache(): ProbedNearCache
 }
 
 $syncPid = 0;
+$waiter = null;     // set's WAIT connection
 $race = null;       // [pid, toChild, fromChild]
 
 while (($line = fgets(STDIN)) !== false) {
@@ -111,7 +125,11 @@ while (($line = fgets(STDIN)) !== false) {
                     // As the systemd unit does (Nice=-5): on a loaded test machine
                     // a starved sync would make the local layer unusable.
                     @proc_nice(-5);
-                    $sync = new Sync('127.0.0.1', $port, $ns, ['interval_ms' => 20, 'dead_after_ms' => 300, 'timeout' => 0.5]);
+                    $opts = ['interval_ms' => 20, 'dead_after_ms' => 300, 'timeout' => 0.5];
+                    if (getenv('NEARCACHE_SYNC_LOG')) {     // debugging: the sync's log on stderr
+                        $opts['log'] = static fn (string $m) => fwrite(STDERR, sprintf("%.3f %d %s\n", microtime(true), getmypid(), $m));
+                    }
+                    $sync = $seeds !== null ? new ClusterSync($seeds, $ns, $opts) : new Sync('127.0.0.1', $port, $ns, $opts);
                     pcntl_async_signals(true);
                     pcntl_signal(SIGTERM, static fn () => $sync->stop());
                     $sync->run();
@@ -130,6 +148,16 @@ while (($line = fgets(STDIN)) !== false) {
             case 'sync-pause':
             case 'sync-resume':
                 posix_kill($syncPid, $op === 'sync-pause' ? SIGSTOP : SIGCONT);
+                out(['ok' => true]);
+                break;
+            case 'state':
+                $st = Shardcache\NearCache\Layout::readState($ns);
+                out(['gen' => $st[0] ?? null, 'hb' => $st[1] ?? null]);
+                break;
+            case 'reconnect':
+                // New connections (a \RedisCluster maps the slots afresh).
+                $cache = null;
+                $waiter = null;
                 out(['ok' => true]);
                 break;
             case 'wait-local':
@@ -154,6 +182,16 @@ while (($line = fgets(STDIN)) !== false) {
                 break;
             case 'set':
                 $ok = cache()->set($cmd['key'], $cmd['value'], $cmd['ttl'] ?? null);
+                if (isset($cmd['wait'])) {
+                    $waiter ??= connect($port);
+                    try {
+                        $n = $ok ? $waiter->rawCommand($ns . ':' . $cmd['key'], 'WAIT', '1', (string) $cmd['wait']) : 0;
+                    } catch (Throwable) {
+                        $n = 0;
+                    }
+                    out(['ok' => $ok, 'done_ns' => hrtime(true), 'replicated' => $n]);
+                    break;
+                }
                 out(['ok' => $ok, 'done_ns' => hrtime(true)]);
                 break;
             case 'delete':
@@ -271,10 +309,18 @@ while (($line = fgets(STDIN)) !== false) {
                         }
                         $t0 = hrtime(true);
                         $computed = false;
-                        $v = $c->remember($cmd['key'], $cmd['ttl'], static function () use ($counter, $cmd, &$computed) {
+                        $v = $c->remember($cmd['key'], $cmd['ttl'], static function () use ($c, $counter, $cmd, &$computed) {
                             $computed = true;
                             $counter->incr($cmd['counter']);
-                            usleep(1000 * $cmd['compute_ms']);     // the computation's cost
+                            // The computation's cost; with extend_every_ms, the lease is
+                            // extended at that pace (its safe points).
+                            $step = $cmd['extend_every_ms'] ?? $cmd['compute_ms'];
+                            for ($left = $cmd['compute_ms']; $left > 0; $left -= $step) {
+                                usleep(1000 * min($step, $left));
+                                if (isset($cmd['extend_every_ms']) && !$c->extendLease($cmd['key'])) {
+                                    throw new RuntimeException('lease lost');
+                                }
+                            }
                             return 'v:' . getmypid();
                         }, (float) ($cmd['beta'] ?? 1.0));
                         fwrite($pair[1], json_encode(['value' => $v, 'computed' => $computed,

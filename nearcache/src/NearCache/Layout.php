@@ -13,14 +13,18 @@ namespace Shardcache\NearCache;
  *   ns:KEY                 the value of KEY: serialize()d PHP value
  *   ns:@hb:SID:TMS         heartbeat keys of the sync process SID (TMS: its
  *                          hrtime in ms when it sent the SET); PSR-16 keys
- *                          cannot hold '@', so these never meet user keys
+ *                          cannot hold '@', so these never meet user keys.
+ *                          On a Redis Cluster: ns:@hb:SID:{TAG}:TMS, TAG a
+ *                          hash tag of a slot of the master it is sent to
  *   ns:@db                 the database's token: 16 random hex digits, made
  *                          (SET NX) by the first sync that finds none. It
  *                          travels with the database's keys, so a SWAPDB
  *                          (which Redis reports to no tracking client) or a
  *                          FLUSHDB shows as a token change. Every sync reads
  *                          it atomically with each heartbeat SET; readers read
- *                          it atomically with the values they cache.
+ *                          it atomically with the values they cache. Not
+ *                          on a Redis Cluster (one database, no SWAPDB):
+ *                          there the state's TOKEN is "cluster".
  *   ns:@l:KEY              remember()'s computation lease of KEY: a random
  *                          token, SET NX PX lease_ms by the process that
  *                          computes KEY, deleted by it (if still its token)

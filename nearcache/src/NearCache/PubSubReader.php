@@ -97,6 +97,44 @@ final class PubSubReader
         return $out;
     }
 
+    /**
+     * read() over several connections: the replies that have arrived on each
+     * (index of $readers => replies), waiting up to $timeoutMs for the
+     * first one on any of them.
+     *
+     * @param array<int,PubSubReader> $readers
+     * @return array<int,list<mixed>>
+     */
+    public static function readAny(array $readers, int $timeoutMs): array
+    {
+        $out = [];
+        foreach ($readers as $i => $rd) {
+            while (($r = $rd->parse()) !== null) {
+                $out[$i][] = $r[0];
+            }
+        }
+        if ($out || !$readers) {
+            return $out;
+        }
+        $socks = [];
+        foreach ($readers as $i => $rd) {
+            $socks[$i] = $rd->sock;
+        }
+        $w = $e = null;
+        $timeoutMs = max(0, $timeoutMs);
+        $n = @stream_select($socks, $w, $e, intdiv($timeoutMs, 1000), ($timeoutMs % 1000) * 1000);
+        if (!$n) {
+            return $out;            // timeout, or interrupted by a signal
+        }
+        foreach ($socks as $i => $unused) {
+            $readers[$i]->fill(0);
+            while (($r = $readers[$i]->parse()) !== null) {
+                $out[$i][] = $r[0];
+            }
+        }
+        return $out;
+    }
+
     /** Waits up to $timeoutMs for bytes, then reads what is there. */
     private function fill(int $timeoutMs): void
     {

@@ -78,6 +78,70 @@ final class LaravelStoreTest extends TestCase
         $this->assertSame(1, $r->get('added'));
     }
 
+    /**
+     * add() races between processes: 8 forked workers (each its own Redis
+     * connection and Repository, one segment) call add() on the same key at
+     * the same moment, 30 rounds; exactly one wins each round and the value
+     * stored is the winner's. (Without the store's add(), Laravel does
+     * get-then-put and several win.)
+     */
+    public function testAddIsAtomicAcrossProcesses(): void
+    {
+        $workers = 8;
+        $rounds = 30;
+        $port = self::$redis->port;
+        $startAt = intdiv(hrtime(true), 1000000) + 300;
+        $socks = [];
+        $pids = [];
+        for ($w = 0; $w < $workers; $w++) {
+            $pair = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
+            $pid = pcntl_fork();
+            if ($pid === 0) {
+                $redis = new \Redis();
+                $redis->connect('127.0.0.1', $port, 1.0);
+                $repo = new Repository(new NearCacheStore(new NearCache($redis, 'lara')));
+                $won = [];
+                for ($i = 0; $i < $rounds; $i++) {
+                    // Every worker starts round $i at the same moment (20 ms apart).
+                    while (intdiv(hrtime(true), 1000000) < $startAt + 20 * $i) {
+                        usleep(100);
+                    }
+                    $won[$i] = $repo->add("race-$i", "w$w", 60);
+                }
+                fwrite($pair[1], json_encode($won) . "\n");
+                posix_kill(posix_getpid(), SIGKILL);
+            }
+            $pids[] = $pid;
+            $socks[] = $pair[0];
+        }
+        $results = [];
+        foreach ($socks as $w => $sock) {
+            $results[$w] = json_decode((string) fgets($sock), true);
+            pcntl_waitpid($pids[$w], $st);
+        }
+        for ($i = 0; $i < $rounds; $i++) {
+            $winners = [];
+            foreach ($results as $w => $won) {
+                $this->assertIsArray($won, "worker $w answered");
+                if ($won[$i]) {
+                    $winners[] = "w$w";
+                }
+            }
+            $this->assertCount(1, $winners, "round $i: exactly one add() wins");
+            $this->assertSame($winners[0], $this->repo->get("race-$i"), "round $i: the winner's value");
+            $this->assertGreaterThan(59000, self::$redis->client()->pttl("lara:race-$i"), 'with its TTL');
+        }
+        // The store's add() without a TTL: no expiry; a local copy of a
+        // deleted key does not hide the added value.
+        $this->assertTrue($this->store->add('noexp', 'a', null));
+        $this->assertFalse($this->store->add('noexp', 'b', null));
+        $this->assertSame(-1, self::$redis->client()->pttl('lara:noexp'));
+        $this->assertSame('a', $this->repo->get('noexp'));
+        self::$redis->client()->del('lara:noexp');
+        $this->assertTrue($this->store->add('noexp', 'c', 60));
+        $this->assertSame('c', $this->repo->get('noexp'));
+    }
+
     public function testIncrementDecrement(): void
     {
         $r = $this->repo;

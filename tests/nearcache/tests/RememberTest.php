@@ -56,12 +56,13 @@ final class RememberTest extends TestCase
      *
      * @return list<array{value:string,computed:bool,ms:float}>
      */
-    private function stampede(string $key, string $counter, int $workers, int $computeMs, array $options = []): array
+    private function stampede(string $key, string $counter, int $workers, int $computeMs, array $options = [], ?int $extendEveryMs = null): array
     {
         $start = self::nowMs() + 300;     // after every host forked its workers
         foreach (self::$hosts as $h) {
             $h->send('remember-workers', ['key' => $key, 'workers' => $workers, 'ttl' => 60,
-                'compute_ms' => $computeMs, 'start_at_ms' => $start, 'counter' => $counter, 'options' => $options]);
+                'compute_ms' => $computeMs, 'start_at_ms' => $start, 'counter' => $counter, 'options' => $options]
+                + ($extendEveryMs === null ? [] : ['extend_every_ms' => $extendEveryMs]));
         }
         $all = [];
         foreach (self::$hosts as $h) {
@@ -87,6 +88,27 @@ final class RememberTest extends TestCase
         $res = $this->stampede('cold0', 'count:cold0', 4, 200);
         $this->assertSame(1, (int) $r->get('count:cold0'));
         $this->assertCount(1, array_unique(array_column($res, 'value')));
+    }
+
+    /**
+     * A computation four times longer than the lease: without extendLease()
+     * the lease expires under it and a waiter computes too (the documented
+     * limit); with extendLease() at the callback's safe points (every 50 ms
+     * here) the holder keeps its lease and the key is computed once.
+     */
+    public function testLongComputationKeepsItsLeaseOnlyWhenExtended(): void
+    {
+        $r = self::$redis->client();
+        $opts = ['lease_ms' => 200, 'lease_wait_ms' => 20000];
+        $res = $this->stampede('long1', 'count:long1', 2, 800, $opts);
+        $this->assertCount(6, $res);
+        $this->assertGreaterThan(1, (int) $r->get('count:long1'), 'not extended: the lease expired under the computation');
+        $res = $this->stampede('long2', 'count:long2', 2, 800, $opts, 50);
+        $this->assertCount(6, $res);
+        $this->assertCount(1, array_unique(array_column($res, 'value')));
+        $this->assertSame(1, (int) $r->get('count:long2'), 'extended: computed once');
+        $this->assertFalse((bool) $r->exists(self::NS . ':@l:long2'), 'the lease was released');
+        $this->assertFalse((new NearCache($r, self::NS))->extendLease('long2'), 'no lease held outside remember()');
     }
 
     public function testKilledHolderLosesItsLeaseAfterItsTtl(): void

@@ -11,8 +11,8 @@ use Shardcache\NearCache;
  * A Laravel cache store (Illuminate\Contracts\Cache\Store) over NearCache.
  * Laravel keys may hold characters that PSR-16 reserves ("user:1"): those,
  * and "%", are stored %XX-escaped (injective; a key without them is stored as
- * it is). Values and TTLs as NearCache; increment()/decrement() are atomic in
- * Redis (NearCache::increment()). remember() here is NearCache::remember():
+ * it is). Values and TTLs as NearCache; increment()/decrement() and add()
+ * are atomic in Redis (NearCache::increment(), NearCache::add()). remember() here is NearCache::remember():
  * one computation for the whole site (Laravel's Repository::remember() is
  * get-then-put, once per process).
  */
@@ -54,6 +54,18 @@ final class NearCacheStore implements Store
             $enc[self::k((string) $k)] = $v;
         }
         return $this->cache->setMultiple($enc, max(1, (int) $seconds));
+    }
+
+    /**
+     * Stores the value only if the key holds none, atomically in Redis (one
+     * SET NX with the TTL: of racing add()s on every host exactly one
+     * returns true). Laravel's Repository::add() calls it when given a TTL;
+     * without a TTL, Laravel itself does get-then-put(), which is not atomic:
+     * call the store's add() with $seconds = null for a key without expiry.
+     */
+    public function add($key, $value, $seconds)
+    {
+        return $this->cache->add(self::k($key), $value, $seconds === null ? null : max(1, (int) $seconds));
     }
 
     public function increment($key, $value = 1)

@@ -6,6 +6,7 @@ namespace Shardcache\NearCacheTests\Support;
 
 use Shardcache\NearCache;
 use Shardcache\NearCache\Layout;
+use Shardcache\NearCache\ClusterSync;
 use Shardcache\NearCache\Sync;
 
 /** A Sync process forked from the PHPUnit process: it shares this process's (anonymous) segment. */
@@ -13,12 +14,15 @@ final class ForkedSync
 {
     private int $pid;
 
-    public function __construct(int $redisPort, string $namespace)
+    /** @param int|string $redisPort a port, or "cluster:HOST:PORT,..." (a ClusterSync) */
+    public function __construct(int|string $redisPort, string $namespace)
     {
         $pid = pcntl_fork();
         if ($pid === 0) {
             @proc_nice(-5);
-            $sync = new Sync('127.0.0.1', $redisPort, $namespace, ['interval_ms' => 20]);
+            $sync = is_string($redisPort)
+                ? new ClusterSync(explode(',', substr($redisPort, 8)), $namespace, ['interval_ms' => 20])
+                : new Sync('127.0.0.1', $redisPort, $namespace, ['interval_ms' => 20]);
             pcntl_async_signals(true);
             pcntl_signal(SIGTERM, static fn () => $sync->stop());
             $sync->run();

@@ -12,8 +12,11 @@ final class Host
     /** @var array<int, resource> */
     private array $pipes = [];
 
-    /** @param list<string> $phpArgs extra PHP options (e.g. -d shardcache.segment=...) */
-    public function __construct(int $redisPort, string $namespace, array $phpArgs = [])
+    /**
+     * @param int|string $redisPort a port, or "cluster:HOST:PORT,..." (host.php)
+     * @param list<string> $phpArgs extra PHP options (e.g. -d shardcache.segment=...)
+     */
+    public function __construct(int|string $redisPort, string $namespace, array $phpArgs = [])
     {
         $cmd = array_merge([PHP_BINARY], Php::args(), $phpArgs, [dirname(__DIR__, 2) . '/host.php', (string) $redisPort, $namespace]);
         $this->proc = proc_open($cmd, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => STDERR], $this->pipes);

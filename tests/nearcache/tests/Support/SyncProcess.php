@@ -10,8 +10,11 @@ final class SyncProcess
     /** @var resource|null */
     private $proc = null;
 
-    /** @param list<string> $phpArgs extra PHP options (-d shardcache.segment=...) */
-    public function __construct(private int $redisPort, private string $namespace, private array $phpArgs)
+    /**
+     * @param int|string $redisPort a port, or "cluster:HOST:PORT,..." (--cluster=)
+     * @param list<string> $phpArgs extra PHP options (-d shardcache.segment=...)
+     */
+    public function __construct(private int|string $redisPort, private string $namespace, private array $phpArgs)
     {
         $this->start();
     }
@@ -20,7 +23,8 @@ final class SyncProcess
     {
         $cmd = array_merge([PHP_BINARY], Php::args(), $this->phpArgs, [
             dirname(__DIR__, 4) . '/nearcache/bin/shardcache-sync',
-            '--namespace=' . $this->namespace, '--port=' . $this->redisPort,
+            '--namespace=' . $this->namespace,
+            is_string($this->redisPort) ? '--cluster=' . substr($this->redisPort, 8) : '--port=' . $this->redisPort,
             '--interval-ms=20', '--dead-after-ms=300', '--timeout=0.5', '--quiet',
         ]);
         $this->proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => STDERR, 2 => STDERR], $pipes);
