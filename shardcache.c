@@ -451,9 +451,6 @@ static zend_never_inline int php_sc_fetch_rest(const sc_key *k, const sc_fetch_a
     sc_value_out out;
     int64_t now = at->now;
 
-    if (now == SC_FETCH_NOW_LATER) {
-        now = php_sc_now();
-    }
     sink.base.get = php_sc_sink_get;
     sink.base.buf = NULL;
     sink.base.cap = 0;
@@ -462,10 +459,27 @@ static zend_never_inline int php_sc_fetch_rest(const sc_key *k, const sc_fetch_a
     sink.str = NULL;
     /* A value to copy: its buffer now, for the length the first try saw
      * (if that changed, the core asks again), so that the rest of that
-     * try can copy it instead of asking for one and trying again. */
-    if (at->e && (at->vtype == SC_V_STRING || at->vtype == SC_V_ARRAY || at->vtype == SC_V_SERIALIZED
-                 || (at->vtype == SC_V_ZC && !borrow))) {
-        sink.base.get(&sink.base, at->vtype, at->val_len);
+     * try can copy it instead of asking for one and trying again; most
+     * often sc_fetch_copy does that rest, without the clock. */
+    if (at->e) {
+        if (at->vtype == SC_V_STRING || at->vtype == SC_V_ARRAY || at->vtype == SC_V_SERIALIZED) {
+            php_sc_sink_get(&sink.base, at->vtype, at->val_len);
+            if (EXPECTED(sc_fetch_copy(&php_sc_shared_cache, k, at, &SCG(fetch_memos), sink.base.buf, &out)
+                         == SC_FAST_COPIED)) {
+                if (EXPECTED(out.vtype == SC_V_STRING)) {
+                    zend_string *s = sink.str;
+                    ZSTR_VAL(s)[out.len] = '\0';
+                    ZVAL_STR(dst, s);
+                    return PHP_SC_FETCH_HIT;
+                }
+                return php_sc_fetch_finish(&sink, &out, dst);
+            }
+        } else if (at->vtype == SC_V_ZC && !borrow) {
+            php_sc_sink_get(&sink.base, at->vtype, at->val_len);
+        }
+    }
+    if (now == SC_FETCH_NOW_LATER) {
+        now = php_sc_now();
     }
     if (sc_cache_fetch_at(&php_sc_shared_cache, k, at, now, &sink.base, &out) == SC_OK) {
         /* sink.str is set only when a try asked for a string buffer (the
@@ -948,6 +962,12 @@ ZEND_FUNCTION(shardcache_entry)
     now = php_sc_now();
     php_sc_zc_sink_prepare(&sink.base);
     if (sc_cache_reserve(&php_sc_shared_cache, &k, now, &sink.base, &out, &ticket) == SC_OK) {
+        if (EXPECTED(out.vtype == SC_V_LONG)) {
+            if (UNEXPECTED(sink.str != NULL)) {
+                zend_string_efree(sink.str);    /* asked for by an earlier try */
+            }
+            RETURN_LONG((zend_long)out.scalar);
+        }
         if (!php_sc_out_to_zval(&sink, &out, return_value, NULL)) {
             RETVAL_FALSE;
         }

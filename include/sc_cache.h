@@ -200,6 +200,10 @@ void sc_cache_thread_done(sc_cache *c);
 sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *value, uint32_t ttl,
                          int64_t now, bool add_only);
 sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out);
+/* sc_cache_fetch for a caller that has mixed the key's hash already
+ * (hash: sc_hash_mix(key->glue_hash), the shard it names: index). */
+sc_status sc_cache_fetch_hashed(sc_cache *c, const sc_key *key, uint64_t hash, uint32_t index, int64_t now,
+                                sc_sink *sink, sc_value_out *out);
 /* How far a fetch's first try got (sc_fetch.h): the mixed hash, the shard,
  * the shard's counter when the try began (odd: it read nothing else), and
  * the key's entry when it was found in its home slot (NULL: not found

@@ -111,7 +111,8 @@ static inline sc_pinned_result sc_update_pinned(sc_seg *seg, sc_shard *shard, co
     if (!pin) {
         return SC_PINNED_LOCK;
     }
-    e = (sc_entry *)sc_table_lookup(seg, &sc_layout_head(shard)->table, key->str, key->len, hash, &slot);
+    /* The key's home slot inline (most keys are there), as a fetch. */
+    e = (sc_entry *)sc_table_find(seg, &sc_layout_head(shard)->table, key->str, key->len, hash, &slot);
     if (e) {
         vtype = e->vtype;
         expired = sc_evict_is_expired(e, now);
