@@ -862,7 +862,8 @@ static void php_sc_update_impl(INTERNAL_FUNCTION_PARAMETERS, sc_update_op op)
         RETURN_FALSE;
     }
     now = php_sc_now();
-    if (sc_cache_update(&php_sc_shared_cache, &k, op, (int64_t)step, 0, php_sc_clamp_ttl(ttl), ttl >= 0, now, &result)
+    if (sc_cache_update(&php_sc_shared_cache, &k, op, (int64_t)step, 0, php_sc_clamp_ttl(ttl), ttl >= 0, now,
+                         &SCG(fetch_memos), &result)
         != SC_OK) {
         if (ttl < 0) {
             /* A negative ttl creates an entry that is already expired, as in
@@ -908,7 +909,7 @@ ZEND_FUNCTION(shardcache_cas)
 
     RETURN_BOOL(php_sc_make_key(&k, key)
                 && sc_cache_update(&php_sc_shared_cache, &k, SC_UPDATE_CAS, (int64_t)old_value, (int64_t)new_value, 0,
-                                   false, php_sc_now(), &result) == SC_OK);
+                                   false, php_sc_now(), &SCG(fetch_memos), &result) == SC_OK);
 }
 
 /* apcu_entry's callback, and the store of what it returned. zend_try is a

@@ -51,38 +51,8 @@ enum { SC_FAST_NO = 0, SC_FAST_MISS, SC_FAST_LONG, SC_FAST_SCALAR, SC_FAST_BORRO
 /* A time not read yet (sc_fetch_fast, sc_fetch_at.now). */
 #define SC_FETCH_NOW_LATER INT64_MAX
 
-/* What a thread remembers of its last hits (process memory, one table per
- * thread, never shared): a key (its glue hash and length), the shard, the
- * shard's counter when the hit was confirmed, and the entry. While the
- * shard's counter still has that value no writer has changed the shard
- * since (every change readers can reach moves it, and it never goes back
- * within a mapping), so the entry is still the one live entry of its key,
- * with the same header, and lies where it was bounds-checked: the hash
- * mix, the table and the entry's bounds need not be looked at again
- * (what a lockless store or delete changes without moving the counter -
- * the value, the times, ttl 0 <-> SC_TTL_GONE - is read again). The
- * key is still compared in full (another key may have the same hash and
- * length), and everything else is read and confirmed as on the long way.
- * gen ties the table to one mapping (sc_cache.gen): a table filled for
- * another one, or all zero (a new thread), is emptied first. */
-#define SC_FETCH_MEMOS 64
-typedef struct sc_fetch_memo {
-    uint64_t glue_hash;     /* 0: empty (PHP's string hashes are never 0) */
-    uint64_t seq;           /* the shard's counter when the hit was confirmed (even) */
-    const sc_entry *e;
-    uint32_t key_len;
-    uint32_t index;         /* the shard */
-} sc_fetch_memo;
-typedef struct sc_fetch_memos {
-    uint64_t gen;
-    sc_fetch_memo m[SC_FETCH_MEMOS];
-} sc_fetch_memos;
+/* The memo of a thread's last hits: sc_fetch_memos (sc_cache.h). */
 
-static inline void sc_fetch_memos_reset(sc_fetch_memos *memos, uint64_t gen)
-{
-    memset(memos, 0, sizeof(*memos));
-    memos->gen = gen;
-}
 
 /* SC_FAST_LONG, SC_FAST_SCALAR (another scalar), SC_FAST_BORROWED (a
  * zero-copy value's bytes in the segment): a hit, counted; out holds the
@@ -126,7 +96,7 @@ sc_fetch_fast(sc_cache *c, const sc_key *key, int64_t now, int64_t (*clock)(void
     } while (0)
 
     if (SC_UNLIKELY(memos->gen != c->gen)) {
-        sc_fetch_memos_reset(memos, c->gen);
+        sc_cache_memos_reset(memos, c->gen);
     }
     if (m->glue_hash == key->glue_hash && m->key_len == key->len) {
         index = m->index;

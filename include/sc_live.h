@@ -112,6 +112,10 @@ uint32_t sc_live_lane(sc_live_table *t, sc_owner self);
  * be had (the lane is then shared). */
 uint32_t sc_live_my_lane(sc_live_table *t);
 
+/* sc_live_self and sc_live_my_lane in one look at the thread's cache:
+ * the token (0: none could be had, *lane then 0) and its lane in *lane. */
+sc_owner sc_live_self_lane(sc_live_table *t, uint32_t *lane);
+
 /* Counts one lockless change of kind `what` (SC_LIVE_*) for the owner of
  * token self (the caller's own token, sc_live_self). */
 static inline void sc_live_count(sc_live_table *t, sc_owner self, unsigned what)

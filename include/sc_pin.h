@@ -20,6 +20,9 @@
  * on, until sc_pin_release, no writer frees or reuses what the caller found
  * in the table. */
 sc_pin *sc_pin_claim(sc_shard *shard, sc_owner self);
+/* The same, for a caller that has its lane already (sc_live_self_lane,
+ * taken modulo SC_PINS): the slot it tries first. */
+sc_pin *sc_pin_claim_lane(sc_shard *shard, sc_owner self, uint32_t first);
 
 /* The calling thread's lane (0 .. SC_PINS - 1): the pin slot it tries
  * first and its allocation lane (sc_alloc, sc_alloc_free) in every shard.

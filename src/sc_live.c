@@ -235,6 +235,20 @@ uint32_t sc_live_my_lane(sc_live_table *t)
     return m->lane;
 }
 
+sc_owner sc_live_self_lane(sc_live_table *t, uint32_t *lane)
+{
+    __typeof__(sc_live_mine_tls) *m = &sc_live_mine_tls;
+    sc_owner self;
+
+    if (SC_LIKELY(m->token && m->table == t && m->lane_token == m->token)) {
+        *lane = m->lane;
+        return m->token;
+    }
+    self = sc_live_self(t);
+    *lane = self ? sc_live_my_lane(t) : 0;
+    return self;
+}
+
 uint64_t sc_live_total(const sc_live_table *t, unsigned what)
 {
     uint64_t sum = 0;

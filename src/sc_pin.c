@@ -41,11 +41,16 @@ uint32_t sc_pin_lane(sc_shard *shard)
 
 sc_pin *sc_pin_claim(sc_shard *shard, sc_owner self)
 {
-    uint32_t first, i;
-
     /* The slot of this thread's lane first (self is this thread's token,
      * so its lane is the one sc_live_my_lane caches for it). */
-    first = sc_pin_lane(shard);
+    return sc_pin_claim_lane(shard, self, sc_pin_lane(shard));
+}
+
+sc_pin *sc_pin_claim_lane(sc_shard *shard, sc_owner self, uint32_t first)
+{
+    uint32_t i;
+
+    SC_ASSERT(first < SC_PINS);
 
     if (SC_UNLIKELY(!__atomic_load_n(&sc_layout_head(shard)->pins_used, __ATOMIC_RELAXED))) {
         __atomic_store_n(&sc_layout_head(shard)->pins_used, 1, __ATOMIC_SEQ_CST);
