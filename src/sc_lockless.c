@@ -92,10 +92,11 @@ static inline __attribute__((always_inline)) sc_pin *
 sc_lockless_claim(sc_shard *shard, uint64_t start, sc_entry *e, sc_live_table **live, sc_owner *self, uint16_t *v)
 {
     sc_pin *pin;
+    uint32_t lane;
 
     *live = sc_layout_shard_live(shard);
-    *self = sc_live_self(*live);
-    pin = *self ? sc_pin_claim(shard, *self) : NULL;
+    *self = sc_live_self_lane(*live, &lane);
+    pin = *self ? sc_pin_claim_lane(shard, *self, lane % SC_PINS) : NULL;
     if (!pin) {
         return NULL;
     }
