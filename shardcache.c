@@ -475,9 +475,6 @@ static zend_never_inline int php_sc_fetch_rest(const sc_key *k, const sc_fetch_a
     sc_value_out out;
     int64_t now = at->now;
 
-    if (now == SC_FETCH_NOW_LATER) {
-        now = php_sc_now();
-    }
     sink.base.get = php_sc_sink_get;
     sink.base.buf = NULL;
     sink.base.cap = 0;
@@ -486,10 +483,27 @@ static zend_never_inline int php_sc_fetch_rest(const sc_key *k, const sc_fetch_a
     sink.str = NULL;
     /* A value to copy: its buffer now, for the length the first try saw
      * (if that changed, the core asks again), so that the rest of that
-     * try can copy it instead of asking for one and trying again. */
-    if (at->e && (at->vtype == SC_V_STRING || at->vtype == SC_V_ARRAY || at->vtype == SC_V_SERIALIZED
-                 || (at->vtype == SC_V_ZC && !borrow))) {
-        sink.base.get(&sink.base, at->vtype, at->val_len);
+     * try can copy it instead of asking for one and trying again; most
+     * often sc_fetch_copy does that rest, without the clock. */
+    if (at->e) {
+        if (at->vtype == SC_V_STRING || at->vtype == SC_V_ARRAY || at->vtype == SC_V_SERIALIZED) {
+            php_sc_sink_get(&sink.base, at->vtype, at->val_len);
+            if (EXPECTED(sc_fetch_copy(&php_sc_shared_cache, k, at, &SCG(fetch_memos), sink.base.buf, &out)
+                         == SC_FAST_COPIED)) {
+                if (EXPECTED(out.vtype == SC_V_STRING)) {
+                    zend_string *s = sink.str;
+                    ZSTR_VAL(s)[out.len] = '\0';
+                    ZVAL_STR(dst, s);
+                    return PHP_SC_FETCH_HIT;
+                }
+                return php_sc_fetch_finish(&sink, &out, dst);
+            }
+        } else if (at->vtype == SC_V_ZC && !borrow) {
+            php_sc_sink_get(&sink.base, at->vtype, at->val_len);
+        }
+    }
+    if (now == SC_FETCH_NOW_LATER) {
+        now = php_sc_now();
     }
     if (sc_cache_fetch_at(&php_sc_shared_cache, k, at, now, &sink.base, &out) == SC_OK) {
         /* sink.str is set only when a try asked for a string buffer (the
@@ -968,7 +982,7 @@ static zend_never_inline sc_status php_sc_update_rest(const sc_key *k, sc_update
     if (st == SC_OK || st == SC_BADTYPE || (st == SC_NOTFOUND && op == SC_UPDATE_CAS)) {
         return st;
     }
-    return sc_cache_update(&php_sc_shared_cache, k, op, a, b, ttl, create, now, result);
+    return sc_cache_update(&php_sc_shared_cache, k, op, a, b, ttl, create, now, &SCG(fetch_memos), result);
 }
 
 /* sc_cache_update on the caller's own entry, or on its copy of the key's
@@ -979,9 +993,9 @@ static zend_always_inline sc_status php_sc_update_key(const sc_key *k, sc_update
     sc_status st;
 
     if (EXPECTED(!SCG(public_reads))) {
-        return sc_cache_update(&php_sc_shared_cache, k, op, a, b, ttl, create, now, result);
+        return sc_cache_update(&php_sc_shared_cache, k, op, a, b, ttl, create, now, &SCG(fetch_memos), result);
     }
-    st = sc_cache_update(&php_sc_shared_cache, k, op, a, b, ttl, false, now, result);
+    st = sc_cache_update(&php_sc_shared_cache, k, op, a, b, ttl, false, now, &SCG(fetch_memos), result);
     return st == SC_NOTFOUND ? php_sc_update_rest(k, op, a, b, ttl, create, now, result) : st;
 }
 
@@ -1107,6 +1121,12 @@ ZEND_FUNCTION(shardcache_entry)
     now = php_sc_now();
     php_sc_zc_sink_prepare(&sink.base);
     if (sc_cache_reserve(&php_sc_shared_cache, &k, now, &sink.base, &out, &ticket) == SC_OK) {
+        if (EXPECTED(out.vtype == SC_V_LONG)) {
+            if (UNEXPECTED(sink.str != NULL)) {
+                zend_string_efree(sink.str);    /* asked for by an earlier try */
+            }
+            RETURN_LONG((zend_long)out.scalar);
+        }
         if (!php_sc_out_to_zval(&sink, &out, return_value, NULL)) {
             RETVAL_FALSE;
         }

@@ -397,7 +397,7 @@ static void run_op(sc_cache *c, reader *r, fsink *sink)
             a = (int64_t)rd64(r);        /* wrap-around */
         }
         ms = model_state(c, i);
-        st = sc_cache_update(c, &k, op, a, 0, ttl, create, now, &res);
+        st = sc_cache_update(c, &k, op, a, 0, ttl, create, now, NULL, &res);
         TRACE("%s key %d by %lld create %d ttl %u (model %d) -> %d, %lld", op == SC_UPDATE_INC ? "inc" : "dec", i,
               (long long)a, create, ttl, ms, st, (long long)res);
         if (st == SC_OK) {
@@ -436,7 +436,7 @@ static void run_op(sc_cache *c, reader *r, fsink *sink)
         int64_t old = rd8(r) & 1 && model[i].present ? model[i].scalar : (int64_t)(int8_t)rd8(r);
         int64_t nv = (int64_t)rd64(r);
         ms = model_state(c, i);
-        st = sc_cache_update(c, &k, SC_UPDATE_CAS, old, nv, 0, false, now, &res);
+        st = sc_cache_update(c, &k, SC_UPDATE_CAS, old, nv, 0, false, now, NULL, &res);
         TRACE("cas key %d %lld -> %lld (model %d) -> %d", i, (long long)old, (long long)nv, ms, st);
         if (st == SC_OK) {
             if (ms == 0 || model[i].vtype != SC_V_LONG || model[i].scalar != old) {

@@ -18,6 +18,7 @@
 
 #include "sc_common.h"
 #include "sc_vtype.h"
+#include <string.h>
 #include "sc_layout.h"
 #include "sc_evict.h"
 
@@ -202,6 +203,10 @@ void sc_cache_thread_done(sc_cache *c);
 sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *value, uint32_t ttl,
                          int64_t now, bool add_only);
 sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out);
+/* sc_cache_fetch for a caller that has mixed the key's hash already
+ * (hash: sc_hash_mix(key->glue_hash), the shard it names: index). */
+sc_status sc_cache_fetch_hashed(sc_cache *c, const sc_key *key, uint64_t hash, uint32_t index, int64_t now,
+                                sc_sink *sink, sc_value_out *out);
 /* How far a fetch's first try got (sc_fetch.h): the mixed hash, the shard,
  * the shard's counter when the try began (odd: it read nothing else), and
  * the key's entry when it was found in its home slot (NULL: not found
@@ -228,12 +233,47 @@ void sc_cache_clear(sc_cache *c);
 void sc_cache_reset(sc_cache *c);
 void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f);
 
+/* What a thread remembers of its last hits (process memory, one table per
+ * thread, never shared): a key (its glue hash and length), the shard, the
+ * shard's counter when the hit was confirmed, and the entry. While the
+ * shard's counter still has that value no writer has changed the shard
+ * since (every change readers can reach moves it, and it never goes back
+ * within a mapping), so the entry is still the one live entry of its key,
+ * with the same header, and lies where it was bounds-checked: the hash
+ * mix, the table and the entry's bounds need not be looked at again
+ * (what a lockless store or delete changes without moving the counter -
+ * the value, the times, ttl 0 <-> SC_TTL_GONE - is read again). The
+ * key is still compared in full (another key may have the same hash and
+ * length), and everything else is read and confirmed as on the long way.
+ * gen ties the table to one mapping (sc_cache.gen): a table filled for
+ * another one, or all zero (a new thread), is emptied first. */
+#define SC_FETCH_MEMOS 64
+typedef struct sc_fetch_memo {
+    uint64_t glue_hash;     /* 0: empty (PHP's string hashes are never 0) */
+    uint64_t seq;           /* the shard's counter when the hit was confirmed (even) */
+    const sc_entry *e;
+    uint32_t key_len;
+    uint32_t index;         /* the shard */
+} sc_fetch_memo;
+typedef struct sc_fetch_memos {
+    uint64_t gen;
+    sc_fetch_memo m[SC_FETCH_MEMOS];
+} sc_fetch_memos;
+
+static inline void sc_cache_memos_reset(sc_fetch_memos *memos, uint64_t gen)
+{
+    memset(memos, 0, sizeof(*memos));
+    memos->gen = gen;
+}
+
 /* inc/dec/cas in place, atomic for the key (sc_update.c). On SC_OK the new
  * int is in *result; SC_BADTYPE when the entry is not an int; SC_NOTFOUND
  * for a missing key that may not be created (cas, or !create), or when cas
- * compared unequal. A created entry expires after ttl seconds (0: never). */
+ * compared unequal. A created entry expires after ttl seconds (0: never).
+ * memos: the calling thread's memo of recent hits (sc_fetch_memos), read
+ * and filled as a fetch does; NULL: none. */
 sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64_t a, int64_t b, uint32_t ttl,
-                          bool create, int64_t now, int64_t *result);
+                          bool create, int64_t now, sc_fetch_memos *memos, int64_t *result);
 
 /* apcu_entry (sc_reserve.c): fetches key; on a miss reserves it so that
  * other processes asking for the same key wait until sc_cache_release().

@@ -27,6 +27,13 @@
  * lockless store touches an SC_ENTRY_ZC entry) and stays valid while the
  * caller is inside its epoch (sc_epoch.c), which the borrow mask says.
  *
+ * sc_fetch_copy goes on from where sc_fetch_fast declined at an entry
+ * whose bytes must be copied (a string, an array in the compact format, a
+ * serialized value) and copies them into the caller's buffer in the same
+ * straight line, under the same counter value and the entry's version, as
+ * sc_cache_fetch_at's first try would; it too declines anything else,
+ * counting nothing, and the caller goes on with sc_cache_fetch_at.
+ *
  * Owns: nothing shared; the calling thread's sc_local hit and miss counts
  * (as sc_cache.c).
  * Locks: none: it writes nothing shared, takes no lock, never waits.
@@ -39,43 +46,13 @@
 #include "sc_vtype.h"
 #include <string.h>
 
-enum { SC_FAST_NO = 0, SC_FAST_MISS, SC_FAST_LONG, SC_FAST_SCALAR, SC_FAST_BORROWED };
+enum { SC_FAST_NO = 0, SC_FAST_MISS, SC_FAST_LONG, SC_FAST_SCALAR, SC_FAST_BORROWED, SC_FAST_COPIED };
 
 /* A time not read yet (sc_fetch_fast, sc_fetch_at.now). */
 #define SC_FETCH_NOW_LATER INT64_MAX
 
-/* What a thread remembers of its last hits (process memory, one table per
- * thread, never shared): a key (its glue hash and length), the shard, the
- * shard's counter when the hit was confirmed, and the entry. While the
- * shard's counter still has that value no writer has changed the shard
- * since (every change readers can reach moves it, and it never goes back
- * within a mapping), so the entry is still the one live entry of its key,
- * with the same header, and lies where it was bounds-checked: the hash
- * mix, the table and the entry's bounds need not be looked at again
- * (what a lockless store or delete changes without moving the counter -
- * the value, the times, ttl 0 <-> SC_TTL_GONE - is read again). The
- * key is still compared in full (another key may have the same hash and
- * length), and everything else is read and confirmed as on the long way.
- * gen ties the table to one mapping (sc_cache.gen): a table filled for
- * another one, or all zero (a new thread), is emptied first. */
-#define SC_FETCH_MEMOS 64
-typedef struct sc_fetch_memo {
-    uint64_t glue_hash;     /* 0: empty (PHP's string hashes are never 0) */
-    uint64_t seq;           /* the shard's counter when the hit was confirmed (even) */
-    const sc_entry *e;
-    uint32_t key_len;
-    uint32_t index;         /* the shard */
-} sc_fetch_memo;
-typedef struct sc_fetch_memos {
-    uint64_t gen;
-    sc_fetch_memo m[SC_FETCH_MEMOS];
-} sc_fetch_memos;
+/* The memo of a thread's last hits: sc_fetch_memos (sc_cache.h). */
 
-static inline void sc_fetch_memos_reset(sc_fetch_memos *memos, uint64_t gen)
-{
-    memset(memos, 0, sizeof(*memos));
-    memos->gen = gen;
-}
 
 /* SC_FAST_LONG, SC_FAST_SCALAR (another scalar), SC_FAST_BORROWED (a
  * zero-copy value's bytes in the segment): a hit, counted; out holds the
@@ -119,7 +96,7 @@ sc_fetch_fast(sc_cache *c, const sc_key *key, int64_t now, int64_t (*clock)(void
     } while (0)
 
     if (SC_UNLIKELY(memos->gen != c->gen)) {
-        sc_fetch_memos_reset(memos, c->gen);
+        sc_cache_memos_reset(memos, c->gen);
     }
     if (m->glue_hash == key->glue_hash && m->key_len == key->len) {
         index = m->index;
@@ -240,6 +217,73 @@ sc_fetch_fast(sc_cache *c, const sc_key *key, int64_t now, int64_t (*clock)(void
 #undef SC_FAST_COMMIT
 #undef SC_FAST_MISSED
 #undef SC_FAST_DECLINE
+}
+
+/* After sc_fetch_fast declined at an entry whose bytes are to be copied
+ * (at->e set, at->vtype SC_V_STRING, SC_V_ARRAY or SC_V_SERIALIZED):
+ * copies its at->val_len bytes into buf (at least that long) and confirms
+ * them as sc_cache_fetch_at's first try would, with at->now as the time.
+ * SC_FAST_COPIED: a hit, counted and remembered (memos: the calling
+ * thread's); out holds the value, its data in buf. SC_FAST_NO: nothing
+ * counted or changed but buf: the caller goes on with sc_cache_fetch_at
+ * from at. It declines the hit that is recorded in shared memory, an
+ * entry whose value changed type or length, a chained or zero-copy entry,
+ * and an entry with a ttl when at->now was not read (a lockless store set
+ * one since the first try). Bounds: the value's bytes are checked again
+ * against the segment (a header read while a writer changed it may give
+ * any length); nothing read is trusted before the entry's version and
+ * the shard's counter are found unchanged. */
+static inline __attribute__((always_inline)) int
+sc_fetch_copy(sc_cache *c, const sc_key *key, const sc_fetch_at *at, sc_fetch_memos *memos, char *buf,
+              sc_value_out *out)
+{
+    const sc_seg *seg = &c->seg;
+    const sc_entry *e = at->e;
+    const char *src;
+    uint32_t ttl, val_len = at->val_len;
+    int64_t scalar;
+    sc_ever ver;
+
+    SC_ASSERT(e && (at->vtype == SC_V_STRING || at->vtype == SC_V_ARRAY || at->vtype == SC_V_SERIALIZED));
+    if (SC_UNLIKELY(((sc_local.hits + 1) & (SC_HIT_SAMPLE - 1)) == 0)) {
+        return SC_FAST_NO;
+    }
+    ver = sc_table_ever_begin(e);
+    ttl = e->ttl;
+    if (SC_UNLIKELY(ttl != 0)
+        && (at->now == SC_FETCH_NOW_LATER || (ttl & SC_TTL_EXPIRED) || e->ctime + (int64_t)ttl < at->now)) {
+        return SC_FAST_NO;
+    }
+    if (SC_UNLIKELY(e->vtype != at->vtype || e->val_len != val_len
+                    || (__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_ZC | SC_ENTRY_CHAINED)) != 0)) {
+        return SC_FAST_NO;
+    }
+    src = sc_seg_ptr(seg, sc_seg_off(seg, e) + sizeof(sc_entry) + key->len, val_len);
+    if (SC_UNLIKELY(!src)) {
+        return SC_FAST_NO;
+    }
+    scalar = __atomic_load_n(&e->scalar, __ATOMIC_RELAXED);
+    memcpy(buf, src, val_len);
+    if (SC_UNLIKELY(!sc_table_ever_valid(e, ver))
+        || SC_UNLIKELY(!sc_seq_read_valid(&seg->heads[at->index].seq, at->start))) {
+        return SC_FAST_NO;
+    }
+    sc_local.hits++;
+    {
+        /* As SC_FAST_COMMIT: the counter confirmed this header. */
+        sc_fetch_memo *m = &memos->m[key->glue_hash & (SC_FETCH_MEMOS - 1)];
+        m->glue_hash = key->glue_hash;
+        m->key_len = key->len;
+        m->index = at->index;
+        m->seq = at->start;
+        m->e = e;
+    }
+    out->vtype = at->vtype;
+    out->scalar = scalar;
+    out->data = buf;
+    out->len = val_len;
+    out->borrowed = false;
+    return SC_FAST_COPIED;
 }
 
 #endif

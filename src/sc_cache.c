@@ -599,14 +599,17 @@ static __attribute__((noinline)) sc_status sc_cache_fetch_slow(sc_cache *c, cons
     return sc_cache_fetch_done(c, shard, key, hash, now, status);
 }
 
-/* The rest of a first optimistic try that found e (NULL: the key is not
- * in its home slot: looked up here) under the counter value start. It is
+/* The rest of a first optimistic try that found e (NULL: not found yet:
+ * looked up here; home_seen: sc_fetch_fast has looked at the key's home
+ * slot already, so the inline look at it is not repeated) under the
+ * counter value start. It is
  * the whole fetch nearly always (an even counter, a value that needs no
  * buffer or fits the one given, no writer meanwhile), and alone it keeps
  * few values live. Anything else goes on in sc_cache_fetch_slow, as the
  * next try. */
-sc_status sc_cache_fetch_at(sc_cache *c, const sc_key *key, const sc_fetch_at *at, int64_t now, sc_sink *sink,
-                            sc_value_out *out)
+static inline __attribute__((always_inline)) sc_status
+sc_cache_fetch_first(sc_cache *c, const sc_key *key, const sc_fetch_at *at, int64_t now, sc_sink *sink,
+                     sc_value_out *out, bool home_seen)
 {
     const sc_shard_head *head = &c->seg.heads[at->index];
     sc_status status = SC_NOTFOUND;
@@ -618,7 +621,9 @@ sc_status sc_cache_fetch_at(sc_cache *c, const sc_key *key, const sc_fetch_at *a
         return sc_cache_fetch_slow(c, key, at->hash, at->index, now, sink, out, 0, false);
     }
     if (!e) {
-        e = sc_table_lookup(&c->seg, &head->table, key->str, key->len, at->hash, &slot);
+        /* sc_fetch_fast looked at the home slot already. */
+        e = home_seen ? sc_table_lookup(&c->seg, &head->table, key->str, key->len, at->hash, &slot)
+                      : sc_table_find(&c->seg, &head->table, key->str, key->len, at->hash, &slot);
     }
     r = sc_cache_read_found(c, e, key, now, sink, out, &status);
     if (SC_UNLIKELY(!sc_seq_read_valid(&head->seq, at->start)) || SC_UNLIKELY(r == SC_READ_TORN)) {
@@ -633,16 +638,32 @@ sc_status sc_cache_fetch_at(sc_cache *c, const sc_key *key, const sc_fetch_at *a
     return sc_cache_fetch_done(c, &c->seg.shards[at->index], key, at->hash, now, status);
 }
 
-/* A first try from nothing found yet: sc_cache_fetch_at. */
-sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out)
+sc_status sc_cache_fetch_at(sc_cache *c, const sc_key *key, const sc_fetch_at *at, int64_t now, sc_sink *sink,
+                            sc_value_out *out)
+{
+    return sc_cache_fetch_first(c, key, at, now, sink, out, true);
+}
+
+/* A first try from nothing found yet: sc_cache_fetch_first, which looks
+ * at the key's home slot inline. */
+sc_status sc_cache_fetch_hashed(sc_cache *c, const sc_key *key, uint64_t hash, uint32_t index, int64_t now,
+                                sc_sink *sink, sc_value_out *out)
 {
     sc_fetch_at at = {0};
 
-    at.hash = sc_hash_mix(key->glue_hash);
-    at.index = sc_seg_shard_index(&c->seg, at.hash);
+    SC_ASSERT(hash == sc_hash_mix(key->glue_hash) && index == sc_seg_shard_index(&c->seg, hash));
+    at.hash = hash;
+    at.index = index;
     at.start = sc_seq_read_begin(&c->seg.heads[at.index].seq);
     at.now = now;
-    return sc_cache_fetch_at(c, key, &at, now, sink, out);
+    return sc_cache_fetch_first(c, key, &at, now, sink, out, false);
+}
+
+sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out)
+{
+    uint64_t hash = sc_hash_mix(key->glue_hash);
+
+    return sc_cache_fetch_hashed(c, key, hash, sc_seg_shard_index(&c->seg, hash), now, sink, out);
 }
 
 /* As a fetch since APCu 5.1.25: a hit or a miss in the (sampled) figures,

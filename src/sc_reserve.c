@@ -89,7 +89,7 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
         sc_owner owner = 0;
         const sc_entry *e;
 
-        if (sc_cache_fetch(c, key, now, sink, out) == SC_OK
+        if (sc_cache_fetch_hashed(c, key, hash, sc_seg_shard_index(seg, hash), now, sink, out) == SC_OK
             && !(SC_UNLIKELY(c->unreadable != NULL) && out->vtype == SC_V_ZC && out->len <= UINT32_MAX
                  && c->unreadable(out->data, (uint32_t)out->len))) {
             return SC_OK;

@@ -91,13 +91,15 @@ typedef enum sc_pinned_result {
     SC_PINNED_LOCK      /* take the locked path */
 } sc_pinned_result;
 
-static inline sc_pinned_result sc_update_pinned(sc_seg *seg, sc_shard *shard, const sc_key *key, uint64_t hash,
+static inline sc_pinned_result sc_update_pinned(sc_cache *c, sc_shard *shard, const sc_key *key, uint64_t hash,
                                                 sc_update_op op, int64_t a, int64_t b, int64_t now,
-                                                int64_t *result, sc_status *status)
+                                                sc_fetch_memos *memos, int64_t *result, sc_status *status)
 {
+    sc_seg *seg = &c->seg;
     uint64_t start = sc_seq_read_begin(&sc_layout_head(shard)->seq);
-    uint32_t slot;
-    sc_entry *e;
+    uint32_t slot, lane;
+    sc_entry *e = NULL;
+    sc_fetch_memo *m = NULL;
     sc_pin *pin;
     sc_owner self;
     uint8_t vtype;
@@ -106,12 +108,28 @@ static inline sc_pinned_result sc_update_pinned(sc_seg *seg, sc_shard *shard, co
     if (start & 1) {
         return SC_PINNED_LOCK;
     }
-    self = sc_live_self(sc_layout_shard_live(shard));
-    pin = self ? sc_pin_claim(shard, self) : NULL;
+    self = sc_live_self_lane(sc_layout_shard_live(shard), &lane);
+    pin = self ? sc_pin_claim_lane(shard, self, lane % SC_PINS) : NULL;
     if (!pin) {
         return SC_PINNED_LOCK;
     }
-    e = (sc_entry *)sc_table_lookup(seg, &sc_layout_head(shard)->table, key->str, key->len, hash, &slot);
+    /* The entry the thread's memo remembers while the shard's counter
+     * has not moved since (sc_fetch_memos, sc_cache.h: it is still the key's one live
+     * entry, inside the segment; the key is compared in full), else the
+     * key's home slot inline (most keys are there), as a fetch. */
+    if (memos) {
+        if (SC_UNLIKELY(memos->gen != c->gen)) {
+            sc_cache_memos_reset(memos, c->gen);
+        }
+        m = &memos->m[key->glue_hash & (SC_FETCH_MEMOS - 1)];
+        if (m->glue_hash == key->glue_hash && m->key_len == key->len && m->seq == start
+            && m->index == shard->index && sc_table_key_equal(SC_ENTRY_KEY(m->e), key->str, key->len)) {
+            e = (sc_entry *)m->e;
+        }
+    }
+    if (!e) {
+        e = (sc_entry *)sc_table_find(seg, &sc_layout_head(shard)->table, key->str, key->len, hash, &slot);
+    }
     if (e) {
         vtype = e->vtype;
         expired = sc_evict_is_expired(e, now);
@@ -124,13 +142,21 @@ static inline sc_pinned_result sc_update_pinned(sc_seg *seg, sc_shard *shard, co
     /* From here until the release, no writer frees or reuses e. */
     *status = sc_update_entry(e, vtype, op, a, b, now, result);
     sc_pin_release(pin);
+    if (m) {
+        /* Confirmed by the counter, as a fetch's hit (SC_FAST_COMMIT). */
+        m->glue_hash = key->glue_hash;
+        m->key_len = key->len;
+        m->index = shard->index;
+        m->seq = start;
+        m->e = e;
+    }
     /* A zero-copy value may be one this process cannot read, which is
      * absent for it (sc_cache_entry_absent): the locked path decides. */
     return SC_UNLIKELY(vtype == SC_V_ZC) ? SC_PINNED_LOCK : SC_PINNED_DONE;
 }
 
 sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64_t a, int64_t b, uint32_t ttl,
-                          bool create, int64_t now, int64_t *result)
+                          bool create, int64_t now, sc_fetch_memos *memos, int64_t *result)
 {
     sc_seg *seg = &c->seg;
     uint64_t hash = sc_hash_mix(key->glue_hash);
@@ -139,7 +165,7 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
 
     {
         sc_status st;
-        if (sc_update_pinned(seg, shard, key, hash, op, a, b, now, result, &st) == SC_PINNED_DONE) {
+        if (sc_update_pinned(c, shard, key, hash, op, a, b, now, memos, result, &st) == SC_PINNED_DONE) {
             return st;
         }
     }
