@@ -21,6 +21,7 @@
 #include "sc_cache.h"
 #include "sc_fetch.h"
 #include "php/value.h"
+#include "php/object.h"
 #include "sc_info.h"
 #include "sc_file.h"
 #include "php/zc.h"
@@ -1306,6 +1307,7 @@ static PHP_MINIT_FUNCTION(shardcache)
     }
     php_sc_check_hugepage_size();
     php_sc_zc_minit(SCG(zero_copy), SCG(zero_copy_max), shm_size);
+    php_sc_obj_minit();
     php_sc_req_size = shm_size;
     php_sc_req_shards = (uint32_t)shards;
     php_sc_req_hint = (uint32_t)hint;
@@ -1365,6 +1367,7 @@ static PHP_RINIT_FUNCTION(shardcache)
  * the request can point into the segment any more. */
 static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(shardcache)
 {
+    php_sc_obj_request_end();
     if (php_sc_active) {
         php_sc_zc_request_end();
     }

@@ -177,6 +177,7 @@ resets: integer
 start_time: integer
 local: array
 zero_copy: array
+objects: array
 per_shard: array
 classes: array
 large: array
