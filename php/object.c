@@ -706,8 +706,10 @@ typedef struct php_sc_ohead {
 
 #define PHP_SC_OLEFT(p, end) ((size_t) ((end) - (p)))
 
-/* Reads the header; false: malformed. h->cls is emalloc'd when true. */
-static bool php_sc_ohead_read(const char *data, size_t len, php_sc_ohead *h)
+/* Reads the header; false: malformed. h->cls is local (up to
+ * PHP_SC_OHEAD_LOCAL classes) or emalloc'd (php_sc_ohead_free). */
+#define PHP_SC_OHEAD_LOCAL 8
+static bool php_sc_ohead_read(const char *data, size_t len, php_sc_ohead *h, php_sc_ocls_in *local)
 {
     const unsigned char *p = (const unsigned char *) data, *end = p + len;
     uint32_t i;
@@ -724,7 +726,7 @@ static bool php_sc_ohead_read(const char *data, size_t len, php_sc_ohead *h)
     if (h->ncls > PHP_SC_OLEFT(p, end) / 21 || h->ntargets > PHP_SC_OLEFT(p, end) / 5 + 1) {
         return false;
     }
-    h->cls = safe_emalloc(h->ncls ? h->ncls : 1, sizeof(php_sc_ocls_in), 0);
+    h->cls = h->ncls <= PHP_SC_OHEAD_LOCAL ? local : safe_emalloc(h->ncls, sizeof(php_sc_ocls_in), 0);
     for (i = 0; i < h->ncls; i++) {
         php_sc_ocls_in *c = &h->cls[i];
         if (PHP_SC_OLEFT(p, end) < 5) {
@@ -763,7 +765,9 @@ static bool php_sc_ohead_read(const char *data, size_t len, php_sc_ohead *h)
     h->end = end;
     return true;
 bad:
-    efree(h->cls);
+    if (h->cls != local) {
+        efree(h->cls);
+    }
     h->cls = NULL;
     return false;
 }
@@ -1477,16 +1481,19 @@ static zend_result php_sc_odec_text(php_sc_ohead *h, zval *out)
 
 zend_result php_sc_obj_decode(const char *data, size_t len, zval *out)
 {
+    php_sc_ocls_in local[PHP_SC_OHEAD_LOCAL];
     php_sc_ohead h;
     zend_result rc;
 
     ZVAL_NULL(out);
-    if (!php_sc_ohead_read(data, len, &h)) {
+    if (!php_sc_ohead_read(data, len, &h, local)) {
         return FAILURE;
     }
     if (!php_sc_obj_force_text && php_sc_odec_native(&h, out)) {
         php_sc_obj_native++;
-        efree(h.cls);
+        if (h.cls != local) {
+            efree(h.cls);
+        }
         if (Z_ISREF_P(out)) {
             zval tmp;
             ZVAL_COPY(&tmp, Z_REFVAL_P(out));
@@ -1497,6 +1504,8 @@ zend_result php_sc_obj_decode(const char *data, size_t len, zval *out)
     }
     php_sc_obj_text++;
     rc = php_sc_odec_text(&h, out);
-    efree(h.cls);
+    if (h.cls != local) {
+        efree(h.cls);
+    }
     return rc;
 }
