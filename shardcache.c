@@ -356,6 +356,9 @@ static bool php_sc_out_to_zval(php_sc_sink *sink, const sc_value_out *out, zval 
         break;
     }
     case SC_V_ZC:
+        if (UNEXPECTED(php_sc_zc_is_object(out))) {
+            goto decode;
+        }
         ok = php_sc_zc_to_zval(out, dst) == PHP_SC_ZC_COPIED;
         break;
     case SC_V_STRING: {
@@ -366,7 +369,8 @@ static bool php_sc_out_to_zval(php_sc_sink *sink, const sc_value_out *out, zval 
         ZVAL_STR(dst, s);
         break;
     }
-    default: {
+    default:
+    decode: {
         /* Decoding may run user code (unserialize hooks) that fetches
          * again: detach the scratch buffer while decoding, keeping it on
          * the held list until the decoder returns (see php_shardcache.h). */
@@ -376,7 +380,9 @@ static bool php_sc_out_to_zval(php_sc_sink *sink, const sc_value_out *out, zval 
         SCG(scratch) = NULL;
         SCG(scratch_cap) = 0;
         bool unparsed;
-        ok = php_sc_value_decode_ex(out->vtype, out->scalar, out->data, out->len, dst, &unparsed) == SUCCESS;
+        ok = out->vtype == SC_V_ZC ? php_sc_zc_object_to_zval(out, dst, &unparsed)
+                                   : php_sc_value_decode_ex(out->vtype, out->scalar, out->data, out->len, dst, &unparsed)
+                                         == SUCCESS;
         if (parse_failed) {
             *parse_failed = unparsed;
         }
@@ -423,7 +429,7 @@ static zend_never_inline int php_sc_fetch_finish(php_sc_sink *sink, const sc_val
 {
     int r;
 
-    if (out->vtype == SC_V_ZC) {
+    if (out->vtype == SC_V_ZC && !php_sc_zc_is_object(out)) {
         /* Not usable in place: copied; or laid out by another PHP, which
          * cannot read it here: a miss. */
         int z = php_sc_zc_to_zval(out, dst);

@@ -58,6 +58,7 @@
 #include "value.h"
 #include "value_fmt.h"
 #include "object.h"
+#include "zc.h"
 
 #include <math.h>
 
@@ -75,7 +76,9 @@ enum {
     PHP_SC_O_OBJREF = 0x25,   /* u32 target: that object again (serialize()'s r:) */
     PHP_SC_O_REFTO  = 0x26,   /* u32 target: a reference to it (serialize()'s R:) */
     PHP_SC_O_TARGET = 0x27,   /* the next value is a target */
-    PHP_SC_O_KSTR   = 0x28    /* key: u32 length, bytes (keys also PHP_SC_K_I32/I64) */
+    PHP_SC_O_KSTR   = 0x28,   /* key: u32 length, bytes (keys also PHP_SC_K_I32/I64) */
+    PHP_SC_O_ZARR   = 0x29    /* zero-copy layout only: u32 position (from its header) of
+                                 the pointer to an immutable array laid out there */
 };
 
 #define PHP_SC_OBJ_VERSION 1
@@ -266,6 +269,9 @@ typedef struct php_sc_oenc {
     uint32_t ncls, clscap;
     uint32_t depth;
     uint32_t level, max_level; /* unserialize()'s nesting: objects and non-empty arrays */
+    php_sc_obj_zc_hook zc;     /* zero-copy layout: lays out plain arrays (NULL: none) */
+    void *zc_ctx;
+    uint32_t nzc;              /* arrays laid out so */
 } php_sc_oenc;
 
 static zend_never_inline void php_sc_oenc_grow(php_sc_oenc *e, size_t need)
@@ -386,6 +392,16 @@ static bool php_sc_oenc_array(php_sc_oenc *e, HashTable *ht)
     if (php_sc_value_plain_encode(ht, &e->buf, &e->len, &e->cap, &levels)) {
         if (e->level + levels > e->max_level) {
             e->max_level = e->level + levels;
+        }
+        if (e->zc && zend_hash_num_elements(ht)) {
+            /* In a zero-copy layout: the array itself, immutable. */
+            uint32_t pos;
+            e->len = mark;
+            if (!e->zc(e->zc_ctx, ht, &pos)) {
+                return false;
+            }
+            php_sc_oenc_tag_u32(e, PHP_SC_O_ZARR, pos);
+            e->nzc++;
         }
         return true;
     }
@@ -604,7 +620,7 @@ static bool php_sc_oenc_value(php_sc_oenc *e, zval *zv)
     }
 }
 
-bool php_sc_obj_encode(zval *value, php_sc_encoded *out)
+static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_zc_hook zc, void *zc_ctx, uint32_t *nzc)
 {
     php_sc_oenc e;
     smart_str hdr = {0};
@@ -617,11 +633,15 @@ bool php_sc_obj_encode(zval *value, php_sc_encoded *out)
         return false;
     }
     memset(&e, 0, sizeof(e));
+    e.zc = zc;
+    e.zc_ctx = zc_ctx;
     zend_hash_init(&e.memo, 8, NULL, NULL, 0);
     ok = php_sc_oenc_value(&e, value);
     zend_hash_destroy(&e.memo);
     if (!ok) {
-        php_sc_obj_refused++;
+        if (!zc) {
+            php_sc_obj_refused++;
+        }
         if (e.buf) {
             efree(e.buf);
         }
@@ -682,8 +702,29 @@ bool php_sc_obj_encode(zval *value, php_sc_encoded *out)
     out->len = ZSTR_LEN(hdr.s) + e.len;
     smart_str_free(&hdr);
     efree(e.buf);
+    if (nzc) {
+        *nzc = e.nzc;
+    }
+    return true;
+}
+
+bool php_sc_obj_encode(zval *value, php_sc_encoded *out)
+{
+    if (!php_sc_obj_encode_impl(value, out, NULL, NULL, NULL)) {
+        return false;
+    }
     php_sc_obj_stored++;
     return true;
+}
+
+bool php_sc_obj_encode_zc(zval *value, php_sc_obj_zc_hook hook, void *ctx, php_sc_encoded *out, uint32_t *nzc)
+{
+    return php_sc_obj_encode_impl(value, out, hook, ctx, nzc);
+}
+
+void php_sc_obj_count_zc_store(void)
+{
+    php_sc_obj_stored++;
 }
 
 /* ---- reading --------------------------------------------------------------- */
@@ -702,7 +743,29 @@ typedef struct php_sc_ohead {
     uint32_t ntargets, ncls, levels;
     php_sc_ocls_in *cls;
     const unsigned char *body, *end;
+    const char *zc_hdr;     /* zero-copy layout: its header, and bytes from there */
+    size_t zc_len;
+    bool zc_borrow;         /* its arrays are used in place */
 } php_sc_ohead;
+
+/* PHP_SC_O_ZARR: the immutable array in place, or a copy of it. */
+static bool php_sc_ozarr(const php_sc_ohead *h, uint32_t pos, zval *out)
+{
+    if (!h->zc_hdr) {
+        return false;
+    }
+    if (h->zc_borrow) {
+        uint64_t v;
+        if (pos > h->zc_len || h->zc_len - pos < sizeof(v)) {
+            return false;
+        }
+        memcpy(&v, h->zc_hdr + pos, sizeof(v));
+        Z_ARR_P(out) = (zend_array *) (uintptr_t) v;
+        Z_TYPE_INFO_P(out) = IS_ARRAY;   /* immutable: not refcounted */
+        return true;
+    }
+    return php_sc_zc_copy_array_at(h->zc_hdr, h->zc_len, pos, out);
+}
 
 #define PHP_SC_OLEFT(p, end) ((size_t) ((end) - (p)))
 
@@ -1061,6 +1124,8 @@ static bool php_sc_odec_value(php_sc_odec *d, zval *out, zend_property_info *inf
             return true;
         case PHP_SC_O_PLAIN:
             return php_sc_value_plain_decode(&d->p, d->end, out) == SUCCESS;
+        case PHP_SC_O_ZARR:
+            return php_sc_odec_u32(d, &n) && php_sc_ozarr(d->h, n, out);
         case PHP_SC_O_LIST:
         case PHP_SC_O_HASH: {
             bool ok;
@@ -1343,11 +1408,13 @@ static bool php_sc_otext_value(php_sc_otext *x)
             php_sc_otext_str(&x->s, (const char *) x->p, v);
             x->p += v;
             break;
-        case PHP_SC_O_PLAIN: {
+        case PHP_SC_O_PLAIN:
+        case PHP_SC_O_ZARR: {
             zval tmp;
             php_serialize_data_t vh;
             zend_long precision = PG(serialize_precision);
-            if (php_sc_value_plain_decode(&x->p, x->end, &tmp) != SUCCESS) {
+            if (tag == PHP_SC_O_PLAIN ? php_sc_value_plain_decode(&x->p, x->end, &tmp) != SUCCESS
+                                      : !php_sc_otext_u32(x, &v) || !php_sc_ozarr(x->h, v, &tmp)) {
                 return false;
             }
             /* Floats as they are stored: every digit. */
@@ -1481,6 +1548,11 @@ static zend_result php_sc_odec_text(php_sc_ohead *h, zval *out)
 
 zend_result php_sc_obj_decode(const char *data, size_t len, zval *out)
 {
+    return php_sc_obj_decode_zc(data, len, out, NULL, 0, false);
+}
+
+zend_result php_sc_obj_decode_zc(const char *data, size_t len, zval *out, const char *zc_hdr, size_t zc_len, bool borrow)
+{
     php_sc_ocls_in local[PHP_SC_OHEAD_LOCAL];
     php_sc_ohead h;
     zend_result rc;
@@ -1489,6 +1561,9 @@ zend_result php_sc_obj_decode(const char *data, size_t len, zval *out)
     if (!php_sc_ohead_read(data, len, &h, local)) {
         return FAILURE;
     }
+    h.zc_hdr = zc_hdr;
+    h.zc_len = zc_len;
+    h.zc_borrow = borrow;
     if (!php_sc_obj_force_text && php_sc_odec_native(&h, out)) {
         php_sc_obj_native++;
         if (h.cls != local) {

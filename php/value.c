@@ -1183,6 +1183,19 @@ zend_result php_sc_value_decode_ex(uint8_t vtype, int64_t scalar, const char *da
     return rc;
 }
 
+zend_result php_sc_value_decode_zc_object(const char *data, size_t len, zval *out, const char *zc_hdr, size_t zc_len,
+                                          bool borrow, bool *parse_failed)
+{
+    bool saved = php_sc_parse_failed;
+    zend_result rc;
+
+    php_sc_parse_failed = false;
+    rc = php_sc_obj_decode_zc(data, len, out, zc_hdr, zc_len, borrow);
+    *parse_failed = rc != SUCCESS && php_sc_parse_failed;
+    php_sc_parse_failed = saved;
+    return rc;
+}
+
 zend_result php_sc_value_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *out)
 {
     switch (vtype) {

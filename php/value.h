@@ -76,6 +76,9 @@ zend_result php_sc_value_wrap_php_serialized(const char *text, size_t len, php_s
 bool php_sc_value_plain_encode(HashTable *ht, char **buf, size_t *len, size_t *cap, uint32_t *depth);
 /* Reads one plain array at *p (advanced past it). */
 zend_result php_sc_value_plain_decode(const unsigned char **p, const unsigned char *end, zval *out);
+/* php_sc_obj_decode_zc with php_sc_value_decode_ex's *parse_failed. */
+zend_result php_sc_value_decode_zc_object(const char *data, size_t len, zval *out, const char *zc_hdr, size_t zc_len,
+                                          bool borrow, bool *parse_failed);
 /* unserialize()s text (serialize() output and one NUL byte, len bytes in
  * all) as a stored SC_V_SERIALIZED value is. */
 zend_result php_sc_value_decode_php_text(const char *text, size_t len, zval *out);
