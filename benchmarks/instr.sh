@@ -6,6 +6,7 @@
 # independent of the machine's load; says nothing about cache-line
 # transfers between processes (see benchmarks/RESULTS.md).
 # Example: bash benchmarks/instr.sh modules/shardcache.so store_delete 20000
+# INSTR_INI="-d shardcache.zero_copy=1": more php -d settings for both runs.
 set -e
 SO=$1; W=$2; N=${3:-20000}
 [ -n "$SO" ] && [ -n "$W" ] || { echo "usage: instr.sh SO WORKLOAD [N]" >&2; exit 2; }
@@ -14,7 +15,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 ir() {
     USE_ZEND_ALLOC=0 valgrind --tool=callgrind --callgrind-out-file="$TMP/out.$1" \
-        php -n -d extension="$SO" -d apc.enable_cli=1 -d apc.shm_size=128M "$DIR/instr.php" "$W" "$1" \
+        php -n -d extension="$SO" -d apc.enable_cli=1 -d apc.shm_size=128M $INSTR_INI "$DIR/instr.php" "$W" "$1" \
         > /dev/null 2> "$TMP/err" || { cat "$TMP/err" >&2; exit 1; }
     grep -m1 '^summary:\|^totals:' "$TMP/out.$1" | awk '{print $2}'
 }

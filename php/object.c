@@ -51,7 +51,6 @@
 
 #include "php.h"
 #include "zend_smart_str.h"
-#include "zend_enum.h"
 #include "zend_interfaces.h"
 #include "ext/standard/php_var.h"
 #include "ext/standard/basic_functions.h"
@@ -462,7 +461,7 @@ static bool php_sc_oenc_object(php_sc_oenc *e, zend_object *obj)
         if (!php_sc_ocls_fp(ce)) {
             return false;
         }
-        name = zend_enum_fetch_case_name(obj);
+        name = OBJ_PROP_NUM(obj, 0);   /* a case's name (zend_enum.h's zend_enum_fetch_case_name) */
         if (Z_TYPE_P(name) != IS_STRING) {
             return false;
         }
