@@ -440,8 +440,21 @@ static bool php_sc_zc_store_object(sc_cache *c, const sc_key *key, zval *value, 
         memset(b.buf, 0, sizeof(php_sc_zc_hdr));
     }
     memset(&enc, 0, sizeof(enc));
-    if (b.failed || !php_sc_obj_encode_zc(value, php_sc_zc_obj_hook, &b, &enc, &nzc) || b.failed || nzc == 0) {
-        /* Nothing to lay out, or not the object form: the usual store. */
+    if (!b.failed && php_sc_obj_encode_zc(value, php_sc_zc_obj_hook, &b, &enc, &nzc) && !b.failed && nzc == 0) {
+        /* No array to lay out: the object form as it is (not encoded twice). */
+        php_sc_zb_free(&b);
+        in.vtype = enc.vtype;
+        in.data = enc.data;
+        in.len = enc.len;
+        *st = sc_cache_store(c, key, &in, ttl, now, add_only);
+        php_sc_value_encoded_release(&enc);
+        if (*st == SC_OK) {
+            php_sc_obj_count_zc_store();
+        }
+        return *st != SC_TOOBIG && *st != SC_NOMEM;
+    }
+    if (b.failed || !enc.data || nzc == 0) {
+        /* Not the object form (or no room): the usual store. */
         php_sc_value_encoded_release(&enc);
         php_sc_zb_free(&b);
         return false;
