@@ -54,6 +54,7 @@
 #include "zend_interfaces.h"
 #include "ext/standard/php_var.h"
 #include "ext/standard/basic_functions.h"
+#include "php_shardcache.h"
 #include "value.h"
 #include "value_fmt.h"
 #include "object.h"
@@ -84,11 +85,12 @@ enum {
 #define PHP_SC_OBJ_NOSLOT UINT32_C(0xffffffff)
 enum { PHP_SC_OCLS_CLASS = 0, PHP_SC_OCLS_ENUM = 1 };
 
-/* This thread's figures (shardcache_info()['objects']). */
-ZEND_TLS zend_long php_sc_obj_stored;     /* values stored in the form */
-ZEND_TLS zend_long php_sc_obj_refused;    /* values with objects left to serialize() */
-ZEND_TLS zend_long php_sc_obj_native;     /* fetches built natively */
-ZEND_TLS zend_long php_sc_obj_text;       /* fetches through unserialize() */
+/* This thread's figures (shardcache_info()['objects']), in the module
+ * globals (ZTS: per thread, off the static TLS block a module may not grow). */
+#define php_sc_obj_stored  SCG(obj_counts)[0]   /* values stored in the form */
+#define php_sc_obj_refused SCG(obj_counts)[1]   /* values with objects left to serialize() */
+#define php_sc_obj_native  SCG(obj_counts)[2]   /* fetches built natively */
+#define php_sc_obj_text    SCG(obj_counts)[3]   /* fetches through unserialize() */
 
 void php_sc_obj_info(zval *dst)
 {
@@ -113,19 +115,14 @@ void php_sc_obj_minit(void)
 /* ---- classes --------------------------------------------------------------- */
 
 /* Per thread, for this request (classes are never freed inside one; the
- * tables are emptied at its end): fingerprints by class, classes by name. */
-#define PHP_SC_OCLS_SLOTS 64
-typedef struct php_sc_ocls_fp_slot {
-    zend_class_entry *ce;
-    uint64_t fp;              /* 0: the form does not take this class */
-} php_sc_ocls_fp_slot;
-ZEND_TLS php_sc_ocls_fp_slot php_sc_ocls_fps[PHP_SC_OCLS_SLOTS];
-ZEND_TLS zend_class_entry *php_sc_ocls_names[PHP_SC_OCLS_SLOTS];
+ * tables are emptied at its end): fingerprints by class, classes by name
+ * (SCG(obj_fps), SCG(obj_names)). */
+#define PHP_SC_OCLS_SLOTS 32
 
 void php_sc_obj_request_end(void)
 {
-    memset(php_sc_ocls_fps, 0, sizeof(php_sc_ocls_fps));
-    memset(php_sc_ocls_names, 0, sizeof(php_sc_ocls_names));
+    memset(SCG(obj_fps), 0, sizeof(SCG(obj_fps)));
+    memset(SCG(obj_names), 0, sizeof(SCG(obj_names)));
 }
 
 static zend_always_inline uint64_t php_sc_fnv(uint64_t h, const void *p, size_t n)
@@ -223,19 +220,19 @@ static uint64_t php_sc_ocls_compute(zend_class_entry *ce)
 
 static zend_always_inline uint64_t php_sc_ocls_fp(zend_class_entry *ce)
 {
-    php_sc_ocls_fp_slot *s = &php_sc_ocls_fps[((uintptr_t) ce >> 4) & (PHP_SC_OCLS_SLOTS - 1)];
-    if (EXPECTED(s->ce == ce)) {
-        return s->fp;
+    uint32_t i = ((uintptr_t) ce >> 4) & (PHP_SC_OCLS_SLOTS - 1);
+    if (EXPECTED(SCG(obj_fps)[i].ce == ce)) {
+        return SCG(obj_fps)[i].fp;
     }
-    s->fp = php_sc_ocls_compute(ce);
-    s->ce = ce;
-    return s->fp;
+    SCG(obj_fps)[i].fp = php_sc_ocls_compute(ce);
+    SCG(obj_fps)[i].ce = ce;
+    return SCG(obj_fps)[i].fp;
 }
 
 /* The loaded class of that exact name (no autoload), or NULL. */
 static zend_class_entry *php_sc_ocls_find(const char *name, size_t len, uint64_t hash)
 {
-    zend_class_entry **slot = &php_sc_ocls_names[(hash ^ (hash >> 17)) & (PHP_SC_OCLS_SLOTS - 1)];
+    void **slot = &SCG(obj_names)[(hash ^ (hash >> 17)) & (PHP_SC_OCLS_SLOTS - 1)];
     zend_class_entry *ce = *slot;
     zend_string *zs;
 
