@@ -74,8 +74,10 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     /* php/object.c, this request (emptied at its end, when classes may be
      * freed): class entries with their fingerprints (0: the object form
      * does not take the class), and classes by the hash of their name;
-     * direct-mapped. Counts for shardcache_info()['objects']. */
-    struct { void *ce; uint64_t fp; } obj_fps[32];
+     * direct-mapped; skip: stores whose first object is of this class that
+     * go straight to serialize() (after one that could not take the form).
+     * Counts for shardcache_info()['objects']. */
+    struct { void *ce; uint64_t fp; uint32_t skip; } obj_fps[32];
     void *obj_names[32];
     zend_long obj_counts[4];
     char *zero_copy;         /* shardcache.zero_copy: auto, 1, 0 */

@@ -226,7 +226,32 @@ static zend_always_inline uint64_t php_sc_ocls_fp(zend_class_entry *ce)
     }
     SCG(obj_fps)[i].fp = php_sc_ocls_compute(ce);
     SCG(obj_fps)[i].ce = ce;
+    SCG(obj_fps)[i].skip = 0;
     return SCG(obj_fps)[i].fp;
+}
+
+/* Values whose first object is of class ce held something the form does
+ * not take last time (a DateTime inside an entity, ...): the next 15 such
+ * stores go to serialize() at once instead of walking as far again; the
+ * 16th tries again. Only speed depends on it: serialize() is exact too. */
+#define PHP_SC_OCLS_SKIP 15
+
+static zend_always_inline bool php_sc_ocls_skip(zend_class_entry *ce)
+{
+    uint32_t i = ((uintptr_t) ce >> 4) & (PHP_SC_OCLS_SLOTS - 1);
+    if (SCG(obj_fps)[i].ce == ce && SCG(obj_fps)[i].skip) {
+        SCG(obj_fps)[i].skip--;
+        return true;
+    }
+    return false;
+}
+
+static void php_sc_ocls_refused(zend_class_entry *ce)
+{
+    uint32_t i = ((uintptr_t) ce >> 4) & (PHP_SC_OCLS_SLOTS - 1);
+    if (SCG(obj_fps)[i].ce == ce) {
+        SCG(obj_fps)[i].skip = PHP_SC_OCLS_SKIP;
+    }
 }
 
 /* The loaded class of that exact name (no autoload), or NULL. */
@@ -453,6 +478,10 @@ static bool php_sc_oenc_object(php_sc_oenc *e, zend_object *obj)
     size_t decl_at;
     bool dyn_seen = false;
 
+    if (e->ncls == 0 && php_sc_ocls_skip(ce)) {
+        return false;
+    }
+
     if (ce->ce_flags & ZEND_ACC_ENUM) {
         zval *name;
         if (!php_sc_ocls_fp(ce)) {
@@ -636,6 +665,10 @@ static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_
     zend_hash_destroy(&e.memo);
     if (!ok) {
         if (!zc) {
+            /* (a zero-copy attempt may fail for room: not the class's doing) */
+            if (e.ncls) {
+                php_sc_ocls_refused(e.cls[0]);
+            }
             php_sc_obj_refused++;
         }
         if (e.buf) {
