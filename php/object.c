@@ -290,6 +290,7 @@ typedef struct php_sc_oenc {
     uint32_t ncls, clscap;
     uint32_t depth;
     uint32_t level, max_level; /* unserialize()'s nesting: objects and non-empty arrays */
+    bool not_plain;            /* the top array is known not to be plain */
     php_sc_obj_zc_hook zc;     /* zero-copy layout: lays out plain arrays (NULL: none) */
     void *zc_ctx;
     uint32_t nzc;              /* arrays laid out so */
@@ -410,7 +411,10 @@ static bool php_sc_oenc_array(php_sc_oenc *e, HashTable *ht)
 
     /* No object and no shared reference inside: the plain format. */
     php_sc_oenc_u8(e, PHP_SC_O_PLAIN);
-    if (php_sc_value_plain_encode(ht, &e->buf, &e->len, &e->cap, &levels)) {
+    if (e->not_plain) {
+        e->not_plain = false;   /* php/value.c tried the top array already */
+        e->len = mark;
+    } else if (php_sc_value_plain_encode(ht, &e->buf, &e->len, &e->cap, &levels)) {
         if (e->level + levels > e->max_level) {
             e->max_level = e->level + levels;
         }
@@ -478,9 +482,6 @@ static bool php_sc_oenc_object(php_sc_oenc *e, zend_object *obj)
     size_t decl_at;
     bool dyn_seen = false;
 
-    if (e->ncls == 0 && php_sc_ocls_skip(ce)) {
-        return false;
-    }
 
     if (ce->ce_flags & ZEND_ACC_ENUM) {
         zval *name;
@@ -645,7 +646,8 @@ static bool php_sc_oenc_value(php_sc_oenc *e, zval *zv)
     }
 }
 
-static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_zc_hook zc, void *zc_ctx, uint32_t *nzc)
+static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_zc_hook zc, void *zc_ctx, uint32_t *nzc,
+                                   bool not_plain)
 {
     php_sc_oenc e;
     smart_str hdr = {0};
@@ -657,9 +659,32 @@ static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_
     if (PG(serialize_precision) != -1 && PG(serialize_precision) < 17) {
         return false;
     }
+    /* The class of the first object in sight (the value, or the first
+     * object element of the array): refused just before, give up now. */
+    {
+        zval *first = NULL, *v;
+        if (Z_TYPE_P(value) == IS_OBJECT) {
+            first = value;
+        } else if (Z_TYPE_P(value) == IS_ARRAY) {
+            ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(value), v) {
+                ZVAL_DEREF(v);
+                if (Z_TYPE_P(v) == IS_OBJECT) {
+                    first = v;
+                    break;
+                }
+            } ZEND_HASH_FOREACH_END();
+        }
+        if (first && php_sc_ocls_skip(Z_OBJCE_P(first))) {
+            if (!zc) {
+                php_sc_obj_refused++;
+            }
+            return false;
+        }
+    }
     memset(&e, 0, sizeof(e));
     e.zc = zc;
     e.zc_ctx = zc_ctx;
+    e.not_plain = not_plain;
     zend_hash_init(&e.memo, 8, NULL, NULL, 0);
     ok = php_sc_oenc_value(&e, value);
     zend_hash_destroy(&e.memo);
@@ -739,7 +764,7 @@ static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_
 
 bool php_sc_obj_encode(zval *value, php_sc_encoded *out)
 {
-    if (!php_sc_obj_encode_impl(value, out, NULL, NULL, NULL)) {
+    if (!php_sc_obj_encode_impl(value, out, NULL, NULL, NULL, Z_TYPE_P(value) == IS_ARRAY)) {
         return false;
     }
     php_sc_obj_stored++;
@@ -748,7 +773,7 @@ bool php_sc_obj_encode(zval *value, php_sc_encoded *out)
 
 bool php_sc_obj_encode_zc(zval *value, php_sc_obj_zc_hook hook, void *ctx, php_sc_encoded *out, uint32_t *nzc)
 {
-    return php_sc_obj_encode_impl(value, out, hook, ctx, nzc);
+    return php_sc_obj_encode_impl(value, out, hook, ctx, nzc, false);
 }
 
 void php_sc_obj_count_zc_store(void)

@@ -17,7 +17,7 @@
  * references) in the object form into *out (SC_V_SERIALIZED, owned_buf).
  * False, with nothing raised and *out untouched: the value is not one the
  * form takes (see php/object.c); the caller serializes it. Runs no user
- * code. */
+ * code. An array value must be one php/value.c's plain format refused. */
 bool php_sc_obj_encode(zval *value, php_sc_encoded *out);
 
 /* Decodes object-form data (len bytes, first byte PHP_SC_OBJ_FORM) into
