@@ -20,6 +20,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     php/serializer.c \
     php/compat.c \
     php/value.c \
+    php/object.c \
     php/zc.c \
     php/zc_copy.c \
     src/sc_layout.c \

@@ -71,6 +71,15 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     /* This thread's last fetch hits, to find their entries again without
      * the table while their shards do not change (sc_fetch.h). */
     sc_fetch_memos fetch_memos;
+    /* php/object.c, this request (emptied at its end, when classes may be
+     * freed): class entries with their fingerprints (0: the object form
+     * does not take the class), and classes by the hash of their name;
+     * direct-mapped; skip: stores whose first object is of this class that
+     * go straight to serialize() (after one that could not take the form).
+     * Counts for shardcache_info()['objects']. */
+    struct { void *ce; uint64_t fp; uint32_t skip; } obj_fps[32];
+    void *obj_names[32];
+    zend_long obj_counts[4];
     char *zero_copy;         /* shardcache.zero_copy: auto, 1, 0 */
     zend_long zero_copy_max; /* shardcache.zero_copy_max, bytes (0: a quarter of apc.shm_size) */
     bool isolation;          /* shardcache.isolation: user (true) or off */

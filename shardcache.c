@@ -21,6 +21,7 @@
 #include "sc_cache.h"
 #include "sc_fetch.h"
 #include "php/value.h"
+#include "php/object.h"
 #include "sc_info.h"
 #include "sc_file.h"
 #include "php/zc.h"
@@ -379,6 +380,9 @@ static bool php_sc_out_to_zval(php_sc_sink *sink, const sc_value_out *out, zval 
         break;
     }
     case SC_V_ZC:
+        if (UNEXPECTED(php_sc_zc_is_object(out))) {
+            goto decode;
+        }
         ok = php_sc_zc_to_zval(out, dst) == PHP_SC_ZC_COPIED;
         break;
     case SC_V_STRING: {
@@ -389,7 +393,8 @@ static bool php_sc_out_to_zval(php_sc_sink *sink, const sc_value_out *out, zval 
         ZVAL_STR(dst, s);
         break;
     }
-    default: {
+    default:
+    decode: {
         /* Decoding may run user code (unserialize hooks) that fetches
          * again: detach the scratch buffer while decoding, keeping it on
          * the held list until the decoder returns (see php_shardcache.h). */
@@ -399,7 +404,9 @@ static bool php_sc_out_to_zval(php_sc_sink *sink, const sc_value_out *out, zval 
         SCG(scratch) = NULL;
         SCG(scratch_cap) = 0;
         bool unparsed;
-        ok = php_sc_value_decode_ex(out->vtype, out->scalar, out->data, out->len, dst, &unparsed) == SUCCESS;
+        ok = out->vtype == SC_V_ZC ? php_sc_zc_object_to_zval(out, dst, &unparsed)
+                                   : php_sc_value_decode_ex(out->vtype, out->scalar, out->data, out->len, dst, &unparsed)
+                                         == SUCCESS;
         if (parse_failed) {
             *parse_failed = unparsed;
         }
@@ -446,7 +453,7 @@ static zend_never_inline int php_sc_fetch_finish(php_sc_sink *sink, const sc_val
 {
     int r;
 
-    if (out->vtype == SC_V_ZC) {
+    if (out->vtype == SC_V_ZC && !php_sc_zc_is_object(out)) {
         /* Not usable in place: copied; or laid out by another PHP, which
          * cannot read it here: a miss. */
         int z = php_sc_zc_to_zval(out, dst);
@@ -1527,6 +1534,7 @@ static PHP_MINIT_FUNCTION(shardcache)
     }
     php_sc_check_hugepage_size();
     php_sc_zc_minit(SCG(zero_copy), SCG(zero_copy_max), shm_size);
+    php_sc_obj_minit();
     php_sc_req_size = shm_size;
     php_sc_req_shards = (uint32_t)shards;
     php_sc_req_hint = (uint32_t)hint;
@@ -1588,6 +1596,7 @@ static PHP_RINIT_FUNCTION(shardcache)
  * the request can point into the segment any more. */
 static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(shardcache)
 {
+    php_sc_obj_request_end();
     if (php_sc_active) {
         php_sc_zc_request_end();
     }

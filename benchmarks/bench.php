@@ -64,11 +64,18 @@ const WORKLOADS = [
     'fetch_str_1k',
     'fetch_arr_100',
     'fetch_obj_small',
+    'fetch_obj_list100',
+    'fetch_obj_bigarr',
+    'fetch_obj_datetime',
     'fetch_miss',
     'store_int_own',
     'store_int_parent',
     'store_int_child',
     'store_arr_100',
+    'store_obj_small',
+    'store_obj_list100',
+    'store_obj_bigarr',
+    'store_obj_datetime',
     'store_delete',
     'mixed_90_10',
     'mixed_zipf',
@@ -86,6 +93,8 @@ final class BenchObj
     ) {
     }
 }
+
+require __DIR__ . '/objects.inc';
 
 // store_int_own's final-state check relies on one block covering every key once
 if (BLOCK !== OWN_KEYS) {
@@ -348,6 +357,21 @@ function preload(string $workload, int $procs): void
             $k = obj_keys();
             $v = obj_vals();
             break;
+        case 'fetch_obj_list100':
+        case 'fetch_obj_bigarr':
+        case 'fetch_obj_datetime':
+            $kind = substr($workload, 10);
+            $k = objw_keys($kind);
+            $v = [];
+            foreach ($k as $i => $_) {
+                $v[] = objw_value($kind, $i);
+            }
+            foreach ($k as $i => $key) {
+                if (!apcu_store($key, $v[$i]) || apcu_fetch($key) != $v[$i]) {
+                    fail_env("preload: apcu_fetch($key) does not return the stored value");
+                }
+            }
+            return;
         case 'mixed_90_10':
             $k = mixed_keys();
             $v = range(0, MIXED_KEYS - 1);   // value & MIXED_MASK == index
@@ -716,6 +740,123 @@ function run_fetch_obj_small(): Generator
         }
     }
     return [$ops, $err, $elapsed];
+}
+
+/**
+ * fetch_obj_list100, fetch_obj_bigarr, fetch_obj_datetime: apcu_fetch of
+ * one of 4 keys holding objw_value(). Per op: objw_probe() (distinct per
+ * key). Per block: one extra fetch compared in full (==). After the
+ * deadline (untimed): every key in full.
+ */
+function run_fetch_objw(string $kind): Generator
+{
+    $keys = objw_keys($kind);
+    $vals = [];
+    $probes = [];
+    foreach ($keys as $i => $_) {
+        $vals[] = objw_value($kind, $i);
+        $probes[] = objw_probe($kind, $vals[$i]);
+    }
+    $deadline = yield;             // setup done; wait for the start
+    $chk = 0;
+    $ops = 0;
+    $err = 0;
+    $blk = 0;
+    $t0 = hrtime(true);
+    do {
+        for ($i = 0; $i < BLOCK; $i++) {
+            $k = $i & 3;
+            if (objw_probe($kind, apcu_fetch($keys[$k])) !== $probes[$k]) {
+                $err++;
+            }
+        }
+        $k = $blk++ & 3;
+        if (apcu_fetch($keys[$k]) != $vals[$k]) {
+            $err++;
+        }
+        $ops += BLOCK + 1;
+    } while (($now = hrtime(true)) < $deadline && (++$chk & 63 || parent_alive()));
+    $elapsed = $now - $t0;
+    foreach ($keys as $k => $key) {
+        if (apcu_fetch($key) != $vals[$k]) {
+            $err++;
+        }
+    }
+    return [$ops, $err, $elapsed];
+}
+
+function run_fetch_obj_list100(): Generator
+{
+    return yield from run_fetch_objw('list100');
+}
+
+function run_fetch_obj_bigarr(): Generator
+{
+    return yield from run_fetch_objw('bigarr');
+}
+
+function run_fetch_obj_datetime(): Generator
+{
+    return yield from run_fetch_objw('datetime');
+}
+
+/**
+ * store_obj_small, store_obj_list100, store_obj_bigarr,
+ * store_obj_datetime: apcu_store of objw_value() under the process's own
+ * 64 keys in turn (the same 4 values). Every store must return true;
+ * after the deadline (untimed) every key holds its value (==).
+ */
+function run_store_objw(string $kind): Generator
+{
+    $pid = getmypid();
+    $keys = [];
+    for ($i = 0; $i < 64; $i++) {
+        $keys[] = "ow{$pid}_$i";
+    }
+    $vals = [];
+    for ($i = 0; $i < 4; $i++) {
+        $vals[] = objw_value($kind, $i);
+    }
+    $deadline = yield;             // setup done; wait for the start
+    $chk = 0;
+    $ops = 0;
+    $err = 0;
+    $t0 = hrtime(true);
+    do {
+        for ($i = 0; $i < BLOCK; $i++) {
+            if (!apcu_store($keys[$i & 63], $vals[$i & 3])) {
+                $err++;
+            }
+        }
+        $ops += BLOCK;
+    } while (($now = hrtime(true)) < $deadline && (++$chk & 63 || parent_alive()));
+    $elapsed = $now - $t0;
+    foreach ($keys as $j => $key) {
+        if (apcu_fetch($key) != $vals[$j & 3]) {
+            $err++;
+        }
+    }
+    return [$ops, $err, $elapsed];
+}
+
+function run_store_obj_small(): Generator
+{
+    return yield from run_store_objw('small');
+}
+
+function run_store_obj_list100(): Generator
+{
+    return yield from run_store_objw('list100');
+}
+
+function run_store_obj_bigarr(): Generator
+{
+    return yield from run_store_objw('bigarr');
+}
+
+function run_store_obj_datetime(): Generator
+{
+    return yield from run_store_objw('datetime');
 }
 
 function run_fetch_miss(): Generator

@@ -8,6 +8,8 @@
  * Exit 1 when a value read back is wrong.
  */
 $W = $argv[1]; $N = (int)$argv[2];
+const OBJ_KEYS = 4;
+require __DIR__ . '/objects.inc';
 final class BenchObj { public function __construct(public int $id, public string $name, public float $score) {} }
 apcu_clear_cache();
 // INSTR_FORK=1: the loop runs in a forked child, as in bench.php
@@ -29,6 +31,22 @@ case 'fetch_obj_small':
     $keys = []; $vals = [];
     for ($i = 0; $i < 4; $i++) { $keys[] = "bench_obj_$i"; $vals[] = new BenchObj(7000 + $i, "object number $i", $i + 0.25); apcu_store($keys[$i], $vals[$i]); }
     for ($j = 0; $j < $N; $j++) { $k = $j & 3; $v = apcu_fetch($keys[$k]); if (($v->id ?? null) !== 7000 + $k) $err++; }
+    break;
+case 'fetch_obj_list100':
+case 'fetch_obj_bigarr':
+case 'fetch_obj_datetime':
+    $kind = substr($W, 10); $keys = objw_keys($kind); $probes = [];
+    foreach ($keys as $i => $key) { $v = objw_value($kind, $i); $probes[] = objw_probe($kind, $v); apcu_store($key, $v); }
+    for ($j = 0; $j < $N; $j++) { $k = $j & 3; if (objw_probe($kind, apcu_fetch($keys[$k])) !== $probes[$k]) $err++; }
+    break;
+case 'store_obj_small':
+case 'store_obj_list100':
+case 'store_obj_bigarr':
+case 'store_obj_datetime':
+    $kind = substr($W, 10); $keys = []; $vals = [];
+    for ($i = 0; $i < 64; $i++) $keys[] = "ow_$i";
+    for ($i = 0; $i < 4; $i++) $vals[] = objw_value($kind, $i);
+    for ($j = 0; $j < $N; $j++) { if (!apcu_store($keys[$j & 63], $vals[$j & 3])) $err++; }
     break;
 case 'fetch_str_1k':
     $keys = []; $vals = [];

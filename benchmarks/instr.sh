@@ -7,13 +7,13 @@
 # transfers between processes (see benchmarks/RESULTS.md).
 # SO may be any build that provides apcu_* (shardcache, or an APCu apcu.so:
 # benchmarks/build-apcu.sh). INSTR_INI="k=v k=v": extra -d settings, e.g.
-# INSTR_INI=shardcache.zero_copy=1.
+# INSTR_INI=shardcache.zero_copy=1 (a "-d" before a setting is allowed).
 # Example: bash benchmarks/instr.sh modules/shardcache.so store_delete 20000
 set -e
 SO=$1; W=$2; N=${3:-20000}
 [ -n "$SO" ] && [ -n "$W" ] || { echo "usage: instr.sh SO WORKLOAD [N]" >&2; exit 2; }
 DIR=$(cd "$(dirname "$0")" && pwd)
-INI=(); for kv in ${INSTR_INI:-}; do INI+=(-d "$kv"); done
+INI=(); for kv in ${INSTR_INI:-}; do [ "$kv" = -d ] || INI+=(-d "$kv"); done
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 ir() {

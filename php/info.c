@@ -40,6 +40,7 @@
 #include "php.h"
 #include "php_shardcache.h"
 #include "zc.h"
+#include "object.h"
 #include "sc_cache.h"
 #include "sc_info.h"
 
@@ -471,6 +472,7 @@ ZEND_FUNCTION(shardcache_info)
     add_assoc_long(return_value, "start_time", (zend_long)f.start_time);
     php_sc_info_local(return_value);
     php_sc_zc_info(return_value);
+    php_sc_obj_info(return_value);
     php_sc_info_users(return_value, &per_shard);
     add_assoc_zval(return_value, "per_shard", &per_shard);
 

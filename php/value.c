@@ -38,67 +38,8 @@
 ZEND_TSRMLS_CACHE_EXTERN()
 #endif
 
-/* ---- tags ---------------------------------------------------------------- */
-
-enum {
-    PHP_SC_T_NULL   = 0x00,
-    PHP_SC_T_FALSE  = 0x01,
-    PHP_SC_T_TRUE   = 0x02,
-    PHP_SC_T_I8     = 0x03,
-    PHP_SC_T_I32    = 0x04,
-    PHP_SC_T_I64    = 0x05,
-    PHP_SC_T_DOUBLE = 0x06,
-    PHP_SC_T_STR8   = 0x07,
-    PHP_SC_T_STR32  = 0x08,
-    PHP_SC_T_LIST   = 0x09,
-    PHP_SC_T_HASH   = 0x0a,
-    PHP_SC_T_REF    = 0x0b,   /* memo form only: a new PHP reference, then its value */
-    PHP_SC_T_REFID  = 0x0c,   /* memo form only: id:u32, the same reference again */
-    PHP_SC_T_ARRID  = 0x0d,   /* memo form only: id:u32, the same array again */
-    PHP_SC_T_MEMO   = 0x0e,   /* first byte of the memo form, then one array */
-
-    PHP_SC_K_I32    = 0x10,
-    PHP_SC_K_I64    = 0x11,
-    PHP_SC_K_STR8   = 0x12,
-    PHP_SC_K_STR32  = 0x13,
-    PHP_SC_K_SLOT   = 0x14
-};
-
-/* Key slots: inside nested hashes (depth >= 2) keys repeat a lot (lists of
- * rows/records). Encoder and decoder both keep a direct-mapped table of the
- * last string key (length >= 2) seen in each slot, slot = php_sc_key_slot(hash),
- * updated identically on every full key written/read at depth >= 2. A key equal
- * to its slot's current key is written as PHP_SC_K_SLOT + slot number: decode then
- * costs a refcount (no allocation, no compare) and the decoded rows share their
- * key strings as PHP's own arrays would. The tables hold borrowed pointers:
- * keys of the arrays being read/built, alive for the whole call (on decode
- * failure everything is freed and nothing is looked up any more). */
-#define PHP_SC_KEYSLOTS 64
-
-static zend_always_inline uint32_t php_sc_key_slot(zend_ulong h)
-{
-    return (uint32_t) ((h ^ (h >> 16)) & (PHP_SC_KEYSLOTS - 1));
-}
-
-/* ---- little-endian helpers ----------------------------------------------- */
-
-static zend_always_inline uint32_t php_sc_le32(uint32_t v)
-{
-#ifdef WORDS_BIGENDIAN
-    return ((v & 0xffu) << 24) | ((v & 0xff00u) << 8) | ((v >> 8) & 0xff00u) | (v >> 24);
-#else
-    return v;
-#endif
-}
-
-static zend_always_inline uint64_t php_sc_le64(uint64_t v)
-{
-#ifdef WORDS_BIGENDIAN
-    return ((uint64_t) php_sc_le32((uint32_t) v) << 32) | php_sc_le32((uint32_t) (v >> 32));
-#else
-    return v;
-#endif
-}
+#include "value_fmt.h"
+#include "object.h"
 
 /* ---- encoder ------------------------------------------------------------- */
 
@@ -117,6 +58,8 @@ typedef struct php_sc_wbuf {
     /* memo form only: arrays and references seen, by address -> id */
     HashTable *memo_arrays;
     HashTable *memo_refs;
+    /* the deepest non-empty array written (the top one is 1) */
+    uint32_t max_depth;
 } php_sc_wbuf;
 
 /* Result of the native (SC_V_ARRAY) walk: OK, "give up, serialize it", or
@@ -157,19 +100,6 @@ static zend_always_inline void php_sc_put_u8(php_sc_wbuf *w, uint8_t v)
 {
     *php_sc_wbuf_reserve(w, 1) = (char) v;
     w->len += 1;
-}
-
-/* Caller has reserved the room. */
-static zend_always_inline void php_sc_store_u32(char *p, uint32_t v)
-{
-    v = php_sc_le32(v);
-    memcpy(p, &v, 4);
-}
-
-static zend_always_inline void php_sc_store_u64(char *p, uint64_t v)
-{
-    v = php_sc_le64(v);
-    memcpy(p, &v, 8);
 }
 
 static zend_always_inline void php_sc_put_long(php_sc_wbuf *w, zend_long lv, uint8_t t8, uint8_t t32, uint8_t t64)
@@ -372,6 +302,9 @@ static int php_sc_enc_array(php_sc_wbuf *w, HashTable *ht, uint32_t depth)
         p[0] = (char) PHP_SC_T_LIST;
         return PHP_SC_ENC_OK;
     }
+    if (depth > w->max_depth) {
+        w->max_depth = depth;
+    }
 
     if (zend_array_is_list(ht)) {
         p[0] = (char) PHP_SC_T_LIST;
@@ -402,6 +335,29 @@ static int php_sc_enc_array(php_sc_wbuf *w, HashTable *ht, uint32_t depth)
     return PHP_SC_ENC_OK;
 }
 
+
+bool php_sc_value_plain_encode(HashTable *ht, char **buf, size_t *len, size_t *cap, uint32_t *depth)
+{
+    php_sc_wbuf w;
+    int rc;
+
+    w.buf = *buf;
+    w.len = *len;
+    w.cap = *cap;
+    w.kc_ready = 0;
+    w.memo_arrays = NULL;
+    w.memo_refs = NULL;
+    w.max_depth = 0;
+    rc = php_sc_enc_array(&w, ht, 1);
+    *depth = w.max_depth;
+    *buf = w.buf;
+    *cap = w.cap;
+    if (rc != PHP_SC_ENC_OK) {
+        return false;   /* *len unchanged: what was written is dropped */
+    }
+    *len = w.len;
+    return true;
+}
 
 void php_sc_value_set_serializer(php_sc_ext_serialize_fn ser, php_sc_ext_unserialize_fn unser, void *config)
 {
@@ -535,6 +491,7 @@ zend_result php_sc_value_encode(zval *value, php_sc_encoded *out)
             w.kc_ready = 0;
             w.memo_arrays = NULL;
             w.memo_refs = NULL;
+            w.max_depth = 0;
             w.cap = 32 + (size_t) zend_hash_num_elements(ht) * 16;
             w.buf = emalloc(w.cap);
             rc = php_sc_enc_array(&w, ht, 1);
@@ -560,9 +517,19 @@ zend_result php_sc_value_encode(zval *value, php_sc_encoded *out)
                 return SUCCESS;
             }
             efree(w.buf);
+            /* Objects or shared references inside: the object form keeps
+             * them as unserialize() would give them back. */
+            if (!php_sc_ext_ser && php_sc_obj_encode(value, out)) {
+                return SUCCESS;
+            }
             return php_sc_value_serialize(value, out);
         }
-        default: /* objects (incl. enums, closures: serialize() decides) */
+        case IS_OBJECT:
+            if (!php_sc_ext_ser && php_sc_obj_encode(value, out)) {
+                return SUCCESS;
+            }
+            return php_sc_value_serialize(value, out);
+        default: /* serialize() decides */
             return php_sc_value_serialize(value, out);
     }
 }
@@ -603,20 +570,6 @@ typedef struct php_sc_rbuf {
 } php_sc_rbuf;
 
 #define PHP_SC_LEFT(r) ((size_t) ((r)->end - (r)->p))
-
-static zend_always_inline uint32_t php_sc_load_u32(const unsigned char *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return php_sc_le32(v);
-}
-
-static zend_always_inline uint64_t php_sc_load_u64(const unsigned char *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return php_sc_le64(v);
-}
 
 static zend_always_inline int php_sc_i64_to_long(int64_t v, zend_long *out)
 {
@@ -1145,6 +1098,9 @@ static zend_result php_sc_dec_serialized(const char *data, size_t len, zval *out
     if (len != 0 && data[0] == '\0') {
         return php_sc_dec_serialized_ext(data, len, out);
     }
+    if (len != 0 && data[0] == PHP_SC_OBJ_FORM) {
+        return php_sc_obj_decode(data, len, out);
+    }
     if (len == 0 || data[len - 1] != '\0') {
         return FAILURE;
     }
@@ -1182,6 +1138,38 @@ static zend_result php_sc_dec_serialized(const char *data, size_t len, zval *out
     return SUCCESS;
 }
 
+zend_result php_sc_value_decode_php_text(const char *text, size_t len, zval *out)
+{
+    if (len == 0 || text[0] == '\0' || text[0] == PHP_SC_OBJ_FORM) {
+        ZVAL_NULL(out);
+        return FAILURE;
+    }
+    return php_sc_dec_serialized(text, len, out);
+}
+
+zend_result php_sc_value_plain_decode(const unsigned char **p, const unsigned char *end, zval *out)
+{
+    php_sc_rbuf r;
+    zend_result rc;
+
+    r.p = *p;
+    r.end = end;
+    r.kc_ready = 0;
+    r.memo = NULL;
+    r.in_ref = false;
+    if (r.p >= r.end || (*r.p != PHP_SC_T_LIST && *r.p != PHP_SC_T_HASH)) {
+        ZVAL_NULL(out);
+        return FAILURE;
+    }
+    rc = php_sc_dec_value(&r, out, 0);
+    if (rc != SUCCESS) {
+        ZVAL_NULL(out);
+        return FAILURE;
+    }
+    *p = r.p;
+    return SUCCESS;
+}
+
 zend_result php_sc_value_decode_ex(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *out,
                                    bool *parse_failed)
 {
@@ -1190,6 +1178,19 @@ zend_result php_sc_value_decode_ex(uint8_t vtype, int64_t scalar, const char *da
 
     php_sc_parse_failed = false;
     rc = php_sc_value_decode(vtype, scalar, data, len, out);
+    *parse_failed = rc != SUCCESS && php_sc_parse_failed;
+    php_sc_parse_failed = saved;
+    return rc;
+}
+
+zend_result php_sc_value_decode_zc_object(const char *data, size_t len, zval *out, const char *zc_hdr, size_t zc_len,
+                                          bool borrow, bool *parse_failed)
+{
+    bool saved = php_sc_parse_failed;
+    zend_result rc;
+
+    php_sc_parse_failed = false;
+    rc = php_sc_obj_decode_zc(data, len, out, zc_hdr, zc_len, borrow);
     *parse_failed = rc != SUCCESS && php_sc_parse_failed;
     php_sc_parse_failed = saved;
     return rc;

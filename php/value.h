@@ -68,4 +68,19 @@ void php_sc_value_set_native_refs(bool on);
  * be built outside a request (objects). */
 zend_result php_sc_value_wrap_php_serialized(const char *text, size_t len, php_sc_encoded *out);
 
+/* The native object form (php/object.c) shares these with php/value.c. */
+/* Appends the plain native encoding of ht (no objects, no shared
+ * references) at *buf + *len (an emalloc'd buffer of *cap bytes, grown as
+ * needed); false: ht is not plain (*len unchanged). *depth: the levels of
+ * non-empty arrays in it (unserialize()'s count for max_depth). */
+bool php_sc_value_plain_encode(HashTable *ht, char **buf, size_t *len, size_t *cap, uint32_t *depth);
+/* Reads one plain array at *p (advanced past it). */
+zend_result php_sc_value_plain_decode(const unsigned char **p, const unsigned char *end, zval *out);
+/* php_sc_obj_decode_zc with php_sc_value_decode_ex's *parse_failed. */
+zend_result php_sc_value_decode_zc_object(const char *data, size_t len, zval *out, const char *zc_hdr, size_t zc_len,
+                                          bool borrow, bool *parse_failed);
+/* unserialize()s text (serialize() output and one NUL byte, len bytes in
+ * all) as a stored SC_V_SERIALIZED value is. */
+zend_result php_sc_value_decode_php_text(const char *text, size_t len, zval *out);
+
 #endif

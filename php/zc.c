@@ -47,6 +47,8 @@
 #include "php_shardcache.h"
 #include "zc.h"
 #include "sc_evict.h"
+#include "value.h"
+#include "object.h"
 
 bool php_sc_zc_on;
 uint64_t php_sc_zc_budget;
@@ -394,6 +396,114 @@ static void php_sc_zc_fixup(void *arg, char *dst, size_t len)
     ((php_sc_zc_hdr *)h)->self = (uint64_t)(uintptr_t)h;
 }
 
+/* Objects: the object form (php/object.c) with its non-empty plain arrays
+ * laid out here, each reached through an 8-byte pointer slot. */
+static bool php_sc_zc_obj_hook(void *ctx, HashTable *ht, uint32_t *pos)
+{
+    php_sc_zc_builder *b = ctx;
+    size_t root, slot;
+
+    root = php_sc_zb_array(b, ht, 0);
+    if (b->failed) {
+        return false;
+    }
+    slot = php_sc_zb_alloc(b, sizeof(uint64_t));
+    if (b->failed || slot > UINT32_MAX) {
+        b->failed = true;
+        return false;
+    }
+    php_sc_zb_reloc(b, slot, root);
+    *pos = (uint32_t)slot;
+    return true;
+}
+
+static bool php_sc_zc_store_object(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, int64_t now, bool add_only,
+                                   sc_status *st)
+{
+    php_sc_zc_builder b;
+    php_sc_encoded enc;
+    php_sc_zc_hdr *h;
+    sc_value_in in = {0};
+    uint64_t used = sc_epoch_zc_bytes(&c->seg);
+    uint32_t nzc = 0;
+    size_t objoff, objlen;
+
+    if (php_sc_zc_full_at && used >= php_sc_zc_full_at) {
+        if (!sc_evict_retired(&c->seg) || sc_epoch_zc_bytes(&c->seg) >= php_sc_zc_full_at) {
+            return false;
+        }
+        used = sc_epoch_zc_bytes(&c->seg);
+    }
+    php_sc_zb_init(&b, php_sc_zc_pad_for(key->len), php_sc_zc_budget);
+    php_sc_zb_alloc(&b, sizeof(php_sc_zc_hdr));
+    if (!b.failed) {
+        memset(b.buf, 0, sizeof(php_sc_zc_hdr));
+    }
+    memset(&enc, 0, sizeof(enc));
+    if (!b.failed && php_sc_obj_encode_zc(value, php_sc_zc_obj_hook, &b, &enc, &nzc) && !b.failed && nzc == 0) {
+        /* No array to lay out: the object form as it is (not encoded twice). */
+        php_sc_zb_free(&b);
+        in.vtype = enc.vtype;
+        in.data = enc.data;
+        in.len = enc.len;
+        *st = sc_cache_store(c, key, &in, ttl, now, add_only);
+        php_sc_value_encoded_release(&enc);
+        if (*st == SC_OK) {
+            php_sc_obj_count_zc_store();
+        }
+        return *st != SC_TOOBIG && *st != SC_NOMEM;
+    }
+    if (b.failed || !enc.data || nzc == 0) {
+        /* Not the object form (or no room): the usual store. */
+        php_sc_value_encoded_release(&enc);
+        php_sc_zb_free(&b);
+        return false;
+    }
+    objlen = enc.len;
+    objoff = php_sc_zb_alloc(&b, objlen);
+    if (!b.failed) {
+        memcpy(b.buf + objoff, enc.data, enc.len);
+    }
+    php_sc_value_encoded_release(&enc);
+    if (!b.failed && (b.len > UINT32_MAX || used + b.len > php_sc_zc_budget)) {
+        if (b.len > UINT32_MAX || !sc_evict_retired(&c->seg) || sc_epoch_zc_bytes(&c->seg) + b.len > php_sc_zc_budget) {
+            b.failed = true;
+            php_sc_zc_full_at = sc_epoch_zc_bytes(&c->seg);
+            if (!php_sc_zc_full_at) {
+                php_sc_zc_full_at = 1;
+            }
+            php_sc_zc_full_len = b.len;
+        }
+    }
+    if (b.failed) {
+        php_sc_zb_free(&b);
+        return false;
+    }
+    h = (php_sc_zc_hdr *)b.buf;
+    h->magic = PHP_SC_ZC_MAGIC;
+    h->abi = php_sc_zc_write_abi;
+    h->shape = php_sc_zc_write_shape;
+    h->kind = PHP_SC_ZC_KIND_OBJECT;
+    h->root = 0;
+    h->portable_vtype = SC_V_SERIALIZED;
+    h->portable_off = (uint32_t)objoff;
+    h->portable_len = (uint32_t)objlen;
+    memset(b.mem, 0, b.pad);
+    b.mem[0] = (char)b.pad;
+    in.vtype = SC_V_ZC;
+    in.scalar = 0;
+    in.data = b.mem;
+    in.len = b.pad + b.len;
+    in.fixup = php_sc_zc_fixup;
+    in.fixup_arg = &b;
+    *st = sc_cache_store(c, key, &in, ttl, now, add_only);
+    php_sc_zb_free(&b);
+    if (*st == SC_OK) {
+        php_sc_obj_count_zc_store();
+    }
+    return *st != SC_TOOBIG && *st != SC_NOMEM;
+}
+
 bool php_sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, int64_t now, bool add_only,
                  sc_status *st)
 {
@@ -406,6 +516,9 @@ bool php_sc_zc_store(sc_cache *c, const sc_key *key, zval *value, uint32_t ttl, 
 
     if (!php_sc_zc_on) {
         return false;
+    }
+    if (Z_TYPE_P(value) == IS_OBJECT) {
+        return php_sc_zc_store_object(c, key, value, ttl, now, add_only, st);
     }
     if (is_array ? zend_hash_num_elements(Z_ARRVAL_P(value)) == 0
                  : (Z_TYPE_P(value) != IS_STRING || Z_STRLEN_P(value) < PHP_SC_ZC_MIN_STRING)) {
@@ -571,7 +684,7 @@ int php_sc_zc_to_zval(const sc_value_out *out, zval *dst)
         return PHP_SC_ZC_COPIED;
     }
     if (h.kind != PHP_SC_ZC_KIND_ARRAY) {
-        goto bad;
+        goto bad;   /* objects: php_sc_zc_object_to_zval */
     }
     if (h.abi != PHP_SC_ZC_ABI && h.shape != php_sc_zc_shape_mine) {
         /* Laid out by a PHP whose arrays have another shape: its tables
@@ -590,6 +703,48 @@ bad:
     return PHP_SC_ZC_CORRUPT;
 }
 
+bool php_sc_zc_object_to_zval(const sc_value_out *out, zval *dst, bool *parse_failed)
+{
+    const char *p = out->data, *hp;
+    php_sc_zc_hdr h;
+    size_t hl;
+    uint8_t pad;
+    bool borrow;
+
+    *parse_failed = false;
+    ZVAL_NULL(dst);
+    if (!p || out->len < 1) {
+        goto bad;
+    }
+    pad = (uint8_t)p[0];
+    if (pad < 1 || pad > 8 || out->len < pad + sizeof(php_sc_zc_hdr)) {
+        goto bad;
+    }
+    hp = p + pad;
+    hl = out->len - pad;
+    memcpy(&h, hp, sizeof(h));
+    if (h.magic != PHP_SC_ZC_MAGIC || h.kind != PHP_SC_ZC_KIND_OBJECT || h.portable_vtype != SC_V_SERIALIZED
+        || h.portable_off > hl || h.portable_len > hl - h.portable_off) {
+        goto bad;
+    }
+    if (h.abi != PHP_SC_ZC_ABI && h.shape != php_sc_zc_shape_mine) {
+        php_sc_zc_foreign++;
+        *parse_failed = true;   /* a miss, as for arrays of another shape */
+        return false;
+    }
+    borrow = out->borrowed && h.self == (uint64_t)(uintptr_t)hp && h.abi == PHP_SC_ZC_ABI;
+    if (borrow) {
+        SCG(zc_holding) = true;   /* its arrays are handed out in place */
+    } else {
+        php_sc_zc_copied++;
+    }
+    return php_sc_value_decode_zc_object(hp + h.portable_off, h.portable_len, dst, hp, hl, borrow, parse_failed)
+           == SUCCESS;
+bad:
+    php_error_docref(NULL, E_WARNING, "shardcache: a zero-copy value in the cache is corrupt");
+    return false;
+}
+
 bool php_sc_zc_unreadable(const char *value, uint32_t len)
 {
     php_sc_zc_hdr h;
@@ -603,8 +758,8 @@ bool php_sc_zc_unreadable(const char *value, uint32_t len)
         return false;
     }
     memcpy(&h, value + pad, sizeof(h));
-    return h.magic == PHP_SC_ZC_MAGIC && h.kind == PHP_SC_ZC_KIND_ARRAY && h.abi != PHP_SC_ZC_ABI
-           && h.shape != php_sc_zc_shape_mine;
+    return h.magic == PHP_SC_ZC_MAGIC && (h.kind == PHP_SC_ZC_KIND_ARRAY || h.kind == PHP_SC_ZC_KIND_OBJECT)
+           && h.abi != PHP_SC_ZC_ABI && h.shape != php_sc_zc_shape_mine;
 }
 
 void php_sc_zc_info(zval *dst)

@@ -23,7 +23,9 @@
 #define PHP_SC_ZC_MIN_STRING 64
 #define PHP_SC_ZC_MAX_DEPTH 128
 
-enum { PHP_SC_ZC_KIND_ARRAY = 1, PHP_SC_ZC_KIND_STRING = 2 };
+/* OBJECT: object-form bytes (php/object.c) at portable_off, portable_len
+ * bytes from the header, whose arrays are laid out as in ARRAY. */
+enum { PHP_SC_ZC_KIND_ARRAY = 1, PHP_SC_ZC_KIND_STRING = 2, PHP_SC_ZC_KIND_OBJECT = 3 };
 
 typedef struct php_sc_zc_hdr {
     uint32_t magic;
@@ -118,11 +120,37 @@ static zend_always_inline void php_sc_zc_idle(void)
 enum { PHP_SC_ZC_CORRUPT = -1, PHP_SC_ZC_FOREIGN = 0, PHP_SC_ZC_COPIED = 1 };
 int php_sc_zc_to_zval(const sc_value_out *out, zval *dst);
 
+/* Whether a value of vtype SC_V_ZC holds an object (kind OBJECT): those
+ * are decoded by php_sc_zc_object_to_zval, which may run user code
+ * (unserialize() of a changed class), like a serialized value. */
+static zend_always_inline bool php_sc_zc_is_object(const sc_value_out *out)
+{
+    php_sc_zc_hdr h;
+    uint8_t pad;
+
+    if (!out->data || out->len < 1) {
+        return false;
+    }
+    pad = (uint8_t)out->data[0];
+    if (pad < 1 || pad > 8 || out->len < pad + sizeof(h)) {
+        return false;
+    }
+    memcpy(&h, out->data + pad, sizeof(h));
+    return h.magic == PHP_SC_ZC_MAGIC && h.kind == PHP_SC_ZC_KIND_OBJECT;
+}
+
+/* An object's layout into dst (see php_sc_obj_decode_zc). False: not
+ * decoded; *parse_failed as php_sc_value_decode_ex says it (a layout of
+ * another shape: true, a miss); a corrupt layout warns. */
+bool php_sc_zc_object_to_zval(const sc_value_out *out, zval *dst, bool *parse_failed);
+
 /* Copies the array layout whose header is at hdr (len bytes from there to
  * the value's end; any alignment) into dst, relocating and bounds-checking
  * every pointer. False (dst not set): not a valid layout. Same shape only
  * (php_sc_zc_shape). */
 bool php_sc_zc_copy_array(const char *hdr, size_t len, zval *dst);
+/* The same for the array pointed to from position pos of the layout. */
+bool php_sc_zc_copy_array_at(const char *hdr, size_t len, size_t pos, zval *dst);
 
 /* The fetch's fast case: a borrowed value laid out at this address by this
  * PHP, whose header is pad bytes into it, returned in place. False: use
@@ -138,8 +166,9 @@ static zend_always_inline bool php_sc_zc_in_place_at(const sc_value_out *out, zv
         return false;
     }
     h = (const php_sc_zc_hdr *)(out->data + pad);   /* 8-aligned in the segment */
-    if (UNEXPECTED(h->self != (uint64_t)(uintptr_t)h || h->abi != PHP_SC_ZC_ABI || h->magic != PHP_SC_ZC_MAGIC)) {
-        return false;
+    if (UNEXPECTED(h->self != (uint64_t)(uintptr_t)h || h->abi != PHP_SC_ZC_ABI || h->magic != PHP_SC_ZC_MAGIC
+                   || h->kind == PHP_SC_ZC_KIND_OBJECT)) {
+        return false;   /* objects: php_sc_zc_to_zval */
     }
     SCG(zc_holding) = true;   /* every borrowed value handed out passes here */
     if (h->kind == PHP_SC_ZC_KIND_ARRAY) {

@@ -230,3 +230,17 @@ bool php_sc_zc_copy_array(const char *hdr, size_t len, zval *dst)
     r.left = len / sizeof(zval);
     return php_sc_zr_array(&r, offsetof(php_sc_zc_hdr, root), dst, 0);
 }
+
+bool php_sc_zc_copy_array_at(const char *hdr, size_t len, size_t pos, zval *dst)
+{
+    php_sc_zr r;
+
+    if (len < sizeof(php_sc_zc_hdr)) {
+        return false;
+    }
+    r.h = hdr;
+    r.len = len;
+    memcpy(&r.self, hdr + offsetof(php_sc_zc_hdr, self), sizeof(r.self));
+    r.left = len / sizeof(zval);
+    return php_sc_zr_array(&r, pos, dst, 0);
+}

@@ -178,6 +178,7 @@ resets: integer
 start_time: integer
 local: array
 zero_copy: array
+objects: array
 isolation: string
 owner_uid: integer
 users: array

@@ -1,0 +1,18 @@
+--TEST--
+object form: differential fuzzer, random object graphs (seeded) fetched natively equal unserialize(serialize())
+--INI--
+apc.enable_cli=1
+--FILE--
+<?php
+require __DIR__ . '/../lib/object-fuzz.inc';
+$graphs = sc_obj_fuzz_count(2500);
+sc_obj_fuzz(502, $graphs);
+$f = shardcache_info()['objects'];
+var_dump($f['stored'] > $graphs / 2, $f['native'] === $f['stored'], $f['unserialized'], $f['serialized']);
+?>
+--EXPECT--
+graphs that differ: 0
+bool(true)
+bool(true)
+int(0)
+int(0)

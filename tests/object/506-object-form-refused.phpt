@@ -1,0 +1,96 @@
+--TEST--
+object form: values it does not take go through serialize() as before (internal classes such as DateTimeImmutable and ArrayObject, __serialize, __sleep, __wakeup, Serializable, dynamic properties without #[AllowDynamicProperties], a low serialize_precision, Closure)
+--INI--
+apc.enable_cli=1
+error_reporting=-1
+--FILE--
+<?php
+require __DIR__ . '/../lib/object-compare.inc';
+class WithSerialize { public $a = 1; public function __serialize(): array { echo "__serialize\n"; return ['a' => $this->a]; }
+    public function __unserialize(array $d): void { echo "__unserialize\n"; $this->a = $d['a']; } }
+class WithSleep { public $a = 1; public $b = 2; public function __sleep() { echo "__sleep\n"; return ['a']; } }
+class WithWakeup { public $a = 1; public function __wakeup() { echo "__wakeup\n"; } }
+class Parent_ { public function __wakeup() { echo "parent __wakeup\n"; } }
+class ChildOfWakeup extends Parent_ { public int $c = 3; }
+class Ser implements Serializable { public $a = 1; public function serialize() { return 'x'; } public function unserialize($s) { echo "Serializable::unserialize\n"; }
+    public function __serialize(): array { return []; } public function __unserialize(array $d): void { echo "Ser __unserialize\n"; } }
+class NoDyn { public $a = 1; }
+class MyArrayObject extends ArrayObject { public $extra = 'e'; }
+class MyException extends Exception {}
+$n = new NoDyn(); @$n->dyn = 2;
+$cases = [
+    'DateTimeImmutable' => [new DateTimeImmutable('2020-02-29 12:34:56.789', new DateTimeZone('Europe/Paris'))],
+    'DateTime' => new DateTime('@86400'),
+    'ArrayObject subclass' => new MyArrayObject([1, 2]),
+    '__serialize' => new WithSerialize(),
+    '__sleep' => new WithSleep(),
+    '__wakeup' => [new WithWakeup()],
+    'parent __wakeup' => new ChildOfWakeup(),
+    'Serializable' => new Ser(),
+    'dynamic, not allowed' => $n,
+    'user class over an internal one' => new MyArrayObject(),
+    'one refused object among plain ones' => [new stdClass(), new WithWakeup(), new stdClass()],
+    'SplObjectStorage' => new SplObjectStorage(),
+];
+foreach ($cases as $label => $v) {
+    $before = shardcache_info()['objects'];
+    sc_obj_check($label, $v);
+    $after = shardcache_info()['objects'];
+    echo '  serialized +', $after['serialized'] - $before['serialized'], ', stored +', $after['stored'] - $before['stored'], "\n";
+}
+ini_set('serialize_precision', '5');
+sc_obj_check('serialize_precision 5', [new stdClass(), 1/3]);
+ini_set('serialize_precision', '-1');
+try { apcu_store('closure', [new stdClass(), function () {}]); } catch (Exception $e) { echo get_class($e), ': ', $e->getMessage(), "\n"; }
+try { apcu_store('anon', new class { public $a = 1; }); } catch (Exception $e) { echo get_class($e), ': ', $e->getMessage(), "\n"; }
+?>
+--EXPECTF--
+DateTimeImmutable: same
+  serialized +1, stored +0
+DateTime: same
+  serialized +1, stored +0
+ArrayObject subclass: same
+  serialized +1, stored +0
+__serialize
+__serialize
+__unserialize
+__unserialize
+__serialize
+__serialize
+__serialize: same
+  serialized +1, stored +0
+__sleep
+__sleep
+__sleep
+__sleep
+__sleep: same
+  serialized +1, stored +0
+__wakeup
+__wakeup
+__wakeup: same
+  serialized +1, stored +0
+parent __wakeup
+parent __wakeup
+parent __wakeup: same
+  serialized +1, stored +0
+Ser __unserialize
+Ser __unserialize
+Serializable: same
+  serialized +1, stored +0
+
+Deprecated: Creation of dynamic property NoDyn::$dyn is deprecated in %s on line %d
+
+Deprecated: Creation of dynamic property NoDyn::$dyn is deprecated in %s on line %d
+dynamic, not allowed: same
+  serialized +1, stored +0
+user class over an internal one: same
+  serialized +1, stored +0
+__wakeup
+__wakeup
+one refused object among plain ones: same
+  serialized +1, stored +0
+SplObjectStorage: same
+  serialized +1, stored +0
+serialize_precision 5: same
+Exception: Serialization of 'Closure' is not allowed
+Exception: Serialization of 'class@anonymous' is not allowed
