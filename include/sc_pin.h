@@ -14,13 +14,11 @@
 #include "sc_layout.h"
 
 /* Claims one of the shard's pin slots for the caller (self: its liveness
- * token, sc_live_self, never 0); returns it, or NULL
- * when every slot is busy. The caller must then check that the shard's
- * sequence counter has not moved since it was sampled (even): from there
- * on, until sc_pin_release, no writer frees or reuses what the caller found
- * in the table. */
-sc_pin *sc_pin_claim(sc_shard *shard, sc_owner self);
-/* sc_pin_claim for a caller that knows its lane (sc_pin_lane) already. */
+ * token, never 0; lane: its lane, whose slot is tried first: both from
+ * sc_live_self_lane); returns it, or NULL when every slot is busy. The
+ * caller must then check that the shard's sequence counter has not moved
+ * since it was sampled (even): from there on, until sc_pin_release, no
+ * writer frees or reuses what the caller found in the table. */
 sc_pin *sc_pin_claim_lane(sc_shard *shard, sc_owner self, uint32_t lane);
 
 /* The calling thread's lane (0 .. SC_PINS - 1): the pin slot it tries

@@ -1248,8 +1248,12 @@ static bool php_sc_odec_native(php_sc_ohead *h, zval *out)
     uint32_t i;
     bool ok;
 
-    /* Deeper than unserialize() goes: its warning, through it. */
-    if (BG(unserialize_max_depth) > 0 && h->levels > (uint64_t) BG(unserialize_max_depth)) {
+    /* Deeper than unserialize() goes: its warning, through it. The
+     * setting is read by name: BG() read 0 here in ZTS builds
+     * (tests/api/422). */
+    zend_long max_depth = zend_ini_long("unserialize_max_depth", sizeof("unserialize_max_depth") - 1, 0);
+
+    if (max_depth > 0 && h->levels > (uint64_t) max_depth) {
         return false;
     }
     for (i = 0; i < h->ncls; i++) {

@@ -180,7 +180,7 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
         /* Counted inside the window: a writer killed before the version
          * below is settled and the count done again (sc_pin_settle);
          * one killed after it has counted. */
-        sc_alloc_gone_add(&shard->alloc, lane, -1);
+        sc_alloc_gone_add(&shard->alloc, sc_pin_lane(shard), -1);
     }
     __atomic_store_n(&e->ver, (uint16_t)(v + 2), __ATOMIC_RELEASE);
     sc_live_count(live, self, revived ? SC_LIVE_INSERTS : SC_LIVE_UPDATES);
@@ -244,7 +244,7 @@ sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *
     if (deleted) {
         sc_lockless_mark_gone(e);
         /* Inside the window, as in sc_lockless_store. */
-        sc_alloc_gone_add(&shard->alloc, lane, 1);
+        sc_alloc_gone_add(&shard->alloc, sc_pin_lane(shard), 1);
     }
     __atomic_store_n(&e->ver, (uint16_t)(v + 2), __ATOMIC_RELEASE);
     if (deleted) {

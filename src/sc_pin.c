@@ -39,8 +39,7 @@ uint32_t sc_pin_lane(sc_shard *shard)
     return sc_live_my_lane(sc_layout_shard_live(shard)) % SC_PINS;
 }
 
-/* The claim itself, inlined into both entry points. */
-static inline __attribute__((always_inline)) sc_pin *sc_pin_claim_at(sc_shard *shard, sc_owner self, uint32_t lane)
+sc_pin *sc_pin_claim_lane(sc_shard *shard, sc_owner self, uint32_t lane)
 {
     uint32_t first = lane % SC_PINS, i;
 
@@ -61,18 +60,6 @@ static inline __attribute__((always_inline)) sc_pin *sc_pin_claim_at(sc_shard *s
         }
     }
     return NULL;
-}
-
-sc_pin *sc_pin_claim(sc_shard *shard, sc_owner self)
-{
-    /* The slot of this thread's lane first (self is this thread's token,
-     * so its lane is the one sc_live_my_lane caches for it). */
-    return sc_pin_claim_at(shard, self, sc_pin_lane(shard));
-}
-
-sc_pin *sc_pin_claim_lane(sc_shard *shard, sc_owner self, uint32_t lane)
-{
-    return sc_pin_claim_at(shard, self, lane);
 }
 
 sc_entry *sc_pin_entry(sc_shard *shard, int64_t rel)

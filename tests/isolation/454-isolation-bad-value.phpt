@@ -5,17 +5,16 @@ apc.enable_cli=1
 shardcache.isolation=bogus
 --FILE--
 <?php
-var_dump(ini_get('shardcache.isolation'), shardcache_info()['isolation'], ini_get_all('shardcache')['shardcache.isolation']);
+$all = ini_get_all('shardcache')['shardcache.isolation'];
+// (PHP 8.6 adds builtin_default_value to ini_get_all's rows: the fields
+// every version has.)
+var_dump(ini_get('shardcache.isolation'), shardcache_info()['isolation'], $all['global_value'], $all['local_value'],
+         $all['access']);
 ?>
 --EXPECT--
 Warning: PHP Startup: shardcache.isolation must be user or off in Unknown on line 0
 string(4) "user"
 string(4) "user"
-array(3) {
-  ["global_value"]=>
-  string(4) "user"
-  ["local_value"]=>
-  string(4) "user"
-  ["access"]=>
-  int(4)
-}
+string(4) "user"
+string(4) "user"
+int(4)

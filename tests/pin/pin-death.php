@@ -1,6 +1,6 @@
 <?php
 // Driven by tests/pin/run.sh, which attaches gdb to this process's
-// child and stops it just after sc_pin_claim returned (it holds a pin slot of
+// child and stops it just after sc_pin_claim_lane returned (it holds a pin slot of
 // the only shard). Modes:
 //  zombie, reaped: gdb kills the child there. This process then writes to
 //    the shard; the writer must see that the pin's holder is gone (a zombie

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Pin test: the lock-free apcu_inc path (src/sc_pin.c) holds a pin slot of
 # the shard while it updates an int in place. gdb stops an incrementing
-# child right after sc_pin_claim returned a slot, then:
+# child right after sc_pin_claim_lane returned a slot, then:
 #   held    keeps it stopped: a writer of the same shard must wait for the
 #           pin and finish once gdb lets the child go;
 #   zombie  kills it there and leaves it unreaped: the parent's writes to the
@@ -138,7 +138,7 @@ for mode in "${MODES[@]}"; do
         failed=$((failed + 1)); exec 3>&- 4<&-; kill "$parent_pid" 2>/dev/null; wait "$parent_pid" 2>/dev/null
         rm -rf "$dir"; continue
     fi
-    stop=(-ex 'break sc_pin_claim' -ex 'continue' -ex 'finish')
+    stop=(-ex 'break sc_pin_claim_lane' -ex 'continue' -ex 'finish')
     stopped='Value returned is .*(sc_pin \*) 0x[0-9a-f]*[1-9a-f]'
     if [ "$mode" = fetch-locked ]; then
         stop=(-ex 'break sc_entry_create' -ex 'continue')
