@@ -207,8 +207,9 @@ static const char *sc_file_untrusted(const struct stat *st, unsigned mode)
 
 /* 0 when this process may use the file; -1 with the reason in err; -2
  * when the only fault is a second name on a file of this user, as there
- * is for a moment while a segment is linked into place (the caller may
- * look again). */
+ * is for a moment while a segment is linked into place, or no name at
+ * all, as for a file replaced since it was opened (the caller may look
+ * again). */
 static int sc_file_check(const struct stat *st, const char *path, unsigned mode, char *err, size_t errlen)
 {
     const char *why = sc_file_untrusted(st, mode);
@@ -221,7 +222,9 @@ static int sc_file_check(const struct stat *st, const char *path, unsigned mode,
                  (unsigned long)st->st_uid, (unsigned long)geteuid());
     } else if (strcmp(why, "links") == 0) {
         snprintf(err, errlen, "%s has %lu hard links (a segment has one)", path, (unsigned long)st->st_nlink);
-        return st->st_uid == geteuid() && st->st_nlink == 2 ? -2 : -1;
+        /* No link: the file was renamed over (replaced) after this
+         * process opened the path; the path names another file now. */
+        return st->st_nlink == 0 || (st->st_uid == geteuid() && st->st_nlink == 2) ? -2 : -1;
     } else if (strcmp(why, "mode") == 0) {
         snprintf(err, errlen, "%s has mode %04o, wider than shardcache.segment_mode %04o", path,
                  (unsigned)st->st_mode & 07777, mode);
@@ -837,8 +840,9 @@ int sc_file_attach(sc_seg *seg, const sc_file_opts *o, sc_file_result *res, char
         case 0:
             break;
         case -2:
-            /* Our file with a second name: being linked into place by
-             * another process of ours (sc_file_make's link and unlink). */
+            /* Our file with a second name (being linked into place by
+             * another process of ours: sc_file_make's link and unlink),
+             * or a file replaced since the open: look again. */
             close(fd);
             if (attempt + 1 < SC_ATTACH_TRIES) {
                 struct timespec ms = {0, 1000000};
