@@ -57,8 +57,7 @@ chmod -R a+rX "$WEB_TMP/pages" "$WEB_TMP/preload"
 PAGE="$WEB_TMP/pages/iso.php"
 FCGI="$ROOT/tests/fpm/fcgi.php"
 
-CONF="$WEB_TMP/php-fpm.conf"
-cat >"$CONF" <<EOC
+CONF="$(fpm_two_pools sc-iso-a sc-iso-b 2)"
 [global]
 pid = $WEB_TMP/php-fpm.pid
 error_log = $WEB_TMP/php-fpm.log

@@ -83,35 +83,8 @@ SEG_A="$SHM/pool-a"
 SEG_B="$SHM/pool-b"
 INI=()
 
-CONF="$WEB_TMP/php-fpm.conf"
-cat >"$CONF" <<EOF
-[global]
-pid = $WEB_TMP/php-fpm.pid
-error_log = $WEB_TMP/php-fpm.log
-log_level = notice
-daemonize = no
-process_control_timeout = 5s
-
-[a]
-user = sc-pool-a
-group = sc-pool-a
-listen = $WEB_TMP/a.sock
-listen.mode = 0666
-pm = static
-pm.max_children = 3
-catch_workers_output = yes
-php_admin_value[shardcache.segment] = $SEG_A
-
-[b]
-user = sc-pool-b
-group = sc-pool-b
-listen = $WEB_TMP/b.sock
-listen.mode = 0666
-pm = static
-pm.max_children = 3
-catch_workers_output = yes
-php_admin_value[shardcache.segment] = $SEG_B
-EOF
+CONF="$(fpm_two_pools sc-pool-a sc-pool-b 3 "php_admin_value[shardcache.segment] = $SEG_A" \
+                                                 "php_admin_value[shardcache.segment] = $SEG_B")"
 
 # With opcache, a preload script (run in the master, or as root in a child
 # as opcache.preload_user) must not make or map any segment.
