@@ -351,21 +351,7 @@ static zend_always_inline bool php_sc_oenc_str(php_sc_oenc *e, uint8_t tag, cons
 
 static zend_always_inline void php_sc_oenc_long(php_sc_oenc *e, zend_long lv, uint8_t t8, uint8_t t32, uint8_t t64)
 {
-    char *p = php_sc_oenc_reserve(e, 9);
-    int64_t v = (int64_t) lv;
-    if (t8 && v >= INT8_MIN && v <= INT8_MAX) {
-        p[0] = (char) t8;
-        p[1] = (char) (int8_t) v;
-        e->len += 2;
-    } else if (v >= INT32_MIN && v <= INT32_MAX) {
-        p[0] = (char) t32;
-        php_sc_store_u32(p + 1, (uint32_t) (int32_t) v);
-        e->len += 5;
-    } else {
-        p[0] = (char) t64;
-        php_sc_store_u64(p + 1, (uint64_t) v);
-        e->len += 9;
-    }
+    e->len += php_sc_fmt_put_long(php_sc_oenc_reserve(e, 9), lv, t8, t32, t64);
 }
 
 /* The target id of ptr, or (first time) -1 after giving it the next id. */

@@ -104,21 +104,7 @@ static zend_always_inline void php_sc_put_u8(php_sc_wbuf *w, uint8_t v)
 
 static zend_always_inline void php_sc_put_long(php_sc_wbuf *w, zend_long lv, uint8_t t8, uint8_t t32, uint8_t t64)
 {
-    char *p = php_sc_wbuf_reserve(w, 9);
-    int64_t v = (int64_t) lv;
-    if (t8 && v >= INT8_MIN && v <= INT8_MAX) {
-        p[0] = (char) t8;
-        p[1] = (char) (int8_t) v;
-        w->len += 2;
-    } else if (v >= INT32_MIN && v <= INT32_MAX) {
-        p[0] = (char) t32;
-        php_sc_store_u32(p + 1, (uint32_t) (int32_t) v);
-        w->len += 5;
-    } else {
-        p[0] = (char) t64;
-        php_sc_store_u64(p + 1, (uint64_t) v);
-        w->len += 9;
-    }
+    w->len += php_sc_fmt_put_long(php_sc_wbuf_reserve(w, 9), lv, t8, t32, t64);
 }
 
 /* Memo form: the id of ptr in table, or (first time) a new id and -1. */

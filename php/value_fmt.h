@@ -99,4 +99,26 @@ static zend_always_inline void php_sc_store_u64(char *p, uint64_t v)
     memcpy(p, &v, 8);
 }
 
+/* An integer at p (9 bytes free) in the fewest bytes its tags allow: tag
+ * t8 and one byte (t8 0: none), t32 and four, or t64 and eight. Returns
+ * the bytes written. */
+static zend_always_inline size_t php_sc_fmt_put_long(char *p, zend_long lv, uint8_t t8, uint8_t t32, uint8_t t64)
+{
+    int64_t v = (int64_t) lv;
+
+    if (t8 && v >= INT8_MIN && v <= INT8_MAX) {
+        p[0] = (char) t8;
+        p[1] = (char) (int8_t) v;
+        return 2;
+    }
+    if (v >= INT32_MIN && v <= INT32_MAX) {
+        p[0] = (char) t32;
+        php_sc_store_u32(p + 1, (uint32_t) (int32_t) v);
+        return 5;
+    }
+    p[0] = (char) t64;
+    php_sc_store_u64(p + 1, (uint64_t) v);
+    return 9;
+}
+
 #endif
