@@ -13,6 +13,10 @@
 #   fetch_array   100 apcu_fetch of 100-element arrays (compared in full)
 #   store         10 apcu_store of small arrays (rolling set of keys per
 #                 worker) + 1 fetch back
+#   fetch_objects 10 apcu_fetch of a list of 50 entities (typed, readonly,
+#                 private and inherited properties, an enum, one shared
+#                 parent) + 20 of an event holding 2 DateTimeImmutable,
+#                 every property checked
 # For every worker count and pair, php-fpm is started once with shardcache
 # and once with APCu (the order alternates between pairs); for each page:
 # init.php, a warm-up wrk run, then the measured wrk run. Reported per run:
@@ -36,7 +40,8 @@
 #   --warmup=N        warm-up run per page (default 2)
 #   --pairs=N         shardcache/APCu pairs (default 3)
 #   --workers=8,16    fpm worker counts
-#   --pages=a,b       pages (default fetch_scalar,fetch_array,store)
+#   --pages=a,b       pages (default fetch_scalar,fetch_array,store,
+#                     fetch_objects; also noop)
 #   --connections=N   wrk connections (default 32); --threads=N (default 2)
 #   --pace=F          paced load as a fraction of the saturating rate
 #                     (default 0.6; 0 = saturating runs only)
@@ -52,7 +57,11 @@
 #                     the extension's default, auto = on under php-fpm)
 #   --shardcache-ini=k=v,k=v
 #                     more -d settings for the shardcache runs only
-#   --apcu=PATH       APCu (default apcu.so from PHP's extension_dir)
+#   --apcu=PATH|VERSION
+#                     APCu: a path to its apcu.so, or a version such as
+#                     5.1.28, built (once, under /opt/shardcache) by
+#                     benchmarks/build-apcu.sh (default apcu.so from PHP's
+#                     extension_dir: Debian's php8.2-apcu, 5.1.22 on bookworm)
 #   --out=FILE        also write the table (and the raw runs) to FILE
 #   --no-install      do not apt-get anything
 #   --keep            keep the temp directory (configs, logs, wrk outputs)
@@ -69,7 +78,7 @@ SECS=10
 WARMUP=2
 PAIRS=3
 WORKER_LIST=8,16
-PAGE_LIST=fetch_scalar,fetch_array,store
+PAGE_LIST=fetch_scalar,fetch_array,store,fetch_objects
 CONNS=32
 PACE=0.6
 THREADS=2
@@ -130,11 +139,17 @@ if [ "$PIN" -eq 1 ]; then
     WEB_FPM_PREFIX=(taskset -c "1-$((ncpu - 1))")
     PIN_NOTE=", pinned: nginx and wrk on CPU 0, php-fpm on CPU 1-$((ncpu - 1))"
 fi
-SC_SO="$(web_resolve_so "$SC_SO")"
-APCU_SO="$(web_resolve_so "$APCU_SO")"
+SC_SO="$(web_resolve_so "$SC_SO")" && [ -n "$SC_SO" ] || { web_err "no directory for --shardcache"; exit 1; }
+if [[ "$APCU_SO" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+    APCU_SO="$(bash "$ROOT/benchmarks/build-apcu.sh" "$APCU_SO")" || { web_err "no APCu $APCU_SO build"; exit 1; }
+fi
+APCU_SO="$(web_resolve_so "$APCU_SO")" && [ -n "$APCU_SO" ] || { web_err "no directory for --apcu"; exit 1; }
 for so in "$SC_SO" "$APCU_SO"; do
     [ -f "$so" ] || { web_err "$so not found"; exit 1; }
 done
+# (shardcache names itself apcu 5.1.28 too: refused here, before any run)
+APCU_VER="$(php -n -d "extension=$APCU_SO" -r 'echo extension_loaded("shardcache") ? "" : phpversion("apcu");' 2>/dev/null)"
+[ -n "$APCU_VER" ] || { web_err "$APCU_SO does not load as APCu in php -n"; exit 1; }
 IFS=, read -r -a WORKERS_A <<<"$WORKER_LIST"
 IFS=, read -r -a PAGES_A <<<"$PAGE_LIST"
 for p in "${PAGES_A[@]}"; do
@@ -155,7 +170,7 @@ BASE="http://127.0.0.1:$WEB_PORT"
 nruns=$(( ${#WORKERS_A[@]} * PAIRS * 2 * ${#PAGES_A[@]} * (PACED + 1) ))
 echo "web-bench: nginx on 127.0.0.1:$WEB_PORT; $nruns runs of ${SECS}s (+${WARMUP}s warm-up)," \
      "wrk -t$THREADS -c$CONNS, apc.shm_size=$SHM, $(nproc) cores$PIN_NOTE$ZC_NOTE"
-echo "web-bench: APCu       $APCU_SO"
+echo "web-bench: APCu       $APCU_VER, $APCU_SO"
 
 ERRORS=0
 ERROR_NOTES=()
@@ -299,7 +314,7 @@ table="$(php -n "$WEB_DIR/table.php" "$WEB_TMP/raw-max.tsv" "$WEB_TMP/raw-paced.
 {
     echo "## Web benchmark: php-fpm + nginx, shardcache vs APCu"
     echo
-    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(php -n -r 'echo PHP_VERSION;'), nginx $(nginx -v 2>&1 | sed 's|.*/||'), wrk -t$THREADS -c$CONNS, ${SECS} s per run (+${WARMUP} s warm-up), $PAIRS pairs, apc.shm_size=$SHM, pm = static, opcache on$PIN_NOTE$ZC_NOTE."
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(php -n -r 'echo PHP_VERSION;'), nginx $(nginx -v 2>&1 | sed 's|.*/||'), wrk -t$THREADS -c$CONNS, ${SECS} s per run (+${WARMUP} s warm-up), $PAIRS pairs, apc.shm_size=$SHM, pm = static, opcache on, APCu $APCU_VER$PIN_NOTE$ZC_NOTE."
     echo "Medians over the pairs; ratio = median (range) of the per-pair ratios shardcache / APCu, a pair being two runs back to back (req/s: higher is better; p99 and CPU: lower is better)."
     echo "CPU = utime + stime of the fpm workers during the run / requests served."
     if [ "$PACED" -eq 1 ]; then

@@ -81,7 +81,8 @@ function pair_ratio(array $a, array $b): string
 }
 
 $pages = ['fetch_scalar' => '100 fetches of an int', 'fetch_array' => '100 fetches of a 100-element array',
-          'store' => '10 stores of a small array'];
+          'store' => '10 stores of a small array',
+          'fetch_objects' => '10 fetches of a 50-entity list + 20 of an event with 2 DateTimeImmutable'];
 
 /* Figures of the runs by "page\tworkers", cache and figure, each by pair. */
 function collect(array $runs, array $pages): array
