@@ -105,6 +105,10 @@ typedef struct sc_cache {
      * an entry is absent for this process in every operation, as an
      * expired one is (sc_cache_entry_absent); it stays for the others. */
     bool (*unreadable)(const char *value, uint32_t len);
+    /* Set by the glue when entries have owners (isolation), else NULL:
+     * the owner of an entry from its hash and key. Stores that evict then
+     * spare the owners within their fair share (sc_fair.h). */
+    sc_fair_owner_fn owner_of;
 } sc_cache;
 
 /* Whether e holds no value for this process at now: expired or deleted

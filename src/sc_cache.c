@@ -166,7 +166,7 @@ static void sc_cache_store_done(sc_cache *c, sc_shard *shard, uint64_t hash, uin
  * lock held. */
 static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const sc_key *key,
                             const sc_value_in *value, uint32_t ttl, int64_t now, uint32_t lane,
-                            bool first_round)
+                            bool first_round, sc_fair_pass *fp)
 {
     sc_seg *seg = &c->seg;
     uint64_t size = sizeof(sc_entry) + (uint64_t)key->len + value->len;
@@ -198,6 +198,10 @@ static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, c
     if (size <= SC_MAX_SMALL && !off && first_round && sc_evict_gone_elsewhere(seg, shard)) {
         return 0;
     }
+    if (!off && fp && !sc_fair_fresh(seg)) {
+        /* Whose entries may go is not known: sc_evict_global finds out. */
+        return 0;
+    }
     if (size <= SC_MAX_SMALL) {
         /* Entries of the same size class free exactly what is needed;
          * others only help once a whole slab of theirs empties. */
@@ -208,11 +212,11 @@ static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, c
          * emptying this shard. */
         uint32_t left = 16;
 #define SC_EVICT_MORE() (!shard->retire.head || left-- > 0)
-        while (!off && SC_EVICT_MORE() && sc_layout_head(shard)->table.used && sc_evict_clock(seg, shard, 1, usable)) {
+        while (!off && SC_EVICT_MORE() && sc_layout_head(shard)->table.used
+               && sc_evict_clock(seg, shard, 1, usable, fp)) {
             off = SC_MAKE();
         }
-        while (!off && SC_EVICT_MORE() && sc_layout_head(shard)->table.used) {
-            sc_evict_clock(seg, shard, 1, 0);
+        while (!off && SC_EVICT_MORE() && sc_layout_head(shard)->table.used && sc_evict_clock(seg, shard, 1, 0, fp)) {
             off = SC_MAKE();
         }
 #undef SC_EVICT_MORE
@@ -267,6 +271,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     sc_off off;
     uint32_t slot = 0, owner = c->slam_defense ? sc_cache_slam_owner() : 0, lane;
     sc_table_seen seen = {.seq = 1};
+    sc_fair_pass fpass, *fp = NULL;
     int attempt;
     bool old_gone;
 
@@ -287,6 +292,16 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         return SC_OK;
     }
     lane = sc_pin_lane(shard);
+    if (c->owner_of) {
+        /* Isolation: evictions spare the owners within their share. */
+        fpass.fair = &seg->hdr->fair;
+        fpass.owner_of = c->owner_of;
+        fpass.hash = hash;
+        fpass.key = key->str;
+        fpass.key_len = key->len;
+        fpass.caller_known = false;
+        fp = &fpass;
+    }
     for (attempt = 0;; attempt++) {
         sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
         if (c->slam_defense && sc_cache_slam_refused(shard, hash, key->len, now, owner)) {
@@ -322,7 +337,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
                 }
             }
         }
-        off = sc_cache_make_entry(c, shard, hash, key, value, ttl, now, lane, attempt == 0);
+        off = sc_cache_make_entry(c, shard, hash, key, value, ttl, now, lane, attempt == 0, fp);
         if (off && value->fixup && (((sc_entry *)(seg->base + off))->flags & SC_ENTRY_CHAINED)) {
             /* A zero-copy layout needs one piece: the caller stores the
              * value's copying form instead. */
@@ -340,7 +355,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
             __atomic_fetch_add(&shard->stats.nomem, 1, __ATOMIC_RELAXED);
             return SC_NOMEM;
         }
-        sc_evict_global(&c->seg, c->idle_ttl, (uint32_t)((size + SC_PAGE_SIZE - 1) >> SC_PAGE_SHIFT), now);
+        sc_evict_global(&c->seg, c->idle_ttl, (uint32_t)((size + SC_PAGE_SIZE - 1) >> SC_PAGE_SHIFT), now, fp);
     }
 
     /* Eviction above may have removed the old entry: look again, unless
@@ -355,7 +370,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         if (!sc_resize_reserve(seg, shard)) {
             /* The table is full of live entries and cannot grow: make room
              * in it by evicting some of this shard's entries. */
-            sc_evict_clock(seg, shard, (table->capacity >> 4) + 1, 0);
+            sc_evict_clock(seg, shard, (table->capacity >> 4) + 1, 0, fp);
             if (!sc_resize_reserve(seg, shard)) {
                 sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
                 shard->stats.nomem++;
