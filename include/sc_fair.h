@@ -17,8 +17,8 @@
  * scaled to the whole cache, and lowered by what later evictions remove.
  * Keys spread evenly over shards, so a sample of a few thousand entries is
  * close enough. An estimate older than SC_FAIR_FRESH seconds is not used:
- * a store that must evict then asks sc_evict_global, which takes a new one
- * (one survey every SC_FAIR_FRESH seconds at most, for all processes). An owner the sample did not see holds too little to
+ * a store that must evict then takes a new one first (sc_fair_refresh; one
+ * survey every SC_FAIR_FRESH seconds at most, for all processes). An owner the sample did not see holds too little to
  * be above its share, unless more owners were seen than the estimate names
  * (SC_FAIR_OWNERS): then it is treated as above.
  *
@@ -69,6 +69,10 @@ bool sc_fair_fresh(const sc_seg *seg);
 /* Global lock held, no shard lock: samples shards from fair->cursor and
  * sets the segment's estimate. */
 void sc_fair_survey(sc_seg *seg, sc_fair_owner_fn owner_of);
+
+/* No lock held: takes the global lock and a new estimate, unless another
+ * process took one meanwhile. */
+void sc_fair_refresh(sc_seg *seg, sc_fair_owner_fn owner_of);
 
 /* Shard lock held: whether the store of fp may evict e (SC_FAIR_KEEP: no),
  * and where its owner is in the estimate. fp NULL: every entry may go. */

@@ -199,7 +199,8 @@ static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, c
         return 0;
     }
     if (!off && fp && !sc_fair_fresh(seg)) {
-        /* Whose entries may go is not known: sc_evict_global finds out. */
+        /* Whose entries may go is not known: the caller estimates it
+         * (sc_fair_refresh) and comes back. */
         return 0;
     }
     if (size <= SC_MAX_SMALL) {
@@ -273,7 +274,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     sc_table_seen seen = {.seq = 1};
     sc_fair_pass fpass, *fp = NULL;
     int attempt;
-    bool old_gone;
+    bool old_gone, surveyed = false;
 
     if (size > sc_alloc_max_request(&seg->ac) || value->len > UINT32_MAX) {
         return SC_TOOBIG;
@@ -349,6 +350,14 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
             break;
         }
         sc_shard_unlock(shard);
+        if (fp && !surveyed && !sc_fair_fresh(seg)) {
+            /* Whose entries may go is not known (sc_cache_make_entry
+             * evicted nothing): estimate it, then the same attempt again. */
+            sc_fair_refresh(seg, fp->owner_of);
+            surveyed = true;
+            attempt--;
+            continue;
+        }
         /* Pages freed by one round may be taken by other processes before
          * this one gets back to them: a few rounds, then give up. */
         if (attempt == SC_STORE_ROUNDS) {

@@ -108,6 +108,18 @@ void sc_fair_survey(sc_seg *seg, sc_fair_owner_fn owner_of)
     SC_FAIR_STORE(&fair->when, sc_fair_clock());
 }
 
+void sc_fair_refresh(sc_seg *seg, sc_fair_owner_fn owner_of)
+{
+    SC_ASSERT(sc_layout_holds_none(seg));
+
+    sc_mutex_lock(&seg->hdr->global_lock);
+    seg->hdr->global_lock_count++;
+    if (!sc_fair_fresh(seg)) {      /* unless another store just took one */
+        sc_fair_survey(seg, owner_of);
+    }
+    sc_mutex_unlock(&seg->hdr->global_lock);
+}
+
 /* The storing owner, read from the stored key once. */
 static bool sc_fair_caller(sc_fair_pass *fp, uint32_t *caller)
 {
