@@ -198,7 +198,7 @@ static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, c
     if (size <= SC_MAX_SMALL && !off && first_round && sc_evict_gone_elsewhere(seg, shard)) {
         return 0;
     }
-    if (!off && fp && !sc_fair_fresh(seg)) {
+    if (size <= SC_MAX_SMALL && !off && fp && !sc_fair_fresh(seg)) {
         /* Whose entries may go is not known: the caller estimates it
          * (sc_fair_refresh) and comes back. */
         return 0;
@@ -350,7 +350,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
             break;
         }
         sc_shard_unlock(shard);
-        if (fp && !surveyed && !sc_fair_fresh(seg)) {
+        if (fp && size <= SC_MAX_SMALL && !surveyed && !sc_fair_fresh(seg)) {
             /* Whose entries may go is not known (sc_cache_make_entry
              * evicted nothing): estimate it, then the same attempt again. */
             sc_fair_refresh(seg, fp->owner_of);
