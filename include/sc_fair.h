@@ -70,6 +70,11 @@ bool sc_fair_fresh(const sc_seg *seg);
  * sets the segment's estimate. */
 void sc_fair_survey(sc_seg *seg, sc_fair_owner_fn owner_of);
 
+/* Any lock or none: the estimate is no longer fresh (a clear removed
+ * entries it counts; an owner it counts as above its share may hold
+ * nothing now). */
+void sc_fair_forget(sc_seg *seg);
+
 /* No lock held: takes the global lock and a new estimate, unless another
  * process took one meanwhile. */
 void sc_fair_refresh(sc_seg *seg, sc_fair_owner_fn owner_of);

@@ -248,4 +248,7 @@ void php_sc_owner_clear(void)
         }
         sc_snapshot_free(snap);
     }
+    /* The caller's bytes fell: the estimate of who is above its fair
+     * share must not hold it against the caller's next entries. */
+    sc_cache_forget_owners(&php_sc_shared_cache);
 }

@@ -54,6 +54,7 @@
 #include "sc_shard.h"
 #include "sc_entry.h"
 #include "sc_evict.h"
+#include "sc_fair.h"
 #include "sc_resize.h"
 #include "sc_vtype.h"
 #include "sc_pin.h"
@@ -795,6 +796,11 @@ static void sc_cache_clear_entries(sc_seg *seg)
     }
 }
 
+void sc_cache_forget_owners(sc_cache *c)
+{
+    sc_fair_forget(&c->seg);
+}
+
 void sc_cache_clear(sc_cache *c)
 {
     sc_seg *seg = &c->seg;
@@ -837,6 +843,7 @@ void sc_cache_clear(sc_cache *c)
     }
     /* Every window is open and drained: no lockless store is under way. */
     sc_live_counts_clear(&seg->hdr->live);
+    sc_fair_forget(seg);
     if (holding) {
         sc_epoch_reset_holding(seg, hold);
     } else if (!keep_memory) {

@@ -108,6 +108,11 @@ void sc_fair_survey(sc_seg *seg, sc_fair_owner_fn owner_of)
     SC_FAIR_STORE(&fair->when, sc_fair_clock());
 }
 
+void sc_fair_forget(sc_seg *seg)
+{
+    SC_FAIR_STORE(&seg->hdr->fair.when, 0);
+}
+
 void sc_fair_refresh(sc_seg *seg, sc_fair_owner_fn owner_of)
 {
     SC_ASSERT(sc_layout_holds_none(seg));

@@ -1,5 +1,5 @@
 --TEST--
-shardcache.isolation=user: a user holding more than its fair share loses entries to another user's stores, down to about its share and no further; three users: two quiet ones keep everything
+shardcache.isolation=user: a user holding more than its fair share loses entries to another user's stores, down to about its share and no further; three users: two quiet ones keep everything; a user's own clear drops the estimate that counted it above its share
 --SKIPIF--
 <?php
 if (!function_exists('pcntl_fork') || !function_exists('posix_setuid')) die('skip pcntl and posix needed');
@@ -69,6 +69,18 @@ iso_as(ISO_B, function () { fill('hog', 60000); });
 iso_as(ISO_A, function () { echo 'qa kept ', kept('qa', 1500), "\n"; });
 iso_as(ISO_C, function () { echo 'qc kept ', kept('qc', 1500), "\n"; });
 var_dump(apcu_clear_cache());
+
+echo "=== a hog clears its own entries, then stores a few\n";
+// Its own clear drops the estimate that counted it as the hog: the next
+// hog's stores leave its few new entries alone.
+iso_as(ISO_A, function () {
+    fill('hog', 60000);
+    var_dump(apcu_clear_cache());
+    fill('qa', 300);
+});
+iso_as(ISO_B, function () { fill('hogb', 60000); });
+iso_as(ISO_A, function () { echo 'qa kept ', kept('qa', 300), "\n"; });
+var_dump(apcu_clear_cache());
 ?>
 --EXPECT--
 === a user above its share
@@ -83,4 +95,11 @@ qc stored 1500/1500
 hog stored 60000/60000
 qa kept 1500
 qc kept 1500
+bool(true)
+=== a hog clears its own entries, then stores a few
+hog stored 60000/60000
+bool(true)
+qa stored 300/300
+hogb stored 60000/60000
+qa kept 300
 bool(true)
