@@ -30,6 +30,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     src/sc_table.c \
     src/sc_resize.c \
     src/sc_evict.c \
+    src/sc_fair.c \
     src/sc_cache.c \
     src/sc_shard.c \
     src/sc_entry.c \

@@ -129,6 +129,9 @@ void php_sc_owner_preload_end(uint64_t saved);
 /* Turns a key made by php_sc_make_key into the key of its preloaded
  * (public) entry; false when no public entry can exist. */
 bool php_sc_key_public(sc_key *k);
+/* Gives the core the owner of an entry (sc_cache.owner_of) when isolation
+ * is on: evictions then keep each owner's fair share (sc_fair.h). */
+void php_sc_owner_bind(sc_cache *c);
 /* The owner an entry's hash was made for (false: none known). */
 bool php_sc_owner_of(const sc_entry_meta *m, uint32_t *owner);
 /* The caller's own entry, or a public one (owner set when not NULL). */

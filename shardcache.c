@@ -1301,6 +1301,7 @@ static bool php_sc_start_private(const char *err, int level)
         return false;
     }
     php_sc_shared_cache.slam_defense = SCG(slam_defense);
+    php_sc_owner_bind(&php_sc_shared_cache);
     php_sc_advise_hugepages();
     php_sc_seg_fresh = true;
     php_sc_inactive_reason = NULL;
@@ -1335,6 +1336,7 @@ static bool php_sc_attach_named(const char *value, int level)
         php_error_docref(NULL, level, "shardcache: %s", res.note);
     }
     php_sc_shared_cache.slam_defense = SCG(slam_defense);
+    php_sc_owner_bind(&php_sc_shared_cache);
     /* Another PHP build may share the file: its zero-copy arrays of
      * another shape are absent here, in every function. */
     php_sc_shared_cache.unreadable = php_sc_zc_unreadable;
@@ -1555,6 +1557,7 @@ static PHP_MINIT_FUNCTION(shardcache)
     php_sc_advise_hugepages();
     php_sc_seg_fresh = true;
     php_sc_shared_cache.slam_defense = SCG(slam_defense);
+    php_sc_owner_bind(&php_sc_shared_cache);
     php_sc_inactive_reason = NULL;
     php_sc_active = true;
     return SUCCESS;

@@ -105,6 +105,10 @@ typedef struct sc_cache {
      * an entry is absent for this process in every operation, as an
      * expired one is (sc_cache_entry_absent); it stays for the others. */
     bool (*unreadable)(const char *value, uint32_t len);
+    /* Set by the glue when entries have owners (isolation), else NULL:
+     * the owner of an entry from its hash and key. Stores that evict then
+     * spare the owners within their fair share (sc_fair.h). */
+    sc_fair_owner_fn owner_of;
 } sc_cache;
 
 /* Whether e holds no value for this process at now: expired or deleted
@@ -229,6 +233,10 @@ sc_status sc_cache_fetch_at(sc_cache *c, const sc_key *key, const sc_fetch_at *a
 sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now);
 sc_status sc_cache_delete(sc_cache *c, const sc_key *key);
 void sc_cache_clear(sc_cache *c);
+/* No lock held: the estimate of each owner's bytes (sc_fair.h) is
+ * dropped, for a caller that just removed many of one owner's entries (a
+ * user's own clear); the next store that evicts takes a new one. */
+void sc_cache_forget_owners(sc_cache *c);
 /* Clear after a crash left the page pool inconsistent (counted in resets). */
 void sc_cache_reset(sc_cache *c);
 void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f);

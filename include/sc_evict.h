@@ -11,6 +11,7 @@
 #define SC_EVICT_H
 
 #include "sc_layout.h"
+#include "sc_fair.h"
 
 /* Whether e holds no value at now: expired, or its key deleted without the
  * lock (SC_TTL_GONE, at every now). One load of ttl. */
@@ -45,17 +46,22 @@ bool sc_evict_gone_elsewhere(const sc_seg *seg, const sc_shard *except);
 
 /* Shard REPAIR lock held (no window open): removes up to max entries in
  * CLOCK order; with mem_size set, only entries of that allocation size
- * (whose memory a new entry of that size can reuse at once). Returns how
- * many were removed. */
-uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem_size);
+ * (whose memory a new entry of that size can reuse at once); with fp set,
+ * only entries the store of fp may evict (sc_fair_victim: its own, and
+ * those of owners above their share). Returns how many were removed. */
+uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem_size, sc_fair_pass *fp);
 
 /* No lock held: first, one shard lock at a time, gives back the shards'
  * spare slabs and removes their kept entries of deleted keys (SC_TTL_GONE);
  * if that frees need_pages pages, done. Otherwise takes the global lock
  * and removes entries across shards until at least need_pages pages are
  * free in the pool or a full sweep removed everything it could. idle_ttl:
- * apc.ttl, as for sc_evict_expired. */
-void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_t now);
+ * apc.ttl, as for sc_evict_expired. With fp set (isolation), the
+ * estimate of each owner's bytes is taken anew first if it is not fresh
+ * (sc_fair_survey), and the store of fp evicts only what sc_fair_victim
+ * allows; if that removes nothing anywhere, one round of 1/8 of every
+ * shard runs without it. */
+void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_t now, sc_fair_pass *fp);
 
 /* No lock held. The zero-copy budget is full: if a rescan of the epochs
  * is due (sc_epoch_rescan_due), frees every shard's retired entries that

@@ -18,6 +18,7 @@
 #include "sc_lock.h"
 #include "sc_live.h"
 #include "sc_epoch_layout.h"
+#include "sc_fair_layout.h"
 #include "sc_alloc.h"
 #include "sc_seg.h"
 #include "sc_table.h"
@@ -384,6 +385,9 @@ typedef struct sc_header {
     _Alignas(SC_CACHELINE) sc_live_table live;
     /* Epochs of zero-copy readers (sc_epoch.c): atomics only. */
     _Alignas(SC_CACHELINE) sc_epoch_table epochs;
+    /* Each owner's bytes, estimated for eviction under isolation
+     * (sc_fair.c): written as sc_fair_layout.h says. */
+    _Alignas(SC_CACHELINE) sc_fair fair;
 } sc_header;
 
 /* Hints above this many entries are judged as this many when deciding

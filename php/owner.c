@@ -51,6 +51,13 @@ static inline uint64_t php_sc_salt(uint32_t owner)
     return (uint64_t)owner << 24;
 }
 
+static bool php_sc_owner_of_entry(uint64_t hash, const char *key, uint32_t key_len, uint32_t *owner);
+
+bool php_sc_owner_of(const sc_entry_meta *m, uint32_t *owner)
+{
+    return php_sc_owner_of_entry(m->hash, m->key, m->key_len, owner);
+}
+
 void php_sc_owner_refresh(void)
 {
     uid_t uid = geteuid();
@@ -142,15 +149,23 @@ bool php_sc_key_public(sc_key *k)
     return true;
 }
 
-bool php_sc_owner_of(const sc_entry_meta *m, uint32_t *owner)
+
+/* sc_cache.owner_of: the same reading from an entry's hash and key bytes,
+ * for the core's fair share of memory under eviction (sc_fair.h). */
+static bool php_sc_owner_of_entry(uint64_t hash, const char *key, uint32_t key_len, uint32_t *owner)
 {
-    uint64_t salt = sc_hash_unmix(m->hash) ^ (uint64_t)zend_hash_func(m->key, m->key_len);
+    uint64_t salt = sc_hash_unmix(hash) ^ (uint64_t)zend_hash_func(key, key_len);
 
     if (salt & ~php_sc_salt(UINT32_MAX)) {
         return false;
     }
     *owner = (uint32_t)(salt >> 24);
     return true;
+}
+
+void php_sc_owner_bind(sc_cache *c)
+{
+    c->owner_of = SCG(isolation) ? php_sc_owner_of_entry : NULL;
 }
 
 bool php_sc_owner_visible(const sc_entry_meta *m, uint32_t *owner)
@@ -233,4 +248,7 @@ void php_sc_owner_clear(void)
         }
         sc_snapshot_free(snap);
     }
+    /* The caller's bytes fell: the estimate of who is above its fair
+     * share must not hold it against the caller's next entries. */
+    sc_cache_forget_owners(&php_sc_shared_cache);
 }

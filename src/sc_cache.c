@@ -54,6 +54,7 @@
 #include "sc_shard.h"
 #include "sc_entry.h"
 #include "sc_evict.h"
+#include "sc_fair.h"
 #include "sc_resize.h"
 #include "sc_vtype.h"
 #include "sc_pin.h"
@@ -166,7 +167,7 @@ static void sc_cache_store_done(sc_cache *c, sc_shard *shard, uint64_t hash, uin
  * lock held. */
 static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const sc_key *key,
                             const sc_value_in *value, uint32_t ttl, int64_t now, uint32_t lane,
-                            bool first_round)
+                            bool first_round, sc_fair_pass *fp)
 {
     sc_seg *seg = &c->seg;
     uint64_t size = sizeof(sc_entry) + (uint64_t)key->len + value->len;
@@ -198,6 +199,11 @@ static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, c
     if (size <= SC_MAX_SMALL && !off && first_round && sc_evict_gone_elsewhere(seg, shard)) {
         return 0;
     }
+    if (size <= SC_MAX_SMALL && !off && fp && !sc_fair_fresh(seg)) {
+        /* Whose entries may go is not known: the caller estimates it
+         * (sc_fair_refresh) and comes back. */
+        return 0;
+    }
     if (size <= SC_MAX_SMALL) {
         /* Entries of the same size class free exactly what is needed;
          * others only help once a whole slab of theirs empties. */
@@ -208,11 +214,11 @@ static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, c
          * emptying this shard. */
         uint32_t left = 16;
 #define SC_EVICT_MORE() (!shard->retire.head || left-- > 0)
-        while (!off && SC_EVICT_MORE() && sc_layout_head(shard)->table.used && sc_evict_clock(seg, shard, 1, usable)) {
+        while (!off && SC_EVICT_MORE() && sc_layout_head(shard)->table.used
+               && sc_evict_clock(seg, shard, 1, usable, fp)) {
             off = SC_MAKE();
         }
-        while (!off && SC_EVICT_MORE() && sc_layout_head(shard)->table.used) {
-            sc_evict_clock(seg, shard, 1, 0);
+        while (!off && SC_EVICT_MORE() && sc_layout_head(shard)->table.used && sc_evict_clock(seg, shard, 1, 0, fp)) {
             off = SC_MAKE();
         }
 #undef SC_EVICT_MORE
@@ -267,8 +273,9 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     sc_off off;
     uint32_t slot = 0, owner = c->slam_defense ? sc_cache_slam_owner() : 0, lane;
     sc_table_seen seen = {.seq = 1};
+    sc_fair_pass fpass, *fp = NULL;
     int attempt;
-    bool old_gone;
+    bool old_gone, surveyed = false;
 
     if (size > sc_alloc_max_request(&seg->ac) || value->len > UINT32_MAX) {
         return SC_TOOBIG;
@@ -287,6 +294,16 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         return SC_OK;
     }
     lane = sc_pin_lane(shard);
+    if (c->owner_of) {
+        /* Isolation: evictions spare the owners within their share. */
+        fpass.fair = &seg->hdr->fair;
+        fpass.owner_of = c->owner_of;
+        fpass.hash = hash;
+        fpass.key = key->str;
+        fpass.key_len = key->len;
+        fpass.caller_known = false;
+        fp = &fpass;
+    }
     for (attempt = 0;; attempt++) {
         sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
         if (c->slam_defense && sc_cache_slam_refused(shard, hash, key->len, now, owner)) {
@@ -322,7 +339,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
                 }
             }
         }
-        off = sc_cache_make_entry(c, shard, hash, key, value, ttl, now, lane, attempt == 0);
+        off = sc_cache_make_entry(c, shard, hash, key, value, ttl, now, lane, attempt == 0, fp);
         if (off && value->fixup && (((sc_entry *)(seg->base + off))->flags & SC_ENTRY_CHAINED)) {
             /* A zero-copy layout needs one piece: the caller stores the
              * value's copying form instead. */
@@ -334,13 +351,21 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
             break;
         }
         sc_shard_unlock(shard);
+        if (fp && size <= SC_MAX_SMALL && !surveyed && !sc_fair_fresh(seg)) {
+            /* Whose entries may go is not known (sc_cache_make_entry
+             * evicted nothing): estimate it, then the same attempt again. */
+            sc_fair_refresh(seg, fp->owner_of);
+            surveyed = true;
+            attempt--;
+            continue;
+        }
         /* Pages freed by one round may be taken by other processes before
          * this one gets back to them: a few rounds, then give up. */
         if (attempt == SC_STORE_ROUNDS) {
             __atomic_fetch_add(&shard->stats.nomem, 1, __ATOMIC_RELAXED);
             return SC_NOMEM;
         }
-        sc_evict_global(&c->seg, c->idle_ttl, (uint32_t)((size + SC_PAGE_SIZE - 1) >> SC_PAGE_SHIFT), now);
+        sc_evict_global(&c->seg, c->idle_ttl, (uint32_t)((size + SC_PAGE_SIZE - 1) >> SC_PAGE_SHIFT), now, fp);
     }
 
     /* Eviction above may have removed the old entry: look again, unless
@@ -355,7 +380,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         if (!sc_resize_reserve(seg, shard)) {
             /* The table is full of live entries and cannot grow: make room
              * in it by evicting some of this shard's entries. */
-            sc_evict_clock(seg, shard, (table->capacity >> 4) + 1, 0);
+            sc_evict_clock(seg, shard, (table->capacity >> 4) + 1, 0, fp);
             if (!sc_resize_reserve(seg, shard)) {
                 sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
                 shard->stats.nomem++;
@@ -771,6 +796,11 @@ static void sc_cache_clear_entries(sc_seg *seg)
     }
 }
 
+void sc_cache_forget_owners(sc_cache *c)
+{
+    sc_fair_forget(&c->seg);
+}
+
 void sc_cache_clear(sc_cache *c)
 {
     sc_seg *seg = &c->seg;
@@ -813,6 +843,7 @@ void sc_cache_clear(sc_cache *c)
     }
     /* Every window is open and drained: no lockless store is under way. */
     sc_live_counts_clear(&seg->hdr->live);
+    sc_fair_forget(seg);
     if (holding) {
         sc_epoch_reset_holding(seg, hold);
     } else if (!keep_memory) {

@@ -114,10 +114,11 @@ bool sc_evict_gone_elsewhere(const sc_seg *seg, const sc_shard *except)
     return false;
 }
 
-uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem_size)
+uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem_size, sc_fair_pass *fp)
 {
     sc_table *table = &sc_layout_head(shard)->table;
     uint32_t removed = 0, looked = 0, gone = 0;
+    int victim;
 
     SC_ASSERT(sc_layout_repair_no_window(shard));
 
@@ -142,10 +143,16 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem
             gone++;
             continue;
         }
+        /* An entry its store may not take keeps its reference bit. */
+        victim = sc_fair_victim(fp, e);
+        if (victim == SC_FAIR_KEEP) {
+            continue;
+        }
         if (e->flags & SC_ENTRY_REFERENCED) {
             e->flags &= (uint8_t)~SC_ENTRY_REFERENCED;
             continue;
         }
+        sc_fair_taken(fp, victim, e->mem_size);
         sc_evict_drop(seg, shard, slot, e);
         removed++;
     }
@@ -154,10 +161,10 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem
     return removed;
 }
 
-void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_t now)
+void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_t now, sc_fair_pass *fp)
 {
     sc_header *hdr = seg->hdr;
-    uint32_t round, k, flushed = 0, gone = 0, target = need_pages + seg->npages / 64 + 1;
+    uint32_t round, k, flushed = 0, gone = 0, target = need_pages + seg->npages / 64 + 1, taken = 0;
 
     SC_ASSERT(sc_layout_holds_none(seg));
 
@@ -194,21 +201,35 @@ void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_
     sc_mutex_lock(&hdr->global_lock);
     hdr->global_lock_count++;
     hdr->expunges++;
-    /* Each round takes a growing share of every shard: 1/8, 1/4, 1/2, all. */
+    if (fp && !sc_fair_fresh(seg)) {
+        sc_fair_survey(seg, fp->owner_of);
+    }
+    /* Each round takes a growing share of every shard: 1/8, 1/4, 1/2, all
+     * (of what the store may take, with fp). */
     for (round = 0; round < 4 && sc_alloc_pool_free_pages(&seg->ac) < target; round++) {
         bool any = false;
         for (k = 0; k < seg->nshards && sc_alloc_pool_free_pages(&seg->ac) < target; k++) {
             sc_shard *shard = &seg->shards[hdr->evict_cursor++ & (seg->nshards - 1)];
-            uint32_t share;
+            uint32_t share, n;
             sc_shard_lock_global(seg, shard, SC_LOCK_REPAIR);
             any |= sc_evict_expired(seg, shard, now, idle_ttl) > 0;
             share = round < 3 ? (sc_layout_head(shard)->table.used >> (3 - round)) + 1 : sc_layout_head(shard)->table.used;
-            any |= sc_evict_clock(seg, shard, share, 0) > 0;
+            n = sc_evict_clock(seg, shard, share, 0, fp);
+            any |= n > 0;
+            taken += n;
             sc_shard_unlock(shard);
         }
         if (!any) {
             break;
         }
+    }
+    /* Nothing the store could take anywhere (an estimate that missed the
+     * owners above their share): one round as if every owner were. */
+    for (k = 0; fp && !taken && k < seg->nshards && sc_alloc_pool_free_pages(&seg->ac) < target; k++) {
+        sc_shard *shard = &seg->shards[hdr->evict_cursor++ & (seg->nshards - 1)];
+        sc_shard_lock_global(seg, shard, SC_LOCK_REPAIR);
+        (void)sc_evict_clock(seg, shard, (sc_layout_head(shard)->table.used >> 3) + 1, 0, NULL);
+        sc_shard_unlock(shard);
     }
     sc_mutex_unlock(&hdr->global_lock);
 }

@@ -14,12 +14,17 @@
 //                             of shardcache_shard_entries ("E S")
 //   op=clear                  "1"
 //   op=whoami                 "user=<name> uid=<uid> owner_uid=<owner_uid>"
+//   op=fill&p=P&from=F&n=N    stores keys P<F>..P<F+N-1>, 1,000-byte values:
+//                             how many stores returned true
+//   op=check&p=P&n=N          of keys P0..P<N-1>: "kept/wrong" (fetched
+//                             equal to what fill stored / fetched different)
 $k = $_GET['k'] ?? '';
 $v = $_GET['v'] ?? '';
 if (str_starts_with($v, 'int:')) {
     $v = (int)substr($v, 4);
 }
 $show = fn($x) => is_int($x) ? "int:$x" : (string)$x;
+$filled = fn(string $p, int $i) => str_pad("$p$i-", 1000, chr(97 + $i % 26));
 switch ($_GET['op'] ?? '') {
     case 'store': echo (int)apcu_store($k, $v); break;
     case 'add': echo (int)apcu_add($k, $v); break;
@@ -60,6 +65,24 @@ switch ($_GET['op'] ?? '') {
         echo ($m[1] ?? '?'), ' ', array_sum(array_map('intval', $sh[1]));
         break;
     case 'clear': echo (int)apcu_clear_cache(); break;
+    case 'fill':
+        $ok = 0;
+        $from = (int)($_GET['from'] ?? 0);
+        for ($i = $from; $i < $from + (int)$_GET['n']; $i++) {
+            $ok += (int)apcu_store($_GET['p'] . $i, $filled($_GET['p'], $i));
+        }
+        echo $ok;
+        break;
+    case 'check':
+        $kept = $wrong = 0;
+        for ($i = 0; $i < (int)$_GET['n']; $i++) {
+            $x = apcu_fetch($_GET['p'] . $i, $found);
+            if ($found) {
+                $x === $filled($_GET['p'], $i) ? $kept++ : $wrong++;
+            }
+        }
+        echo "$kept/$wrong";
+        break;
     case 'whoami':
         $info = shardcache_info();
         printf('user=%s uid=%d owner_uid=%d isolation=%s', posix_getpwuid(posix_geteuid())['name'], posix_geteuid(),

@@ -17,6 +17,9 @@
 #   clear       X's apcu_clear_cache empties X's keys only
 #   preload     both pools read the preloaded keys; X's store and inc make
 #               copies of its own, Y still reads the preloaded values
+#   fair-share  X stores 150 keys (2% of the segment), Y then stores three
+#               times the segment: every store of Y succeeds and X keeps
+#               all 150 (Y evicts its own entries, not X's)
 # Last line: "N passed, N failed"; exit status 0 only when none failed.
 # Needs root (useradd, pools as other users) and php8.2-fpm (installed
 # with apt-get when missing).
@@ -149,6 +152,15 @@ for dir in "a b" "b a"; do
     [ "$got" = "preloaded preloaded 1 x-pre 6 7" ] && [ "$back" = "preloaded int:5" ]
     check "preload$sfx" $? "$X: $got; $Y: $back"
 
+    [ "$(req "$X" 'op=clear')$(req "$Y" 'op=clear')" = 11 ] || abort "clear failed"
+
+    stored="$(req "$X" 'op=fill&p=q&n=150')"
+    for ((from = 0; from < 24000; from += 4000)); do
+        stored="$stored $(req "$Y" "op=fill&p=h&from=$from&n=4000")"
+    done
+    got="$(req "$X" 'op=check&p=q&n=150')"
+    [ "$stored" = "150 4000 4000 4000 4000 4000 4000" ] && [ "$got" = "150/0" ]
+    check "fair-share$sfx" $? "stores $stored; $X kept/wrong $got"
     [ "$(req "$X" 'op=clear')$(req "$Y" 'op=clear')" = 11 ] || abort "clear failed"
 done
 
