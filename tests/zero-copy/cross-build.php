@@ -71,9 +71,9 @@ function xb_bool(bool $b): string
 
 [, $mode, $tag] = $argv + [null, '', ''];
 $info = shardcache_info();
-if (!$info['enabled'] || $info['segment_refused'] !== '' || !$info['zero_copy']['enabled']) {
+if (!$info['enabled'] || ($info['segment_refused'] ?? '') !== '' || !$info['zero_copy']['enabled']) {
     echo "not a zero-copy named segment: enabled ", xb_bool($info['enabled']), ", refused '",
-        $info['segment_refused'], "', zero-copy ", xb_bool($info['zero_copy']['enabled']), "\n";
+        ($info['segment_refused'] ?? ''), "', zero-copy ", xb_bool($info['zero_copy']['enabled']), "\n";
     exit(1);
 }
 $values = xb_values($tag);
