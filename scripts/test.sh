@@ -26,7 +26,8 @@
 #   6. platforms      PLATFORM_TESTS below: the phpt suite on PHP 8.4, 8.5 and
 #      8.6 NTS (Debian roots made by tests/phpver/chroot.sh: trixie; sid plus
 #      experimental), the phpt suite and the thread driver on PHP 8.2 and 8.6
-#      ZTS (tests/zts/build-php.sh), Apache prefork + mod_php,
+#      ZTS (tests/zts/build-php.sh), one named segment shared with zero-copy
+#      on by PHP 8.2 NTS, 8.2 ZTS and 8.4 (zc-cross-build), Apache prefork + mod_php,
 #      the phpt suite and a kill test against an AddressSanitizer +
 #      UndefinedBehaviorSanitizer build (tests/asan/run.sh), and the phpt
 #      suite against the debug build (scripts/build.sh --debug: SC_ASSERT on).
@@ -106,6 +107,7 @@ PLATFORM_TESTS=(
     "phpt-8.2-zts|8.2 ZTS cli|600|bash tests/zts/run.sh phpt --"
     "zts-threads|8.2 ZTS embed|300|bash tests/zts/run.sh driver --threads=8 --child-threads=2 --seconds=60"
     "zts-threads-vg|8.2 ZTS embed|600|bash tests/zts/run.sh driver --threads=4 --child-threads=1 --seconds=8 --ops=100 --fatal-every=0 --valgrind"
+    "zc-cross-build|8.2 ZTS cli+8.2/8.4 NTS|300|bash tests/zero-copy/cross-build.sh --so=\"\$SO\""
     "apache-prefork|8.2 NTS apache2|300|bash tests/apache/run.sh --seconds=30 --so=\"\$SO\""
     "asan|8.2 NTS cli ASan+UBSan|1500|bash tests/asan/run.sh --kill-test=300"
     "phpt-debug|8.2 NTS cli debug|600|bash scripts/build.sh --debug && bash tests/run-phpt.sh \"\$(bash scripts/build.sh --debug --print-dir)/modules/shardcache.so\" --"
