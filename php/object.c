@@ -938,6 +938,61 @@ static zend_always_inline bool php_sc_odec_u32(php_sc_odec *d, uint32_t *v)
     return true;
 }
 
+/* A property's value when it is an int, a float or a string, read here
+ * instead of through php_sc_odec_value: 1 done, 0 malformed, -1 another
+ * tag (nothing read). */
+static zend_always_inline int php_sc_odec_scalar(php_sc_odec *d, zval *out)
+{
+    const unsigned char *p = d->p;
+    size_t left = PHP_SC_OLEFT(p, d->end);
+    uint32_t n;
+
+    if (UNEXPECTED(left < 1)) {
+        return 0;
+    }
+    switch (p[0]) {
+        case PHP_SC_T_I8:
+            if (UNEXPECTED(left < 2)) {
+                return 0;
+            }
+            ZVAL_LONG(out, (zend_long) (int8_t) p[1]);
+            d->p = p + 2;
+            return 1;
+        case PHP_SC_T_I32:
+            if (UNEXPECTED(left < 5)) {
+                return 0;
+            }
+            ZVAL_LONG(out, (zend_long) (int32_t) php_sc_load_u32(p + 1));
+            d->p = p + 5;
+            return 1;
+        case PHP_SC_T_DOUBLE: {
+            uint64_t bits;
+            double v;
+            if (UNEXPECTED(left < 9)) {
+                return 0;
+            }
+            bits = php_sc_load_u64(p + 1);
+            memcpy(&v, &bits, 8);
+            ZVAL_DOUBLE(out, v);
+            d->p = p + 9;
+            return 1;
+        }
+        case PHP_SC_T_STR32:
+            if (UNEXPECTED(left < 5)) {
+                return 0;
+            }
+            n = php_sc_load_u32(p + 1);
+            if (UNEXPECTED(left - 5 < n)) {
+                return 0;
+            }
+            ZVAL_STR(out, zend_string_init_fast((const char *) p + 5, n));
+            d->p = p + 5 + n;
+            return 1;
+        default:
+            return -1;
+    }
+}
+
 static zend_always_inline bool php_sc_odec_push(php_sc_odec *d, zval *zv, zend_property_info *info)
 {
     if (UNEXPECTED(d->nt >= d->h->ntargets)) {
@@ -1012,6 +1067,7 @@ static bool php_sc_odec_object(php_sc_odec *d, zval *out, zend_property_info *in
     php_sc_ocls_in *c;
     zend_class_entry *ce;
     zend_object *obj;
+    int sc;
 
     if (!php_sc_odec_u32(d, &cidx) || cidx >= d->h->ncls) {
         return false;
@@ -1042,6 +1098,13 @@ static bool php_sc_odec_object(php_sc_odec *d, zval *out, zend_property_info *in
             zval_ptr_dtor(slot);
         }
         ZVAL_NULL(slot);
+        sc = php_sc_odec_scalar(d, slot);
+        if (sc > 0) {
+            continue;
+        }
+        if (sc == 0) {
+            return false;
+        }
         if (!ZEND_TYPE_IS_SET(pi->type)) {
             pi = NULL;
         }
@@ -1234,10 +1297,14 @@ static bool php_sc_odec_native(php_sc_ohead *h, zval *out)
     uint32_t i;
     bool ok;
 
-    /* Deeper than unserialize() goes: its warning, through it. The
-     * setting is read by name: BG() read 0 here in ZTS builds
-     * (tests/api/422). */
+    /* Deeper than unserialize() goes: its warning, through it. NTS reads
+     * the setting where unserialize() does (BG()); ZTS builds read it by
+     * name, BG() read 0 there (tests/api/422). */
+#ifdef ZTS
     zend_long max_depth = zend_ini_long("unserialize_max_depth", sizeof("unserialize_max_depth") - 1, 0);
+#else
+    zend_long max_depth = BG(unserialize_max_depth);
+#endif
 
     if (max_depth > 0 && h->levels > (uint64_t) max_depth) {
         return false;
