@@ -14,16 +14,20 @@
  * (or stdClass), with no __serialize, __unserialize, __sleep, __wakeup or
  * Serializable, not abstract, anonymous or #[NotSerializable], without
  * property hooks (8.4), not lazy (8.4), and with no dynamic property
- * unless the class allows them (#[AllowDynamicProperties], stdClass); and
- * enum cases. One object of any other class (DateTime, ArrayObject,
- * Closure, a class with __wakeup, ...) sends the whole value to
- * serialize(), as before; so does apc.serializer set to a third-party
- * serializer, a recursive array, and a serialize_precision below 17.
+ * unless the class allows them (#[AllowDynamicProperties], stdClass);
+ * enum cases; and DateTime, DateTimeImmutable and DateTimeZone themselves,
+ * kept as the array of scalars their __serialize() returns and rebuilt by
+ * their __unserialize() (php_sc_ocls_unser). One object of any other
+ * class (a subclass of those, DateInterval, ArrayObject, Closure, a class
+ * with __wakeup, ...) sends the whole value to serialize(), as before; so
+ * does apc.serializer set to a third-party serializer, a recursive array,
+ * and a serialize_precision below 17.
  *
  * Layout (SC_V_SERIALIZED data):
  *   u8 PHP_SC_OBJ_FORM, u8 version, u32 targets, u32 classes, u32 levels
  *   (how deep objects and non-empty arrays nest: unserialize_max_depth),
- *   per class: u8 kind (0 class, 1 enum), u32 name length, the name,
+ *   per class: u8 kind (0 class, 1 enum, 2 rebuilt by __unserialize),
+ *     u32 name length, the name,
  *     u64 fingerprint (php_sc_ocls_fp); classes also u32 slots, u32 bytes,
  *     then per declared slot u32 length and the mangled property name
  *     (0xffffffff: a slot without a property),
@@ -52,8 +56,10 @@
 #include "php.h"
 #include "zend_smart_str.h"
 #include "zend_interfaces.h"
+#include "zend_exceptions.h"
 #include "ext/standard/php_var.h"
 #include "ext/standard/basic_functions.h"
+#include "ext/date/php_date.h"
 #include "php_shardcache.h"
 #include "value.h"
 #include "value_fmt.h"
@@ -77,13 +83,15 @@ enum {
     PHP_SC_O_REFTO  = 0x26,   /* u32 target: a reference to it (serialize()'s R:) */
     PHP_SC_O_TARGET = 0x27,   /* the next value is a target */
     PHP_SC_O_KSTR   = 0x28,   /* key: u32 length, bytes (keys also PHP_SC_K_I32/I64) */
-    PHP_SC_O_ZARR   = 0x29    /* zero-copy layout only: u32 position (from its header) of
+    PHP_SC_O_ZARR   = 0x29,   /* zero-copy layout only: u32 position (from its header) of
                                  the pointer to an immutable array laid out there */
+    PHP_SC_O_UOBJ   = 0x2a    /* u32 class, u32 n, (key, scalar value) x n: an object
+                                 rebuilt by its __unserialize() from that array */
 };
 
 #define PHP_SC_OBJ_VERSION 1
 #define PHP_SC_OBJ_NOSLOT UINT32_C(0xffffffff)
-enum { PHP_SC_OCLS_CLASS = 0, PHP_SC_OCLS_ENUM = 1 };
+enum { PHP_SC_OCLS_CLASS = 0, PHP_SC_OCLS_ENUM = 1, PHP_SC_OCLS_UNSER = 2 };
 
 /* This thread's figures (shardcache_info()['objects']), in the module
  * globals (ZTS: per thread, off the static TLS block a module may not grow). */
@@ -147,6 +155,16 @@ static zend_always_inline uint64_t php_sc_fnv_u64(uint64_t h, uint64_t v)
     return php_sc_fnv(h, &v, sizeof(v));
 }
 
+/* Internal classes whose instances the form keeps as the array their
+ * __serialize() returns, rebuilt at fetch by __unserialize() with it, as
+ * unserialize() rebuilds them: DateTime, DateTimeImmutable and
+ * DateTimeZone themselves (not their subclasses), whose state is that
+ * array of scalars and whose __unserialize() runs no user code. */
+static zend_always_inline bool php_sc_ocls_unser(const zend_class_entry *ce)
+{
+    return ce == php_date_get_immutable_ce() || ce == php_date_get_date_ce() || ce == php_date_get_timezone_ce();
+}
+
 /* Whether the form takes instances of ce, and its fingerprint (0: no). */
 static uint64_t php_sc_ocls_compute(zend_class_entry *ce)
 {
@@ -156,6 +174,16 @@ static uint64_t php_sc_ocls_compute(zend_class_entry *ce)
 
     if (!(ce->ce_flags & ZEND_ACC_LINKED)) {
         return 0;
+    }
+    if (php_sc_ocls_unser(ce)) {
+        /* Its __serialize() array's shape is the PHP version's. */
+        if (!ce->__serialize || !ce->__unserialize) {
+            return 0;
+        }
+        h = php_sc_fnv_u64(h, 0x75);
+        h = php_sc_fnv_u64(h, PHP_VERSION_ID);
+        h = php_sc_fnv_str(h, ce->name);
+        return h ? h : 1;
     }
     if (ce->ce_flags & ZEND_ACC_ENUM) {
         h = php_sc_fnv_u64(h, 0xe);
@@ -460,6 +488,68 @@ static bool php_sc_oenc_array(php_sc_oenc *e, HashTable *ht)
     return ok;
 }
 
+/* An object of a php_sc_ocls_unser class (already given its target id):
+ * the array its __serialize() returns, taken only when every key is a
+ * string or an int and every value a scalar (no object or reference whose
+ * identity unserialize() would have to keep). */
+static bool php_sc_oenc_unser(php_sc_oenc *e, zend_object *obj)
+{
+    zend_class_entry *ce = obj->ce;
+    zval data, *val;
+    zend_ulong h;
+    zend_string *key;
+    bool ok = true;
+
+    if (!php_sc_ocls_fp(ce) || EG(exception)) {
+        return false;
+    }
+#if PHP_VERSION_ID >= 80400
+    if (zend_object_is_lazy(obj)) {
+        return false;
+    }
+#endif
+    ZVAL_UNDEF(&data);
+    zend_call_known_instance_method_with_0_params(ce->__serialize, obj, &data);
+    if (EG(exception)) {
+        /* (an object never initialized: serialize() throws it again) */
+        zend_clear_exception();
+        zval_ptr_dtor(&data);
+        return false;
+    }
+    if (Z_TYPE(data) != IS_ARRAY || zend_hash_num_elements(Z_ARRVAL(data)) > UINT32_MAX / 2) {
+        zval_ptr_dtor(&data);
+        return false;
+    }
+    if (++e->depth > PHP_SC_VALUE_MAX_DEPTH) {
+        zval_ptr_dtor(&data);
+        return false;
+    }
+    if (++e->level > e->max_level) {
+        e->max_level = e->level;
+    }
+    php_sc_oenc_tag_u32(e, PHP_SC_O_UOBJ, php_sc_oenc_class(e, ce));
+    php_sc_oenc_u32(e, zend_hash_num_elements(Z_ARRVAL(data)));
+    ZEND_HASH_FOREACH_KEY_VAL(Z_ARRVAL(data), h, key, val) {
+        if (Z_TYPE_P(val) > IS_STRING) {
+            ok = false;
+            break;
+        }
+        if (key) {
+            ok = php_sc_oenc_str(e, PHP_SC_O_KSTR, ZSTR_VAL(key), ZSTR_LEN(key));
+        } else {
+            php_sc_oenc_long(e, (zend_long) h, 0, PHP_SC_K_I32, PHP_SC_K_I64);
+        }
+        if (!ok || !php_sc_oenc_value(e, val)) {
+            ok = false;
+            break;
+        }
+    } ZEND_HASH_FOREACH_END();
+    zval_ptr_dtor(&data);
+    e->depth--;
+    e->level--;
+    return ok;
+}
+
 /* An object not met before in this value (already given its target id). */
 static bool php_sc_oenc_object(php_sc_oenc *e, zend_object *obj)
 {
@@ -483,6 +573,9 @@ static bool php_sc_oenc_object(php_sc_oenc *e, zend_object *obj)
         memcpy(php_sc_oenc_reserve(e, Z_STRLEN_P(name)), Z_STRVAL_P(name), Z_STRLEN_P(name));
         e->len += Z_STRLEN_P(name);
         return true;
+    }
+    if (php_sc_ocls_unser(ce)) {
+        return php_sc_oenc_unser(e, obj);
     }
     if (obj->handlers != &std_object_handlers || !php_sc_ocls_fp(ce)) {
         return false;
@@ -703,15 +796,15 @@ static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_
     for (i = 0; i < e.ncls; i++) {
         zend_class_entry *ce = e.cls[i];
         char b[21];
-        bool is_enum = (ce->ce_flags & ZEND_ACC_ENUM) != 0;
-        b[0] = (char) (is_enum ? PHP_SC_OCLS_ENUM : PHP_SC_OCLS_CLASS);
+        bool is_enum = (ce->ce_flags & ZEND_ACC_ENUM) != 0, is_unser = php_sc_ocls_unser(ce);
+        b[0] = (char) (is_enum ? PHP_SC_OCLS_ENUM : is_unser ? PHP_SC_OCLS_UNSER : PHP_SC_OCLS_CLASS);
         php_sc_store_u32(b + 1, (uint32_t) ZSTR_LEN(ce->name));
         smart_str_appendl(&hdr, b, 5);
         smart_str_appendl(&hdr, ZSTR_VAL(ce->name), ZSTR_LEN(ce->name));
         php_sc_store_u64(b, (uint64_t) zend_string_hash_val(ce->name));
         php_sc_store_u64(b + 8, php_sc_ocls_fp(ce));
         smart_str_appendl(&hdr, b, 16);
-        if (!is_enum) {
+        if (!is_enum && !is_unser) {
             uint32_t n = (uint32_t) ce->default_properties_count, j, bytes = 0;
             for (j = 0; j < n; j++) {
                 zend_property_info *info = ce->properties_info_table[j];
@@ -838,7 +931,7 @@ static bool php_sc_ohead_read(const char *data, size_t len, php_sc_ohead *h, php
         c->kind = p[0];
         c->name_len = php_sc_load_u32(p + 1);
         p += 5;
-        if (c->kind > PHP_SC_OCLS_ENUM || c->name_len == 0 || PHP_SC_OLEFT(p, end) < (size_t) c->name_len + 16) {
+        if (c->kind > PHP_SC_OCLS_UNSER || c->name_len == 0 || PHP_SC_OLEFT(p, end) < (size_t) c->name_len + 16) {
             goto bad;
         }
         c->name = (const char *) p;
@@ -1143,6 +1236,53 @@ static bool php_sc_odec_object(php_sc_odec *d, zval *out, zend_property_info *in
     return true;
 }
 
+/* PHP_SC_O_UOBJ: the object made without its constructor, then its
+ * __unserialize() called with the array, as unserialize() does (which
+ * calls it once the whole value is built: nothing here runs user code, so
+ * no one sees the difference). It throwing, or a value that is not a
+ * scalar: false (the text path gives what unserialize() gives). */
+static bool php_sc_odec_unser(php_sc_odec *d, zval *out, zend_property_info *info)
+{
+    uint32_t cidx;
+    php_sc_ocls_in *c;
+    zend_object *obj;
+    zval data, *val;
+    bool ok;
+
+    if (!php_sc_odec_u32(d, &cidx) || cidx >= d->h->ncls) {
+        return false;
+    }
+    c = &d->h->cls[cidx];
+    if (c->kind != PHP_SC_OCLS_UNSER || ++d->depth > PHP_SC_VALUE_MAX_DEPTH) {
+        return false;
+    }
+    if (!php_sc_odec_push(d, out, info) || object_init_ex(out, c->ce) != SUCCESS) {
+        return false;
+    }
+    obj = Z_OBJ_P(out);
+    d->made[d->nmade++] = obj;   /* at most one per target */
+    ZVAL_NULL(&data);
+    ok = php_sc_odec_array(d, &data, false);
+    if (ok) {
+        ZEND_HASH_FOREACH_VAL(Z_ARRVAL(data), val) {
+            if (Z_TYPE_P(val) > IS_STRING) {
+                ok = false;
+                break;
+            }
+        } ZEND_HASH_FOREACH_END();
+    }
+    if (ok) {
+        zend_call_known_instance_method_with_1_params(c->ce->__unserialize, obj, NULL, &data);
+        if (UNEXPECTED(EG(exception))) {
+            zend_clear_exception();
+            ok = false;
+        }
+    }
+    zval_ptr_dtor(&data);
+    d->depth--;
+    return ok;
+}
+
 static bool php_sc_odec_enum(php_sc_odec *d, zval *out, zend_property_info *info)
 {
     uint32_t cidx, len;
@@ -1243,6 +1383,8 @@ static bool php_sc_odec_value(php_sc_odec *d, zval *out, zend_property_info *inf
             return php_sc_odec_object(d, out, info);
         case PHP_SC_O_ENUM:
             return php_sc_odec_enum(d, out, info);
+        case PHP_SC_O_UOBJ:
+            return php_sc_odec_unser(d, out, info);
         case PHP_SC_O_OBJREF: {
             zval *z;
             if (!php_sc_odec_u32(d, &n) || n >= d->nt) {
@@ -1279,7 +1421,7 @@ static bool php_sc_odec_value(php_sc_odec *d, zval *out, zend_property_info *inf
         }
         case PHP_SC_O_TARGET:
             if (d->p < d->end && (*d->p == PHP_SC_O_TARGET || *d->p == PHP_SC_O_REFTO || *d->p == PHP_SC_O_OBJ
-                                  || *d->p == PHP_SC_O_ENUM || *d->p == PHP_SC_O_OBJREF)) {
+                                  || *d->p == PHP_SC_O_ENUM || *d->p == PHP_SC_O_OBJREF || *d->p == PHP_SC_O_UOBJ)) {
                 return false;
             }
             return php_sc_odec_push(d, out, info) && php_sc_odec_value(d, out, info);
@@ -1314,6 +1456,7 @@ static bool php_sc_odec_native(php_sc_ohead *h, zval *out)
         c->ce = php_sc_ocls_find(c->name, c->name_len, c->hash);
         if (!c->ce || php_sc_ocls_fp(c->ce) != c->fp
             || (c->kind == PHP_SC_OCLS_ENUM) != ((c->ce->ce_flags & ZEND_ACC_ENUM) != 0)
+            || (c->kind == PHP_SC_OCLS_UNSER) != php_sc_ocls_unser(c->ce)
             || (c->kind == PHP_SC_OCLS_CLASS && c->nslots != (uint32_t) c->ce->default_properties_count)) {
             return false;
         }
@@ -1592,6 +1735,29 @@ static bool php_sc_otext_value(php_sc_otext *x)
             for (i = 0; i < ndyn; i++) {
                 if (PHP_SC_OLEFT(x->p, x->end) < 1 || *x->p != PHP_SC_O_KSTR || !php_sc_otext_key(x)
                     || !php_sc_otext_value(x)) {
+                    return false;
+                }
+            }
+            smart_str_appendc(&x->s, '}');
+            break;
+        }
+        case PHP_SC_O_UOBJ: {
+            php_sc_ocls_in *c;
+            uint32_t n;
+            if (!php_sc_otext_u32(x, &v) || v >= x->h->ncls || x->h->cls[v].kind != PHP_SC_OCLS_UNSER
+                || !php_sc_otext_target(x) || !php_sc_otext_u32(x, &n) || n > PHP_SC_OLEFT(x->p, x->end)) {
+                return false;
+            }
+            c = &x->h->cls[v];
+            smart_str_appendl(&x->s, "O:", 2);
+            smart_str_append_unsigned(&x->s, c->name_len);
+            smart_str_appendl(&x->s, ":\"", 2);
+            smart_str_appendl(&x->s, c->name, c->name_len);
+            smart_str_appendl(&x->s, "\":", 2);
+            smart_str_append_unsigned(&x->s, n);
+            smart_str_appendl(&x->s, ":{", 2);
+            for (i = 0; i < n; i++) {
+                if (!php_sc_otext_key(x) || !php_sc_otext_value(x)) {
                     return false;
                 }
             }
