@@ -61,7 +61,6 @@ DateTimeZone subclass: same
   serialize()
 subclass among plain ones: same
   serialize()
-serialize: Error: The DateTime object has not been correctly initialized by its constructor
-apcu_store: Error: The DateTime object has not been correctly initialized by its constructor
+never constructed: apcu_store throws serialize()'s error
 bool(false)
 stored 20, serialized 6, native 20, unserialized 0

@@ -63,7 +63,6 @@ DateTimeZone subclass: same
   serialize()
 subclass among plain ones: same
   serialize()
-serialize: Error: The DateTime object has not been correctly initialized by its constructor
-apcu_store: Error: The DateTime object has not been correctly initialized by its constructor
+never constructed: apcu_store throws serialize()'s error
 bool(false)
 stored 20, serialized 6, native 0, unserialized 20
