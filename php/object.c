@@ -1009,6 +1009,8 @@ typedef struct php_sc_otarget {
     zend_property_info *info;   /* the typed property that slot is, or NULL */
 } php_sc_otarget;
 
+#define PHP_SC_OKEYS 8
+
 typedef struct php_sc_odec {
     const unsigned char *p, *end;
     php_sc_ohead *h;
@@ -1017,7 +1019,30 @@ typedef struct php_sc_odec {
     zend_object **made;         /* objects created, for the failure path */
     uint32_t nmade;
     uint32_t depth;
+    uint32_t kmask;             /* which keys[] are set */
+    zend_string *keys[PHP_SC_OKEYS];   /* string keys read last, held (php_sc_odec_key) */
 } php_sc_odec;
+
+/* The string key of len bytes at p, a new reference: the same string as
+ * the last such key of its slot when equal (the date classes' arrays, rows
+ * of a list, repeat their keys), else a new one that takes the slot. */
+static zend_always_inline zend_string *php_sc_odec_key(php_sc_odec *d, const unsigned char *p, uint32_t len)
+{
+    uint32_t i = (len * 7u + (len ? p[0] : 0u)) & (PHP_SC_OKEYS - 1);
+    zend_string *k;
+
+    if (d->kmask & (UINT32_C(1) << i)) {
+        k = d->keys[i];
+        if (ZSTR_LEN(k) == len && memcmp(ZSTR_VAL(k), p, len) == 0) {
+            return zend_string_copy(k);
+        }
+        zend_string_release(k);
+    }
+    k = zend_string_init((const char *) p, len, 0);
+    d->keys[i] = zend_string_copy(k);
+    d->kmask |= UINT32_C(1) << i;
+    return k;
+}
 
 static bool php_sc_odec_value(php_sc_odec *d, zval *out, zend_property_info *info);
 
@@ -1130,7 +1155,7 @@ static bool php_sc_odec_array(php_sc_odec *d, zval *out, bool list)
                 if (!php_sc_odec_u32(d, &len) || PHP_SC_OLEFT(d->p, d->end) < len) {
                     return false;
                 }
-                key = zend_string_init((const char *) d->p, len, 0);
+                key = php_sc_odec_key(d, d->p, len);
                 d->p += len;
                 slot = zend_symtable_find(ht, key) ? NULL : zend_symtable_add_new(ht, key, &EG(uninitialized_zval));
                 zend_string_release(key);
@@ -1467,6 +1492,7 @@ static bool php_sc_odec_native(php_sc_ohead *h, zval *out)
     d.nt = 0;
     d.nmade = 0;
     d.depth = 0;
+    d.kmask = 0;
     d.t = h->ntargets <= 16 ? tbuf : safe_emalloc(h->ntargets, sizeof(php_sc_otarget), 0);
     d.made = h->ntargets <= 16 ? mbuf : safe_emalloc(h->ntargets, sizeof(zend_object *), 0);
     ZVAL_NULL(out);
@@ -1478,6 +1504,13 @@ static bool php_sc_odec_native(php_sc_ohead *h, zval *out)
         }
         zval_ptr_dtor(out);
         ZVAL_NULL(out);
+    }
+    if (UNEXPECTED(d.kmask)) {
+        for (i = 0; i < PHP_SC_OKEYS; i++) {
+            if (d.kmask & (UINT32_C(1) << i)) {
+                zend_string_release(d.keys[i]);
+            }
+        }
     }
     if (d.t != tbuf) {
         efree(d.t);
