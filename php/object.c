@@ -114,10 +114,18 @@ void php_sc_obj_info(zval *dst)
 /* Test-only (SHARDCACHE_TEST_OBJ_TEXT=1): every fetch takes the text path. */
 static bool php_sc_obj_force_text;
 
+/* DateTime, DateTimeImmutable, DateTimeZone (php_sc_ocls_unser): internal
+ * classes, the same for the whole process, set at module start (ext/date
+ * starts before any shared extension). */
+static zend_class_entry *php_sc_date_ces[3];
+
 void php_sc_obj_minit(void)
 {
     const char *v = getenv("SHARDCACHE_TEST_OBJ_TEXT");
     php_sc_obj_force_text = v && strcmp(v, "1") == 0;
+    php_sc_date_ces[0] = php_date_get_immutable_ce();
+    php_sc_date_ces[1] = php_date_get_date_ce();
+    php_sc_date_ces[2] = php_date_get_timezone_ce();
 }
 
 /* ---- classes --------------------------------------------------------------- */
@@ -162,7 +170,8 @@ static zend_always_inline uint64_t php_sc_fnv_u64(uint64_t h, uint64_t v)
  * array of scalars and whose __unserialize() runs no user code. */
 static zend_always_inline bool php_sc_ocls_unser(const zend_class_entry *ce)
 {
-    return ce == php_date_get_immutable_ce() || ce == php_date_get_date_ce() || ce == php_date_get_timezone_ce();
+    return ce->type == ZEND_INTERNAL_CLASS
+           && (ce == php_sc_date_ces[0] || ce == php_sc_date_ces[1] || ce == php_sc_date_ces[2]);
 }
 
 /* Whether the form takes instances of ce, and its fingerprint (0: no). */
@@ -574,10 +583,10 @@ static bool php_sc_oenc_object(php_sc_oenc *e, zend_object *obj)
         e->len += Z_STRLEN_P(name);
         return true;
     }
-    if (php_sc_ocls_unser(ce)) {
-        return php_sc_oenc_unser(e, obj);
+    if (obj->handlers != &std_object_handlers) {
+        return php_sc_ocls_unser(ce) && php_sc_oenc_unser(e, obj);
     }
-    if (obj->handlers != &std_object_handlers || !php_sc_ocls_fp(ce)) {
+    if (!php_sc_ocls_fp(ce)) {
         return false;
     }
 #if PHP_VERSION_ID >= 80400
