@@ -501,7 +501,7 @@ static bool php_sc_oenc_array(php_sc_oenc *e, HashTable *ht)
  * the array its __serialize() returns, taken only when every key is a
  * string or an int and every value a scalar (no object or reference whose
  * identity unserialize() would have to keep). */
-static bool php_sc_oenc_unser(php_sc_oenc *e, zend_object *obj)
+static zend_never_inline bool php_sc_oenc_unser(php_sc_oenc *e, zend_object *obj)
 {
     zend_class_entry *ce = obj->ce;
     zval data, *val;
@@ -734,14 +734,26 @@ static bool php_sc_oenc_value(php_sc_oenc *e, zval *zv)
     }
 }
 
+/* The bytes of a class's slot names in the header: per declared slot a
+ * u32 length and the mangled name. */
+static uint32_t php_sc_ocls_slot_bytes(const zend_class_entry *ce)
+{
+    uint32_t n = (uint32_t) ce->default_properties_count, j, bytes = 0;
+    for (j = 0; j < n; j++) {
+        zend_property_info *info = ce->properties_info_table[j];
+        bytes += 4 + (info ? (uint32_t) ZSTR_LEN(info->name) : 0);
+    }
+    return bytes;
+}
+
 static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_zc_hook zc, void *zc_ctx, uint32_t *nzc,
                                    bool not_plain)
 {
     php_sc_oenc e;
-    smart_str hdr = {0};
+    size_t hlen;
     uint32_t i;
     bool ok;
-    char *data;
+    char *data, *p;
 
     /* serialize() rounds floats to serialize_precision digits. */
     if (PG(serialize_precision) != -1 && PG(serialize_precision) < 17) {
@@ -793,56 +805,58 @@ static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_
         return false;
     }
 
-    {
-        char head[14];
-        head[0] = (char) PHP_SC_OBJ_FORM;
-        head[1] = (char) PHP_SC_OBJ_VERSION;
-        php_sc_store_u32(head + 2, e.ntargets);
-        php_sc_store_u32(head + 6, e.ncls);
-        php_sc_store_u32(head + 10, e.max_level);
-        smart_str_appendl(&hdr, head, 14);
-    }
+    /* The header (its size first, then written in place before the body). */
+    hlen = 14;
     for (i = 0; i < e.ncls; i++) {
         zend_class_entry *ce = e.cls[i];
-        char b[21];
-        bool is_enum = (ce->ce_flags & ZEND_ACC_ENUM) != 0, is_unser = php_sc_ocls_unser(ce);
-        b[0] = (char) (is_enum ? PHP_SC_OCLS_ENUM : is_unser ? PHP_SC_OCLS_UNSER : PHP_SC_OCLS_CLASS);
-        php_sc_store_u32(b + 1, (uint32_t) ZSTR_LEN(ce->name));
-        smart_str_appendl(&hdr, b, 5);
-        smart_str_appendl(&hdr, ZSTR_VAL(ce->name), ZSTR_LEN(ce->name));
-        php_sc_store_u64(b, (uint64_t) zend_string_hash_val(ce->name));
-        php_sc_store_u64(b + 8, php_sc_ocls_fp(ce));
-        smart_str_appendl(&hdr, b, 16);
+        hlen += 5 + ZSTR_LEN(ce->name) + 16;
+        if (!(ce->ce_flags & ZEND_ACC_ENUM) && !php_sc_ocls_unser(ce)) {
+            hlen += 8 + php_sc_ocls_slot_bytes(ce);
+        }
+    }
+    data = emalloc(hlen + e.len);
+    p = data;
+    p[0] = (char) PHP_SC_OBJ_FORM;
+    p[1] = (char) PHP_SC_OBJ_VERSION;
+    php_sc_store_u32(p + 2, e.ntargets);
+    php_sc_store_u32(p + 6, e.ncls);
+    php_sc_store_u32(p + 10, e.max_level);
+    p += 14;
+    for (i = 0; i < e.ncls; i++) {
+        zend_class_entry *ce = e.cls[i];
+        bool is_enum = (ce->ce_flags & ZEND_ACC_ENUM) != 0, is_unser = !is_enum && php_sc_ocls_unser(ce);
+        p[0] = (char) (is_enum ? PHP_SC_OCLS_ENUM : is_unser ? PHP_SC_OCLS_UNSER : PHP_SC_OCLS_CLASS);
+        php_sc_store_u32(p + 1, (uint32_t) ZSTR_LEN(ce->name));
+        memcpy(p + 5, ZSTR_VAL(ce->name), ZSTR_LEN(ce->name));
+        p += 5 + ZSTR_LEN(ce->name);
+        php_sc_store_u64(p, (uint64_t) zend_string_hash_val(ce->name));
+        php_sc_store_u64(p + 8, php_sc_ocls_fp(ce));
+        p += 16;
         if (!is_enum && !is_unser) {
-            uint32_t n = (uint32_t) ce->default_properties_count, j, bytes = 0;
+            uint32_t n = (uint32_t) ce->default_properties_count, j;
+            php_sc_store_u32(p, n);
+            php_sc_store_u32(p + 4, php_sc_ocls_slot_bytes(ce));
+            p += 8;
             for (j = 0; j < n; j++) {
                 zend_property_info *info = ce->properties_info_table[j];
-                bytes += 4 + (info ? (uint32_t) ZSTR_LEN(info->name) : 0);
-            }
-            php_sc_store_u32(b, n);
-            php_sc_store_u32(b + 4, bytes);
-            smart_str_appendl(&hdr, b, 8);
-            for (j = 0; j < n; j++) {
-                zend_property_info *info = ce->properties_info_table[j];
-                php_sc_store_u32(b, info ? (uint32_t) ZSTR_LEN(info->name) : PHP_SC_OBJ_NOSLOT);
-                smart_str_appendl(&hdr, b, 4);
+                php_sc_store_u32(p, info ? (uint32_t) ZSTR_LEN(info->name) : PHP_SC_OBJ_NOSLOT);
+                p += 4;
                 if (info) {
-                    smart_str_appendl(&hdr, ZSTR_VAL(info->name), ZSTR_LEN(info->name));
+                    memcpy(p, ZSTR_VAL(info->name), ZSTR_LEN(info->name));
+                    p += ZSTR_LEN(info->name);
                 }
             }
         }
     }
+    ZEND_ASSERT((size_t) (p - data) == hlen);
     if (e.cls) {
         efree(e.cls);
     }
-    data = emalloc(ZSTR_LEN(hdr.s) + e.len);
-    memcpy(data, ZSTR_VAL(hdr.s), ZSTR_LEN(hdr.s));
-    memcpy(data + ZSTR_LEN(hdr.s), e.buf, e.len);
+    memcpy(p, e.buf, e.len);
     out->vtype = SC_V_SERIALIZED;
     out->owned_buf = data;
     out->data = data;
-    out->len = ZSTR_LEN(hdr.s) + e.len;
-    smart_str_free(&hdr);
+    out->len = hlen + e.len;
     efree(e.buf);
     if (nzc) {
         *nzc = e.nzc;
@@ -1275,7 +1289,7 @@ static bool php_sc_odec_object(php_sc_odec *d, zval *out, zend_property_info *in
  * calls it once the whole value is built: nothing here runs user code, so
  * no one sees the difference). It throwing, or a value that is not a
  * scalar: false (the text path gives what unserialize() gives). */
-static bool php_sc_odec_unser(php_sc_odec *d, zval *out, zend_property_info *info)
+static zend_never_inline bool php_sc_odec_unser(php_sc_odec *d, zval *out, zend_property_info *info)
 {
     uint32_t cidx;
     php_sc_ocls_in *c;
