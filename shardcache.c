@@ -404,14 +404,9 @@ static bool php_sc_out_to_zval(php_sc_sink *sink, const sc_value_out *out, zval 
         SCG(scratch) = NULL;
         SCG(scratch_cap) = 0;
         bool unparsed;
-        if (out->vtype == SC_V_ZC) {
-            ok = php_sc_zc_object_to_zval(out, dst, &unparsed);
-        } else if (out->vtype == SC_V_SERIALIZED && out->len != 0 && out->data[0] == PHP_SC_OBJ_FORM) {
-            /* The object form, without the decoders of other types between. */
-            ok = php_sc_value_decode_zc_object(out->data, out->len, dst, NULL, 0, false, &unparsed) == SUCCESS;
-        } else {
-            ok = php_sc_value_decode_ex(out->vtype, out->scalar, out->data, out->len, dst, &unparsed) == SUCCESS;
-        }
+        ok = out->vtype == SC_V_ZC ? php_sc_zc_object_to_zval(out, dst, &unparsed)
+                                   : php_sc_value_decode_ex(out->vtype, out->scalar, out->data, out->len, dst, &unparsed)
+                                         == SUCCESS;
         if (parse_failed) {
             *parse_failed = unparsed;
         }
