@@ -14,16 +14,20 @@
  * (or stdClass), with no __serialize, __unserialize, __sleep, __wakeup or
  * Serializable, not abstract, anonymous or #[NotSerializable], without
  * property hooks (8.4), not lazy (8.4), and with no dynamic property
- * unless the class allows them (#[AllowDynamicProperties], stdClass); and
- * enum cases. One object of any other class (DateTime, ArrayObject,
- * Closure, a class with __wakeup, ...) sends the whole value to
- * serialize(), as before; so does apc.serializer set to a third-party
- * serializer, a recursive array, and a serialize_precision below 17.
+ * unless the class allows them (#[AllowDynamicProperties], stdClass);
+ * enum cases; and DateTime, DateTimeImmutable and DateTimeZone themselves,
+ * kept as the array of scalars their __serialize() returns and rebuilt by
+ * their __unserialize() (php_sc_ocls_unser). One object of any other
+ * class (a subclass of those, DateInterval, ArrayObject, Closure, a class
+ * with __wakeup, ...) sends the whole value to serialize(), as before; so
+ * does apc.serializer set to a third-party serializer, a recursive array,
+ * and a serialize_precision below 17.
  *
  * Layout (SC_V_SERIALIZED data):
  *   u8 PHP_SC_OBJ_FORM, u8 version, u32 targets, u32 classes, u32 levels
  *   (how deep objects and non-empty arrays nest: unserialize_max_depth),
- *   per class: u8 kind (0 class, 1 enum), u32 name length, the name,
+ *   per class: u8 kind (0 class, 1 enum, 2 rebuilt by __unserialize),
+ *     u32 name length, the name,
  *     u64 fingerprint (php_sc_ocls_fp); classes also u32 slots, u32 bytes,
  *     then per declared slot u32 length and the mangled property name
  *     (0xffffffff: a slot without a property),
@@ -52,8 +56,10 @@
 #include "php.h"
 #include "zend_smart_str.h"
 #include "zend_interfaces.h"
+#include "zend_exceptions.h"
 #include "ext/standard/php_var.h"
 #include "ext/standard/basic_functions.h"
+#include "ext/date/php_date.h"
 #include "php_shardcache.h"
 #include "value.h"
 #include "value_fmt.h"
@@ -77,13 +83,15 @@ enum {
     PHP_SC_O_REFTO  = 0x26,   /* u32 target: a reference to it (serialize()'s R:) */
     PHP_SC_O_TARGET = 0x27,   /* the next value is a target */
     PHP_SC_O_KSTR   = 0x28,   /* key: u32 length, bytes (keys also PHP_SC_K_I32/I64) */
-    PHP_SC_O_ZARR   = 0x29    /* zero-copy layout only: u32 position (from its header) of
+    PHP_SC_O_ZARR   = 0x29,   /* zero-copy layout only: u32 position (from its header) of
                                  the pointer to an immutable array laid out there */
+    PHP_SC_O_UOBJ   = 0x2a    /* u32 class, u32 n, (key, scalar value) x n: an object
+                                 rebuilt by its __unserialize() from that array */
 };
 
 #define PHP_SC_OBJ_VERSION 1
 #define PHP_SC_OBJ_NOSLOT UINT32_C(0xffffffff)
-enum { PHP_SC_OCLS_CLASS = 0, PHP_SC_OCLS_ENUM = 1 };
+enum { PHP_SC_OCLS_CLASS = 0, PHP_SC_OCLS_ENUM = 1, PHP_SC_OCLS_UNSER = 2 };
 
 /* This thread's figures (shardcache_info()['objects']), in the module
  * globals (ZTS: per thread, off the static TLS block a module may not grow). */
@@ -106,10 +114,18 @@ void php_sc_obj_info(zval *dst)
 /* Test-only (SHARDCACHE_TEST_OBJ_TEXT=1): every fetch takes the text path. */
 static bool php_sc_obj_force_text;
 
+/* DateTime, DateTimeImmutable, DateTimeZone (php_sc_ocls_unser): internal
+ * classes, the same for the whole process, set at module start (ext/date
+ * starts before any shared extension). */
+static zend_class_entry *php_sc_date_ces[3];
+
 void php_sc_obj_minit(void)
 {
     const char *v = getenv("SHARDCACHE_TEST_OBJ_TEXT");
     php_sc_obj_force_text = v && strcmp(v, "1") == 0;
+    php_sc_date_ces[0] = php_date_get_immutable_ce();
+    php_sc_date_ces[1] = php_date_get_date_ce();
+    php_sc_date_ces[2] = php_date_get_timezone_ce();
 }
 
 /* ---- classes --------------------------------------------------------------- */
@@ -147,6 +163,17 @@ static zend_always_inline uint64_t php_sc_fnv_u64(uint64_t h, uint64_t v)
     return php_sc_fnv(h, &v, sizeof(v));
 }
 
+/* Internal classes whose instances the form keeps as the array their
+ * __serialize() returns, rebuilt at fetch by __unserialize() with it, as
+ * unserialize() rebuilds them: DateTime, DateTimeImmutable and
+ * DateTimeZone themselves (not their subclasses), whose state is that
+ * array of scalars and whose __unserialize() runs no user code. */
+static zend_always_inline bool php_sc_ocls_unser(const zend_class_entry *ce)
+{
+    return ce->type == ZEND_INTERNAL_CLASS
+           && (ce == php_sc_date_ces[0] || ce == php_sc_date_ces[1] || ce == php_sc_date_ces[2]);
+}
+
 /* Whether the form takes instances of ce, and its fingerprint (0: no). */
 static uint64_t php_sc_ocls_compute(zend_class_entry *ce)
 {
@@ -156,6 +183,16 @@ static uint64_t php_sc_ocls_compute(zend_class_entry *ce)
 
     if (!(ce->ce_flags & ZEND_ACC_LINKED)) {
         return 0;
+    }
+    if (php_sc_ocls_unser(ce)) {
+        /* Its __serialize() array's shape is the PHP version's. */
+        if (!ce->__serialize || !ce->__unserialize) {
+            return 0;
+        }
+        h = php_sc_fnv_u64(h, 0x75);
+        h = php_sc_fnv_u64(h, PHP_VERSION_ID);
+        h = php_sc_fnv_str(h, ce->name);
+        return h ? h : 1;
     }
     if (ce->ce_flags & ZEND_ACC_ENUM) {
         h = php_sc_fnv_u64(h, 0xe);
@@ -460,6 +497,68 @@ static bool php_sc_oenc_array(php_sc_oenc *e, HashTable *ht)
     return ok;
 }
 
+/* An object of a php_sc_ocls_unser class (already given its target id):
+ * the array its __serialize() returns, taken only when every key is a
+ * string or an int and every value a scalar (no object or reference whose
+ * identity unserialize() would have to keep). */
+static zend_never_inline bool php_sc_oenc_unser(php_sc_oenc *e, zend_object *obj)
+{
+    zend_class_entry *ce = obj->ce;
+    zval data, *val;
+    zend_ulong h;
+    zend_string *key;
+    bool ok = true;
+
+    if (!php_sc_ocls_fp(ce) || EG(exception)) {
+        return false;
+    }
+#if PHP_VERSION_ID >= 80400
+    if (zend_object_is_lazy(obj)) {
+        return false;
+    }
+#endif
+    ZVAL_UNDEF(&data);
+    zend_call_known_instance_method_with_0_params(ce->__serialize, obj, &data);
+    if (EG(exception)) {
+        /* (an object never initialized: serialize() throws it again) */
+        zend_clear_exception();
+        zval_ptr_dtor(&data);
+        return false;
+    }
+    if (Z_TYPE(data) != IS_ARRAY || zend_hash_num_elements(Z_ARRVAL(data)) > UINT32_MAX / 2) {
+        zval_ptr_dtor(&data);
+        return false;
+    }
+    if (++e->depth > PHP_SC_VALUE_MAX_DEPTH) {
+        zval_ptr_dtor(&data);
+        return false;
+    }
+    if (++e->level > e->max_level) {
+        e->max_level = e->level;
+    }
+    php_sc_oenc_tag_u32(e, PHP_SC_O_UOBJ, php_sc_oenc_class(e, ce));
+    php_sc_oenc_u32(e, zend_hash_num_elements(Z_ARRVAL(data)));
+    ZEND_HASH_FOREACH_KEY_VAL(Z_ARRVAL(data), h, key, val) {
+        if (Z_TYPE_P(val) > IS_STRING) {
+            ok = false;
+            break;
+        }
+        if (key) {
+            ok = php_sc_oenc_str(e, PHP_SC_O_KSTR, ZSTR_VAL(key), ZSTR_LEN(key));
+        } else {
+            php_sc_oenc_long(e, (zend_long) h, 0, PHP_SC_K_I32, PHP_SC_K_I64);
+        }
+        if (!ok || !php_sc_oenc_value(e, val)) {
+            ok = false;
+            break;
+        }
+    } ZEND_HASH_FOREACH_END();
+    zval_ptr_dtor(&data);
+    e->depth--;
+    e->level--;
+    return ok;
+}
+
 /* An object not met before in this value (already given its target id). */
 static bool php_sc_oenc_object(php_sc_oenc *e, zend_object *obj)
 {
@@ -484,7 +583,10 @@ static bool php_sc_oenc_object(php_sc_oenc *e, zend_object *obj)
         e->len += Z_STRLEN_P(name);
         return true;
     }
-    if (obj->handlers != &std_object_handlers || !php_sc_ocls_fp(ce)) {
+    if (obj->handlers != &std_object_handlers) {
+        return php_sc_ocls_unser(ce) && php_sc_oenc_unser(e, obj);
+    }
+    if (!php_sc_ocls_fp(ce)) {
         return false;
     }
 #if PHP_VERSION_ID >= 80400
@@ -632,14 +734,26 @@ static bool php_sc_oenc_value(php_sc_oenc *e, zval *zv)
     }
 }
 
+/* The bytes of a class's slot names in the header: per declared slot a
+ * u32 length and the mangled name. */
+static uint32_t php_sc_ocls_slot_bytes(const zend_class_entry *ce)
+{
+    uint32_t n = (uint32_t) ce->default_properties_count, j, bytes = 0;
+    for (j = 0; j < n; j++) {
+        zend_property_info *info = ce->properties_info_table[j];
+        bytes += 4 + (info ? (uint32_t) ZSTR_LEN(info->name) : 0);
+    }
+    return bytes;
+}
+
 static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_zc_hook zc, void *zc_ctx, uint32_t *nzc,
                                    bool not_plain)
 {
     php_sc_oenc e;
-    smart_str hdr = {0};
+    size_t hlen;
     uint32_t i;
     bool ok;
-    char *data;
+    char *data, *p;
 
     /* serialize() rounds floats to serialize_precision digits. */
     if (PG(serialize_precision) != -1 && PG(serialize_precision) < 17) {
@@ -691,56 +805,58 @@ static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_
         return false;
     }
 
-    {
-        char head[14];
-        head[0] = (char) PHP_SC_OBJ_FORM;
-        head[1] = (char) PHP_SC_OBJ_VERSION;
-        php_sc_store_u32(head + 2, e.ntargets);
-        php_sc_store_u32(head + 6, e.ncls);
-        php_sc_store_u32(head + 10, e.max_level);
-        smart_str_appendl(&hdr, head, 14);
-    }
+    /* The header (its size first, then written in place before the body). */
+    hlen = 14;
     for (i = 0; i < e.ncls; i++) {
         zend_class_entry *ce = e.cls[i];
-        char b[21];
-        bool is_enum = (ce->ce_flags & ZEND_ACC_ENUM) != 0;
-        b[0] = (char) (is_enum ? PHP_SC_OCLS_ENUM : PHP_SC_OCLS_CLASS);
-        php_sc_store_u32(b + 1, (uint32_t) ZSTR_LEN(ce->name));
-        smart_str_appendl(&hdr, b, 5);
-        smart_str_appendl(&hdr, ZSTR_VAL(ce->name), ZSTR_LEN(ce->name));
-        php_sc_store_u64(b, (uint64_t) zend_string_hash_val(ce->name));
-        php_sc_store_u64(b + 8, php_sc_ocls_fp(ce));
-        smart_str_appendl(&hdr, b, 16);
-        if (!is_enum) {
-            uint32_t n = (uint32_t) ce->default_properties_count, j, bytes = 0;
+        hlen += 5 + ZSTR_LEN(ce->name) + 16;
+        if (!(ce->ce_flags & ZEND_ACC_ENUM) && !php_sc_ocls_unser(ce)) {
+            hlen += 8 + php_sc_ocls_slot_bytes(ce);
+        }
+    }
+    data = emalloc(hlen + e.len);
+    p = data;
+    p[0] = (char) PHP_SC_OBJ_FORM;
+    p[1] = (char) PHP_SC_OBJ_VERSION;
+    php_sc_store_u32(p + 2, e.ntargets);
+    php_sc_store_u32(p + 6, e.ncls);
+    php_sc_store_u32(p + 10, e.max_level);
+    p += 14;
+    for (i = 0; i < e.ncls; i++) {
+        zend_class_entry *ce = e.cls[i];
+        bool is_enum = (ce->ce_flags & ZEND_ACC_ENUM) != 0, is_unser = !is_enum && php_sc_ocls_unser(ce);
+        p[0] = (char) (is_enum ? PHP_SC_OCLS_ENUM : is_unser ? PHP_SC_OCLS_UNSER : PHP_SC_OCLS_CLASS);
+        php_sc_store_u32(p + 1, (uint32_t) ZSTR_LEN(ce->name));
+        memcpy(p + 5, ZSTR_VAL(ce->name), ZSTR_LEN(ce->name));
+        p += 5 + ZSTR_LEN(ce->name);
+        php_sc_store_u64(p, (uint64_t) zend_string_hash_val(ce->name));
+        php_sc_store_u64(p + 8, php_sc_ocls_fp(ce));
+        p += 16;
+        if (!is_enum && !is_unser) {
+            uint32_t n = (uint32_t) ce->default_properties_count, j;
+            php_sc_store_u32(p, n);
+            php_sc_store_u32(p + 4, php_sc_ocls_slot_bytes(ce));
+            p += 8;
             for (j = 0; j < n; j++) {
                 zend_property_info *info = ce->properties_info_table[j];
-                bytes += 4 + (info ? (uint32_t) ZSTR_LEN(info->name) : 0);
-            }
-            php_sc_store_u32(b, n);
-            php_sc_store_u32(b + 4, bytes);
-            smart_str_appendl(&hdr, b, 8);
-            for (j = 0; j < n; j++) {
-                zend_property_info *info = ce->properties_info_table[j];
-                php_sc_store_u32(b, info ? (uint32_t) ZSTR_LEN(info->name) : PHP_SC_OBJ_NOSLOT);
-                smart_str_appendl(&hdr, b, 4);
+                php_sc_store_u32(p, info ? (uint32_t) ZSTR_LEN(info->name) : PHP_SC_OBJ_NOSLOT);
+                p += 4;
                 if (info) {
-                    smart_str_appendl(&hdr, ZSTR_VAL(info->name), ZSTR_LEN(info->name));
+                    memcpy(p, ZSTR_VAL(info->name), ZSTR_LEN(info->name));
+                    p += ZSTR_LEN(info->name);
                 }
             }
         }
     }
+    ZEND_ASSERT((size_t) (p - data) == hlen);
     if (e.cls) {
         efree(e.cls);
     }
-    data = emalloc(ZSTR_LEN(hdr.s) + e.len);
-    memcpy(data, ZSTR_VAL(hdr.s), ZSTR_LEN(hdr.s));
-    memcpy(data + ZSTR_LEN(hdr.s), e.buf, e.len);
+    memcpy(p, e.buf, e.len);
     out->vtype = SC_V_SERIALIZED;
     out->owned_buf = data;
     out->data = data;
-    out->len = ZSTR_LEN(hdr.s) + e.len;
-    smart_str_free(&hdr);
+    out->len = hlen + e.len;
     efree(e.buf);
     if (nzc) {
         *nzc = e.nzc;
@@ -838,7 +954,7 @@ static bool php_sc_ohead_read(const char *data, size_t len, php_sc_ohead *h, php
         c->kind = p[0];
         c->name_len = php_sc_load_u32(p + 1);
         p += 5;
-        if (c->kind > PHP_SC_OCLS_ENUM || c->name_len == 0 || PHP_SC_OLEFT(p, end) < (size_t) c->name_len + 16) {
+        if (c->kind > PHP_SC_OCLS_UNSER || c->name_len == 0 || PHP_SC_OLEFT(p, end) < (size_t) c->name_len + 16) {
             goto bad;
         }
         c->name = (const char *) p;
@@ -916,6 +1032,8 @@ typedef struct php_sc_otarget {
     zend_property_info *info;   /* the typed property that slot is, or NULL */
 } php_sc_otarget;
 
+#define PHP_SC_OKEYS 8
+
 typedef struct php_sc_odec {
     const unsigned char *p, *end;
     php_sc_ohead *h;
@@ -924,7 +1042,30 @@ typedef struct php_sc_odec {
     zend_object **made;         /* objects created, for the failure path */
     uint32_t nmade;
     uint32_t depth;
+    uint32_t kmask;             /* which keys[] are set */
+    zend_string *keys[PHP_SC_OKEYS];   /* string keys read last, held (php_sc_odec_key) */
 } php_sc_odec;
+
+/* The string key of len bytes at p, a new reference: the same string as
+ * the last such key of its slot when equal (the date classes' arrays, rows
+ * of a list, repeat their keys), else a new one that takes the slot. */
+static zend_always_inline zend_string *php_sc_odec_key(php_sc_odec *d, const unsigned char *p, uint32_t len)
+{
+    uint32_t i = (len * 7u + (len ? p[0] : 0u)) & (PHP_SC_OKEYS - 1);
+    zend_string *k;
+
+    if (d->kmask & (UINT32_C(1) << i)) {
+        k = d->keys[i];
+        if (ZSTR_LEN(k) == len && memcmp(ZSTR_VAL(k), p, len) == 0) {
+            return zend_string_copy(k);
+        }
+        zend_string_release(k);
+    }
+    k = zend_string_init((const char *) p, len, 0);
+    d->keys[i] = zend_string_copy(k);
+    d->kmask |= UINT32_C(1) << i;
+    return k;
+}
 
 static bool php_sc_odec_value(php_sc_odec *d, zval *out, zend_property_info *info);
 
@@ -936,6 +1077,61 @@ static zend_always_inline bool php_sc_odec_u32(php_sc_odec *d, uint32_t *v)
     *v = php_sc_load_u32(d->p);
     d->p += 4;
     return true;
+}
+
+/* A property's value when it is an int, a float or a string, read here
+ * instead of through php_sc_odec_value: 1 done, 0 malformed, -1 another
+ * tag (nothing read). */
+static zend_always_inline int php_sc_odec_scalar(php_sc_odec *d, zval *out)
+{
+    const unsigned char *p = d->p;
+    size_t left = PHP_SC_OLEFT(p, d->end);
+    uint32_t n;
+
+    if (UNEXPECTED(left < 1)) {
+        return 0;
+    }
+    switch (p[0]) {
+        case PHP_SC_T_I8:
+            if (UNEXPECTED(left < 2)) {
+                return 0;
+            }
+            ZVAL_LONG(out, (zend_long) (int8_t) p[1]);
+            d->p = p + 2;
+            return 1;
+        case PHP_SC_T_I32:
+            if (UNEXPECTED(left < 5)) {
+                return 0;
+            }
+            ZVAL_LONG(out, (zend_long) (int32_t) php_sc_load_u32(p + 1));
+            d->p = p + 5;
+            return 1;
+        case PHP_SC_T_DOUBLE: {
+            uint64_t bits;
+            double v;
+            if (UNEXPECTED(left < 9)) {
+                return 0;
+            }
+            bits = php_sc_load_u64(p + 1);
+            memcpy(&v, &bits, 8);
+            ZVAL_DOUBLE(out, v);
+            d->p = p + 9;
+            return 1;
+        }
+        case PHP_SC_T_STR32:
+            if (UNEXPECTED(left < 5)) {
+                return 0;
+            }
+            n = php_sc_load_u32(p + 1);
+            if (UNEXPECTED(left - 5 < n)) {
+                return 0;
+            }
+            ZVAL_STR(out, zend_string_init_fast((const char *) p + 5, n));
+            d->p = p + 5 + n;
+            return 1;
+        default:
+            return -1;
+    }
 }
 
 static zend_always_inline bool php_sc_odec_push(php_sc_odec *d, zval *zv, zend_property_info *info)
@@ -982,7 +1178,7 @@ static bool php_sc_odec_array(php_sc_odec *d, zval *out, bool list)
                 if (!php_sc_odec_u32(d, &len) || PHP_SC_OLEFT(d->p, d->end) < len) {
                     return false;
                 }
-                key = zend_string_init((const char *) d->p, len, 0);
+                key = php_sc_odec_key(d, d->p, len);
                 d->p += len;
                 slot = zend_symtable_find(ht, key) ? NULL : zend_symtable_add_new(ht, key, &EG(uninitialized_zval));
                 zend_string_release(key);
@@ -1012,6 +1208,7 @@ static bool php_sc_odec_object(php_sc_odec *d, zval *out, zend_property_info *in
     php_sc_ocls_in *c;
     zend_class_entry *ce;
     zend_object *obj;
+    int sc;
 
     if (!php_sc_odec_u32(d, &cidx) || cidx >= d->h->ncls) {
         return false;
@@ -1042,6 +1239,13 @@ static bool php_sc_odec_object(php_sc_odec *d, zval *out, zend_property_info *in
             zval_ptr_dtor(slot);
         }
         ZVAL_NULL(slot);
+        sc = php_sc_odec_scalar(d, slot);
+        if (sc > 0) {
+            continue;
+        }
+        if (sc == 0) {
+            return false;
+        }
         if (!ZEND_TYPE_IS_SET(pi->type)) {
             pi = NULL;
         }
@@ -1078,6 +1282,53 @@ static bool php_sc_odec_object(php_sc_odec *d, zval *out, zend_property_info *in
     }
     d->depth--;
     return true;
+}
+
+/* PHP_SC_O_UOBJ: the object made without its constructor, then its
+ * __unserialize() called with the array, as unserialize() does (which
+ * calls it once the whole value is built: nothing here runs user code, so
+ * no one sees the difference). It throwing, or a value that is not a
+ * scalar: false (the text path gives what unserialize() gives). */
+static zend_never_inline bool php_sc_odec_unser(php_sc_odec *d, zval *out, zend_property_info *info)
+{
+    uint32_t cidx;
+    php_sc_ocls_in *c;
+    zend_object *obj;
+    zval data, *val;
+    bool ok;
+
+    if (!php_sc_odec_u32(d, &cidx) || cidx >= d->h->ncls) {
+        return false;
+    }
+    c = &d->h->cls[cidx];
+    if (c->kind != PHP_SC_OCLS_UNSER || ++d->depth > PHP_SC_VALUE_MAX_DEPTH) {
+        return false;
+    }
+    if (!php_sc_odec_push(d, out, info) || object_init_ex(out, c->ce) != SUCCESS) {
+        return false;
+    }
+    obj = Z_OBJ_P(out);
+    d->made[d->nmade++] = obj;   /* at most one per target */
+    ZVAL_NULL(&data);
+    ok = php_sc_odec_array(d, &data, false);
+    if (ok) {
+        ZEND_HASH_FOREACH_VAL(Z_ARRVAL(data), val) {
+            if (Z_TYPE_P(val) > IS_STRING) {
+                ok = false;
+                break;
+            }
+        } ZEND_HASH_FOREACH_END();
+    }
+    if (ok) {
+        zend_call_known_instance_method_with_1_params(c->ce->__unserialize, obj, NULL, &data);
+        if (UNEXPECTED(EG(exception))) {
+            zend_clear_exception();
+            ok = false;
+        }
+    }
+    zval_ptr_dtor(&data);
+    d->depth--;
+    return ok;
 }
 
 static bool php_sc_odec_enum(php_sc_odec *d, zval *out, zend_property_info *info)
@@ -1180,6 +1431,8 @@ static bool php_sc_odec_value(php_sc_odec *d, zval *out, zend_property_info *inf
             return php_sc_odec_object(d, out, info);
         case PHP_SC_O_ENUM:
             return php_sc_odec_enum(d, out, info);
+        case PHP_SC_O_UOBJ:
+            return php_sc_odec_unser(d, out, info);
         case PHP_SC_O_OBJREF: {
             zval *z;
             if (!php_sc_odec_u32(d, &n) || n >= d->nt) {
@@ -1216,7 +1469,7 @@ static bool php_sc_odec_value(php_sc_odec *d, zval *out, zend_property_info *inf
         }
         case PHP_SC_O_TARGET:
             if (d->p < d->end && (*d->p == PHP_SC_O_TARGET || *d->p == PHP_SC_O_REFTO || *d->p == PHP_SC_O_OBJ
-                                  || *d->p == PHP_SC_O_ENUM || *d->p == PHP_SC_O_OBJREF)) {
+                                  || *d->p == PHP_SC_O_ENUM || *d->p == PHP_SC_O_OBJREF || *d->p == PHP_SC_O_UOBJ)) {
                 return false;
             }
             return php_sc_odec_push(d, out, info) && php_sc_odec_value(d, out, info);
@@ -1234,10 +1487,14 @@ static bool php_sc_odec_native(php_sc_ohead *h, zval *out)
     uint32_t i;
     bool ok;
 
-    /* Deeper than unserialize() goes: its warning, through it. The
-     * setting is read by name: BG() read 0 here in ZTS builds
-     * (tests/api/422). */
+    /* Deeper than unserialize() goes: its warning, through it. NTS reads
+     * the setting where unserialize() does (BG()); ZTS builds read it by
+     * name, BG() read 0 there (tests/api/422). */
+#ifdef ZTS
     zend_long max_depth = zend_ini_long("unserialize_max_depth", sizeof("unserialize_max_depth") - 1, 0);
+#else
+    zend_long max_depth = BG(unserialize_max_depth);
+#endif
 
     if (max_depth > 0 && h->levels > (uint64_t) max_depth) {
         return false;
@@ -1247,6 +1504,7 @@ static bool php_sc_odec_native(php_sc_ohead *h, zval *out)
         c->ce = php_sc_ocls_find(c->name, c->name_len, c->hash);
         if (!c->ce || php_sc_ocls_fp(c->ce) != c->fp
             || (c->kind == PHP_SC_OCLS_ENUM) != ((c->ce->ce_flags & ZEND_ACC_ENUM) != 0)
+            || (c->kind == PHP_SC_OCLS_UNSER) != php_sc_ocls_unser(c->ce)
             || (c->kind == PHP_SC_OCLS_CLASS && c->nslots != (uint32_t) c->ce->default_properties_count)) {
             return false;
         }
@@ -1257,6 +1515,7 @@ static bool php_sc_odec_native(php_sc_ohead *h, zval *out)
     d.nt = 0;
     d.nmade = 0;
     d.depth = 0;
+    d.kmask = 0;
     d.t = h->ntargets <= 16 ? tbuf : safe_emalloc(h->ntargets, sizeof(php_sc_otarget), 0);
     d.made = h->ntargets <= 16 ? mbuf : safe_emalloc(h->ntargets, sizeof(zend_object *), 0);
     ZVAL_NULL(out);
@@ -1268,6 +1527,13 @@ static bool php_sc_odec_native(php_sc_ohead *h, zval *out)
         }
         zval_ptr_dtor(out);
         ZVAL_NULL(out);
+    }
+    if (UNEXPECTED(d.kmask)) {
+        for (i = 0; i < PHP_SC_OKEYS; i++) {
+            if (d.kmask & (UINT32_C(1) << i)) {
+                zend_string_release(d.keys[i]);
+            }
+        }
     }
     if (d.t != tbuf) {
         efree(d.t);
@@ -1525,6 +1791,29 @@ static bool php_sc_otext_value(php_sc_otext *x)
             for (i = 0; i < ndyn; i++) {
                 if (PHP_SC_OLEFT(x->p, x->end) < 1 || *x->p != PHP_SC_O_KSTR || !php_sc_otext_key(x)
                     || !php_sc_otext_value(x)) {
+                    return false;
+                }
+            }
+            smart_str_appendc(&x->s, '}');
+            break;
+        }
+        case PHP_SC_O_UOBJ: {
+            php_sc_ocls_in *c;
+            uint32_t n;
+            if (!php_sc_otext_u32(x, &v) || v >= x->h->ncls || x->h->cls[v].kind != PHP_SC_OCLS_UNSER
+                || !php_sc_otext_target(x) || !php_sc_otext_u32(x, &n) || n > PHP_SC_OLEFT(x->p, x->end)) {
+                return false;
+            }
+            c = &x->h->cls[v];
+            smart_str_appendl(&x->s, "O:", 2);
+            smart_str_append_unsigned(&x->s, c->name_len);
+            smart_str_appendl(&x->s, ":\"", 2);
+            smart_str_appendl(&x->s, c->name, c->name_len);
+            smart_str_appendl(&x->s, "\":", 2);
+            smart_str_append_unsigned(&x->s, n);
+            smart_str_appendl(&x->s, ":{", 2);
+            for (i = 0; i < n; i++) {
+                if (!php_sc_otext_key(x) || !php_sc_otext_value(x)) {
                     return false;
                 }
             }

@@ -1255,6 +1255,9 @@ zend_result php_sc_value_decode(uint8_t vtype, int64_t scalar, const char *data,
             if (data == NULL) {
                 break;
             }
+            if (len != 0 && data[0] == PHP_SC_OBJ_FORM) {
+                return php_sc_obj_decode(data, len, out);
+            }
             return php_sc_dec_serialized(data, len, out);
         default:
             break;

@@ -1,5 +1,5 @@
 --TEST--
-object form: values it does not take go through serialize() as before (internal classes such as DateTimeImmutable and ArrayObject, __serialize, __sleep, __wakeup, Serializable, dynamic properties without #[AllowDynamicProperties], a low serialize_precision, Closure)
+object form: values it does not take go through serialize() as before (internal classes such as DateInterval and ArrayObject, user subclasses of DateTimeImmutable, __serialize, __sleep, __wakeup, Serializable, dynamic properties without #[AllowDynamicProperties], a low serialize_precision, Closure)
 --INI--
 apc.enable_cli=1
 error_reporting=-1
@@ -17,10 +17,11 @@ class Ser implements Serializable { public $a = 1; public function serialize() {
 class NoDyn { public $a = 1; }
 class MyArrayObject extends ArrayObject { public $extra = 'e'; }
 class MyException extends Exception {}
+class MyImmutable extends DateTimeImmutable { public $extra = 'e'; }
 $n = new NoDyn(); @$n->dyn = 2;
 $cases = [
-    'DateTimeImmutable' => [new DateTimeImmutable('2020-02-29 12:34:56.789', new DateTimeZone('Europe/Paris'))],
-    'DateTime' => new DateTime('@86400'),
+    'DateTimeImmutable subclass' => [new MyImmutable('2020-02-29 12:34:56.789', new DateTimeZone('Europe/Paris'))],
+    'DateInterval' => new DateInterval('P1DT2H'),
     'ArrayObject subclass' => new MyArrayObject([1, 2]),
     '__serialize' => new WithSerialize(),
     '__sleep' => new WithSleep(),
@@ -45,9 +46,9 @@ try { apcu_store('closure', [new stdClass(), function () {}]); } catch (Exceptio
 try { apcu_store('anon', new class { public $a = 1; }); } catch (Exception $e) { echo get_class($e), ': ', $e->getMessage(), "\n"; }
 ?>
 --EXPECTF--
-DateTimeImmutable: same
+DateTimeImmutable subclass: same
   serialized +1, stored +0
-DateTime: same
+DateInterval: same
   serialized +1, stored +0
 ArrayObject subclass: same
   serialized +1, stored +0

@@ -1,0 +1,68 @@
+--TEST--
+object form: DateTime, DateTimeImmutable and DateTimeZone through the unserialize() path (the text made from the stored graph) equal unserialize(serialize())
+--ENV--
+SHARDCACHE_TEST_OBJ_TEXT=1
+--INI--
+apc.enable_cli=1
+error_reporting=E_ALL & ~E_DEPRECATED
+--FILE--
+<?php
+require __DIR__ . '/../lib/object-date-cases.inc';
+sc_date_run();
+$f = shardcache_info()['objects'];
+echo "stored {$f['stored']}, serialized {$f['serialized']}, native {$f['native']}, unserialized {$f['unserialized']}\n";
+?>
+--EXPECT--
+offset zone (type 1): same
+  object form
+abbreviation (type 2): same
+  object form
+identifier (type 3): same
+  object form
+UTC: same
+  object form
+timestamp: same
+  object form
+negative timestamp, microseconds: same
+  object form
+microseconds 999999: same
+  object form
+year -5000: same
+  object form
+year 10000 and beyond: same
+  object form
+zone type 1: same
+  object form
+zone type 2: same
+  object form
+zone type 3: same
+  object form
+zones of every type in a hash: same
+  object form
+same object twice: same
+  object form
+shared by two objects: same
+  object form
+mutable and immutable: same
+  object form
+references to a DateTime: same
+  object form
+typed property reference to a DateTimeImmutable: same
+  object form
+in a list of events: same
+  object form
+dynamic scalar properties: same
+  object form
+dynamic object property: same
+  serialize()
+DateTime subclass: same
+  serialize()
+DateTimeImmutable subclass: same
+  serialize()
+DateTimeZone subclass: same
+  serialize()
+subclass among plain ones: same
+  serialize()
+never constructed: apcu_store throws serialize()'s error
+bool(false)
+stored 20, serialized 6, native 0, unserialized 20
