@@ -40,11 +40,25 @@
 #                                (default $SO, else <root>/modules/shardcache.so),
 #                                EXPECT_EXT (shardcache or apcu) and the array
 #                                PHPUNIT_ARGS; --help prints FILE's header
+#   sc_check NAME STATUS [DETAIL]
+#                                count one check of a script that ends with
+#                                "N passed, N failed" (it sets PASS=0 and
+#                                FAIL=0 first): STATUS 0 passes
+#                                (PASS += 1, "ok    NAME: DETAIL"), anything
+#                                else fails (FAIL += 1, "FAIL  NAME: DETAIL")
 #   sc_need_gdb NAME             print "NAME: gdb is not installed" and the
 #                                "0 passed, 1 failed" line, then exit 1,
 #                                when gdb is missing
 
 SC_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+sc_check() {
+    if [ "$2" -eq 0 ]; then
+        PASS=$((PASS + 1)); echo "ok    $1${3:+: $3}"
+    else
+        FAIL=$((FAIL + 1)); echo "FAIL  $1${3:+: $3}"
+    fi
+}
 
 sc_help() {
     sed -n '2,/^set -/p' "$1" | sed '$d; s/^# \{0,1\}//'

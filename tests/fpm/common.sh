@@ -1,7 +1,7 @@
 # The start every php-fpm test script here shares (sourced after
 # benchmarks/web/lib.sh, with WEB_NAME set): the options --so=PATH, --keep,
-# --no-install and --help; the pass/fail counts (check, abort: the last
-# line is "N passed, N failed"); root, php8.2-fpm and the module checked.
+# --no-install and --help; the pass/fail counts (scripts/lib.sh's
+# sc_check, and abort: the last line is "N passed, N failed"); root, php8.2-fpm and the module checked.
 # Afterwards SO is the module's path; PASS and FAIL count the checks.
 SO="$ROOT/modules/shardcache.so"
 INSTALL=1
@@ -17,13 +17,6 @@ done
 
 PASS=0
 FAIL=0
-check() { # name ok(0/1) detail
-    if [ "$2" -eq 0 ]; then
-        PASS=$((PASS + 1)); echo "ok    $1${3:+: $3}"
-    else
-        FAIL=$((FAIL + 1)); echo "FAIL  $1${3:+: $3}"
-    fi
-}
 abort() {
     web_err "$*"
     echo "$PASS passed, $((FAIL + 1)) failed"

@@ -61,31 +61,6 @@ PAGE="$WEB_TMP/pages/iso.php"
 FCGI="$ROOT/tests/fpm/fcgi.php"
 
 CONF="$(fpm_two_pools sc-iso-a sc-iso-b 2)"
-[global]
-pid = $WEB_TMP/php-fpm.pid
-error_log = $WEB_TMP/php-fpm.log
-log_level = notice
-daemonize = no
-process_control_timeout = 5s
-
-[a]
-user = sc-iso-a
-group = sc-iso-a
-listen = $WEB_TMP/a.sock
-listen.mode = 0666
-pm = static
-pm.max_children = 2
-catch_workers_output = yes
-
-[b]
-user = sc-iso-b
-group = sc-iso-b
-listen = $WEB_TMP/b.sock
-listen.mode = 0666
-pm = static
-pm.max_children = 2
-catch_workers_output = yes
-EOC
 
 rm -f "$WEB_TMP/a.sock" "$WEB_TMP/b.sock"
 "$FPM_BIN" -n -F -y "$CONF" -d "extension=$SO" -d extension=posix -d apc.shm_size=8M \
@@ -112,7 +87,7 @@ wa="$(req a op=whoami)"; wb="$(req b op=whoami)"
 uid_a="$(id -u sc-iso-a)"; uid_b="$(id -u sc-iso-b)"
 [ "$wa" = "user=sc-iso-a uid=$uid_a owner_uid=$uid_a isolation=user" ] \
     && [ "$wb" = "user=sc-iso-b uid=$uid_b owner_uid=$uid_b isolation=user" ]
-check started $? "a: $wa; b: $wb"
+sc_check started $? "a: $wa; b: $wb"
 
 for dir in "a b" "b a"; do
     read -r X Y <<<"$dir"
@@ -124,33 +99,33 @@ for dir in "a b" "b a"; do
 
     got="$(twice "$X" 'op=fetch&k=k') $(twice "$X" 'op=exists&k=only-y') $(req "$X" 'op=key_info&k=k')"
     [ "$got" = "miss miss 0 0 null" ]
-    check "hidden$sfx" $? "$got"
+    sc_check "hidden$sfx" $? "$got"
 
     got="$(req "$X" 'op=list') / $(req "$X" 'op=users')"
     [ "$got" = "pre,pren | pre,pren | 2 / preload:2" ]
-    check "listed-empty$sfx" $? "$got"
+    sc_check "listed-empty$sfx" $? "$got"
 
     got="$(req "$X" 'op=add&k=k&v=x-own') $(req "$X" 'op=fetch&k=k') $(req "$X" 'op=delete&k=only-y')"
     got="$got $(req "$X" 'op=inc&k=n') $(req "$X" 'op=dec&k=n') $(req "$X" 'op=cas&k=n&o=10&n=11')"
     got="$got $(req "$X" 'op=entry&k=e&v=x-e')"
     back="$(req "$Y" 'op=fetch&k=k') $(req "$Y" 'op=fetch&k=n') $(req "$Y" 'op=exists&k=only-y') $(req "$Y" 'op=fetch&k=e')"
     [ "$got" = "1 x-own 0 1 0 0 x-e computed" ] && [ "$back" = "y-secret int:10 1 y-e" ]
-    check "writes$sfx" $? "$X: $got; $Y still: $back"
+    sc_check "writes$sfx" $? "$X: $got; $Y still: $back"
 
     got="$(req "$X" 'op=list') / $(req "$X" 'op=users') / $(req "$X" 'op=metrics')"
     [ "$got" = "e,k,n,pre,pren | e,k,n,pre,pren | 5 / $uid_x:3,preload:2 / 5 5" ]
-    check "listed$sfx" $? "$got"
+    sc_check "listed$sfx" $? "$got"
 
     got="$(req "$X" 'op=clear') $(req "$X" 'op=list')"
     back="$(req "$Y" 'op=list')"
     [ "$got" = "1 pre,pren | pre,pren | 2" ] && [ "$back" = "e,k,n,only-y,pre,pren | e,k,n,only-y,pre,pren | 6" ]
-    check "clear$sfx" $? "$X after its clear: $got; $Y: $back"
+    sc_check "clear$sfx" $? "$X after its clear: $got; $Y: $back"
 
     got="$(twice "$X" 'op=fetch&k=pre') $(req "$X" 'op=store&k=pre&v=x-pre') $(req "$X" 'op=fetch&k=pre')"
     got="$got $(req "$X" 'op=inc&k=pren') $(req "$X" 'op=inc&k=pren')"
     back="$(req "$Y" 'op=fetch&k=pre') $(req "$Y" 'op=fetch&k=pren')"
     [ "$got" = "preloaded preloaded 1 x-pre 6 7" ] && [ "$back" = "preloaded int:5" ]
-    check "preload$sfx" $? "$X: $got; $Y: $back"
+    sc_check "preload$sfx" $? "$X: $got; $Y: $back"
 
     [ "$(req "$X" 'op=clear')$(req "$Y" 'op=clear')" = 11 ] || abort "clear failed"
 
@@ -160,7 +135,7 @@ for dir in "a b" "b a"; do
     done
     got="$(req "$X" 'op=check&p=q&n=150')"
     [ "$stored" = "150 4000 4000 4000 4000 4000 4000" ] && [ "$got" = "150/0" ]
-    check "fair-share$sfx" $? "stores $stored; $X kept/wrong $got"
+    sc_check "fair-share$sfx" $? "stores $stored; $X kept/wrong $got"
     [ "$(req "$X" 'op=clear')$(req "$Y" 'op=clear')" = 11 ] || abort "clear failed"
 done
 

@@ -143,13 +143,13 @@ start_fpm || abort "php-fpm did not start"
     ok=1
     case "$wa" in "user=sc-pool-a enabled=1 segment=$SEG_A (file,"*) case "$wb" in
         "user=sc-pool-b enabled=1 segment=$SEG_B (file,"*) ok=0 ;; esac ;; esac
-    check "started$SFX" "$ok"
+    sc_check "started$SFX" "$ok"
     
     # ---- files ------------------------------------------------------------------
     fa="$(stat -c '%U %a' "$SEG_A" 2>&1)"; fb="$(stat -c '%U %a' "$SEG_B" 2>&1)"
     files="$(ls "$SHM" | tr '\n' ' ')"
 [ "$fa" = "sc-pool-a 600" ] && [ "$fb" = "sc-pool-b 600" ] && [ "$files" = "pool-a pool-b " ]
-    check "files$SFX" $? "a: $fa, b: $fb; in $SHM: $files${PRELOAD[0]:+ (opcache.preload on)}"
+    sc_check "files$SFX" $? "a: $fa, b: $fb; in $SHM: $files${PRELOAD[0]:+ (opcache.preload on)}"
     
     # ---- master -----------------------------------------------------------------
     # (fpm's own scoreboards are small anonymous shared mappings: only 1M and
@@ -173,12 +173,12 @@ start_fpm || abort "php-fpm did not start"
     wmaps="$(big_shared_maps "${wpid:-$(web_children "$FPM_PID" | head -n 1)}")"
     echo "a worker's cache mapping (pid ${wpid:-?}): ${wmaps:-none}"
     if [ "$MODE" = global ]; then
-        [ -z "$maps" ]; check "master$SFX" $? "${maps:-no shared mapping of apc.shm_size in the master (pid $FPM_PID)}"
+        [ -z "$maps" ]; sc_check "master$SFX" $? "${maps:-no shared mapping of apc.shm_size in the master (pid $FPM_PID)}"
     else
         # php.ini names no segment: the master made the anonymous one (for
         # pools without a named segment); these workers left it for their file.
         [ -n "$maps" ] && [ -n "$wmaps" ] && ! echo "$wmaps" | grep -q dev/zero
-        check "master$SFX" $? "master: ${maps:-none}; worker: ${wmaps:-none}"
+        sc_check "master$SFX" $? "master: ${maps:-none}; worker: ${wmaps:-none}"
     fi
     
     # ---- isolation --------------------------------------------------------------
@@ -186,7 +186,7 @@ start_fpm || abort "php-fpm did not start"
     ga="$(all_workers a 'op=fetch&k=shared-name')"; gb="$(all_workers b 'op=fetch&k=shared-name')"
     ga2="$(all_workers a 'op=fetch&k=only-b')"; gb2="$(all_workers b 'op=fetch&k=only-b')"
     [ "$sa $sb" = "stored stored" ] && [ "$ga" = from-a ] && [ "$gb" = miss ] && [ "$ga2" = miss ] && [ "$gb2" = from-b ]
-    check "isolation$SFX" $? "A stores shared-name: A sees '$ga', B sees '$gb'; B stores only-b: A sees '$ga2', B sees '$gb2'"
+    sc_check "isolation$SFX" $? "A stores shared-name: A sees '$ga', B sees '$gb'; B stores only-b: A sees '$ga2', B sees '$gb2'"
     
     # ---- cli-a ------------------------------------------------------------------
     out="$(cli sc-pool-a "$SEG_A" 'var_dump(apcu_fetch("shared-name"), apcu_store("from-cli", "cli"), apcu_cache_info()["num_entries"]);')"
@@ -196,7 +196,7 @@ start_fpm || abort "php-fpm did not start"
     exp_out=$'string(6) "from-a"\nbool(true)\nint(2)'
     exp_clr=$'bool(true)\nint(0)'
     [ "$out" = "$exp_out" ] && [ "$seen" = cli ] && [ "$clr" = "$exp_clr" ] && [ "$after" = miss ] && [ "$bkeeps" = from-b ]
-    check "cli-a$SFX" $? "CLI read: $(echo $out); pool A sees the CLI's store: '$seen'; CLI clear: $(echo $clr); pool A after: '$after'; pool B keeps: '$bkeeps'"
+    sc_check "cli-a$SFX" $? "CLI read: $(echo $out); pool A sees the CLI's store: '$seen'; CLI clear: $(echo $clr); pool A after: '$after'; pool B keeps: '$bkeeps'"
     
     # ---- cli-b ------------------------------------------------------------------
     req a 'op=store&k=guarded&v=a-secret' >/dev/null
@@ -205,7 +205,7 @@ start_fpm || abort "php-fpm did not start"
     exp=$'bool(true)\nbool(false)\nbool(true)'
     case "$out" in *"Warning"*"$SEG_A"*"this process uses a private anonymous segment instead"*) w=0 ;; *) w=1 ;; esac
     [ "$w" -eq 0 ] && [ "$(echo "$out" | grep -v '^$' | grep -v Warning)" = "$exp" ] && [ "$still" = a-secret ]
-    check "cli-b$SFX" $? "$(echo $out); pool A still has '$still'"
+    sc_check "cli-b$SFX" $? "$(echo $out); pool A still has '$still'"
     
     # ---- restart ----------------------------------------------------------------
     req a 'op=store&k=persist&v=a-survives' >/dev/null
@@ -215,7 +215,7 @@ start_fpm || abort "php-fpm did not start"
     pa="$(all_workers a 'op=fetch&k=persist')"; pb="$(all_workers b 'op=fetch&k=only-b')"
     boots_after="$(req a op=whoami | sed -n 's/.*(file, \([0-9]*\) boots).*/\1/p')"
     [ "$pa" = a-survives ] && [ "$pb" = from-b ] && [ -n "$boots_before" ] && [ "${boots_after:-0}" -eq $((boots_before + 1)) ]
-    check "restart$SFX" $? "after the restart pool A has '$pa', pool B has '$pb'; boots $boots_before -> $boots_after"
+    sc_check "restart$SFX" $? "after the restart pool A has '$pa', pool B has '$pb'; boots $boots_before -> $boots_after"
 fpm_stop
 }
 run_mode global
@@ -240,19 +240,19 @@ xuid="$(id -u sc-pool-x)"
 ok=1
 case "$wa" in "user=sc-pool-a enabled=1 segment=anonymous, private to this process: shardcache.segment refused: $SEG_A is owned by uid $xuid, not by this process's user"*)
     case "$wb" in "user=sc-pool-b enabled=1 segment=anonymous, private to this process: shardcache.segment refused: $SEG_B is not a regular file"*) ok=0 ;; esac ;; esac
-check "squat-refused" "$ok" "pool a: $wa; pool b: $wb"
+sc_check "squat-refused" "$ok" "pool a: $wa; pool b: $wb"
 # (the workers' warnings reach the master's log through catch_workers_output)
 log="$(tail -n "+$log_from" "$WEB_TMP/php-fpm.log")"
 echo "$log" | grep -q "pool a.*$SEG_A is owned by uid $xuid.*private anonymous segment instead" \
     && echo "$log" | grep -q "pool b.*$SEG_B is not a regular file.*private anonymous segment instead"
-check "squat-logged" $? "$(echo "$log" | grep -c 'private anonymous segment instead') refusals in php-fpm's log"
+sc_check "squat-logged" $? "$(echo "$log" | grep -c 'private anonymous segment instead') refusals in php-fpm's log"
 ga="$(all_workers a 'op=storefetch&k=mine&v=a-value')"; gb="$(all_workers b 'op=storefetch&k=mine&v=b-value')"
 gp="$(all_workers a 'op=fetch&k=planted')"
 [ "$planted" = "bool(true)" ] && [ "$ga" = a-value ] && [ "$gb" = b-value ] && [ "$gp" = miss ]
-check "squat-works" $? "attacker's store: $planted; pool A: '$ga', planted: '$gp'; pool B: '$gb'"
+sc_check "squat-works" $? "attacker's store: $planted; pool A: '$ga', planted: '$gp'; pool B: '$gb'"
 seen="$(xphp 'var_dump(apcu_fetch("planted"), apcu_fetch("mine"), apcu_cache_info()["num_entries"]);' | tr '\n' ' ')"
 [ "$seen" = 'string(4) "evil" bool(false) int(1) ' ] && [ -p "$SEG_B" ]
-check "squat-untouched" $? "the attacker's segment: $seen; pool B's path: $(stat -c %F "$SEG_B" 2>&1)"
+sc_check "squat-untouched" $? "the attacker's segment: $seen; pool B's path: $(stat -c %F "$SEG_B" 2>&1)"
 fpm_stop
 
 if [ "$FAIL" -ne 0 ]; then

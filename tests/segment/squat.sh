@@ -47,13 +47,6 @@ sc_so_option segment-squat "$0" "$@"
 
 PASS=0
 FAIL=0
-check() { # name ok(0/1) detail
-    if [ "$2" -eq 0 ]; then
-        PASS=$((PASS + 1)); echo "ok    $1${3:+: $3}"
-    else
-        FAIL=$((FAIL + 1)); echo "FAIL  $1${3:+: $3}"
-    fi
-}
 abort() { echo "segment-squat: $*" >&2; echo "$PASS passed, $((FAIL + 1)) failed"; exit 1; }
 
 [ "$(id -u)" -eq 0 ] || abort "needs root (creates two users and runs PHP as them)"
@@ -135,7 +128,7 @@ attempt() {
         && echo "$out" | grep -q "Warning: PHP Startup: shardcache: .*$reason.*this process uses a private anonymous segment instead"; then
         ok=0
     fi
-    check "$name" "$ok" "exit $rc; $(echo "$out" | tr '\n' ' ' | sed "s|$SHM|SHM|g"); path before: ${before:-none}; after: ${after:-none}"
+    sc_check "$name" "$ok" "exit $rc; $(echo "$out" | tr '\n' ' ' | sed "s|$SHM|SHM|g"); path before: ${before:-none}; after: ${after:-none}"
 }
 
 # ---- empty-file, unreadable-file --------------------------------------------
@@ -149,10 +142,10 @@ fresh; as_attacker ln -s "$TMP/victim-home/notes" "$SEG"
 notes_before="$(md5sum <"$TMP/victim-home/notes")"
 attempt link-to-victim "$SEG is a symbolic link"
 [ "$(md5sum <"$TMP/victim-home/notes")" = "$notes_before" ]
-check "link-to-victim: the link's target is unchanged" $?
+sc_check "link-to-victim: the link's target is unchanged" $?
 fresh; as_attacker ln -s "$SHM/planted" "$SEG"
 attempt dangling-link "$SEG is a symbolic link"
-[ ! -e "$SHM/planted" ]; check "dangling-link: nothing was created through the link" $?
+[ ! -e "$SHM/planted" ]; sc_check "dangling-link: nothing was created through the link" $?
 
 # ---- fifo ---------------------------------------------------------------------
 fresh; as_attacker mkfifo -m 0666 "$SEG"
@@ -167,24 +160,24 @@ fresh
 made="$(php_as "$ATTACKER" -g "$SHARED" -d "shardcache.segment=$SEG" -d shardcache.segment_mode=0660 \
     -r 'var_dump(apcu_store("planted", "evil"));')"
 [ "$made" = "bool(true)" ] && [ "$(stat -c '%U:%G %a' "$SEG")" = "$ATTACKER:$SHARED 660" ]
-check "valid-segment: the attacker made a segment at the victim's path" $? "$made; $(stat -c '%U:%G %a %s' "$SEG" 2>&1)"
+sc_check "valid-segment: the attacker made a segment at the victim's path" $? "$made; $(stat -c '%U:%G %a %s' "$SEG" 2>&1)"
 owned="is owned by uid $(id -u "$ATTACKER"), not by this process's user (uid $VUID) or root"
 attempt "valid-segment (victim: segment_mode 0600)" "$owned"
 attempt "valid-segment (victim: segment_mode 0660)" "$owned" -d shardcache.segment_mode=0660
 before="$(digest "$SEG")"
 out="$(php_as "$VICTIM" -g "$SHARED" -d "shardcache.segment=$TPL" -d shardcache.segment_mode=0660 -r "$VCODE")"
 [ "$(echo "$out" | tail -n 1)" = "$WORKS" ] && echo "$out" | grep -q "$owned" && [ "$(digest "$SEG")" = "$before" ]
-check "valid-segment (victim: segment_mode 0660, group $SHARED)" $? "$(echo "$out" | tr '\n' ' ' | sed "s|$SHM|SHM|g")"
+sc_check "valid-segment (victim: segment_mode 0660, group $SHARED)" $? "$(echo "$out" | tr '\n' ' ' | sed "s|$SHM|SHM|g")"
 seen="$(php_as "$ATTACKER" -g "$SHARED" -d "shardcache.segment=$SEG" -d shardcache.segment_mode=0660 \
     -r 'var_dump(apcu_fetch("planted"), apcu_fetch("secret"), apcu_cache_info()["num_entries"]);' | tr '\n' ' ')"
 [ "$seen" = 'string(4) "evil" bool(false) int(1) ' ]
-check "valid-segment: the attacker's segment holds nothing of the victim's" $? "$seen"
+sc_check "valid-segment: the attacker's segment holds nothing of the victim's" $? "$seen"
 
 # ---- lock-fifo --------------------------------------------------------------------
 fresh
 out="$(victim)"
 [ "$out" = "refused=no store=true fetch='pw-123' planted=false" ] && [ "$(stat -c '%U %a' "$SEG")" = "$VICTIM 600" ]
-check "lock-fifo: the victim made its own segment" $? "$out; $(stat -c '%U %a' "$SEG" 2>&1)"
+sc_check "lock-fifo: the victim made its own segment" $? "$out; $(stat -c '%U %a' "$SEG" 2>&1)"
 truncate -s 100 "$SEG"
 as_attacker mkfifo -m 0666 "$SHM/.shardcache-$VICTIM.lock"
 attempt lock-fifo "$SHM/.shardcache-$VICTIM.lock is not a regular file"
@@ -194,7 +187,7 @@ fresh
 one="$(victim)"
 two="$(php_as "$VICTIM" -d "shardcache.segment=$TPL" -r 'echo var_export(apcu_fetch("secret"), true), " ", shardcache_info()["segment_refused"] === "" ? "named" : "refused", "\n";')"
 [ "$one" = "refused=no store=true fetch='pw-123' planted=false" ] && [ "$two" = "'pw-123' named" ]
-check recovered $? "first: $one; second: $two"
+sc_check recovered $? "first: $one; second: $two"
 
 # ---- private-dir ----------------------------------------------------------------------
 RUN="$TMP/run"
@@ -208,7 +201,7 @@ one="$(php_as "$VICTIM" -d "shardcache.segment=$RUN/%u/segment" -r "$VCODE")"
 two="$(php_as "$VICTIM" -d "shardcache.segment=$RUN/%u/segment" -r 'var_dump(apcu_fetch("secret"));')"
 [ -z "$tries" ] && [ "$one" = "refused=no store=true fetch='pw-123' planted=false" ] && [ "$two" = 'string(6) "pw-123"' ] \
     && [ "$(stat -c '%U %a' "$PSEG")" = "$VICTIM 600" ]
-check private-dir $? "attacker managed: ${tries:-nothing}; victim: $one; again: $two; $(stat -c '%U %a' "$PSEG" 2>&1)"
+sc_check private-dir $? "attacker managed: ${tries:-nothing}; victim: $one; again: $two; $(stat -c '%U %a' "$PSEG" 2>&1)"
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
