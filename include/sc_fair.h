@@ -54,6 +54,8 @@ typedef struct sc_fair_pass {
     uint64_t hash;                    /* the stored key's mixed hash */
     const char *key;
     uint32_t key_len;
+    bool want_estimate;               /* the store's own shard evicted nothing:
+                                         the estimate was not fresh */
     bool caller_known;
     bool caller_valid;                /* false: owner unknown, nothing protected */
     uint32_t caller;

@@ -202,6 +202,7 @@ static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, c
     if (size <= SC_MAX_SMALL && !off && fp && !sc_fair_fresh(seg)) {
         /* Whose entries may go is not known: the caller estimates it
          * (sc_fair_refresh) and comes back. */
+        fp->want_estimate = true;
         return 0;
     }
     if (size <= SC_MAX_SMALL) {
@@ -302,6 +303,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         fpass.key = key->str;
         fpass.key_len = key->len;
         fpass.caller_known = false;
+        fpass.want_estimate = false;
         fp = &fpass;
     }
     for (attempt = 0;; attempt++) {
@@ -351,7 +353,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
             break;
         }
         sc_shard_unlock(shard);
-        if (fp && size <= SC_MAX_SMALL && !surveyed && !sc_fair_fresh(seg)) {
+        if (fp && fp->want_estimate && !surveyed) {
             /* Whose entries may go is not known (sc_cache_make_entry
              * evicted nothing): estimate it, then the same attempt again. */
             sc_fair_refresh(seg, fp->owner_of);

@@ -24,6 +24,12 @@
 #define SC_FAIR_LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define SC_FAIR_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 
+/* The owner of e as the glue reads it from its hash and key. */
+static inline bool sc_fair_owner(sc_fair_owner_fn owner_of, const sc_entry *e, uint32_t *o)
+{
+    return owner_of(e->hash, (const char *)(e + 1), e->key_len, o);
+}
+
 /* Index of owner among the first n of owner[], or -1. */
 static int sc_fair_find(const uint32_t *owner, uint32_t n, uint32_t o)
 {
@@ -79,7 +85,7 @@ void sc_fair_survey(sc_seg *seg, sc_fair_owner_fn owner_of)
             }
             seen++;
             sampled += e->mem_size;
-            if (!owner_of(e->hash, (const char *)(e + 1), e->key_len, &o)) {
+            if (!sc_fair_owner(owner_of, e, &o)) {
                 continue;
             }
             k = sc_fair_find(owner, n, o);
@@ -159,7 +165,7 @@ int sc_fair_victim(sc_fair_pass *fp, const sc_entry *e)
     if (!fp) {
         return SC_FAIR_UNTRACKED;
     }
-    if (!sc_fair_caller(fp, &caller) || !fp->owner_of(e->hash, (const char *)(e + 1), e->key_len, &o)) {
+    if (!sc_fair_caller(fp, &caller) || !sc_fair_owner(fp->owner_of, e, &o)) {
         return SC_FAIR_UNTRACKED;
     }
     fair = fp->fair;
