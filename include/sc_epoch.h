@@ -42,7 +42,8 @@ void sc_epoch_leave(struct sc_seg *seg);
 /* ---- writers (shard REPAIR lock held) ---- */
 
 /* THE hook: an entry no table refers to any more goes away. Ordinary
- * entries are freed at once (sc_entry_free); zero-copy ones are retired. */
+ * entries are freed at once (sc_entry_free); zero-copy ones too while no
+ * thread is inside an epoch (sc_epoch_any_reader), else retired. */
 void sc_epoch_release_entry(struct sc_seg *seg, struct sc_shard *shard, struct sc_entry *e);
 /* A new zero-copy entry (before it is linked): flags it and counts it. */
 void sc_epoch_adopt(struct sc_seg *seg, struct sc_shard *shard, struct sc_entry *e);
@@ -62,8 +63,10 @@ bool sc_epoch_rescan_due(struct sc_seg *seg);
  * hint, read without the lock: the pass locks only such shards). */
 bool sc_epoch_reclaimable(struct sc_seg *seg, struct sc_shard *shard);
 
-/* True when some live thread is inside an epoch (scans every slot; clears
- * the slots of dead owners). */
+/* True when some live thread is inside an epoch, or a fork child holds
+ * inherited values (scans the slots whose inside bit is set, and the fork
+ * covers; clears the liveness slots of dead owners). Full fence first:
+ * false means no thread can hold anything unlinked before the call. */
 bool sc_epoch_any_reader(struct sc_seg *seg);
 /* How many live threads are inside an epoch now (for the figures). */
 uint32_t sc_epoch_count_readers(struct sc_seg *seg);

@@ -124,6 +124,10 @@ typedef struct sc_epoch_table {
      * epoch is > held[i].stamp. held_mask: bit i set while set i is in
      * use. Forgotten by a full reset of the pool. */
     uint64_t covers[SC_EPOCH_COVERS];
+    /* Bit c: cell c of covers may be nonzero. Set (atomic OR, seq_cst) by
+     * the parent before it adds a child to the cell; never cleared but at
+     * boot of a named segment. Scanners read only the cells it names. */
+    uint64_t cover_mask;
     uint32_t held_mask;
     /* 1 from the start of a full reset that holds pages for readers
      * (sc_epoch_reset_collect, before any table is emptied) until the
@@ -133,6 +137,19 @@ typedef struct sc_epoch_table {
      * sets that said which pages readers hold: every page is held. */
     uint32_t reset_open;
     sc_held_set held[SC_HELD_SETS];
+    /* Which slots may hold an epoch: bit i % 64 of inside[i / 64].bits for
+     * slot i (each word on a line of its own: threads entering and leaving
+     * write 16 lines, not one). Set by slot i's thread (atomic OR, seq_cst) before it publishes a
+     * nonzero epoch there; cleared by it (atomic AND) after it stored 0
+     * there. A clear bit therefore means: slot i's epoch is 0, or its
+     * thread publishes after whoever read the bit and reads every table
+     * after that. A set bit says nothing more (a dead thread's stays
+     * set until the slot's next holder leaves an epoch). Zeroed at boot
+     * of a named segment. Read by scanners, no lock, so that they look at
+     * the slots of threads that entered, not at all SC_EPOCH_SLOTS. */
+    struct {
+        _Alignas(SC_CACHELINE) uint64_t bits;
+    } inside[SC_EPOCH_SLOTS / 64];
     _Alignas(SC_CACHELINE) sc_epoch_slot slots[SC_EPOCH_SLOTS];
 } sc_epoch_table;
 

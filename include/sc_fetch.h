@@ -23,9 +23,10 @@
  * table once, the entry's header once, then the key and the value bytes
  * together, which lie after it: one check of the entry's extent); a
  * scalar is read under the entry's version (a lockless store may rewrite
- * it, sc_lockless.c); a borrowed zero-copy value needs no version (no
- * lockless store touches an SC_ENTRY_ZC entry) and stays valid while the
- * caller is inside its epoch (sc_epoch.c), which the borrow mask says.
+ * it, sc_lockless.c); a borrowed zero-copy value is taken at an even
+ * version (a lockless store rewrites an SC_ENTRY_ZC entry only while no
+ * thread is inside an epoch) and stays valid while the caller is inside
+ * its epoch (sc_epoch.c), which the borrow mask says.
  *
  * sc_fetch_copy goes on from where sc_fetch_fast declined at an entry
  * whose bytes must be copied (a string, an array in the compact format, a
@@ -191,9 +192,14 @@ sc_fetch_fast(sc_cache *c, const sc_key *key, int64_t now, int64_t (*clock)(void
 
     out->vtype = vtype;
     if (vtype == SC_V_ZC) {
+        /* One even version is enough: the caller is inside its epoch (the
+         * borrow mask says so), so a lockless rewrite that had not claimed
+         * the entry before this load sees the caller and gives up
+         * (sc_lockless_store), and one that had is odd here or done. */
         if (SC_UNLIKELY(!(borrow & (UINT32_C(1) << SC_V_ZC)))
             || SC_UNLIKELY((__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_ZC | SC_ENTRY_CHAINED))
-                           != SC_ENTRY_ZC)) {
+                           != SC_ENTRY_ZC)
+            || SC_UNLIKELY(__atomic_load_n(&e->ver, __ATOMIC_ACQUIRE) & 1)) {
             SC_FAST_DECLINE(e, vtype, val_len);
         }
         out->scalar = 0;

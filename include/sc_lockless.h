@@ -24,20 +24,27 @@
  * below that it frees at once, under the lock. */
 #define SC_LOCKLESS_FREE_SHARE 4
 
+/* sc_value_in.fixup (sc_cache.h): turns a zero-copy layout written at dst
+ * into absolute pointers. */
+typedef void (*sc_lockless_fixup)(void *arg, char *dst, size_t len);
+
 /* Stores (vtype, scalar, data[len]) with ttl 0 at `now` over key's entry
  * in shard if that entry holds a value of the same vtype and the same
  * length, ttl 0 or SC_TTL_GONE (its key deleted by sc_lockless_delete:
- * the store brings it back, counted as an insert), neither chained nor
- * zero-copy, and no writer (shard
- * window or another lockless store) is active: then true, the store is
- * done and counted. False, with nothing written, in every other case: the
+ * the store brings it back, counted as an insert), not chained, and no
+ * writer (shard window or another lockless store) is active: then true,
+ * the store is done and counted. A zero-copy value (fixup set, called on
+ * the bytes once written) goes only over a zero-copy entry and only while
+ * no thread is inside an epoch (sc_epoch_any_reader, checked with the
+ * entry's version odd); any other value only over a copying entry. False,
+ * with nothing written, in every other case: the
  * caller takes the locked path, with what this path's lookup found in
  * *seen (seq odd: no lookup was made; see sc_table_seen). The caller
- * leaves out zero-copy values (vtype SC_V_ZC, a fixup), len >
- * SC_LOCKLESS_MAX_BYTES, add_only, slam defense and apc.ttl (idle_ttl). */
+ * leaves out len > SC_LOCKLESS_MAX_BYTES, add_only, slam defense and
+ * apc.ttl (idle_ttl). */
 bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash,
                        uint8_t vtype, int64_t scalar, const char *data, uint32_t len, int64_t now,
-                       sc_table_seen *seen);
+                       sc_lockless_fixup fixup, void *fixup_arg, sc_table_seen *seen);
 
 /* What a lockless delete did. */
 typedef enum sc_lockless_result {
@@ -47,12 +54,12 @@ typedef enum sc_lockless_result {
 } sc_lockless_result;
 
 /* Deletes key from shard without the shard's lock when its entry has ttl 0,
- * at most SC_LOCKLESS_MAX_BYTES of value bytes, is neither chained nor
- * zero-copy, no writer is active and the pool has free pages to spare
- * (SC_LOCKLESS_FREE_SHARE): the entry's ttl becomes SC_TTL_GONE
- * (sc_table.h) under its version, and the entry stays in its slot with its
- * memory until a store of the key brings it back (sc_lockless_store) or
- * the locked paths remove it. Answers NOTFOUND, with nothing written, for
+ * at most SC_LOCKLESS_MAX_BYTES of value bytes, is not chained, no writer
+ * is active and the pool has free pages to spare (SC_LOCKLESS_FREE_SHARE):
+ * the entry's ttl becomes SC_TTL_GONE (sc_table.h) under its version, and
+ * the entry stays in its slot with its memory and value bytes until a
+ * store of the key brings it back (sc_lockless_store; never a zero-copy
+ * entry) or the locked paths remove it (sc_epoch_release_entry). Answers NOTFOUND, with nothing written, for
  * a key that is absent or gone when the table did not change during the
  * look. Counted in the caller's liveness slot (SC_LIVE_DELETES) and in the
  * shard's kept-entry figure (sc_alloc_lane.gone). Its lookup goes back in

@@ -286,12 +286,12 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     }
     /* A value over one of the same type and length, neither
      * with a TTL, is written into the entry without the shard's lock
-     * (sc_lockless.c); everything else, and whatever that path declines,
+     * (sc_lockless.c; a zero-copy one only while nobody reads zero-copy
+     * values); everything else, and whatever that path declines,
      * goes on below, with what this lookup found (seen). */
-    if (!add_only && !c->slam_defense && !c->idle_ttl && ttl == 0 && value->vtype != SC_V_ZC && !value->fixup
-        && value->len <= SC_LOCKLESS_MAX_BYTES
+    if (!add_only && !c->slam_defense && !c->idle_ttl && ttl == 0 && value->len <= SC_LOCKLESS_MAX_BYTES
         && sc_lockless_store(seg, shard, key->str, key->len, hash, value->vtype, value->scalar, value->data,
-                             (uint32_t)value->len, now, &seen)) {
+                             (uint32_t)value->len, now, value->fixup, value->fixup_arg, &seen)) {
         return SC_OK;
     }
     lane = sc_pin_lane(shard);
@@ -475,11 +475,16 @@ static inline __attribute__((always_inline)) int sc_cache_read_found(sc_cache *c
     out->borrowed = false;
     if (SC_UNLIKELY((sink->borrow >> (vtype & 31)) & 1)
         && (__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_ZC | SC_ENTRY_CHAINED)) == SC_ENTRY_ZC) {
-        /* Zero-copy: the caller is inside an epoch (sc_epoch.c). */
+        /* Zero-copy: the caller is inside an epoch (sc_epoch.c), and the
+         * bytes were whole at an even version (a lockless store rewrites
+         * them only while nobody is inside one). */
         out->data = sc_seg_ptr(&c->seg, sc_seg_off(&c->seg, e) + sizeof(sc_entry) + key->len, val_len);
         if (!out->data) {
             *status = SC_NOTFOUND;
             return SC_READ_DONE;
+        }
+        if (SC_UNLIKELY(!sc_table_ever_valid(e, ver))) {
+            return SC_READ_TORN;
         }
         out->len = val_len;
         out->borrowed = true;

@@ -6,13 +6,16 @@
  * zero-copy figures), the per-shard retire lists (sc_retire_list in each
  * sc_shard) and the calling thread's own epoch (thread-local).
  *
- * Readers publish global + 1 in their liveness slot's epoch slot (store,
- * full fence) before reading any table, and keep it until the request's
- * memory is gone. Writers retire an unlinked SC_ENTRY_ZC entry instead of
- * freeing it: fence, bump the global epoch, stamp the entry with the new
- * value s, append it to the shard's retire list. It is freed once every
- * live published epoch is > s. Scans are throttled (once a second or 64
- * retirements, unless forced); their result only raises table->safe.
+ * Readers set their slot's inside bit, publish global + 1 in their
+ * liveness slot's epoch slot (store, full fence) before reading any table,
+ * and keep it until the request's memory is gone (then 0, bit cleared).
+ * Writers free an unlinked SC_ENTRY_ZC entry at once when no live thread
+ * is inside (sc_epoch_any_reader: fence, the slots whose bit is set, the
+ * covers), else retire it: fence, bump the global epoch, stamp the entry
+ * with the new value s, append it to the shard's retire list. It is freed
+ * once every live published epoch is > s. Scans are throttled (once a
+ * second or 64 retirements, unless forced); their result, and a look that
+ * found nobody inside, only raise table->safe.
  *
  * Repairs and resets. A shard repaired while a live reader is inside an
  * epoch moves its runs to a held set (sc_epoch_shard_hold), given back
@@ -20,9 +23,10 @@
  * inside keeps every page they may hold out of the new pool as held set 0
  * (sc_epoch_reset_collect, sc_epoch_reset_holding).
  *
- * Locks: retire lists: their shard's REPAIR lock. The epoch slots and
- * figures: atomics. Held sets: the pool lock in walk mode, or the clearer's
- * global and shard locks. reset_open: the clearer's locks.
+ * Locks: retire lists: their shard's REPAIR lock. The epoch slots, the
+ * inside bits, cover_mask and the figures: atomics. Held sets: the pool
+ * lock in walk mode, or the clearer's global and shard locks. reset_open:
+ * the clearer's locks.
  * Death: a reader killed inside an epoch is ignored by scans once its
  * liveness slot reads gone. A writer killed while retiring leaves the
  * figures approximate (they saturate at 0) and its shard is repaired
@@ -41,6 +45,7 @@
 #include "sc_layout.h"
 #include "sc_entry.h"
 #include "sc_table.h"
+#include "sc_pin.h"
 
 _Static_assert(SC_EPOCH_SLOTS == SC_LIVE_SLOTS, "one epoch slot per liveness slot");
 
@@ -76,8 +81,42 @@ static uint64_t sc_epoch_sat_sub(uint64_t *p, uint64_t v)
     return nv;
 }
 
+static inline uint64_t sc_epoch_bit(uint32_t idx)
+{
+    return UINT64_C(1) << (idx % 64);
+}
+
+/* Before a nonzero epoch (sc_epoch_table.inside): a scanner that does not
+ * see the bit read it before this thread reads any table. */
+static void sc_epoch_mark_inside(sc_epoch_table *t, uint32_t idx)
+{
+    __atomic_fetch_or(&t->inside[idx / 64].bits, sc_epoch_bit(idx), __ATOMIC_SEQ_CST);
+}
+
+/* After the slot's epoch went back to 0. */
+static void sc_epoch_mark_outside(sc_epoch_table *t, uint32_t idx)
+{
+    __atomic_fetch_and(&t->inside[idx / 64].bits, ~sc_epoch_bit(idx), __ATOMIC_RELEASE);
+}
+
+/* Runs the statement after it for each slot i whose inside bit is set
+ * (each word read once, seq_cst: after the caller's unlink and fence). */
+#define SC_EPOCH_FOR_INSIDE(t, i)                                                                   \
+    for (uint32_t sc_w_ = 0; sc_w_ < SC_EPOCH_SLOTS / 64; sc_w_++)                                   \
+        for (uint64_t sc_m_ = __atomic_load_n(&(t)->inside[sc_w_].bits, __ATOMIC_SEQ_CST); sc_m_;          \
+             sc_m_ &= sc_m_ - 1)                                                                     \
+            if (((i) = sc_w_ * 64 + (uint32_t)__builtin_ctzll(sc_m_)), 1)
+
+/* The same for each cover cell c that cover_mask names. */
+#define SC_EPOCH_FOR_COVERS(t, c)                                                                   \
+    for (uint64_t sc_m_ = __atomic_load_n(&(t)->cover_mask, __ATOMIC_SEQ_CST); sc_m_; sc_m_ &= sc_m_ - 1) \
+        if (((c) = (uint32_t)__builtin_ctzll(sc_m_)), 1)
+
 static void sc_epoch_publish(sc_epoch_table *t, uint32_t idx, sc_owner token, uint64_t epoch)
 {
+    SC_ASSERT(idx < SC_EPOCH_SLOTS && epoch != 0);
+
+    sc_epoch_mark_inside(t, idx);
     __atomic_store_n(&t->slots[idx].owner, token, __ATOMIC_RELAXED);
     __atomic_store_n(&t->slots[idx].epoch, epoch, __ATOMIC_SEQ_CST);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -88,7 +127,11 @@ static void sc_epoch_publish(sc_epoch_table *t, uint32_t idx, sc_owner token, ui
  * in practice) is covered as 1: holds everything. */
 static void sc_epoch_cover_add(sc_epoch_table *t, uint32_t c, uint64_t epoch)
 {
-    uint64_t w = __atomic_load_n(&t->covers[c], __ATOMIC_SEQ_CST), nw, e;
+    uint64_t w, nw, e;
+
+    _Static_assert(SC_EPOCH_COVERS == 64, "one bit of cover_mask a cell");
+    __atomic_fetch_or(&t->cover_mask, UINT64_C(1) << c, __ATOMIC_SEQ_CST);
+    w = __atomic_load_n(&t->covers[c], __ATOMIC_SEQ_CST);
 
     if (epoch > SC_EPOCH_COVER_MASK) {
         epoch = 1;
@@ -235,6 +278,7 @@ void sc_epoch_leave(sc_seg *seg)
     }
     if (seg->base == sc_epoch_mine.base) {
         __atomic_store_n(&seg->hdr->epochs.slots[sc_epoch_mine.idx].epoch, 0, __ATOMIC_RELEASE);
+        sc_epoch_mark_outside(&seg->hdr->epochs, sc_epoch_mine.idx);
         __atomic_fetch_add(&seg->hdr->epochs.leaves, 1, __ATOMIC_RELEASE);
         sc_epoch_mine.epoch = 0;
         sc_epoch_poll(seg, false);  /* held sets this leave may free */
@@ -259,7 +303,7 @@ again:
     __atomic_store_n(&t->scan_time, now, __ATOMIC_RELAXED);
     __atomic_store_n(&t->scan_global, min - 1, __ATOMIC_RELAXED);
     __atomic_fetch_add(&t->scans, 1, __ATOMIC_RELAXED);
-    for (i = 0; i < SC_EPOCH_SLOTS; i++) {
+    SC_EPOCH_FOR_INSIDE(t, i) {
         uint64_t e = __atomic_load_n(&t->slots[i].epoch, __ATOMIC_ACQUIRE), o;
         if (!e || e >= min) {
             continue;
@@ -274,7 +318,7 @@ again:
     }
     /* Fork children that hold inherited values without a slot of their
      * own (sc_epoch_prepare). */
-    for (i = 0; i < SC_EPOCH_COVERS; i++) {
+    SC_EPOCH_FOR_COVERS(t, i) {
         uint64_t w = __atomic_load_n(&t->covers[i], __ATOMIC_SEQ_CST);
         if (w && (w & SC_EPOCH_COVER_MASK) < min) {
             min = w & SC_EPOCH_COVER_MASK;
@@ -330,7 +374,7 @@ static bool sc_epoch_blocked(sc_seg *seg, int64_t now, bool leaves_too)
 bool sc_epoch_any_reader(sc_seg *seg)
 {
     sc_epoch_table *t = &seg->hdr->epochs;
-    uint64_t acks;
+    uint64_t acks, any;
     uint32_t i;
 
     /* Slots, then covers, in the order of sc_epoch_scan (a parent adds
@@ -339,13 +383,23 @@ bool sc_epoch_any_reader(sc_seg *seg)
      * meanwhile counts as a reader. */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     acks = __atomic_load_n(&t->fork_ack, __ATOMIC_SEQ_CST);
-    for (i = 0; i < SC_EPOCH_SLOTS; i++) {
-        if (__atomic_load_n(&t->slots[i].epoch, __ATOMIC_ACQUIRE)
-            && !sc_live_gone(&seg->hdr->live, __atomic_load_n(&t->slots[i].owner, __ATOMIC_RELAXED))) {
-            return true;
+    /* The usual answer when nobody reads: every inside word 0 (one pass,
+     * no branch a word), no cover. */
+    for (i = 0, any = 0; i < SC_EPOCH_SLOTS / 64; i++) {
+        any |= __atomic_load_n(&t->inside[i].bits, __ATOMIC_SEQ_CST);
+    }
+    if (any) {
+        SC_EPOCH_FOR_INSIDE(t, i) {
+            if (__atomic_load_n(&t->slots[i].epoch, __ATOMIC_ACQUIRE)
+                && !sc_live_gone(&seg->hdr->live, __atomic_load_n(&t->slots[i].owner, __ATOMIC_RELAXED))) {
+                return true;
+            }
         }
     }
-    for (i = 0; i < SC_EPOCH_COVERS; i++) {
+    if (!__atomic_load_n(&t->cover_mask, __ATOMIC_SEQ_CST)) {
+        return false;
+    }
+    SC_EPOCH_FOR_COVERS(t, i) {
         if (__atomic_load_n(&t->covers[i], __ATOMIC_SEQ_CST)) {
             return true;
         }
@@ -430,7 +484,7 @@ void sc_epoch_release_entry(sc_seg *seg, sc_shard *shard, sc_entry *e)
 {
     sc_epoch_table *t = &seg->hdr->epochs;
     sc_retire_list *l = &shard->retire;
-    uint64_t stamp;
+    uint64_t stamp, min;
 
     SC_ASSERT(sc_layout_shard_repair_held(shard));
 
@@ -438,9 +492,41 @@ void sc_epoch_release_entry(sc_seg *seg, sc_shard *shard, sc_entry *e)
         sc_entry_free(seg, shard, e);
         return;
     }
-    /* The unlink (a table store) happened before: order it before the bump
-     * and before any scan that could free the entry. */
+    /* The unlink (a table store) happened before. With no thread inside an
+     * epoch now (sc_epoch_any_reader fences first), nobody holds the value:
+     * a thread entering from here on reads the tables after its publish and
+     * cannot find the entry. */
+    min = __atomic_load_n(&t->global, __ATOMIC_SEQ_CST) + 1;
+    if (!sc_epoch_any_reader(seg)) {
+        uint64_t mem = e->mem_size;
+        /* Whatever was retired before the look (stamp < min), in every
+         * shard, was unlinked before it: a thread that entered since reads
+         * the tables after and cannot hold it. So min is safe, as after a
+         * scan (which reads global first too); this shard's list goes now. */
+        uint64_t safe = __atomic_load_n(&t->safe, __ATOMIC_RELAXED);
+        while (safe < min && !__atomic_compare_exchange_n(&t->safe, &safe, min, true, __ATOMIC_RELAXED,
+                                                          __ATOMIC_RELAXED)) {
+        }
+        shard->retire.zc_bytes = shard->retire.zc_bytes > mem ? shard->retire.zc_bytes - mem : 0;
+        sc_epoch_sat_sub(&t->zc_bytes, mem);
+        sc_entry_free(seg, shard, e);
+        if (l->head) {
+            sc_epoch_reclaim(seg, shard, false);
+        }
+        return;
+    }
+    /* Else order the unlink before the bump and before any scan that could
+     * free the entry. */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (e->ttl == SC_TTL_GONE) {
+        /* A key deleted without the lock, counted as a kept entry until
+         * now (sc_entry_free would count it out only when it is freed):
+         * it is in no table any more. Nothing reads a retired entry's ttl
+         * (its unlink moved the shard's counter: an optimistic reader that
+         * found it does not trust what it read). */
+        sc_alloc_gone_add(&shard->alloc, sc_pin_lane(shard), -1);
+        e->ttl = 0;
+    }
     stamp = __atomic_fetch_add(&t->global, 1, __ATOMIC_SEQ_CST) + 1;
     e->stamp = stamp;
     e->scalar = 0;
@@ -640,7 +726,9 @@ void sc_epoch_boot(sc_seg *seg)
         t->slots[i].epoch = 0;
         t->slots[i].owner = 0;
     }
+    memset(t->inside, 0, sizeof(t->inside));
     memset(t->covers, 0, sizeof(t->covers));
+    t->cover_mask = 0;
 }
 
 uint64_t sc_epoch_zc_bytes(const sc_seg *seg)

@@ -341,6 +341,7 @@ uint64_t sc_layout_id(void)
         offsetof(sc_entry, mtime_after), offsetof(sc_entry, stamp), sizeof(sc_live_slot), SC_LIVE_SLOTS,
         sizeof(sc_chunk), offsetof(sc_chunk, len), SC_MAX_CHUNKS, SC_ENTRY_CHAINED, SC_ENTRY_REFERENCED,
         offsetof(sc_header, epochs), offsetof(sc_epoch_table, held), offsetof(sc_epoch_table, slots),
+        offsetof(sc_epoch_table, inside),
         offsetof(sc_epoch_table, reset_open),
         SC_HELD_SETS, SC_HELD_TAG0,
         offsetof(sc_header, closed), offsetof(sc_header, sum), offsetof(sc_header, kernel_boot),

@@ -4,12 +4,14 @@
  *
  * What qualifies. A store of ttl 0 over an entry of ttl 0 or SC_TTL_GONE
  * with the same vtype: scalar over scalar, or bytes (string, array,
- * serialized) of the same length, neither chained nor zero-copy, made by
+ * serialized) of the same length, not chained, zero-copy over zero-copy
+ * only while no thread is inside an epoch (sc_epoch.h), made by
  * the caller's lane or homed (sc_table_entry_foreign; the caller's locked
  * path moves any other into its lane's slabs), plus the caller's own
- * limits (sc_lockless.h). A delete of such an entry
- * with at most SC_LOCKLESS_MAX_BYTES of value, while 1/SC_LOCKLESS_FREE_SHARE
- * of the pool is free. The entry keeps its memory, slot, lengths and key.
+ * limits (sc_lockless.h). A delete of such an entry, or of a zero-copy
+ * one, with at most SC_LOCKLESS_MAX_BYTES of value, while
+ * 1/SC_LOCKLESS_FREE_SHARE of the pool is free. The entry keeps its
+ * memory, slot, lengths, key and value bytes.
  *
  * Steps. 1. sample the shard's seq (even, else give up); 2. look the key up
  * as a fetch does, check the entry qualifies, claim a pin slot, check seq
@@ -40,20 +42,24 @@
 #include "sc_shard.h"
 #include "sc_pin.h"
 #include "sc_entry.h"
+#include "sc_epoch.h"
 #include <string.h>
 
 /* The write itself, inside the entry's version window. Not inlined: the
  * death tests stop a writer here (a gdb breakpoint) and kill it. */
 __attribute__((noinline)) void sc_lockless_fill(sc_entry *e, int64_t scalar, const char *data, uint32_t len,
-                                                 int64_t now);
+                                                 int64_t now, sc_lockless_fixup fixup, void *fixup_arg);
 
 __attribute__((noinline)) void sc_lockless_fill(sc_entry *e, int64_t scalar, const char *data, uint32_t len,
-                                                 int64_t now)
+                                                 int64_t now, sc_lockless_fixup fixup, void *fixup_arg)
 {
     uint64_t stamp = sc_entry_stamp();
 
     if (len) {
         memcpy(SC_ENTRY_VAL(e), data, len);
+    }
+    if (fixup) {
+        fixup(fixup_arg, SC_ENTRY_VAL(e), len);
     }
     __atomic_store_n(&e->scalar, scalar, __ATOMIC_RELAXED);
     __atomic_store_n(&e->ctime, now, __ATOMIC_RELAXED);
@@ -133,7 +139,7 @@ static inline void sc_lockless_unpin(sc_pin *pin)
 
 bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash,
                        uint8_t vtype, int64_t scalar, const char *data, uint32_t len, int64_t now,
-                       sc_table_seen *seen)
+                       sc_lockless_fixup fixup, void *fixup_arg, sc_table_seen *seen)
 {
     sc_shard_head *head = sc_layout_head(shard);
     uint64_t start = __atomic_load_n(&head->seq, __ATOMIC_ACQUIRE);
@@ -153,9 +159,16 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
      * (or of another type or length) costs one lookup here, no pin, and
      * the caller's locked path uses its answer while seq has not moved. */
     e = (sc_entry *)sc_table_probe_find(seg, &head->table, key, key_len, hash, seen);
+    /* A zero-copy value goes only over a zero-copy entry (one piece: never
+     * chained), a copying one only over a copying one. */
     ok = e && e->vtype == vtype && sc_lockless_ttl_ok(__atomic_load_n(&e->ttl, __ATOMIC_RELAXED))
          && e->val_len == len
-         && !(__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_CHAINED | SC_ENTRY_ZC));
+         && (__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_CHAINED | SC_ENTRY_ZC))
+                == (fixup ? SC_ENTRY_ZC : 0);
+    /* With retired entries waiting in the shard, a zero-copy store takes
+     * the locked path, which frees them once nobody can hold them
+     * (sc_epoch_reclaim). A hint read without the lock. */
+    ok = ok && !(fixup && __atomic_load_n(&shard->retire.head, __ATOMIC_RELAXED));
     if (!ok) {
         return false;
     }
@@ -173,8 +186,19 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
     if (!pin) {
         return false;
     }
+    /* A zero-copy entry's bytes may be rewritten only while nobody can
+     * hold them: no thread inside an epoch after the claim (the check
+     * fences first). A thread that enters later reads the tables after,
+     * finds the version odd and does not borrow (sc_fetch.h), or finds the
+     * new bytes whole. Else the version goes back unchanged, and the
+     * locked path makes a new entry and retires this one. */
+    if (fixup && sc_epoch_any_reader(seg)) {
+        __atomic_store_n(&e->ver, v, __ATOMIC_RELEASE);
+        sc_lockless_unpin(pin);
+        return false;
+    }
     revived = __atomic_load_n(&e->ttl, __ATOMIC_RELAXED) == SC_TTL_GONE;
-    sc_lockless_fill(e, scalar, data, len, now);
+    sc_lockless_fill(e, scalar, data, len, now, fixup, fixup_arg);
     if (revived) {
         __atomic_store_n(&e->ttl, 0, __ATOMIC_RELAXED);
         /* Counted inside the window: a writer killed before the version
@@ -216,8 +240,11 @@ sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *
          * the table did not change meanwhile: a reader's answer. */
         return sc_seq_read_valid(&head->seq, start) ? SC_LOCKLESS_NOTFOUND : SC_LOCKLESS_DECLINED;
     }
+    /* A zero-copy entry qualifies: the delete changes its ttl only, not a
+     * byte a reader may hold, and whoever removes it later releases it
+     * (sc_epoch_release_entry). */
     if (ttl != 0 || e->val_len > SC_LOCKLESS_MAX_BYTES
-        || (__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & (SC_ENTRY_CHAINED | SC_ENTRY_ZC))) {
+        || (__atomic_load_n(&e->flags, __ATOMIC_RELAXED) & SC_ENTRY_CHAINED)) {
         return SC_LOCKLESS_DECLINED;
     }
     /* A kept entry holds its memory until the key's next store or memory

@@ -69,15 +69,27 @@ if ($mode === 'held-noproc') {
 if ($mode === 'store-reader-noproc') {
     $mode = 'store-reader';
 }
-$strings = $mode === 'store-string';
+// store-zc, delete-revive-zc: store-string and delete-revive with 's' a
+// 200-byte string laid out zero-copy (run with shardcache.zero_copy=1):
+// the lockless store rewrites its bytes in place (nobody is inside an
+// epoch), and is killed there.
+$zc = $mode === 'store-zc' || $mode === 'delete-revive-zc';
+$strings = $mode === 'store-string' || $mode === 'store-zc';
 if ($strings) {
     $mode = 'store-reader';
 }
+if ($mode === 'delete-revive-zc') {
+    $mode = 'delete-revive';
+}
+$sval = function (int $i) use ($zc): string {
+    return sprintf('%08d', $i) . ($zc ? str_repeat('z', 192) : '');
+};
 $storer = $mode === 'store-reader' || $mode === 'store-writer';
 $deleter = in_array($mode, ['delete-reader', 'delete-writer', 'delete-revive', 'delete-counted', 'revive-counted'], true);
 apcu_store('k', 0);
 apcu_store('r', ['read', 42]);
-apcu_store('s', $strings ? 'start---' : -1);
+apcu_store('s', $strings ? ($zc ? $sval(0) : 'start---') : -1);
+$zc_laid = $zc && shardcache_info()['zero_copy']['bytes'] > 0;
 $readers = $mode === 'hit-killed' || $mode === 'walk-killed';
 if ($readers) {
     for ($i = 0; $i < 1000; $i++) {
@@ -88,10 +100,10 @@ $pid = pcntl_fork();
 if ($pid === 0) {
     for ($i = 0;; $i++) {
         if ($storer) {
-            apcu_store('s', $strings ? sprintf('%08d', $i) : $i);
+            apcu_store('s', $strings ? $sval($i) : $i);
         } elseif ($deleter) {
             apcu_delete('s');
-            apcu_store('s', $i);
+            apcu_store('s', $zc ? $sval($i) : $i);
         } elseif ($mode === 'hit-killed') {
             apcu_fetch('e' . ($i % 1000));
         } elseif ($mode === 'walk-killed') {
@@ -204,6 +216,9 @@ if ($storer) {
     var_dump(apcu_store('s', 8));
     echo "s: ", var_export(apcu_fetch('s'), true), "\n";
     $info = shardcache_info();
+    if ($zc) {
+        echo "s was laid out zero-copy: ", var_export($zc_laid, true), "\n";
+    }
     echo "repairs: {$info['repairs']}, resets: {$info['resets']}\n";
     pcntl_alarm(0);
     echo "ok\n";
@@ -253,6 +268,9 @@ if ($deleter) {
     echo "s: ", var_export(apcu_fetch('s'), true), "\n";
     echo "entries = listed: ", $entries_listed(), "\n";
     $info = shardcache_info();
+    if ($zc) {
+        echo "s was laid out zero-copy: ", var_export($zc_laid, true), "\n";
+    }
     echo "repairs: {$info['repairs']}, resets: {$info['resets']}\n";
     pcntl_alarm(0);
     echo "ok\n";

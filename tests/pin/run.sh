@@ -26,6 +26,8 @@
 #   store-writer  the same, with a store of another key of the shard first;
 #   store-reader-noproc  store-reader with /proc hidden;
 #   store-string  store-reader with same-length strings (bytes rewritten).
+#   store-zc      store-string with 200-byte strings laid out zero-copy
+#                 (rewritten in place while nobody is inside an epoch).
 # Issue 20, deletes without the shard lock (src/sc_lockless.c): a child
 # deleting the int 's' and storing it again in a loop is killed
 #   delete-reader  inside the delete's version window (sc_lockless_mark_gone):
@@ -34,6 +36,7 @@
 #   delete-revive  inside the window of the store that brings 's' back
 #                  (sc_lockless_fill over the kept entry), then as
 #                  delete-writer;
+#   delete-revive-zc  the same with 's' a 200-byte zero-copy string;
 #   delete-counted right after sc_lockless_mark_gone returned, at the count of
 #                  kept entries (the next sc_pin_lane call); after a store
 #                  of another key, entries must equal the listing;
@@ -58,6 +61,8 @@ sc_so_option pin-death-test "$0" "$@"
 sc_need_gdb pin-death-test
 
 expected_for() {
+    local zc_line=()
+    [ "${1%-zc}" != "$1" ] && zc_line=("s was laid out zero-copy: true")
     case "$1" in
         held) printf '%s\n' "child state: t" "writer waits for the pin: true" "writer: stored" \
                              "k is a positive int: true" "ok" ;;
@@ -70,17 +75,19 @@ expected_for() {
                              "k is a positive int: true" "ok" ;;
         reused) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "pid reused by an unrelated process: true" \
                               "bool(true)" "k is an int: true" "bool(true)" "int(101)" "bool(true)" "ok" ;;
-        store-reader|store-reader-noproc|store-string) printf '%s\n' "child state: $([ "$1" = store-reader-noproc ] && echo 'unknown (no /proc)' || echo Z)" "reaped, killed by signal 9" "s: false" \
+        store-reader|store-reader-noproc|store-string|store-zc) printf '%s\n' "child state: $([ "$1" = store-reader-noproc ] && echo 'unknown (no /proc)' || echo Z)" "reaped, killed by signal 9" "s: false" \
                               "s exists: false" "s key info: NULL" "s listed by the iterator: 0" "r: true" \
-                              "bool(true)" "s: 7" "bool(true)" "s: 8" "repairs: 0, resets: 0" "ok" ;;
+                              "bool(true)" "s: 7" "bool(true)" "s: 8" \
+                              ${zc_line[@]+"${zc_line[@]}"} "repairs: 0, resets: 0" "ok" ;;
         store-writer) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "bool(true)" "s: false" \
                               "s exists: false" "s key info: NULL" "s listed by the iterator: 0" "r: true" \
                               "bool(true)" "s: 7" "bool(true)" "s: 8" "repairs: 0, resets: 0" "ok" ;;
-        delete-reader|delete-revive|delete-counted|delete-writer) printf '%s\n' "child state: Z" "reaped, killed by signal 9" \
+        delete-reader|delete-revive|delete-counted|delete-writer|delete-revive-zc) printf '%s\n' "child state: Z" "reaped, killed by signal 9" \
                               $([ "$1" = delete-reader ] || echo "bool(true)") "s: false" \
                               "s exists: false" "s key info: NULL" "s listed by the iterator: 0" "k: 0, r: true" \
                               "entries = listed: true" "bool(true)" "s: 7" "bool(true)" "s: false" "bool(false)" \
-                              "bool(true)" "s: 8" "entries = listed: true" "repairs: 0, resets: 0" "ok" ;;
+                              "bool(true)" "s: 8" "entries = listed: true" \
+                              ${zc_line[@]+"${zc_line[@]}"} "repairs: 0, resets: 0" "ok" ;;
         revive-counted) printf '%s\n' "child state: Z" "reaped, killed by signal 9" "bool(true)" "s: true" \
                               "s exists: true" "s key info: true" "s listed by the iterator: true" "k: 0, r: true" \
                               "entries = listed: true" "bool(true)" "s: 7" "bool(true)" "s: false" "bool(false)" \
@@ -97,7 +104,7 @@ expected_for() {
 passed=0
 failed=0
 MODES=(held zombie reaped fetch-locked held-noproc reused hit-killed walk-killed store-reader store-writer store-reader-noproc store-string
-       delete-reader delete-writer delete-revive delete-counted revive-counted clear-killed)
+       store-zc delete-reader delete-writer delete-revive delete-revive-zc delete-counted revive-counted clear-killed)
 [ -n "${SC_PIN_MODES:-}" ] && read -r -a MODES <<<"$SC_PIN_MODES"
 for mode in "${MODES[@]}"; do
     wrap=()
@@ -124,6 +131,7 @@ for mode in "${MODES[@]}"; do
     mkfifo "$dir/in" "$dir/out" "$dir/ack"
     script=("$ROOT/tests/pin/pin-death.php" "$mode" "$dir/ack")
     settings=(-d shardcache.shards=1)
+    [ "${mode%-zc}" != "$mode" ] && settings+=(-d shardcache.zero_copy=1)
     if [ "$mode" = clear-killed ]; then
         script=("$ROOT/tests/pin/clear-death.php")
         settings=(-d shardcache.shards=4096 -d apc.shm_size=256M)
@@ -147,7 +155,7 @@ for mode in "${MODES[@]}"; do
         # Inside the version window of a lockless delete.
         stop=(-ex 'break sc_lockless_mark_gone' -ex 'continue')
         stopped='Breakpoint 1, .*sc_lockless_mark_gone'
-    elif [ "$mode" = delete-revive ]; then
+    elif [ "$mode" = delete-revive ] || [ "$mode" = delete-revive-zc ]; then
         # Inside the version window of a store over a kept entry (the
         # child's stores all follow its deletes).
         stop=(-ex 'break sc_lockless_fill' -ex 'continue')

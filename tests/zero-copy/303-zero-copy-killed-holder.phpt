@@ -33,9 +33,11 @@ foreach ([1, 2] as $round) {
     }
     fclose($theirs);
     echo "round $round: holder ready: ", fread($mine, 1), "\n";
-    apcu_delete('a');
+    /* A short string (copying) over the held array: the array's entry is
+     * unlinked while the holder is inside, so it is retired. */
+    apcu_store('a', 'short');
     $z = zc();
-    echo "  retired after delete: ", $z['retired_bytes'] > 0 ? 'yes' : 'no', "\n";
+    echo "  retired after an overwrite: ", $z['retired_bytes'] > 0 ? 'yes' : 'no', "\n";
     if ($round === 1) {
         apcu_clear_cache();
         echo "  clear while held keeps it: ", zc()['retired_bytes'] > 0 ? 'yes' : 'no', "\n";
@@ -47,10 +49,10 @@ foreach ([1, 2] as $round) {
         apcu_clear_cache();
         echo "  after a clear: retired bytes ", zc()['retired_bytes'], "\n";
     } else {
-        /* 300 overwrites of the key retire 300 values in its shard: a scan
-         * runs at least every 256 retirements and frees what nobody holds.
-         * A holder still counted would block all of them (its epoch is
-         * older than every one). */
+        /* 300 overwrites of the key: with the holder gone, the first one
+         * that unlinks a zero-copy entry finds nobody inside and frees
+         * what was retired; a holder still counted would keep it (its
+         * epoch is older than every retirement). */
         $before = zc()['reclaimed'];
         for ($i = 1; $i <= 300; $i++) {
             apcu_store('a', value($i));
@@ -63,12 +65,12 @@ foreach ([1, 2] as $round) {
 ?>
 --EXPECT--
 round 1: holder ready: R
-  retired after delete: yes
+  retired after an overwrite: yes
   clear while held keeps it: yes
   holder killed: yes
   after a clear: retired bytes 0
 round 2: holder ready: R
-  retired after delete: yes
+  retired after an overwrite: yes
   holder killed: yes
   reclaimed by overwrites: yes
 bool(true)
