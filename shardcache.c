@@ -656,7 +656,8 @@ static bool php_sc_store_one(zend_string *key, zval *value, zend_long ttl, bool 
     }
     ZVAL_DEREF(value);
     php_sc_zc_idle();
-    if (php_sc_zc_on && php_sc_zc_store(&php_sc_shared_cache, &k, value, php_sc_clamp_ttl(ttl), now, add_only, &st)) {
+    if (php_sc_zc_on && php_sc_zc_may_store(value)
+        && php_sc_zc_store(&php_sc_shared_cache, &k, value, php_sc_clamp_ttl(ttl), now, add_only, &st)) {
         return st == SC_OK;
     }
     if (php_sc_value_encode(value, &enc) != SUCCESS) {

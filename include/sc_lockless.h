@@ -31,20 +31,25 @@ typedef void (*sc_lockless_fixup)(void *arg, char *dst, size_t len);
 /* Stores (vtype, scalar, data[len]) with ttl 0 at `now` over key's entry
  * in shard if that entry holds a value of the same vtype and the same
  * length, ttl 0 or SC_TTL_GONE (its key deleted by sc_lockless_delete:
- * the store brings it back, counted as an insert), not chained, and no
- * writer (shard window or another lockless store) is active: then true,
- * the store is done and counted. A zero-copy value (fixup set, called on
- * the bytes once written) goes only over a zero-copy entry and only while
- * no thread is inside an epoch (sc_epoch_any_reader, checked with the
- * entry's version odd); any other value only over a copying entry. False,
- * with nothing written, in every other case: the
- * caller takes the locked path, with what this path's lookup found in
- * *seen (seq odd: no lookup was made; see sc_table_seen). The caller
- * leaves out len > SC_LOCKLESS_MAX_BYTES, add_only, slam defense and
- * apc.ttl (idle_ttl). */
+ * the store brings it back, counted as an insert), neither chained nor
+ * zero-copy, and no writer (shard window or another lockless store) is
+ * active: then true, the store is done and counted. False, with nothing
+ * written, in every other case: the caller takes the locked path, with
+ * what this path's lookup found in *seen (seq odd: no lookup was made;
+ * see sc_table_seen). The caller leaves out zero-copy values, len >
+ * SC_LOCKLESS_MAX_BYTES, add_only, slam defense and apc.ttl (idle_ttl). */
 bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash,
                        uint8_t vtype, int64_t scalar, const char *data, uint32_t len, int64_t now,
-                       sc_lockless_fixup fixup, void *fixup_arg, sc_table_seen *seen);
+                       sc_table_seen *seen);
+
+/* The same for a zero-copy layout (vtype SC_V_ZC; fixup, not NULL, is run
+ * on the bytes once written, as sc_value_in.fixup): only over a zero-copy
+ * entry of the same length, and only while no thread is inside an epoch
+ * (sc_epoch_any_reader, looked at with the entry's version odd) and no
+ * retired entry waits in the shard; false otherwise, as above. */
+bool sc_lockless_store_zc(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash,
+                          const char *data, uint32_t len, int64_t now, sc_lockless_fixup fixup, void *fixup_arg,
+                          sc_table_seen *seen);
 
 /* What a lockless delete did. */
 typedef enum sc_lockless_result {

@@ -290,8 +290,13 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
      * values); everything else, and whatever that path declines,
      * goes on below, with what this lookup found (seen). */
     if (!add_only && !c->slam_defense && !c->idle_ttl && ttl == 0 && value->len <= SC_LOCKLESS_MAX_BYTES
-        && sc_lockless_store(seg, shard, key->str, key->len, hash, value->vtype, value->scalar, value->data,
-                             (uint32_t)value->len, now, value->fixup, value->fixup_arg, &seen)) {
+        && (SC_LIKELY(!value->fixup)
+                ? value->vtype != SC_V_ZC
+                      && sc_lockless_store(seg, shard, key->str, key->len, hash, value->vtype, value->scalar,
+                                           value->data, (uint32_t)value->len, now, &seen)
+                : value->vtype == SC_V_ZC
+                      && sc_lockless_store_zc(seg, shard, key->str, key->len, hash, value->data,
+                                              (uint32_t)value->len, now, value->fixup, value->fixup_arg, &seen))) {
         return SC_OK;
     }
     lane = sc_pin_lane(shard);

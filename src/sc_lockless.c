@@ -43,23 +43,21 @@
 #include "sc_pin.h"
 #include "sc_entry.h"
 #include "sc_epoch.h"
+#include "sc_vtype.h"
 #include <string.h>
 
 /* The write itself, inside the entry's version window. Not inlined: the
  * death tests stop a writer here (a gdb breakpoint) and kill it. */
 __attribute__((noinline)) void sc_lockless_fill(sc_entry *e, int64_t scalar, const char *data, uint32_t len,
-                                                 int64_t now, sc_lockless_fixup fixup, void *fixup_arg);
+                                                 int64_t now);
 
 __attribute__((noinline)) void sc_lockless_fill(sc_entry *e, int64_t scalar, const char *data, uint32_t len,
-                                                 int64_t now, sc_lockless_fixup fixup, void *fixup_arg)
+                                                 int64_t now)
 {
     uint64_t stamp = sc_entry_stamp();
 
     if (len) {
         memcpy(SC_ENTRY_VAL(e), data, len);
-    }
-    if (fixup) {
-        fixup(fixup_arg, SC_ENTRY_VAL(e), len);
     }
     __atomic_store_n(&e->scalar, scalar, __ATOMIC_RELAXED);
     __atomic_store_n(&e->ctime, now, __ATOMIC_RELAXED);
@@ -137,9 +135,12 @@ static inline void sc_lockless_unpin(sc_pin *pin)
     sc_pin_release(pin);
 }
 
-bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash,
-                       uint8_t vtype, int64_t scalar, const char *data, uint32_t len, int64_t now,
-                       sc_lockless_fixup fixup, void *fixup_arg, sc_table_seen *seen)
+/* sc_lockless_store and sc_lockless_store_zc: fixup NULL for a copying
+ * value (the constant lets the compiler drop the zero-copy steps there). */
+static inline __attribute__((always_inline)) bool
+sc_lockless_store_at(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash, uint8_t vtype,
+                     int64_t scalar, const char *data, uint32_t len, int64_t now, sc_lockless_fixup fixup,
+                     void *fixup_arg, sc_table_seen *seen)
 {
     sc_shard_head *head = sc_layout_head(shard);
     uint64_t start = __atomic_load_n(&head->seq, __ATOMIC_ACQUIRE);
@@ -198,7 +199,10 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
         return false;
     }
     revived = __atomic_load_n(&e->ttl, __ATOMIC_RELAXED) == SC_TTL_GONE;
-    sc_lockless_fill(e, scalar, data, len, now, fixup, fixup_arg);
+    sc_lockless_fill(e, scalar, data, len, now);
+    if (fixup) {
+        fixup(fixup_arg, SC_ENTRY_VAL(e), len);
+    }
     if (revived) {
         __atomic_store_n(&e->ttl, 0, __ATOMIC_RELAXED);
         /* Counted inside the window: a writer killed before the version
@@ -210,6 +214,22 @@ bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t k
     sc_live_count(live, self, revived ? SC_LIVE_INSERTS : SC_LIVE_UPDATES);
     sc_lockless_unpin(pin);
     return true;
+}
+
+bool sc_lockless_store(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash,
+                       uint8_t vtype, int64_t scalar, const char *data, uint32_t len, int64_t now,
+                       sc_table_seen *seen)
+{
+    return sc_lockless_store_at(seg, shard, key, key_len, hash, vtype, scalar, data, len, now, NULL, NULL, seen);
+}
+
+bool sc_lockless_store_zc(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len, uint64_t hash,
+                          const char *data, uint32_t len, int64_t now, sc_lockless_fixup fixup, void *fixup_arg,
+                          sc_table_seen *seen)
+{
+    SC_ASSERT(fixup != NULL);
+
+    return sc_lockless_store_at(seg, shard, key, key_len, hash, SC_V_ZC, 0, data, len, now, fixup, fixup_arg, seen);
 }
 
 sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len,
