@@ -553,8 +553,14 @@ static zend_always_inline int php_sc_fetch_key(const sc_key *kp, zval *dst, int6
     uint32_t borrow;
     int r;
 
-    borrow = php_sc_zc_borrow();
+    borrow = php_sc_zc_borrow_entered();
     r = sc_fetch_fast(&php_sc_shared_cache, &k, now, php_sc_now, borrow, &SCG(fetch_memos), &out, &at);
+    if (UNEXPECTED(r == SC_FAST_NO) && at.vtype == SC_V_ZC && !borrow && php_sc_zc_on) {
+        /* A zero-copy value, found from outside the epoch (nothing was
+         * counted or kept): enter, then look again from the start. */
+        borrow = php_sc_zc_borrow();
+        r = sc_fetch_fast(&php_sc_shared_cache, &k, now, php_sc_now, borrow, &SCG(fetch_memos), &out, &at);
+    }
     if (EXPECTED(r == SC_FAST_BORROWED)) {
         if (EXPECTED(php_sc_zc_in_place_at(&out, dst, php_sc_zc_pad_for(k.len)))) {
             return PHP_SC_FETCH_HIT;

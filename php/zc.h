@@ -112,6 +112,15 @@ static zend_always_inline uint32_t php_sc_zc_borrow(void)
     return 0;
 }
 
+/* The borrow mask of a thread already inside its epoch; 0 (enters
+ * nothing) otherwise: a fetch looks first, and enters (php_sc_zc_borrow)
+ * only when what it found is a zero-copy value, so that fetches of ints
+ * and other copied values never write the epoch slot. */
+static zend_always_inline uint32_t php_sc_zc_borrow_entered(void)
+{
+    return php_sc_zc_on && EXPECTED(SCG(zc_entered)) ? UINT32_C(1) << SC_V_ZC : 0;
+}
+
 /* Leaves the epoch (see php_sc_zc_idle). */
 void php_sc_zc_leave(void);
 

@@ -103,7 +103,13 @@ $r2 = $z['retired'];
 $ok = apcu_store('s', sv(102)) + apcu_store('a', av(102));
 echo "then in place again: $ok true, retired: ", zc()['retired'] - $r2, ", zero-copy bytes unchanged: ", zc()['bytes'] === $bytes ? 'yes' : 'no', "\n";
 echo "a child reads: ", child_reads(102), "\n";
+/* A fetch enters the epoch only for a zero-copy value. */
+apcu_store('i', 5);
+apcu_store('short', 'abc');
+var_dump(apcu_fetch('i'), apcu_fetch('short'), apcu_fetch('nothing'));
+echo "inside after fetching an int, a short string and a miss: ", zc()['inside'] ? 'yes' : 'no', "\n";
 var_dump(apcu_fetch('s') === sv(102), apcu_fetch('a') === av(102));
+echo "inside after fetching zero-copy values: ", zc()['inside'] ? 'yes' : 'no', "\n";
 ?>
 --EXPECT--
 laid out zero-copy: yes
@@ -118,5 +124,10 @@ reader exited: yes
 stores after the reader left: 2 true, reclaimed: 2, retired bytes: 0
 then in place again: 2 true, retired: 0, zero-copy bytes unchanged: yes
 a child reads: s right, a right, borrowed yes
+int(5)
+string(3) "abc"
+bool(false)
+inside after fetching an int, a short string and a miss: no
 bool(true)
 bool(true)
+inside after fetching zero-copy values: yes
