@@ -43,8 +43,11 @@ void sc_epoch_leave(struct sc_seg *seg);
 
 /* THE hook: an entry no table refers to any more goes away. Ordinary
  * entries are freed at once (sc_entry_free); zero-copy ones too while no
- * thread is inside an epoch (sc_epoch_any_reader), else retired. */
-void sc_epoch_release_entry(struct sc_seg *seg, struct sc_shard *shard, struct sc_entry *e);
+ * thread is inside an epoch (sc_epoch_any_reader), else retired. True
+ * when it found nobody inside while retired bytes are left in the cache:
+ * every shard's retired entries can go now (the caller, once it holds no
+ * lock: sc_evict_reclaimable). */
+bool sc_epoch_release_entry(struct sc_seg *seg, struct sc_shard *shard, struct sc_entry *e);
 /* A new zero-copy entry (before it is linked): flags it and counts it. */
 void sc_epoch_adopt(struct sc_seg *seg, struct sc_shard *shard, struct sc_entry *e);
 /* Frees retired entries of this shard that nobody can hold any more.

@@ -68,5 +68,8 @@ void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_
  * nobody can hold any more, one shard lock at a time. Returns the bytes
  * freed. */
 uint64_t sc_evict_retired(sc_seg *seg);
+/* No lock held: the pass of sc_evict_retired without a rescan first (the
+ * caller raised table->safe: sc_epoch_release_entry said so). */
+uint64_t sc_evict_reclaimable(sc_seg *seg);
 
 #endif

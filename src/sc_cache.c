@@ -276,7 +276,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     sc_table_seen seen = {.seq = 1};
     sc_fair_pass fpass, *fp = NULL;
     int attempt;
-    bool old_gone, surveyed = false;
+    bool old_gone, surveyed = false, sweep;
 
     if (size > sc_alloc_max_request(&seg->ac) || value->len > UINT32_MAX) {
         return SC_TOOBIG;
@@ -428,9 +428,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     sc_table_set(seg, table, slot, hash, off);
     sc_shard_write_end(shard);
 
-    if (old) {
-        sc_epoch_release_entry(seg, shard, (sc_entry *)old);
-    }
+    sweep = old && sc_epoch_release_entry(seg, shard, (sc_entry *)old);
     if (old && !old_gone) {
         sc_layout_head(shard)->updates++;
     } else {
@@ -440,6 +438,10 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         sc_cache_slam_record(shard, hash, key->len, now, owner);
     }
     sc_shard_unlock(shard);
+    if (SC_UNLIKELY(sweep)) {
+        /* Nobody inside an epoch: what other shards retired goes now. */
+        sc_evict_reclaimable(seg);
+    }
     return SC_OK;
 }
 
@@ -749,7 +751,7 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     sc_table_seen seen = {.seq = 1};
     uint32_t slot;
     const sc_entry *e;
-    bool gone;
+    bool gone, sweep;
 
     /* A small value with no TTL is deleted without the lock (its
      * entry kept for the key's next store), and an absent key answered
@@ -777,11 +779,14 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     gone = e->ttl == SC_TTL_GONE;
     sc_table_clear_slot(seg, &head->table, slot);
     sc_shard_write_end(shard);
-    sc_epoch_release_entry(seg, shard, (sc_entry *)e);
+    sweep = sc_epoch_release_entry(seg, shard, (sc_entry *)e);
     if (!gone) {
         head->deletes++;
     }
     sc_shard_unlock(shard);
+    if (SC_UNLIKELY(sweep)) {
+        sc_evict_reclaimable(seg);
+    }
     return gone ? SC_NOTFOUND : SC_OK;
 }
 

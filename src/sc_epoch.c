@@ -480,7 +480,7 @@ uint64_t sc_epoch_reclaim(sc_seg *seg, sc_shard *shard, bool force)
     return freed;
 }
 
-void sc_epoch_release_entry(sc_seg *seg, sc_shard *shard, sc_entry *e)
+bool sc_epoch_release_entry(sc_seg *seg, sc_shard *shard, sc_entry *e)
 {
     sc_epoch_table *t = &seg->hdr->epochs;
     sc_retire_list *l = &shard->retire;
@@ -490,7 +490,7 @@ void sc_epoch_release_entry(sc_seg *seg, sc_shard *shard, sc_entry *e)
 
     if (SC_LIKELY(!(e->flags & SC_ENTRY_ZC))) {
         sc_entry_free(seg, shard, e);
-        return;
+        return false;
     }
     /* The unlink (a table store) happened before. With no thread inside an
      * epoch now (sc_epoch_any_reader fences first), nobody holds the value:
@@ -513,7 +513,8 @@ void sc_epoch_release_entry(sc_seg *seg, sc_shard *shard, sc_entry *e)
         if (l->head) {
             sc_epoch_reclaim(seg, shard, false);
         }
-        return;
+        /* Other shards' retired entries are free to go too. */
+        return __atomic_load_n(&t->retired_bytes, __ATOMIC_RELAXED) != 0;
     }
     /* Else order the unlink before the bump and before any scan that could
      * free the entry. */
@@ -540,6 +541,7 @@ void sc_epoch_release_entry(sc_seg *seg, sc_shard *shard, sc_entry *e)
     __atomic_fetch_add(&t->retired_bytes, e->mem_size, __ATOMIC_RELAXED);
     __atomic_fetch_add(&t->retired, 1, __ATOMIC_RELAXED);
     sc_epoch_reclaim(seg, shard, false);
+    return false;
 }
 
 bool sc_epoch_reclaimable(sc_seg *seg, sc_shard *shard)

@@ -236,14 +236,21 @@ void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_
 
 uint64_t sc_evict_retired(sc_seg *seg)
 {
-    uint64_t freed = 0;
-    uint32_t i;
-
     SC_ASSERT(sc_layout_holds_none(seg));
 
     if (!sc_epoch_rescan_due(seg)) {
         return 0;
     }
+    return sc_evict_reclaimable(seg);
+}
+
+uint64_t sc_evict_reclaimable(sc_seg *seg)
+{
+    uint64_t freed = 0;
+    uint32_t i;
+
+    SC_ASSERT(sc_layout_holds_none(seg));
+
     for (i = 0; i < seg->nshards; i++) {
         sc_shard *shard = &seg->shards[i];
         if (!sc_epoch_reclaimable(seg, shard)) {
