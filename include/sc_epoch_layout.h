@@ -139,9 +139,9 @@ typedef struct sc_epoch_table {
     sc_held_set held[SC_HELD_SETS];
     /* Which slots may hold an epoch: bit i % 64 of inside[i / 64].bits for
      * slot i (each word on a line of its own: threads entering and leaving
-     * write 16 lines, not one). Set by slot i's thread (atomic OR, seq_cst) before it publishes a
-     * nonzero epoch there; cleared by it (atomic AND) after it stored 0
-     * there. A clear bit therefore means: slot i's epoch is 0, or its
+     * write 16 lines, not one). Set by slot i's thread (atomic OR,
+     * seq_cst) before it publishes a nonzero epoch there; cleared by it
+     * (atomic AND) after it stored 0 there. A clear bit therefore means: slot i's epoch is 0, or its
      * thread publishes after whoever read the bit and reads every table
      * after that. A set bit says nothing more (a dead thread's stays
      * set until the slot's next holder leaves an epoch). Zeroed at boot

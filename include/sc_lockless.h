@@ -63,10 +63,10 @@ typedef enum sc_lockless_result {
  * is active and the pool has free pages to spare (SC_LOCKLESS_FREE_SHARE):
  * the entry's ttl becomes SC_TTL_GONE (sc_table.h) under its version, and
  * the entry stays in its slot with its memory and value bytes until a
- * store of the key brings it back (sc_lockless_store; never a zero-copy
- * entry) or the locked paths remove it (sc_epoch_release_entry). Answers NOTFOUND, with nothing written, for
- * a key that is absent or gone when the table did not change during the
- * look. Counted in the caller's liveness slot (SC_LIVE_DELETES) and in the
+ * store of the key brings it back (sc_lockless_store, sc_lockless_store_zc)
+ * or the locked paths remove it (sc_epoch_release_entry). Answers
+ * NOTFOUND, with nothing written, for a key that is absent or gone when
+ * the table did not change during the look. Counted in the caller's liveness slot (SC_LIVE_DELETES) and in the
  * shard's kept-entry figure (sc_alloc_lane.gone). Its lookup goes back in
  * *seen, as sc_lockless_store's does (free: SC_NONE). */
 sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len,

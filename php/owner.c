@@ -51,7 +51,19 @@ static inline uint64_t php_sc_salt(uint32_t owner)
     return (uint64_t)owner << 24;
 }
 
-static bool php_sc_owner_of_entry(uint64_t hash, const char *key, uint32_t key_len, uint32_t *owner);
+/* The owner whose salt made an entry's hash from its key bytes (false:
+ * none). Also sc_cache.owner_of, for the core's fair share of memory
+ * under eviction (sc_fair.h). */
+static bool php_sc_owner_of_entry(uint64_t hash, const char *key, uint32_t key_len, uint32_t *owner)
+{
+    uint64_t salt = sc_hash_unmix(hash) ^ (uint64_t)zend_hash_func(key, key_len);
+
+    if (salt & ~php_sc_salt(UINT32_MAX)) {
+        return false;
+    }
+    *owner = (uint32_t)(salt >> 24);
+    return true;
+}
 
 bool php_sc_owner_of(const sc_entry_meta *m, uint32_t *owner)
 {
@@ -149,19 +161,6 @@ bool php_sc_key_public(sc_key *k)
     return true;
 }
 
-
-/* sc_cache.owner_of: the same reading from an entry's hash and key bytes,
- * for the core's fair share of memory under eviction (sc_fair.h). */
-static bool php_sc_owner_of_entry(uint64_t hash, const char *key, uint32_t key_len, uint32_t *owner)
-{
-    uint64_t salt = sc_hash_unmix(hash) ^ (uint64_t)zend_hash_func(key, key_len);
-
-    if (salt & ~php_sc_salt(UINT32_MAX)) {
-        return false;
-    }
-    *owner = (uint32_t)(salt >> 24);
-    return true;
-}
 
 void php_sc_owner_bind(sc_cache *c)
 {

@@ -288,6 +288,16 @@ void sc_epoch_leave(sc_seg *seg)
     sc_epoch_mine.covered = false;
 }
 
+/* Raises t->safe to min (compare-and-swap, no lock; never lowers it). */
+static void sc_epoch_raise_safe(sc_epoch_table *t, uint64_t min)
+{
+    uint64_t safe = __atomic_load_n(&t->safe, __ATOMIC_RELAXED);
+
+    while (safe < min && !__atomic_compare_exchange_n(&t->safe, &safe, min, true, __ATOMIC_RELAXED,
+                                                      __ATOMIC_RELAXED)) {
+    }
+}
+
 /* The smallest epoch a live thread has published (global + 1 when none),
  * raising t->safe to it. Remembers which slot held it back (blocker). */
 static uint64_t sc_epoch_scan(sc_seg *seg, int64_t now)
@@ -340,9 +350,7 @@ again:
     __atomic_store_n(&t->blocker_epoch, min, __ATOMIC_RELAXED);
     __atomic_store_n(&t->blocker_owner, owner, __ATOMIC_RELAXED);
     __atomic_store_n(&t->blocker, at, __ATOMIC_RELAXED);
-    while (safe < min && !__atomic_compare_exchange_n(&t->safe, &safe, min, true, __ATOMIC_RELAXED,
-                                                      __ATOMIC_RELAXED)) {
-    }
+    sc_epoch_raise_safe(t, min);
     return min;
 }
 
@@ -503,11 +511,8 @@ bool sc_epoch_release_entry(sc_seg *seg, sc_shard *shard, sc_entry *e)
          * shard, was unlinked before it: a thread that entered since reads
          * the tables after and cannot hold it. So min is safe, as after a
          * scan (which reads global first too); this shard's list goes now. */
-        uint64_t safe = __atomic_load_n(&t->safe, __ATOMIC_RELAXED);
-        while (safe < min && !__atomic_compare_exchange_n(&t->safe, &safe, min, true, __ATOMIC_RELAXED,
-                                                          __ATOMIC_RELAXED)) {
-        }
-        shard->retire.zc_bytes = shard->retire.zc_bytes > mem ? shard->retire.zc_bytes - mem : 0;
+        sc_epoch_raise_safe(t, min);
+        l->zc_bytes = l->zc_bytes > mem ? l->zc_bytes - mem : 0;
         sc_epoch_sat_sub(&t->zc_bytes, mem);
         sc_entry_free(seg, shard, e);
         if (l->head) {
