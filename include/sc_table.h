@@ -437,6 +437,14 @@ sc_table_probe_find(const sc_seg *seg, const sc_table *table, const char *key, u
     return sc_table_probe(seg, table, key, key_len, hash, seen);
 }
 
+/* Whether a shard's table, as found in a segment that nobody else maps
+ * (the first user after an unclean stop, or an attacher's check), can be
+ * used as it is: none (off, capacity, used and tombs all 0), or a power-of-
+ * two capacity whose tags and slots lie whole in the data area, with used +
+ * tombs within 15/16 of it and the clock hand inside it. Reads the sc_table
+ * fields only, not the tags or the entries. */
+bool sc_table_sane(const sc_seg *seg, const sc_table *table);
+
 /* Writers (shard REPAIR lock held). */
 
 /* Builds a table of new_capacity holding every entry of *old, in memory

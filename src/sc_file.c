@@ -655,7 +655,8 @@ static bool sc_file_body_sane(const sc_seg *seg, char *note, size_t notelen)
  * shutdown) is trusted only under the kernel that ran them (its page cache
  * is then what they wrote: a crash of a holder is repaired by the next
  * locker as in a running pool) and when its locks and constants pass
- * sc_file_body_sane. false with why in note. */
+ * sc_file_body_sane and its shard tables sc_table_sane. false with why in
+ * note. */
 static bool sc_file_boot_trusted(const sc_seg *seg, const char *kboot, char *note, size_t notelen)
 {
     const sc_header *hdr = seg->hdr;
@@ -674,7 +675,16 @@ static bool sc_file_boot_trusted(const sc_seg *seg, const char *kboot, char *not
     if (!sc_file_body_sane(seg, note, notelen)) {
         return false;
     }
-    /* Nobody else maps it. A pool writer that died mid-change (or a
+    /* Nobody else maps it: the shard tables hold still. A shard left with
+     * its window odd is emptied by its next locker, whatever its table
+     * says (sc_shard.c); every other table is used as it is. */
+    for (uint32_t i = 0; i < seg->nshards; i++) {
+        if (!(seg->heads[i].seq & 1) && !sc_table_sane(seg, &seg->heads[i].table)) {
+            snprintf(note, notelen, "the table of its shard %u is damaged", i);
+            return false;
+        }
+    }
+    /* A pool writer that died mid-change (or a
      * damaged dirty word) leaves lists that cannot be followed: the pool
      * waits for its full reset, which rebuilds it from the pages in use.
      * Otherwise its lists must be whole. */

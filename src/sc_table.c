@@ -266,3 +266,16 @@ void sc_table_saved_free(sc_table_saved *saved)
     saved->tags = NULL;
     saved->n = 0;
 }
+
+bool sc_table_sane(const sc_seg *seg, const sc_table *table)
+{
+    sc_off off = table->off, data_off = seg->ac.data_off;
+    uint64_t cap = table->capacity, area = (uint64_t)seg->ac.npages << SC_PAGE_SHIFT;
+
+    if (!off) {
+        return !cap && !table->used && !table->tombs;
+    }
+    return sc_is_pow2((uint32_t)cap) && off % 8 == 0 && off >= data_off && off - data_off < area
+           && sc_table_bytes((uint32_t)cap) <= area - (off - data_off)
+           && ((uint64_t)table->used + table->tombs) * 16 <= cap * 15 && table->clock_hand < cap;
+}

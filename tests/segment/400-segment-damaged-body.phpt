@@ -1,5 +1,5 @@
 --TEST--
-shardcache.segment, a damaged body found by the first user after a restart: a file whose header survived but whose body is zeros, one whose shard constant (a head's offset) was changed, and one with bytes changed after its last user closed it are started afresh (a warning), never used as they are: every later process works on them, none crashes or hangs
+shardcache.segment, a damaged body found by the first user after a restart: a file whose header survived but whose body is zeros, one whose shard constant (a head's offset) or shard table (its place, size or count) was changed, and one with bytes changed after its last user closed it are started afresh (a warning), never used as they are: every later process works on them, none crashes or hangs
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
@@ -43,15 +43,24 @@ foreach ($cases as $name => $spoil) {
     echo "  next: ", run($seg, $use, $ini), "\n";
 }
 // The same after an unclean stop (the last user killed): the shard
-// constant is checked, not trusted.
-@unlink($seg);
-$p = proc_open(seg_cmd(['shardcache.segment' => $seg] + $ini, 'apcu_store("old", "entry"); echo "ready\n"; fgets(STDIN);'),
-               [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['redirect', 1]], $pipes);
-echo "killed: ", fgets($pipes[1]);
-proc_terminate($p, 9); fclose($pipes[0]); fclose($pipes[1]); proc_close($p);
-patch($seg, u64($seg, 104) + 2016, pack('P', 1 << 40));
-echo "  first: ", run($seg, $use, $ini), "\n";
-echo "  next: ", run($seg, $use, $ini), "\n";
+// constant and the shard tables (in the heads: heads_off at 96; a head's
+// table off at 8, capacity at 16, used at 20) are checked, not trusted.
+$killed = [
+    'shard constant' => fn($f) => patch($f, u64($f, 104) + 2016, pack('P', 1 << 40)),
+    'table offset' => fn($f) => patch($f, u64($f, 96) + 8, pack('P', 1 << 40)),
+    'table capacity' => fn($f) => patch($f, u64($f, 96) + 64 + 16, pack('V', 3)),
+    'table count' => fn($f) => patch($f, u64($f, 96) + 2 * 64 + 20, pack('V', 0xffffff00)),
+];
+foreach ($killed as $name => $spoil) {
+    @unlink($seg);
+    $p = proc_open(seg_cmd(['shardcache.segment' => $seg] + $ini, 'for ($i = 0; $i < 300; $i++) apcu_store("f$i", $i); echo "ready\n"; fgets(STDIN);'),
+                   [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['redirect', 1]], $pipes);
+    echo "killed, $name: ", fgets($pipes[1]);
+    proc_terminate($p, 9); fclose($pipes[0]); fclose($pipes[1]); proc_close($p);
+    $spoil($seg);
+    echo "  first: ", run($seg, $use, $ini), "\n";
+    echo "  next: ", run($seg, $use, $ini), "\n";
+}
 ?>
 --EXPECT--
 zero body: made: stored
@@ -66,7 +75,19 @@ changed bytes: made: stored
   first: Warning: PHP Startup: shardcache: SEG was started afresh: WHY
 ok iterated 200, entries 201, old false
   next: ok iterated 200, entries 201, old false
-killed: ready
+killed, shard constant: ready
   first: Warning: PHP Startup: shardcache: SEG was started afresh: the constants of its shard 0 are damaged in Unknown on line 0
+ok iterated 200, entries 201, old false
+  next: ok iterated 200, entries 201, old false
+killed, table offset: ready
+  first: Warning: PHP Startup: shardcache: SEG was started afresh: the table of its shard 0 is damaged in Unknown on line 0
+ok iterated 200, entries 201, old false
+  next: ok iterated 200, entries 201, old false
+killed, table capacity: ready
+  first: Warning: PHP Startup: shardcache: SEG was started afresh: the table of its shard 1 is damaged in Unknown on line 0
+ok iterated 200, entries 201, old false
+  next: ok iterated 200, entries 201, old false
+killed, table count: ready
+  first: Warning: PHP Startup: shardcache: SEG was started afresh: the table of its shard 2 is damaged in Unknown on line 0
 ok iterated 200, entries 201, old false
   next: ok iterated 200, entries 201, old false
