@@ -35,8 +35,10 @@ void sc_evict_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e);
 uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t idle_ttl);
 
 /* Shard REPAIR lock held (no window open): removes the entries of keys
- * deleted without the lock and kept (SC_TTL_GONE). Returns how many. */
-uint32_t sc_evict_gone(sc_seg *seg, sc_shard *shard);
+ * deleted without the lock and kept (SC_TTL_GONE). With grace (table room,
+ * sc_resize.c), one marked SC_ENTRY_REVIVED loses the mark and stays;
+ * without (memory), every one goes. Returns how many went. */
+uint32_t sc_evict_gone(sc_seg *seg, sc_shard *shard, bool grace);
 
 /* No lock needed (a moment old): whether a shard other than `except`
  * keeps entries of keys deleted without the lock (sc_alloc_lane.gone).

@@ -170,6 +170,15 @@ static inline int64_t sc_table_ttl_signed(uint32_t ttl)
  * the storing lane's slabs; from then on stores of every lane rewrite it
  * in place (a key that several processes store moves at most once). */
 #define SC_ENTRY_HOMED 0x40
+/* Set on an entry that brought a deleted key back: by the lockless store
+ * that revives an entry kept by a lockless delete (SC_TTL_GONE; inside its
+ * version window, pin held: sc_lockless.c), or before publication on the
+ * entry a locked store makes over such a kept entry (sc_cache_store).
+ * Cleared by the sweep that makes table room (sc_evict_gone with grace,
+ * REPAIR lock, window open): a kept entry marked so is spared once, so
+ * that keys stored and deleted over and over keep their entries (and stay
+ * lockless) while kept entries of keys never stored again still go. */
+#define SC_ENTRY_REVIVED 0x80
 _Static_assert((SC_ENTRY_LANE_MASK >> SC_ENTRY_LANE_SHIFT) + 1 == SC_ALLOC_LANES, "a lane fits the flags' lane bits");
 
 static inline uint32_t sc_table_entry_lane(uint8_t flags)

@@ -425,6 +425,10 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         return SC_EXISTS;
     }
     old_gone = old && old->ttl == SC_TTL_GONE;
+    if (old_gone) {
+        /* Not published yet: see SC_ENTRY_REVIVED. */
+        ((sc_entry *)(seg->base + off))->flags |= SC_ENTRY_REVIVED;
+    }
     sc_table_set(seg, table, slot, hash, off);
     sc_shard_write_end(shard);
 

@@ -44,11 +44,12 @@ void sc_evict_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e)
 
 /* The sweep behind sc_evict_expired and sc_evict_gone: one pass over the
  * shard's slots inside one window, removing the entries of keys deleted
- * without the lock (SC_TTL_GONE, counted in *gone) and, unless gone_only,
- * those past their TTL or (idle_ttl) idle that long. Returns how many
- * were removed in all. */
+ * without the lock (SC_TTL_GONE, counted in *gone; with grace, those marked
+ * SC_ENTRY_REVIVED lose the mark instead) and, unless gone_only, those past
+ * their TTL or (idle_ttl) idle that long. Returns how many were removed in
+ * all. */
 static uint32_t sc_evict_sweep(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t idle_ttl, bool gone_only,
-                               uint32_t *gone)
+                               bool grace, uint32_t *gone)
 {
     sc_table *table = &sc_layout_head(shard)->table;
     uint32_t slot, removed = 0;
@@ -61,6 +62,10 @@ static uint32_t sc_evict_sweep(sc_seg *seg, sc_shard *shard, int64_t now, uint32
             continue;
         }
         if (e->ttl == SC_TTL_GONE) {
+            if (grace && (e->flags & SC_ENTRY_REVIVED)) {
+                e->flags &= (uint8_t)~SC_ENTRY_REVIVED;
+                continue;
+            }
             /* Deleted already (sc_lockless.c): not counted as expired. */
             sc_evict_drop(seg, shard, slot, e);
             removed++;
@@ -84,13 +89,13 @@ uint32_t sc_evict_expired(sc_seg *seg, sc_shard *shard, int64_t now, uint32_t id
     if (!sc_layout_head(shard)->table.off || !sc_layout_head(shard)->table.used) {
         return 0;
     }
-    removed = sc_evict_sweep(seg, shard, now, idle_ttl, false, &gone);
+    removed = sc_evict_sweep(seg, shard, now, idle_ttl, false, false, &gone);
     shard->stats.expired += removed - gone;
     shard->stats.cleanups++;
     return removed;
 }
 
-uint32_t sc_evict_gone(sc_seg *seg, sc_shard *shard)
+uint32_t sc_evict_gone(sc_seg *seg, sc_shard *shard, bool grace)
 {
     uint32_t gone;
 
@@ -99,7 +104,7 @@ uint32_t sc_evict_gone(sc_seg *seg, sc_shard *shard)
     if (!sc_layout_head(shard)->table.off || !sc_alloc_gone(&shard->alloc)) {
         return 0;
     }
-    return sc_evict_sweep(seg, shard, 0, 0, true, &gone);
+    return sc_evict_sweep(seg, shard, 0, 0, true, grace, &gone);
 }
 
 bool sc_evict_gone_elsewhere(const sc_seg *seg, const sc_shard *except)
@@ -185,7 +190,7 @@ void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_
             || __atomic_load_n(&shard->retire.head, __ATOMIC_RELAXED) || sc_alloc_gone(&shard->alloc)) {
             sc_shard_lock(seg, shard, SC_LOCK_REPAIR);
             flushed += (uint32_t)(sc_epoch_reclaim(seg, shard, k == 0) >> SC_PAGE_SHIFT);
-            gone += sc_evict_gone(seg, shard);
+            gone += sc_evict_gone(seg, shard, false);
             flushed += sc_alloc_flush_spares(&seg->ac, &shard->alloc);
             sc_shard_unlock(shard);
         }

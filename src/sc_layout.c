@@ -339,7 +339,7 @@ uint64_t sc_layout_id(void)
         sizeof(sc_page), offsetof(sc_page, run), offsetof(sc_page, next),
         sizeof(sc_entry), offsetof(sc_entry, key_len), offsetof(sc_entry, scalar), offsetof(sc_entry, mem_size),
         offsetof(sc_entry, mtime_after), offsetof(sc_entry, stamp), sizeof(sc_live_slot), SC_LIVE_SLOTS,
-        sizeof(sc_chunk), offsetof(sc_chunk, len), SC_MAX_CHUNKS, SC_ENTRY_CHAINED, SC_ENTRY_REFERENCED,
+        sizeof(sc_chunk), offsetof(sc_chunk, len), SC_MAX_CHUNKS, SC_ENTRY_CHAINED, SC_ENTRY_REFERENCED, SC_ENTRY_REVIVED,
         offsetof(sc_header, epochs), offsetof(sc_epoch_table, held), offsetof(sc_epoch_table, slots),
         offsetof(sc_epoch_table, inside),
         offsetof(sc_epoch_table, reset_open),

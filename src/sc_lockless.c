@@ -204,7 +204,12 @@ sc_lockless_store_at(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key
         fixup(fixup_arg, SC_ENTRY_VAL(e), len);
     }
     if (revived) {
+        uint8_t f = __atomic_load_n(&e->flags, __ATOMIC_RELAXED);
         __atomic_store_n(&e->ttl, 0, __ATOMIC_RELAXED);
+        /* This writer alone changes the entry now (its version is odd). */
+        if (!(f & SC_ENTRY_REVIVED)) {
+            __atomic_store_n(&e->flags, (uint8_t)(f | SC_ENTRY_REVIVED), __ATOMIC_RELAXED);
+        }
         /* Counted inside the window: a writer killed before the version
          * below is settled and the count done again (sc_pin_settle);
          * one killed after it has counted. */
