@@ -237,6 +237,22 @@ static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, c
  * clear): the answer still holds, and the locked path need not probe
  * again (for an absent key, nor look for a free slot). */
 
+/* The lockless store of value (sc_lockless.c), copying or zero-copy as
+ * its layout says: true when done. */
+static inline __attribute__((always_inline)) bool sc_cache_store_lockless(sc_seg *seg, sc_shard *shard,
+                                                                       const sc_key *key, uint64_t hash,
+                                                                       const sc_value_in *value, int64_t now,
+                                                                       sc_table_seen *seen)
+{
+    return SC_LIKELY(!value->fixup)
+               ? value->vtype != SC_V_ZC
+                     && sc_lockless_store(seg, shard, key->str, key->len, hash, value->vtype, value->scalar,
+                                          value->data, (uint32_t)value->len, now, seen)
+               : value->vtype == SC_V_ZC
+                     && sc_lockless_store_zc(seg, shard, key->str, key->len, hash, value->data, (uint32_t)value->len,
+                                             now, value->fixup, value->fixup_arg, seen);
+}
+
 /* Whether seen still holds. Shard REPAIR lock held: nobody else moves the
  * counter now; the acquire fence orders a lookup made before the lock
  * (with no lock) before this check, as for an optimistic reader. */
@@ -276,7 +292,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     sc_table_seen seen = {.seq = 1};
     sc_fair_pass fpass, *fp = NULL;
     int attempt;
-    bool old_gone, surveyed = false, sweep;
+    bool old_gone, surveyed = false, sweep, lockless;
 
     if (size > sc_alloc_max_request(&seg->ac) || value->len > UINT32_MAX) {
         return SC_TOOBIG;
@@ -289,14 +305,8 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
      * (sc_lockless.c; a zero-copy one only while nobody reads zero-copy
      * values); everything else, and whatever that path declines,
      * goes on below, with what this lookup found (seen). */
-    if (!add_only && !c->slam_defense && !c->idle_ttl && ttl == 0 && value->len <= SC_LOCKLESS_MAX_BYTES
-        && (SC_LIKELY(!value->fixup)
-                ? value->vtype != SC_V_ZC
-                      && sc_lockless_store(seg, shard, key->str, key->len, hash, value->vtype, value->scalar,
-                                           value->data, (uint32_t)value->len, now, &seen)
-                : value->vtype == SC_V_ZC
-                      && sc_lockless_store_zc(seg, shard, key->str, key->len, hash, value->data,
-                                              (uint32_t)value->len, now, value->fixup, value->fixup_arg, &seen))) {
+    lockless = !add_only && !c->slam_defense && !c->idle_ttl && ttl == 0 && value->len <= SC_LOCKLESS_MAX_BYTES;
+    if (lockless && sc_cache_store_lockless(seg, shard, key, hash, value, now, &seen)) {
         return SC_OK;
     }
     lane = sc_pin_lane(shard);
@@ -326,6 +336,17 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         }
         if (SC_UNLIKELY(shard->retire.head != 0)) {
             sc_epoch_reclaim(seg, shard, false);
+        }
+        /* The lockless try met a writer's window (or the table changed
+         * after its look): the same try again, now that no window can
+         * open. Else a store over an entry it could rewrite makes a new
+         * one, and with many processes each such store opens the window
+         * that makes the next ones decline too. Lockless writers do not
+         * take the lock, so holding it while pinned waits for nobody. */
+        if (attempt == 0 && lockless && !sc_cache_seen_holds(head, &seen)
+            && sc_cache_store_lockless(seg, shard, key, hash, value, now, &seen)) {
+            sc_shard_unlock(shard);
+            return SC_OK;
         }
         /* A scalar over a scalar is written into the entry that
          * holds the key (sc_inplace.c): no allocation, no free, no slot;
@@ -769,6 +790,21 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
         break;
     }
     sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
+    /* The lockless try met a writer's window: again, now that none can
+     * open (as in sc_cache_store: a delete that frees the entry makes the
+     * key's next store make a new one under the lock). */
+    if (!sc_cache_seen_holds(head, &seen)) {
+        switch (sc_lockless_delete(seg, shard, key->str, key->len, hash, &seen)) {
+        case SC_LOCKLESS_DONE:
+            sc_shard_unlock(shard);
+            return SC_OK;
+        case SC_LOCKLESS_NOTFOUND:
+            sc_shard_unlock(shard);
+            return SC_NOTFOUND;
+        default:
+            break;
+        }
+    }
     /* What the lockless path's lookup found, while the table is unchanged
      * since: no second lookup for the values it declines (a TTL, big
      * values, a cache short of memory). */
