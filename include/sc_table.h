@@ -447,8 +447,8 @@ sc_table_probe_find(const sc_seg *seg, const sc_table *table, const char *key, u
 }
 
 /* Whether a shard's table, as found in a segment that nobody else maps
- * (the first user after an unclean stop, or an attacher's check), can be
- * used as it is: none (off, capacity, used and tombs all 0), or a power-of-
+ * (by the first user after an unclean stop: sc_file.c), can be used as it
+ * is: none (off, capacity, used and tombs all 0), or a power-of-
  * two capacity whose tags and slots lie whole in the data area, with used +
  * tombs within 15/16 of it and the clock hand inside it. Reads the sc_table
  * fields only, not the tags or the entries. */
