@@ -141,11 +141,11 @@ typedef struct sc_epoch_table {
      * slot i (each word on a line of its own: threads entering and leaving
      * write 16 lines, not one). Set by slot i's thread (atomic OR,
      * seq_cst) before it publishes a nonzero epoch there; cleared by it
-     * (atomic AND) after it stored 0 there. A clear bit therefore means: slot i's epoch is 0, or its
-     * thread publishes after whoever read the bit and reads every table
-     * after that. A set bit says nothing more (a dead thread's stays
-     * set until the slot's next holder leaves an epoch). Zeroed at boot
-     * of a named segment. Read by scanners, no lock, so that they look at
+     * (atomic AND) after it stored 0 there. A clear bit therefore means:
+     * slot i's epoch is 0, or its thread publishes after whoever read the
+     * bit and reads every table after that. A set bit says nothing more
+     * (a dead thread's stays set until the slot's next holder leaves an
+     * epoch). Zeroed at boot of a named segment. Read by scanners, no lock, so that they look at
      * the slots of threads that entered, not at all SC_EPOCH_SLOTS. */
     struct {
         _Alignas(SC_CACHELINE) uint64_t bits;

@@ -66,9 +66,10 @@ typedef enum sc_lockless_result {
  * store of the key brings it back (sc_lockless_store, sc_lockless_store_zc)
  * or the locked paths remove it (sc_epoch_release_entry). Answers
  * NOTFOUND, with nothing written, for a key that is absent or gone when
- * the table did not change during the look. Counted in the caller's liveness slot (SC_LIVE_DELETES) and in the
- * shard's kept-entry figure (sc_alloc_lane.gone). Its lookup goes back in
- * *seen, as sc_lockless_store's does (free: SC_NONE). */
+ * the table did not change during the look. Counted in the caller's
+ * liveness slot (SC_LIVE_DELETES) and in the shard's kept-entry figure
+ * (sc_alloc_lane.gone). Its lookup goes back in *seen, as
+ * sc_lockless_store's does (free: SC_NONE). */
 sc_lockless_result sc_lockless_delete(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key_len,
                                       uint64_t hash, sc_table_seen *seen);
 

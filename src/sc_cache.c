@@ -777,33 +777,23 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     uint32_t slot;
     const sc_entry *e;
     bool gone, sweep;
+    sc_lockless_result r;
 
     /* A small value with no TTL is deleted without the lock (its
      * entry kept for the key's next store), and an absent key answered
      * without it (sc_lockless.c). */
-    switch (sc_lockless_delete(seg, shard, key->str, key->len, hash, &seen)) {
-    case SC_LOCKLESS_DONE:
-        return SC_OK;
-    case SC_LOCKLESS_NOTFOUND:
-        return SC_NOTFOUND;
-    default:
-        break;
+    r = sc_lockless_delete(seg, shard, key->str, key->len, hash, &seen);
+    if (r != SC_LOCKLESS_DECLINED) {
+        return r == SC_LOCKLESS_DONE ? SC_OK : SC_NOTFOUND;
     }
     sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
     /* The lockless try met a writer's window: again, now that none can
      * open (as in sc_cache_store: a delete that frees the entry makes the
      * key's next store make a new one under the lock). */
-    if (!sc_cache_seen_holds(head, &seen)) {
-        switch (sc_lockless_delete(seg, shard, key->str, key->len, hash, &seen)) {
-        case SC_LOCKLESS_DONE:
-            sc_shard_unlock(shard);
-            return SC_OK;
-        case SC_LOCKLESS_NOTFOUND:
-            sc_shard_unlock(shard);
-            return SC_NOTFOUND;
-        default:
-            break;
-        }
+    if (!sc_cache_seen_holds(head, &seen)
+        && (r = sc_lockless_delete(seg, shard, key->str, key->len, hash, &seen)) != SC_LOCKLESS_DECLINED) {
+        sc_shard_unlock(shard);
+        return r == SC_LOCKLESS_DONE ? SC_OK : SC_NOTFOUND;
     }
     /* What the lockless path's lookup found, while the table is unchanged
      * since: no second lookup for the values it declines (a TTL, big

@@ -684,10 +684,10 @@ static bool sc_file_boot_trusted(const sc_seg *seg, const char *kboot, char *not
             return false;
         }
     }
-    /* A pool writer that died mid-change (or a
-     * damaged dirty word) leaves lists that cannot be followed: the pool
-     * waits for its full reset, which rebuilds it from the pages in use.
-     * Otherwise its lists must be whole. */
+    /* A pool writer that died mid-change (or a damaged dirty word) leaves
+     * lists that cannot be followed: the pool waits for its full reset,
+     * which rebuilds it from the pages in use. Otherwise its lists must be
+     * whole. */
     if (hdr->pool.dirty) {
         __atomic_store_n(&seg->hdr->needs_reset, 1, __ATOMIC_RELEASE);
     } else if (!sc_alloc_pool_sane(&seg->ac)) {

@@ -206,7 +206,10 @@ sc_lockless_store_at(sc_seg *seg, sc_shard *shard, const char *key, uint32_t key
     if (revived) {
         uint8_t f = __atomic_load_n(&e->flags, __ATOMIC_RELAXED);
         __atomic_store_n(&e->ttl, 0, __ATOMIC_RELAXED);
-        /* This writer alone changes the entry now (its version is odd). */
+        /* No other writer changes the entry's fields now (its version is
+         * odd). A sampled hit may set SC_ENTRY_REFERENCED under the lock
+         * meanwhile: one of the two hint bits may be lost, never a bit
+         * that is set before publication. */
         if (!(f & SC_ENTRY_REVIVED)) {
             __atomic_store_n(&e->flags, (uint8_t)(f | SC_ENTRY_REVIVED), __ATOMIC_RELAXED);
         }

@@ -77,8 +77,8 @@ bool sc_resize_reserve(sc_seg *seg, sc_shard *shard)
     /* Entries of keys deleted without the lock (sc_lockless.c) never make
      * a table grow: they go first, except those whose key came back since
      * the last such pass (SC_ENTRY_REVIVED): a key stored and deleted over
-     * and over keeps its entry, or every other shard's store-delete churn
-     * would go through the lock to make it again. */
+     * and over keeps its entry, else its next store would go through the
+     * lock to make it again. */
     if (sc_evict_gone(seg, shard, true)) {
         load = (uint64_t)table->used + table->tombs + 1;
         if (load * 4 <= capacity * 3) {

@@ -270,12 +270,13 @@ void sc_table_saved_free(sc_table_saved *saved)
 bool sc_table_sane(const sc_seg *seg, const sc_table *table)
 {
     sc_off off = table->off, data_off = seg->ac.data_off;
-    uint64_t cap = table->capacity, area = (uint64_t)seg->ac.npages << SC_PAGE_SHIFT;
+    uint32_t cap = table->capacity;
+    uint64_t area = (uint64_t)seg->ac.npages << SC_PAGE_SHIFT;
 
     if (!off) {
         return !cap && !table->used && !table->tombs;
     }
-    return sc_is_pow2((uint32_t)cap) && off % 8 == 0 && off >= data_off && off - data_off < area
-           && sc_table_bytes((uint32_t)cap) <= area - (off - data_off)
-           && ((uint64_t)table->used + table->tombs) * 16 <= cap * 15 && table->clock_hand < cap;
+    return sc_is_pow2(cap) && off % 8 == 0 && off >= data_off && off - data_off < area
+           && sc_table_bytes(cap) <= area - (off - data_off)
+           && ((uint64_t)table->used + table->tombs) * 16 <= (uint64_t)cap * 15 && table->clock_hand < cap;
 }
