@@ -32,7 +32,8 @@
 #      UndefinedBehaviorSanitizer build (tests/asan/run.sh), and the phpt
 #      suite against the debug build (scripts/build.sh --debug: SC_ASSERT on).
 #      The roots and the ZTS PHPs are made once and cached under
-#      /opt/shardcache; on a fresh machine they are prepared in the
+#      $SHARDCACHE_CACHE_DIR (default /opt/shardcache; an empty folder
+#      there makes a fresh machine's run); they are prepared in the
 #      background (nice) from the start of the run, while phases 2-5 run
 #      (PREPS below).
 # OPTIONAL_TESTS (below, none at present) run only when named.
@@ -47,7 +48,8 @@
 #   --no-build      skip setup and build: test the existing modules/shardcache.so
 #   --incremental   pass --incremental to scripts/build.sh
 #   -h, --help      this text
-# Environment: SC_PHPT_TIMEOUT (s, default 300), SC_VALGRIND_TIMEOUT
+# Environment: SHARDCACHE_CACHE_DIR (the cache of slow builds: roots, ZTS
+# PHPs, downloaded sources; default /opt/shardcache), SC_PHPT_TIMEOUT (s, default 300), SC_VALGRIND_TIMEOUT
 # (s, default 1500), SC_EXTRA_TIMEOUT (s, default 300), SC_SETUP_TIMEOUT (s,
 # default 2400: waiting for the background roots / ZTS PHP builds).
 set -uo pipefail
@@ -114,8 +116,10 @@ PLATFORM_TESTS=(
 )
 
 # OPTIONAL TESTS: "name|timeout|shell command", run only when named.
-# ZTS PHP 8.6: optional until Debian's mirror serves the php8.6 source
-# package (its .dsc and tarballs answer 404 today; build-php.sh exits 3).
+# ZTS PHP 8.6: optional until Debian's mirror serves a php8.6 source
+# package that downloads (`bash tests/zts/build-php.sh 8.6 --versions` lists
+# what its index names; the files of 8.6.0~rc3-1 answer 404; build-php.sh
+# exits 3).
 OPTIONAL_TESTS=(
     "phpt-8.6-zts|1500|bash tests/zts/build-php.sh 8.6 && bash tests/zts/run.sh 8.6 phpt --"
     "zts-threads-8.6|1200|bash tests/zts/build-php.sh 8.6 && bash tests/zts/run.sh 8.6 driver --threads=8 --child-threads=2 --seconds=60"
@@ -366,9 +370,9 @@ step() { # NAME CMD...
 # with an EXTRA_PLATFORM). Each runs at most once, niced; the
 # roots (debootstrap) one after another in one chain, the ZTS PHP builds
 # (compiling, the slow ones) in another, so that at most two run at once
-# beside the test phases. A preparation that exits 3 found its source
-# missing from the mirror (tests/zts/build-php.sh): its phases are reported
-# as skipped, with the reason, not run.
+# beside the test phases. A preparation that fails (tests/zts/build-php.sh
+# exits 3 when the mirror serves no source it can download) fails each of
+# its phases, with its reason, in the summary.
 PREPS=(
     "debroot|8.2 NTS deb*|bash tests/debian/root.sh"
     "php84|8.4 NTS*|bash tests/phpver/chroot.sh 8.4"
@@ -431,7 +435,7 @@ fi
 
 # wait_prep NAME: waits (up to SETUP_TIMEOUT in all) for a background
 # preparation; prints its log and how long the whole run had waited.
-# Returns 0 ready, 3 source missing from the mirror (phases skipped), 1 failed.
+# Returns 0 ready, 3 source missing from the mirror, 1 failed.
 prep_deadline=$(( $(date +%s) + SETUP_TIMEOUT ))
 wait_prep() {
     local name="$1" rc
@@ -446,13 +450,19 @@ wait_prep() {
         SUMMARY+=("$(printf '%-16s ok (ready %s s after the start)' "prep-$name" "$(( $(date +%s) - RUN_START ))")")
         return 0
     fi
-    if [ "$rc" = 3 ]; then
-        SUMMARY+=("$(printf '%-16s not possible: its source package is not on the mirror (see above)' "prep-$name")")
-        return 3
-    fi
-    SUMMARY+=("$(printf '%-16s FAILED (see above)' "prep-$name")")
-    TOTAL_FAIL=$((TOTAL_FAIL + 1))
+    # The failure is counted once per phase that needed it (below).
+    SUMMARY+=("$(printf '%-16s FAILED (exit %s: %s)' "prep-$name" "${rc:-none}" "$(prep_reason "$name")")")
+    [ "$rc" = 3 ] && return 3
     return 1
+}
+
+# prep_reason NAME: the last line of a preparation's own output that says
+# what went wrong (its exit line excluded), cut to 160 characters.
+prep_reason() {
+    local why
+    why="$(grep -v -E '^prepare [a-z0-9]+: exit' "$logdir/prep-$1.log" 2>/dev/null | grep -v '^[[:space:]]*$' | tail -n 1 | cut -c 1-160)"
+    [ -f "$logdir/prep-$1.rc" ] || why="not ready after ${SETUP_TIMEOUT}s (SC_SETUP_TIMEOUT)"
+    echo "${why:-no output}"
 }
 
 declare -A PREP_STATE=()   # name -> 0 ready, 1 failed, 3 source missing (unset: not waited for)
@@ -471,15 +481,15 @@ for entry in "${PHASES[@]}"; do
             wait_prep "$prep"
             PREP_STATE[$prep]=$?
         fi
-        case "${PREP_STATE[$prep]}" in
-            0) ;;
-            3)
-                SUMMARY+=("$(printf '%-16s skipped (prep-%s: source package not on the mirror)' "$name" "$prep")")
-                PLATFORM_ROWS+=("$(printf '%-6s %-4s %-8s %-18s not run: PHP source package not on the mirror' $plat "$name")")
-                TOTAL_SKIP=$((TOTAL_SKIP + 1))
-                continue ;;
-            *) continue ;;
-        esac
+        if [ "${PREP_STATE[$prep]}" -ne 0 ]; then
+            # A phase that cannot be prepared fails, with the reason, in
+            # both tables: it never vanishes from the summary.
+            why="$(prep_reason "$prep")"
+            SUMMARY+=("$(printf '%-16s FAILED (not run: prep-%s failed: %s)' "$name" "$prep" "$why")")
+            PLATFORM_ROWS+=("$(printf '%-6s %-4s %-8s %-18s FAILED, not run: prep-%s failed' $plat "$name" "$prep")")
+            TOTAL_FAIL=$((TOTAL_FAIL + 1))
+            continue
+        fi
     fi
     if [ "$name" = phpt-valgrind ] && ! command -v valgrind >/dev/null 2>&1; then
         SUMMARY+=("$(printf '%-16s FAILED (valgrind not installed)' phpt-valgrind)")

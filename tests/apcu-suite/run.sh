@@ -15,7 +15,7 @@
 #                 Debian does not ship yet (5.1.28: see tests/README.md)
 #
 # The sources are fetched once and cached outside the clone, in
-# ${SC_APCU_SUITE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/shardcache/apcu-suites}.
+# ${SC_APCU_SUITE_CACHE:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}/apcu-suites}.
 # The Debian mirror is read from the apt configuration (/etc/apt/sources.list
 # and sources.list.d) at run time. 5.1.22 comes through `apt-get source`
 # with a private apt configuration holding a deb-src entry for bookworm (the
@@ -33,7 +33,7 @@
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-CACHE="${SC_APCU_SUITE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/shardcache/apcu-suites}"
+CACHE="${SC_APCU_SUITE_CACHE:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}/apcu-suites}"
 VERSIONS=(5.1.22 5.1.24)
 EXT=""
 TREE=""

@@ -15,12 +15,14 @@
 #   bash tests/debian/root.sh          make the root if missing, print its path
 #   bash tests/debian/root.sh --root   print the path only
 #
-# Environment: SC_BOOKWORM_DEB_ROOT (default /opt/shardcache/bookworm-deb),
+# Environment: SHARDCACHE_CACHE_DIR (default /opt/shardcache: the cache of
+# slow builds), SC_BOOKWORM_DEB_ROOT (default
+# $SHARDCACHE_CACHE_DIR/bookworm-deb),
 # SC_DEBIAN_MIRROR (default http://deb.debian.org/debian),
 # SC_DEBIAN_SECURITY_MIRROR (default http://deb.debian.org/debian-security).
 set -euo pipefail
 
-ROOTFS="${SC_BOOKWORM_DEB_ROOT:-/opt/shardcache/bookworm-deb}"
+ROOTFS="${SC_BOOKWORM_DEB_ROOT:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}/bookworm-deb}"
 MIRROR="${SC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 SECURITY="${SC_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}"
 # Installed by apt in the root (after the security suite is added, so that

@@ -17,8 +17,8 @@
 #    names the PHP API; the description tells about php-apcu; lintian finds
 #    no error, and no warning other than those listed in LINTIAN_ALLOWED.
 # 3. In a private Debian bookworm root (tests/debian/root.sh, cached under
-#    /opt/shardcache; an overlay over it, in private mount and network
-#    namespaces: nothing of it outlives the test, the cached root and this
+#    $SHARDCACHE_CACHE_DIR, default /opt/shardcache; an overlay over it, in
+#    private mount and network namespaces: nothing of it outlives the test, the cached root and this
 #    machine's PHP are not changed, and nothing is downloaded), as an
 #    administrator would, with php-fpm and nginx started by the test:
 #    tests/debian/inside.sh (install, page served from the cache twice,

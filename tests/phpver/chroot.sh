@@ -25,19 +25,21 @@
 # mirror snapshot: apt in the root runs with Acquire::Check-Valid-Until=false
 # (an apt.conf.d file in the root; debootstrap does not check it).
 #
-# Environment: SC_PHP84_ROOT (default /opt/shardcache/trixie-php84),
-# SC_PHP85_ROOT (default /opt/shardcache/sid-php85), SC_PHP86_ROOT (default
-# /opt/shardcache/sid-php86), SC_DEBIAN_MIRROR (default
+# Environment: SHARDCACHE_CACHE_DIR (default /opt/shardcache: the cache of
+# slow builds), SC_PHP84_ROOT (default $SHARDCACHE_CACHE_DIR/trixie-php84),
+# SC_PHP85_ROOT (default $SHARDCACHE_CACHE_DIR/sid-php85), SC_PHP86_ROOT
+# (default $SHARDCACHE_CACHE_DIR/sid-php86), SC_DEBIAN_MIRROR (default
 # http://deb.debian.org/debian).
 set -euo pipefail
 
 VER="${1:-}"
 [ $# -gt 0 ] && shift
 MIRROR="${SC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+CACHE_DIR="${SHARDCACHE_CACHE_DIR:-/opt/shardcache}"
 TOOLS="gcc,make,libc6-dev,autoconf,pkg-config,procps"
 case "$VER" in
     8.4)
-        ROOTFS="${SC_PHP84_ROOT:-/opt/shardcache/trixie-php84}"
+        ROOTFS="${SC_PHP84_ROOT:-$CACHE_DIR/trixie-php84}"
         SUITE=trixie
         # Installed by debootstrap itself (trixie has them all).
         PKGS="php8.4-cli,php8.4-dev,php8.4-apcu,php8.4-igbinary,php8.4-opcache,$TOOLS"
@@ -45,7 +47,7 @@ case "$VER" in
     8.5|8.6)
         v="${VER/./}"
         var="SC_PHP${v}_ROOT"
-        ROOTFS="${!var:-/opt/shardcache/sid-php$v}"
+        ROOTFS="${!var:-$CACHE_DIR/sid-php$v}"
         SUITE=sid
         PKGS="$TOOLS"
         # From experimental, named one by one (apt's pkg/suite): the rest of

@@ -1,26 +1,32 @@
 #!/usr/bin/env bash
 # Build (once) a thread-safe PHP with the embed SAPI, for the ZTS phpt run
 # and the thread driver (tests/zts/). Two versions:
-#   8.2  from Debian bookworm's php8.2 source package (the default)
-#   8.6  from Debian experimental's php8.6 source package (8.6.0~rc3-1),
-#        fetched with apt lists of its own (nothing is added to the system's
-#        sources; experimental's Release may be past Valid-Until, which is
-#        not checked for this download)
-# Each from its upstream tarball (Debian's packaging patches are not applied:
-# they tune Debian's own build, not the engine). The build is cached outside
-# the clone and redone only when missing or when this script's configure line
-# changes.
+#   8.2  the newest php8.2 source package that Debian bookworm, its updates
+#        or its security suite serves (the default)
+#   8.6  the newest php8.6 source package that Debian sid or experimental
+#        serves
+# The versions are asked of the mirror at each build, through apt lists of
+# this script's own (nothing is added to the system's sources; sid's and
+# experimental's Release may be past Valid-Until, which is not checked for
+# this download): newest first, the next one when a download fails. Each is
+# built from its upstream tarball (Debian's packaging patches are not
+# applied: they tune Debian's own build, not the engine). The build is cached
+# outside the clone and redone only when missing or when this script's
+# configure line changes.
 #
 #   bash tests/zts/build-php.sh [8.2|8.6]            build if missing, print the prefix
 #   bash tests/zts/build-php.sh [8.2|8.6] --prefix   print the prefix only (no build)
+#   bash tests/zts/build-php.sh [8.2|8.6] --versions print the versions the mirror serves
 #
-# Exit status 3: the source package could not be downloaded from the mirror
-# (nothing built; the caller may report its phases as not run).
+# Exit status 3: the mirror serves no such source package, or none of its
+# versions downloaded (nothing built; the caller reports why).
 #
-# Environment: SC_PHP_ZTS_PREFIX (8.2, default /opt/shardcache/php-8.2-zts),
-# SC_PHP86_ZTS_PREFIX (8.6, default /opt/shardcache/php-8.6-zts),
-# SC_PHP_ZTS_VERSIONS (Debian versions to try, newest first),
-# SC_DEBIAN_MIRROR (8.6: default http://deb.debian.org/debian).
+# Environment: SHARDCACHE_CACHE_DIR (default /opt/shardcache: the cache of
+# slow builds), SC_PHP_ZTS_PREFIX (8.2, default $SHARDCACHE_CACHE_DIR/php-8.2-zts),
+# SC_PHP86_ZTS_PREFIX (8.6, default $SHARDCACHE_CACHE_DIR/php-8.6-zts),
+# SC_PHP_ZTS_VERSIONS (Debian versions to try instead of asking the mirror),
+# SC_DEBIAN_MIRROR (default http://deb.debian.org/debian),
+# SC_DEBIAN_SECURITY_MIRROR (default http://deb.debian.org/debian-security).
 # Result: $PREFIX/bin/php (ZTS CLI), $PREFIX/bin/phpize, $PREFIX/bin/php-config,
 # $PREFIX/lib/libphp.so (embed), $PREFIX/.stamp (what was built, build seconds).
 set -euo pipefail
@@ -28,6 +34,8 @@ set -euo pipefail
 VER=8.2
 case "${1:-}" in 8.2|8.6) VER="$1"; shift ;; esac
 MIRROR="${SC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+SECURITY="${SC_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}"
+CACHE_DIR="${SHARDCACHE_CACHE_DIR:-/opt/shardcache}"
 # Minimal on purpose (build time on 2 shared cores): what the phpt suite and
 # the driver use. json, pcre (the system's libpcre2), random, reflection,
 # spl, standard are always built; no opcache (no test needs it, and its JIT
@@ -38,8 +46,9 @@ CONFIGURE=(--disable-all --enable-zts --enable-embed=shared --enable-cli
            --disable-cgi --disable-phpdbg --disable-opcache --enable-pcntl
            --enable-posix --with-external-pcre --without-pear)
 if [ "$VER" = 8.6 ]; then
-    PREFIX="${SC_PHP86_ZTS_PREFIX:-/opt/shardcache/php-8.6-zts}"
-    VERSIONS="${SC_PHP_ZTS_VERSIONS:-8.6.0~rc3-1}"
+    PREFIX="${SC_PHP86_ZTS_PREFIX:-$CACHE_DIR/php-8.6-zts}"
+    SOURCES="deb-src [check-valid-until=no] $MIRROR sid main
+deb-src [check-valid-until=no] $MIRROR experimental main"
     # Since 8.5 opcache is part of PHP and cannot be left out; its JIT can
     # (the slowest part to compile, and no test needs it). ext/uri (8.5+)
     # is always built, with its bundled libraries.
@@ -47,19 +56,61 @@ if [ "$VER" = 8.6 ]; then
                --disable-cgi --disable-phpdbg --disable-opcache-jit --enable-pcntl
                --enable-posix --with-external-pcre --without-pear)
 else
-    PREFIX="${SC_PHP_ZTS_PREFIX:-/opt/shardcache/php-8.2-zts}"
-    VERSIONS="${SC_PHP_ZTS_VERSIONS:-8.2.36-1~deb12u1 8.2.32-1~deb12u1}"
+    PREFIX="${SC_PHP_ZTS_PREFIX:-$CACHE_DIR/php-8.2-zts}"
+    SOURCES="deb-src $MIRROR bookworm main
+deb-src $MIRROR bookworm-updates main
+deb-src $SECURITY bookworm-security main"
 fi
 CFLAGS_ZTS="-O1 -g1"
 KEY="configure=${CONFIGURE[*]} cflags=$CFLAGS_ZTS"
 
 if [ "${1:-}" = "--prefix" ]; then echo "$PREFIX"; exit 0; fi
+LIST_ONLY=0
+[ "${1:-}" = "--versions" ] && LIST_ONLY=1
 
 stamp_ok() {
     [ -x "$PREFIX/bin/php" ] && [ -x "$PREFIX/bin/phpize" ] && [ -f "$PREFIX/lib/libphp.so" ] \
         && [ -f "$PREFIX/.stamp" ] && grep -qxF "$KEY" "$PREFIX/.stamp"
 }
-if stamp_ok; then echo "$PREFIX"; exit 0; fi
+if [ "$LIST_ONLY" -eq 0 ] && stamp_ok; then echo "$PREFIX"; exit 0; fi
+
+# mirror_versions: the versions of php$VER's source package that the
+# mirror's fresh Sources indexes list, newest first (dpkg's order), one a line.
+mirror_versions() {
+    local v sorted=() i j t
+    for v in $(apt-cache "${APT_OPTS[@]}" showsrc "php$VER" 2>/dev/null | sed -n 's/^Version: //p' | sort -u); do
+        sorted+=("$v")
+    done
+    # Insertion sort by dpkg --compare-versions (a handful of versions).
+    for ((i = 1; i < ${#sorted[@]}; i++)); do
+        for ((j = i; j > 0; j--)); do
+            dpkg --compare-versions "${sorted[j]}" gt "${sorted[j-1]}" || break
+            t="${sorted[j]}"; sorted[j]="${sorted[j-1]}"; sorted[j-1]="$t"
+        done
+    done
+    [ "${#sorted[@]}" -gt 0 ] && printf '%s\n' "${sorted[@]}"
+    return 0
+}
+
+# setup_lists DIR: apt options (APT_SRC) with the sources above and lists of
+# their own under DIR, freshly updated: what the mirror serves now.
+setup_lists() {
+    mkdir -p "$1/lists/partial"
+    printf '%s\n' "$SOURCES" >"$1/sources.list"
+    APT_OPTS=(-o Dir::Etc::SourceList="$1/sources.list" -o Dir::Etc::SourceParts=-
+              -o Dir::State::Lists="$1/lists" -o Acquire::Check-Valid-Until=false)
+    apt-get "${APT_OPTS[@]}" -qq update </dev/null >"$1/update.log" 2>&1 \
+        || { echo "php-zts: apt-get update of the source lists failed:" >&2; tail -n 5 "$1/update.log" >&2; return 1; }
+}
+
+if [ "$LIST_ONLY" -eq 1 ]; then
+    work="$(mktemp -d /var/tmp/shardcache-php-zts.XXXXXX)"
+    trap 'rm -rf "$work"' EXIT
+    chmod 755 "$work"
+    setup_lists "$work" || exit 3
+    mirror_versions
+    exit 0
+fi
 
 mkdir -p "$(dirname "$PREFIX")"
 exec 9>"$PREFIX.lock"
@@ -79,34 +130,17 @@ work="$(mktemp -d /var/tmp/shardcache-php-zts.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 # apt downloads as _apt where it can; let it write here.
 chmod 755 "$work"
-APT_SRC=(apt-get)
-if [ "$VER" = 8.6 ]; then
-    # experimental's sources, with lists of its own under $work.
-    mkdir -p "$work/lists/partial"
-    echo "deb-src [check-valid-until=no] $MIRROR experimental main" >"$work/sources.list"
-    APT_SRC=(apt-get -o Dir::Etc::SourceList="$work/sources.list" -o Dir::Etc::SourceParts=-
-             -o Dir::State::Lists="$work/lists" -o Acquire::Check-Valid-Until=false)
-    "${APT_SRC[@]}" -qq update </dev/null
+setup_lists "$work" || exit 3
+if [ -n "${SC_PHP_ZTS_VERSIONS:-}" ]; then
+    VERSIONS="$SC_PHP_ZTS_VERSIONS"
+    echo "php-zts: trying php$VER" $VERSIONS "(SC_PHP_ZTS_VERSIONS)" >&2
 else
-    SRCLIST=/etc/apt/sources.list.d/shardcache-deb-src.sources
-    if [ ! -f "$SRCLIST" ]; then
-        cat >"$SRCLIST" <<'EOF'
-# Added by shardcache tests/zts/build-php.sh: Debian source packages (PHP's
-# source for the ZTS build). Binary packages are not affected.
-Types: deb-src
-URIs: http://deb.debian.org/debian-security
-Suites: bookworm-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-        "${APT[@]}" update </dev/null
-    fi
+    VERSIONS="$(mirror_versions)"
+    if [ -n "$VERSIONS" ]; then echo "php-zts: the mirror serves php$VER source" $VERSIONS >&2; fi
+fi
+if [ -z "$VERSIONS" ]; then
+    echo "php-zts: the mirror serves no php$VER source package ($(printf '%s' "$SOURCES" | tr '\n' ';'))" >&2
+    exit 3
 fi
 
 mkdir -p "$work/src"
@@ -114,7 +148,7 @@ cd "$work/src"
 chmod 755 "$work/src"
 got=""
 for v in $VERSIONS; do
-    if "${APT_SRC[@]}" source -qq --download-only "php$VER=$v" </dev/null >"$work/source.log" 2>&1; then
+    if apt-get "${APT_OPTS[@]}" source -qq --download-only "php$VER=$v" </dev/null >"$work/source.log" 2>&1; then
         got="$v"; break
     fi
     echo "php-zts: php$VER $v did not download, trying the next:" >&2
@@ -125,11 +159,16 @@ if [ -z "$got" ]; then
     echo "php-zts: no php$VER source package downloaded (tried $VERSIONS)" >&2
     exit 3
 fi
-upstream="${got%%-*}"
+upstream="${got#*:}"
+upstream="${upstream%-*}"
 tarball="php${VER}_${upstream}.orig.tar.xz"
-top="$(tar -tJf "$tarball" | head -n 1 | cut -d/ -f1)"
-tar -xJf "$tarball"
-cd "$top"
+# The tarball holds one top folder (php-VERSION/): unpacked into a folder
+# of its own, it is that folder's only entry.
+mkdir unpacked
+tar -xJf "$tarball" -C unpacked
+tops=(unpacked/*/)
+[ "${#tops[@]}" -eq 1 ] && [ -d "${tops[0]}" ] || { echo "php-zts: $tarball does not hold one top folder" >&2; exit 1; }
+cd "${tops[0]}"
 
 start=$(date +%s)
 echo "php-zts: building PHP $upstream (Debian $got) ZTS+embed into $PREFIX (slow: 7-15 min on 2 cores)" >&2
