@@ -7,12 +7,17 @@
  *       [--php=/usr/bin/php8.2] [--shm-size=128M] [--ini=k=v,k=v] [--raw=file.jsonl]
  *       [--shardcache-ini=k=v,k=v]   (extra -d settings for the shardcache runs only,
  *                                     e.g. shardcache.zero_copy=1)
- *       [--yac=PATH/yac.so|none]
+ *       [--yac=PATH/yac.so|none] [--apcu-note=TEXT]
+ *
+ * --apcu-note=TEXT: where the APCu build came from (e.g. "built from Debian
+ * sid's php-apcu 5.1.24-1 source"), shown beside its version in the header
+ * and in the verdict.
  *
  * yac (a lockless shared-memory cache with get/set/add/delete only) is a
  * third column where its API allows (not inc_hot, entry_10k): by default
- * benchmarks/fetch-yac.sh puts Debian's yac.so in /opt/shardcache/yac (never
- * installed system-wide); --yac=none leaves it out. Within a pair the three
+ * benchmarks/fetch-yac.sh puts Debian's yac.so in
+ * ${SHARDCACHE_CACHE_DIR:-/opt/shardcache}/yac (never installed
+ * system-wide); --yac=none leaves it out. Within a pair the three
  * caches run back to back, the order rotating from pair to pair; the
  * shardcache/yac ratio is the median of the per-pair ratios, as for APCu.
  *
@@ -20,7 +25,11 @@
  * cache, in pairs whose order alternates (shardcache,APCu / APCu,shardcache /
  * ...) so that slow drift of the machine cancels out, and reports the median
  * ops/s of each cache and the median of the per-pair ratios shardcache/APCu
- * as a Markdown table (stdout, and --out if given). Progress goes to stderr.
+ * as a Markdown table (stdout, and --out if given), then a short verdict
+ * (per process count: the range and geometric mean of the ratios; the
+ * cells where every pair agrees that one cache is faster, and those where
+ * the pairs disagree; the baseline_* rows only as the noise level).
+ * Progress goes to stderr.
  *
  * Each bench.php run is a fresh `php -n` process that loads exactly one of
  * the two extensions, so both run with the same INI settings. The shardcache
@@ -79,7 +88,7 @@ function usage(string $msg = ''): never
     say("usage: php compare.php [--workloads=a,b] [--procs=1,2,4,8,16] [--seconds=2] [--pairs=3]\n"
         . "         [--shardcache=PATH.so] [--apcu=apcu.so] [--out=file.md]\n"
         . "         [--php=BINARY] [--shm-size=128M] [--ini=k=v,k=v] [--raw=file.jsonl]\n"
-        . "         [--shardcache-ini=k=v,k=v]\n"
+        . "         [--shardcache-ini=k=v,k=v] [--yac=PATH|none] [--apcu-note=TEXT]\n"
         . "workloads: " . implode(', ', ALL_WORKLOADS));
     exit(2);
 }
@@ -104,7 +113,7 @@ function fmt_rate(?float $r): string
 /* ------------------------------------------------------------------ */
 
 $opt = getopt('', ['workloads:', 'procs:', 'seconds:', 'pairs:', 'shardcache:', 'apcu:',
-    'out:', 'php:', 'shm-size:', 'ini:', 'raw:', 'shardcache-ini:', 'yac:', 'help']);
+    'out:', 'php:', 'shm-size:', 'ini:', 'raw:', 'shardcache-ini:', 'yac:', 'apcu-note:', 'help']);
 if (isset($opt['help'])) {
     usage();
 }
@@ -140,6 +149,7 @@ $scIni = ini_list($opt['shardcache-ini'] ?? '');
 $bench = __DIR__ . '/bench.php';
 $out = $opt['out'] ?? null;
 $rawFile = $opt['raw'] ?? null;
+$apcuNote = trim((string)($opt['apcu-note'] ?? ''));
 
 // On SIGINT/SIGTERM/SIGHUP pass SIGTERM on to the running bench.php (which
 // kills its own children) and stop.
@@ -306,12 +316,17 @@ if (is_readable('/proc/cpuinfo')) {
 [, $phpVer] = run_cmd([$php, '-n', '-r', 'echo PHP_VERSION, " ", PHP_ZTS ? "ZTS" : "NTS";']);
 
 $md = [];
-$md[] = '## shardcache vs APCu';
+$md[] = '## shardcache vs APCu' . (isset($caches['apcu']) ? ' ' . $caches['apcu']['version'] : '');
 $md[] = '';
+if (str_starts_with($apcuNote, '**')) {   // a warning about the peer (speed.sh's fallback)
+    $md[] = $apcuNote;
+    $md[] = '';
+}
 $md[] = sprintf('- date: %s; PHP %s; %s, %d CPUs', date('Y-m-d H:i T'), trim($phpVer), $cpu, $ncpu);
-foreach ($caches as $c) {
-    $md[] = sprintf('- %s %s: `%s` (md5 %s)', $c['label'], $c['version'], $c['path'],
-        is_file($c['run']) ? substr((string)md5_file($c['run']), 0, 12) : '?');
+foreach ($caches as $k => $c) {
+    $md[] = sprintf('- %s %s: `%s` (md5 %s)%s', $c['label'], $c['version'], $c['path'],
+        is_file($c['run']) ? substr((string)md5_file($c['run']), 0, 12) : '?',
+        $k === 'apcu' && $apcuNote !== '' ? "; $apcuNote" : '');
 }
 $md[] = sprintf('- %d s per run, %d pair(s) per cell (order alternates A,B / B,A), apc.shm_size=%s%s',
     $seconds, $pairs, $shm, $extraIni ? ', ' . implode(', ', array_map(fn($x) => "`$x`", $extraIni)) : '');
@@ -391,6 +406,7 @@ foreach ($workloads as $w) {
     }
 }
 $md[] = '';
+$md = array_merge($md, verdict($workloads, $procsList, $pairs, $results, $caches, $apcuNote));
 $text = implode("\n", $md);
 echo $text;
 if ($out !== null) {
@@ -401,3 +417,91 @@ if ($out !== null) {
     say("compare.php: table written to $out");
 }
 exit($anyBad ? 1 : 0);
+
+/**
+ * The verdict under the table, as Markdown lines: shardcache/APCu per
+ * process count (range and geometric mean of the cells' median ratios), the
+ * cells where every pair has shardcache faster / slower, those where the
+ * pairs disagree, the weakest cell, errors. baseline_* rows use neither
+ * cache: their ratios are shown as the noise level only.
+ */
+function verdict(array $workloads, array $procsList, int $pairs, array $results, array $caches, string $note): array
+{
+    if (!isset($caches['shardcache'], $caches['apcu'])) {
+        return ['**Verdict: none** (' . (isset($caches['apcu']) ? 'shardcache' : 'APCu') . ' could not be loaded)', ''];
+    }
+    $peer = "APCu {$caches['apcu']['version']}" . ($note !== '' ? " ($note)" : '');
+    $byProcs = [];
+    $faster = $slower = $mixed = [];
+    $noise = [];
+    $worst = null;
+    $errCells = 0;
+    foreach ($workloads as $w) {
+        foreach ($procsList as $p) {
+            $cell = $results["$w|$p"];
+            $rs = [];
+            for ($pi = 0; $pi < $pairs; $pi++) {
+                $a = $cell['rates']['shardcache'][$pi];
+                $b = $cell['rates']['apcu'][$pi];
+                if ($a !== null && $b !== null && $b > 0) {
+                    $rs[] = $a / $b;
+                }
+            }
+            if ($cell['errors']['shardcache'] + $cell['failed']['shardcache']
+                + $cell['errors']['apcu'] + $cell['failed']['apcu'] > 0) {
+                $errCells++;
+            }
+            if (!$rs) {
+                continue;
+            }
+            $m = median($rs);
+            if (str_starts_with($w, 'baseline_')) {
+                $noise[] = $m;
+                continue;
+            }
+            $byProcs[$p][] = $m;
+            $name = "$w@$p";
+            if (min($rs) > 1) {
+                $faster[] = $name;
+            } elseif (max($rs) < 1) {
+                $slower[] = sprintf('%s %.2fx', $name, $m);
+            } else {
+                $mixed[] = sprintf('%s %.2fx (%.2f-%.2f)', $name, $m, min($rs), max($rs));
+            }
+            if ($worst === null || $m < $worst[0]) {
+                $worst = [$m, $w, $p];
+            }
+        }
+    }
+    $cells = count($faster) + count($slower) + count($mixed);
+    $out = ['### Verdict', ''];
+    if ($cells === 0) {
+        return array_merge($out, ["No verdict: no cell has a shardcache/APCu pair that ran (see the errors above).", '']);
+    }
+    $out[] = sprintf('shardcache against %s: faster in %d of %d cells (in every pair), slower in %d (in every pair), too close to call in %d (the pairs disagree).',
+        $peer, count($faster), $cells, count($slower), count($mixed));
+    $out[] = '';
+    foreach ($byProcs as $p => $ms) {
+        $geo = exp(array_sum(array_map('log', $ms)) / count($ms));
+        $out[] = count($ms) === 1
+            ? sprintf('- %d process%s: %.2fx', $p, $p === 1 ? '' : 'es', $ms[0])
+            : sprintf('- %d process%s: %.2fx to %.2fx, geometric mean %.2fx over %d workloads',
+                $p, $p === 1 ? '' : 'es', min($ms), max($ms), $geo, count($ms));
+    }
+    $out[] = sprintf('- weakest cell: %s at %d process%s, %.2fx', $worst[1], $worst[2], $worst[2] === 1 ? '' : 'es', $worst[0]);
+    if ($slower) {
+        $out[] = '- slower in every pair: ' . implode(', ', $slower);
+    }
+    if ($mixed) {
+        $out[] = '- pairs disagree (noise, or too close to call): ' . implode(', ', $mixed);
+    }
+    if ($noise) {
+        $out[] = '- noise level (baseline rows, no cache in the loop): ' . (count($noise) === 1
+            ? sprintf('ratio %.2f', $noise[0]) : sprintf('ratios %.2f to %.2f', min($noise), max($noise)));
+    }
+    $out[] = $errCells > 0
+        ? sprintf('- **errors or failed runs in %d cell(s): their figures are not valid**', $errCells)
+        : '- errors: none (every value read back was right, no process failed)';
+    $out[] = '';
+    return $out;
+}

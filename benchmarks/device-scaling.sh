@@ -4,15 +4,17 @@
 # pairs, one call): what a 2-core machine cannot show.
 #   bash benchmarks/device-scaling.sh [--bundle=.devcarry/bundle.tar.xz] [--out=DIR]
 #       [--seconds=1] [--pairs=3] [--procs=1,2,4,8,16] [--workloads=a,b]
-#       [--shardcache-ini=k=v]
+#       [--shardcache-ini=k=v] [--apcu=PATH]
 # With --bundle (benchmarks/device-bundle.sh), php, APCu and shardcache
-# come from it; without, from PATH, --apcu and modules/shardcache.so as in
-# compare.php. Writes DIR/scaling.md (the table), DIR/raw.jsonl (every run,
-# as it ends: a run cut short still leaves the finished cells) and
-# DIR/machine.txt (cores, load, versions).
+# come from it; without, php from PATH, modules/shardcache.so, and --apcu
+# (default: the newest release build of benchmarks/build-apcu.sh in
+# ${SHARDCACHE_APCU_DIR:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}}/apcu-*/,
+# else apcu.so of PHP's extension_dir). Writes DIR/scaling.md (the table),
+# DIR/raw.jsonl (every run, as it ends: a run cut short still leaves the
+# finished cells) and DIR/machine.txt (cores, load, versions).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bundle= out=/tmp/device-scaling seconds=1 pairs=3 procs=1,2,4,8,16 scini=shardcache.zero_copy=1
+bundle= apcu= out=/tmp/device-scaling seconds=1 pairs=3 procs=1,2,4,8,16 scini=shardcache.zero_copy=1
 workloads=fetch_int_hot16,fetch_str_1k,fetch_arr_100,fetch_obj_small,store_int_own,store_int_parent,store_arr_100,store_delete,mixed_90_10,inc_hot
 for a in "$@"; do
     case "$a" in
@@ -23,11 +25,17 @@ for a in "$@"; do
         --procs=*) procs=${a#*=} ;;
         --workloads=*) workloads=${a#*=} ;;
         --shardcache-ini=*) scini=${a#*=} ;;
+        --apcu=*) apcu=${a#*=} ;;
         *) echo "device-scaling.sh: unknown option $a" >&2; exit 2 ;;
     esac
 done
 mkdir -p "$out"
-php=php apcu=/opt/shardcache/apcu-5.1.28/apcu.so sc=modules/shardcache.so
+php=php sc=modules/shardcache.so
+if [ -z "$apcu" ]; then
+    apcu=$(ls -d "${SHARDCACHE_APCU_DIR:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}}"/apcu-*/apcu.so 2>/dev/null |
+           grep -E '/apcu-[0-9]+\.[0-9]+\.[0-9]+/apcu\.so$' | sort -V | tail -n 1)
+    apcu=${apcu:-apcu.so}
+fi
 if [ -n "$bundle" ]; then
     dir=$(mktemp -d)
     tar -C "$dir" -xJf "$bundle" || exit 1

@@ -6,12 +6,12 @@
 # yac is NOT installed system-wide: a package install would drop an ini file
 # into conf.d and load yac into every PHP of the test suite. The .deb is
 # downloaded with `apt-get download` and unpacked with `dpkg -x` into
-#   ${SHARDCACHE_YAC_DIR:-/opt/shardcache/yac}
+#   ${SHARDCACHE_YAC_DIR:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}/yac}
 # Idempotent: when yac.so is already there, only its path is printed.
 # Exit status: 0 = path printed; 1 = the package could not be had.
 set -euo pipefail
 
-dest="${SHARDCACHE_YAC_DIR:-/opt/shardcache/yac}"
+dest="${SHARDCACHE_YAC_DIR:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}/yac}"
 pkg="php8.2-yac"
 
 find_so() { find "$dest" -name yac.so -path '*/php/*' 2>/dev/null | head -n 1 || true; }

@@ -57,9 +57,11 @@
 #                     the extension's default, auto = on under php-fpm)
 #   --shardcache-ini=k=v,k=v
 #                     more -d settings for the shardcache runs only
-#   --apcu=PATH|VERSION
-#                     APCu: a path to its apcu.so, or a version such as
-#                     5.1.28, built (once, under /opt/shardcache) by
+#   --apcu=PATH|VERSION|newest
+#                     APCu: a path to its apcu.so, a version such as 5.1.24,
+#                     or newest (the newest php-apcu source of the Debian
+#                     mirror), built (once, under
+#                     ${SHARDCACHE_CACHE_DIR:-/opt/shardcache}) by
 #                     benchmarks/build-apcu.sh (default apcu.so from PHP's
 #                     extension_dir: Debian's php8.2-apcu, 5.1.22 on bookworm)
 #   --out=FILE        also write the table (and the raw runs) to FILE
@@ -142,6 +144,8 @@ fi
 SC_SO="$(web_resolve_so "$SC_SO")" && [ -n "$SC_SO" ] || { web_err "no directory for --shardcache"; exit 1; }
 if [[ "$APCU_SO" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
     APCU_SO="$(bash "$ROOT/benchmarks/build-apcu.sh" "$APCU_SO")" || { web_err "no APCu $APCU_SO build"; exit 1; }
+elif [ "$APCU_SO" = newest ]; then
+    APCU_SO="$(bash "$ROOT/benchmarks/build-apcu.sh" --newest)" || { web_err "no newest APCu build"; exit 1; }
 fi
 APCU_SO="$(web_resolve_so "$APCU_SO")" && [ -n "$APCU_SO" ] || { web_err "no directory for --apcu"; exit 1; }
 for so in "$SC_SO" "$APCU_SO"; do
