@@ -83,7 +83,7 @@ done
 [ -n "$script" ] || { echo "bench: no suite named $suite (see scripts/bench.sh --list)" >&2; exit 2; }
 
 if [ "$do_build" -eq 1 ]; then
-    bash scripts/setup.sh </dev/null
+    bash scripts/setup.sh --bench </dev/null
     bash scripts/build.sh ${build_args[@]+"${build_args[@]}"} </dev/null
 fi
 echo "bench: suite $suite: bash $script ${args[*]+"${args[*]}"} (load: $(uptime | sed 's/.*load average: //'))"
