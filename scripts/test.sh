@@ -309,6 +309,8 @@ run_phase() {
     # log exists before tail starts (on a loaded machine tail could start
     # before the background job's redirection made it: "tail: cannot open").
     : >"$log"
+    local t0
+    t0=$(date +%s)
     timeout -k 30 "$limit" "$@" </dev/null >>"$log" 2>&1 &
     CHILD=$!
     tail -n +1 -f --pid="$CHILD" "$log" &
@@ -340,7 +342,8 @@ run_phase() {
     TOTAL_FAIL=$((TOTAL_FAIL + f))
     TOTAL_SKIP=$((TOTAL_SKIP + s))
     [ "$f" -gt 0 ] && FAILED_LOGS+=("$name|$log")
-    SUMMARY+=("$(printf '%-16s exit %-3s %s passed, %s failed, %s skipped%s' "$name" "$rc" "$p" "$f" "$s" "$note")")
+    SUMMARY+=("$(printf '%-16s exit %-3s %s passed, %s failed, %s skipped, %s s%s' "$name" "$rc" "$p" "$f" "$s" \
+        "$(( $(date +%s) - t0 ))" "$note")")
     if [ -n "${PHASE_PLATFORM:-}" ]; then
         local ver bld sapi
         read -r ver bld sapi <<<"$PHASE_PLATFORM"
@@ -355,8 +358,10 @@ step() { # NAME CMD...
     local name="$1"; shift
     echo
     echo "==== [$name] $*"
+    local t0
+    t0=$(date +%s)
     if "$@" </dev/null; then
-        SUMMARY+=("$(printf '%-16s ok' "$name")")
+        SUMMARY+=("$(printf '%-16s ok, %s s' "$name" "$(( $(date +%s) - t0 ))")")
     else
         local rc=$?
         SUMMARY+=("$(printf '%-16s FAILED (exit %s)' "$name" "$rc")")
