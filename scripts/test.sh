@@ -206,6 +206,9 @@ else
         if [ "$found" -eq 0 ]; then
             for entry in "${PHASES[@]}"; do
                 IFS='|' read -r name kind _ <<<"$entry"
+                # A group never takes an optional phase: those run only
+                # when named.
+                [ "$kind" = optional ] && continue
                 if [ "${name#"$sel"-}" != "$name" ] || { [ "$sel" = platforms ] && [ "$kind" = platform ]; }; then
                     SELECTED[$name]=1; found=1
                 fi
