@@ -18,8 +18,11 @@
  * Keys spread evenly over shards, so a sample of a few thousand entries is
  * close enough. An estimate older than SC_FAIR_FRESH seconds is not used:
  * a store that must evict then takes a new one first (sc_fair_refresh; one
- * survey every SC_FAIR_FRESH seconds at most, for all processes). An owner the sample did not see holds too little to
- * be above its share, unless more owners were seen than the estimate names
+ * survey every SC_FAIR_FRESH seconds at most, for all processes) and then
+ * uses that one, however old it is by the time the store evicts (a
+ * process descheduled meanwhile evicts as it would have without the
+ * delay). An owner the sample did not see holds too little to be above its
+ * share, unless more owners were seen than the estimate names
  * (SC_FAIR_OWNERS): then it is treated as above.
  *
  * Owns: the estimate in the segment header (sc_fair, sc_fair_layout.h)
@@ -56,6 +59,8 @@ typedef struct sc_fair_pass {
     uint32_t key_len;
     bool want_estimate;               /* the store's own shard evicted nothing:
                                          the estimate was not fresh */
+    bool surveyed;                    /* the store took an estimate
+                                         (sc_fair_refresh): used however old */
     bool caller_known;
     bool caller_valid;                /* false: owner unknown, nothing protected */
     uint32_t caller;

@@ -199,9 +199,13 @@ static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, c
     if (size <= SC_MAX_SMALL && !off && first_round && sc_evict_gone_elsewhere(seg, shard)) {
         return 0;
     }
-    if (size <= SC_MAX_SMALL && !off && fp && !sc_fair_fresh(seg)) {
+    if (size <= SC_MAX_SMALL && !off && fp && !fp->surveyed && !sc_fair_fresh(seg)) {
         /* Whose entries may go is not known: the caller estimates it
-         * (sc_fair_refresh) and comes back. */
+         * (sc_fair_refresh) and comes back. It does so once: back here, the
+         * estimate it took is used even if it is no longer fresh (the
+         * process was descheduled meanwhile), so that how long it waited
+         * for a CPU does not decide whether it evicts in this shard or
+         * across the cache (sc_evict_global). */
         fp->want_estimate = true;
         return 0;
     }
@@ -292,7 +296,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     sc_table_seen seen = {.seq = 1};
     sc_fair_pass fpass, *fp = NULL;
     int attempt;
-    bool old_gone, surveyed = false, sweep, lockless;
+    bool old_gone, sweep, lockless;
 
     if (size > sc_alloc_max_request(&seg->ac) || value->len > UINT32_MAX) {
         return SC_TOOBIG;
@@ -319,6 +323,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         fpass.key_len = key->len;
         fpass.caller_known = false;
         fpass.want_estimate = false;
+        fpass.surveyed = false;
         fp = &fpass;
     }
     for (attempt = 0;; attempt++) {
@@ -379,11 +384,12 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
             break;
         }
         sc_shard_unlock(shard);
-        if (fp && fp->want_estimate && !surveyed) {
+        if (fp && fp->want_estimate && !fp->surveyed) {
             /* Whose entries may go is not known (sc_cache_make_entry
              * evicted nothing): estimate it, then the same attempt again. */
             sc_fair_refresh(seg, fp->owner_of);
-            surveyed = true;
+            fp->surveyed = true;
+            fp->want_estimate = false;
             attempt--;
             continue;
         }

@@ -40,7 +40,10 @@ if (!$c) {
     fwrite(STDERR, "fcgi.php: cannot connect to $sock: $errstr\n");
     exit(1);
 }
-stream_set_timeout($c, 20);
+// No read timeout: the answer, or the connection's end (php-fpm closes it
+// when the worker dies), ends the wait, however long a loaded machine
+// takes; a worker stuck for good is a hang, which the caller's limit ends.
+stream_set_timeout($c, -1);
 fwrite($c, fcgi_record(1, pack('nCx5', 1, 0))   // BEGIN_REQUEST: responder, no keep-alive
          . fcgi_record(4, $body) . fcgi_record(4, '') . fcgi_record(5, ''));
 $out = $err = '';

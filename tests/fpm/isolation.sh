@@ -67,8 +67,9 @@ rm -f "$WEB_TMP/a.sock" "$WEB_TMP/b.sock"
     -d "apc.preload_path=$WEB_TMP/preload" -d log_errors=1 -d display_errors=0 \
     -d "error_log=$WEB_TMP/php-errors.log" >>"$WEB_TMP/php-fpm.out" 2>&1 </dev/null &
 FPM_PID=$!
+# Until both pools listen with all their workers, or the master has ended.
 started=1
-for ((i = 0; i < 200; i++)); do
+while :; do
     kill -0 "$FPM_PID" 2>/dev/null || { cat "$WEB_TMP/php-fpm.out" >&2; FPM_PID=""; break; }
     if [ -S "$WEB_TMP/a.sock" ] && [ -S "$WEB_TMP/b.sock" ] && [ "$(web_children "$FPM_PID" | wc -l)" -ge 4 ]; then
         started=0; break

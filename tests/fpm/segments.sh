@@ -102,13 +102,12 @@ start_fpm() {
     "$FPM_BIN" -n -F -y "$CONF" -d "extension=$SO" -d extension=posix "${INI[@]}" ${PRELOAD[@]+"${PRELOAD[@]}"} -d log_errors=1 \
         -d display_errors=0 -d "error_log=$WEB_TMP/php-errors.log" >>"$WEB_TMP/php-fpm.out" 2>&1 </dev/null &
     FPM_PID=$!
-    local i
-    for ((i = 0; i < 200; i++)); do
+    # Until both pools listen with all their workers, or the master has ended.
+    while :; do
         kill -0 "$FPM_PID" 2>/dev/null || { cat "$WEB_TMP/php-fpm.out" >&2; FPM_PID=""; return 1; }
         [ -S "$WEB_TMP/a.sock" ] && [ -S "$WEB_TMP/b.sock" ] && [ "$(web_children "$FPM_PID" | wc -l)" -ge 6 ] && return 0
         sleep 0.05
     done
-    return 1
 }
 
 # req POOL QUERY -> the page's answer
@@ -234,8 +233,8 @@ runuser -u sc-pool-x -- mkfifo -m 0666 "$SEG_B"
 echo "--- squatted: pool A's path: $(stat -c '%U %a %s' "$SEG_A" 2>&1); pool B's: $(stat -c '%U %F' "$SEG_B" 2>&1)"
 log_from=$(($(wc -l <"$WEB_TMP/php-fpm.log" 2>/dev/null || echo 0) + 1))
 start_fpm || abort "php-fpm did not start (squatted)"
-wa="$(timeout 30 php -n "$FCGI" "$WEB_TMP/a.sock" "$PAGE" op=whoami 2>>"$WEB_TMP/fcgi.err")"
-wb="$(timeout 30 php -n "$FCGI" "$WEB_TMP/b.sock" "$PAGE" op=whoami 2>>"$WEB_TMP/fcgi.err")"
+wa="$(php -n "$FCGI" "$WEB_TMP/a.sock" "$PAGE" op=whoami 2>>"$WEB_TMP/fcgi.err")"
+wb="$(php -n "$FCGI" "$WEB_TMP/b.sock" "$PAGE" op=whoami 2>>"$WEB_TMP/fcgi.err")"
 xuid="$(id -u sc-pool-x)"
 ok=1
 case "$wa" in "user=sc-pool-a enabled=1 segment=anonymous, private to this process: shardcache.segment refused: $SEG_A is owned by uid $xuid, not by this process's user"*)

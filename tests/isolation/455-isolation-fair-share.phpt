@@ -34,16 +34,20 @@ function quiet_stores(): void
 
 function hog_stores(): void
 {
+    // What the code guarantees the hog: each store succeeds (it may evict
+    // the hog's own entries: no other user is above its share), and the
+    // key is there when this process reads it right after its store
+    // (nothing else runs meanwhile). Not guaranteed: which of its older
+    // entries the later stores evict. CLOCK takes the entry at the hand
+    // in the store's shard, whatever its age, and where the hog's entries
+    // lie in the shards' slabs depends on the process's lane (from its pid
+    // and addresses), so "the last 100 stored are all kept" held on most
+    // runs and not on all (99 once under valgrind).
     $ok = 0;
     for ($i = 0; $i < BIG; $i++) {
-        $ok += apcu_store("h$i", value('hog', $i)) ? 1 : 0;
+        $ok += apcu_store("h$i", value('hog', $i)) && apcu_fetch("h$i") === value('hog', $i) ? 1 : 0;
     }
-    // The last keys stored are there: the hog evicted its own older ones.
-    $last = 0;
-    for ($i = BIG - 100; $i < BIG; $i++) {
-        $last += apcu_fetch("h$i") === value('hog', $i) ? 1 : 0;
-    }
-    echo "hog stored $ok/", BIG, ", last 100 kept: $last\n";
+    echo "hog stored and read back $ok/", BIG, "\n";
 }
 
 function quiet_checks(): void
@@ -74,13 +78,13 @@ foreach ([[ISO_A, ISO_B], [ISO_B, ISO_A]] as [$quiet, $hog]) {
 --EXPECT--
 === quiet 65534, hog 65533
 quiet stored 300/300
-hog stored 60000/60000, last 100 kept: 100
+hog stored and read back 60000/60000
 quiet kept 300/300, wrong 0
 users [65533,65534]; quiet 300 entries, hog holds most of the segment
 bool(true)
 === quiet 65533, hog 65534
 quiet stored 300/300
-hog stored 60000/60000, last 100 kept: 100
+hog stored and read back 60000/60000
 quiet kept 300/300, wrong 0
 users [65533,65534]; quiet 300 entries, hog holds most of the segment
 bool(true)

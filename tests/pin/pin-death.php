@@ -59,7 +59,7 @@
 //    version window), whatever 's' then is (deleted; stored or not), the
 //    entries figure must equal the listing: the count must not be left
 //    one off for good by a death just after the version's release.
-// Commands come one per line on stdin; $argv[2] is a fifo this process
+// Commands come one per line on stdin; $argv[2] is a file this process
 // writes "checked" to in held mode, once it has looked at the writer.
 $mode = $argv[1] ?? 'zombie';
 $ack = $argv[2] ?? null;

@@ -128,7 +128,7 @@ for mode in "${MODES[@]}"; do
         continue
     fi
     dir="$(mktemp -d)"
-    mkfifo "$dir/in" "$dir/out" "$dir/ack"
+    mkfifo "$dir/in" "$dir/out"
     script=("$ROOT/tests/pin/pin-death.php" "$mode" "$dir/ack")
     settings=(-d shardcache.shards=1)
     [ "${mode%-zc}" != "$mode" ] && settings+=(-d shardcache.zero_copy=1)
@@ -140,7 +140,8 @@ for mode in "${MODES[@]}"; do
         "${script[@]}" <"$dir/in" >"$dir/out" 2>&1 &
     parent_pid=$!
     exec 3>"$dir/in" 4<"$dir/out"
-    read -r -t 30 word child <&4
+    # The parent's first line, or the end of its output (it died first).
+    read -r word child <&4
     if [ "${word:-}" != child ] || [ -z "${child:-}" ]; then
         echo "pin-death ($mode): no child pid from the parent"
         failed=$((failed + 1)); exec 3>&- 4<&-; kill "$parent_pid" 2>/dev/null; wait "$parent_pid" 2>/dev/null
@@ -188,9 +189,10 @@ for mode in "${MODES[@]}"; do
     fi
     if [ "$mode" = held ] || [ "$mode" = held-noproc ] || [ "$mode" = fetch-locked ]; then
         # While the child is stopped in gdb: tell the parent, wait until it
-        # has checked what it must, then let the child go.
-        # (bounded: if the parent died, nobody will ever write the ack)
-        last=(-ex "shell echo held >$dir/in; timeout 30 sh -c 'read line <$dir/ack'" -ex detach)
+        # has checked what it must (it writes the file $dir/ack then) or
+        # has died (then nobody ever will), then let the child go.
+        last=(-ex "shell echo held >$dir/in; while [ ! -s $dir/ack ] && kill -0 $parent_pid 2>/dev/null; do sleep 0.05; done"
+              -ex detach)
     else
         last=(-ex kill)
     fi
@@ -202,12 +204,16 @@ for mode in "${MODES[@]}"; do
     fi
     [ "$mode" = held ] || [ "$mode" = held-noproc ] || [ "$mode" = fetch-locked ] || echo "killed" >&3
     exec 3>&-
-    # The child writes to the same pipe: if the parent died before killing
-    # it (a failure), the output would never end; bound it, then make sure.
-    out="$(timeout 60 cat <&4)"
+    # The parent's output to its end. The child writes to the same pipe:
+    # if the parent died before killing it (a failure), the child is killed
+    # here once the parent has ended (a parent that exits 0 has reaped it).
+    cat <&4 >"$dir/result" &
+    reader=$!
     exec 4<&-
-    kill -9 "$child" 2>/dev/null
     wait "$parent_pid"; rc=$?
+    [ $rc -eq 0 ] || kill -9 "$child" 2>/dev/null
+    wait "$reader"
+    out="$(cat "$dir/result")"
     if [ $rc -eq 0 ] && [ "$out" = "$(expected_for "$mode")" ]; then
         echo "pin-death ($mode): ok"
         passed=$((passed + 1))

@@ -1,5 +1,5 @@
 --TEST--
-shardcache.segment: 8 processes started at once on a missing segment all end up on one segment (each increments a counter in it and waits until it reads 8), with no temporary file left; 5 rounds
+shardcache.segment: 8 processes started at once on a missing segment all end up on one segment (each increments a counter in it; once all 8 have, each reads 8), with no temporary file left; 5 rounds
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
@@ -11,23 +11,10 @@ apc.enable_cli=1
 require __DIR__ . '/../lib/segment.inc';
 $d = seg_dir();
 $n = 8;
-$code = '$me = apcu_inc("ready"); $end = microtime(true) + 20;
-    while (($seen = apcu_fetch("ready")) < ' . $n . ' && microtime(true) < $end) usleep(1000);
-    echo $seen, "\n";';
 for ($round = 1; $round <= 5; $round++) {
     $seg = "$d/seg$round";
-    $procs = [];
-    for ($i = 0; $i < $n; $i++) {
-        $procs[] = proc_open(seg_cmd(['shardcache.segment' => $seg, 'apc.shm_size' => '2M'], $code),
-                             [1 => ['pipe', 'w'], 2 => ['redirect', 1]], $pipes);
-        $outs[$i] = $pipes[1];
-    }
-    $seen = [];
-    foreach ($procs as $i => $p) {
-        $seen[] = trim(stream_get_contents($outs[$i]));
-        fclose($outs[$i]);
-        proc_close($p);
-    }
+    $seen = array_map('trim', seg_count_together($n, ['shardcache.segment' => $seg, 'apc.shm_size' => '2M'],
+                                                 ['redirect', 1]));
     echo "round $round: ", implode(' ', $seen), "; files: ", count(glob("$d/seg$round*")), "\n";
 }
 ?>

@@ -14,6 +14,7 @@ shardcache.zero_copy=1
 shardcache.shards=2
 --FILE--
 <?php
+require __DIR__ . '/../lib/proc-gone.inc';
 function val(int $k): array
 {
     $a = [];
@@ -38,7 +39,7 @@ if ($p === 0) {
     $c = pcntl_fork();
     if ($c === 0) {
         $zc = shardcache_info()['zero_copy'];
-        fwrite($theirs, sprintf("child ready: inside %s\n", $zc['inside'] ? 'yes' : 'no'));
+        fwrite($theirs, sprintf("%d\nchild ready: inside %s\n", getmypid(), $zc['inside'] ? 'yes' : 'no'));
         fgets($theirs);                                 // "store"
         $stored = apcu_store('child-own', str_repeat('c', 500)) && apcu_store('child-arr', [1, 2, 3]);
         fwrite($theirs, sprintf("child stored: %s\n", $stored ? 'yes' : 'no'));
@@ -58,6 +59,7 @@ if ($p === 0) {
     exit(0);
 }
 fclose($theirs);
+$child = (int)fgets($mine);                             // the child's pid (not ours: the holder's)
 echo fgets($mine);
 pcntl_waitpid($p, $st);
 echo "holder exited: ", pcntl_wifexited($st) ? 'yes' : 'no', "\n";
@@ -84,9 +86,7 @@ fwrite($mine, "bye\n");
 // The child (not ours: the holder's) ends, and its epoch with it; then
 // what it pinned can come back.
 fgets($mine);                                           // EOF: the child is gone or going
-for ($t = microtime(true); shardcache_info()['zero_copy']['readers'] > 0 && microtime(true) - $t < 20;) {
-    usleep(2000);
-}
+proc_gone_wait($child);                                 // gone: its slot is free
 echo "readers left: ", shardcache_info()['zero_copy']['readers'], "\n";
 for ($i = 0; $i < 200; $i++) {
     apcu_store("g" . ($i % 50), ['after' => $i]);

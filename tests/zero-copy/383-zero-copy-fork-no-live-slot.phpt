@@ -16,6 +16,7 @@ shardcache.shards=2
 --FILE--
 <?php
 require __DIR__ . '/../lib/live-slots-full.inc';
+require __DIR__ . '/../lib/proc-gone.inc';
 function val(int $k): array
 {
     $a = [];
@@ -49,7 +50,7 @@ if ($p === 0) {
     $c = pcntl_fork();
     if ($c === 0) {
         $zc = zc();
-        fwrite($theirs, sprintf("child: inside %s\n", $zc['inside'] ? 'yes' : 'no'));
+        fwrite($theirs, sprintf("%d\nchild: inside %s\n", getmypid(), $zc['inside'] ? 'yes' : 'no'));
         fgets($theirs);                                 // "check"
         $wrong = 0;
         for ($k = 0; $k < N; $k++) {
@@ -82,6 +83,7 @@ if (!is_array($h)) {
 }
 echo "every other slot held: ", $h[2] >= 1000 ? 'yes' : "no ({$h[2]})", "\n";
 fwrite($pm, "fork\n");
+$child = (int)fgets($mine);                             // the child's pid (not ours: the holder's)
 echo fgets($mine);
 fwrite($pm, "exit\n");
 pcntl_waitpid($p, $st);
@@ -102,11 +104,9 @@ echo "retired: ", zc()['retired'] >= N ? 'yes' : 'no', "\n";
 fwrite($mine, "check\n");
 echo fgets($mine);
 fwrite($mine, "bye\n");
-fgets($mine);                                           // EOF: the child is gone
+fgets($mine);                                           // EOF: the child is gone or going
+proc_gone_wait($child);                                 // gone: its cover is dropped
 php_sc_live_release($h);
-for ($t = microtime(true); zc()['readers'] > 0 && microtime(true) - $t < 20;) {
-    usleep(2000);
-}
 echo "readers left: ", zc()['readers'], "\n";
 $before = zc()['reclaimed'];
 for ($i = 0; $i < 200; $i++) {

@@ -15,6 +15,7 @@ shardcache.zero_copy=1
 shardcache.shards=2
 --FILE--
 <?php
+require __DIR__ . '/../lib/proc-gone.inc';
 function val(int $k): array
 {
     $a = [];
@@ -54,7 +55,7 @@ if ($p === 0) {
         fwrite($theirs, sprintf("child: %d inherited arrays, %d wrong\n", N, $wrong));
         exit(0);
     }
-    fwrite($pt, "forked\n");
+    fwrite($pt, "$c\nforked\n");
     exit(0);                                            // leaves its epoch, gives its slot back
 }
 fclose($theirs);
@@ -83,6 +84,7 @@ while (($l = fgets($pipes[1])) !== false && trim($l) !== 'READY') {
     $log .= $l;
 }
 fwrite($pm, "fork\n");
+$child = (int)fgets($pm);                               // the child's pid (not ours: the holder's)
 echo "parent: ", trim((string)fgets($pm)), "\n";
 pcntl_waitpid($p, $st);
 echo "parent exited: ", pcntl_wifexited($st) ? 'yes' : 'no', "\n";
@@ -107,9 +109,7 @@ stream_get_contents($pipes[1]);
 proc_close($gdb);
 unlink($go);
 unlink($cmd);
-for ($t = microtime(true); zc()['readers'] > 0 && microtime(true) - $t < 20;) {
-    usleep(2000);
-}
+proc_gone_wait($child);                                 // gone: its slot is free
 echo "readers left: ", zc()['readers'], "\n";
 ?>
 --EXPECT--

@@ -17,6 +17,10 @@
 # that makes that full reset, inside it (where it rebuilds the pool, after
 # the tables, retire lists and held sets are emptied): the reset after it
 # must still keep the reader's pages (it holds every page).
+# Every step waits on a state, never on time: the driver's output comes
+# through a pipe, read up to the line a step needs (a pid to attach gdb
+# to) or to its end (the driver and its children gone), and the checks
+# read that output only once it has ended.
 # Output ends with "N passed, N failed"; exit status 0 only when all passed.
 set -uo pipefail
 
@@ -43,13 +47,17 @@ check() {   # check WHAT LINE: LINE must be in the output
 }
 
 wait_for() {   # wait_for TAG -> the pid the driver printed as "TAG <pid>"
-    local i p=""
-    for ((i = 0; i < 400; i++)); do
-        p="$(sed -n "s/^$1 \([0-9]*\)\$/\1/p" "$dir/out")"
-        [ -n "$p" ] && break
-        sleep 0.05
+    # Reads the driver's output from its pipe (fd 4) up to that line, or to
+    # its end (the driver and its children gone: "" then); each line read
+    # goes to $dir/out too.
+    local line
+    while IFS= read -r line <&4; do
+        printf '%s\n' "$line" >>"$dir/out"
+        case "$line" in
+            "$1 "*) echo "${line#"$1 "}"; return 0 ;;
+        esac
     done
-    echo "$p"
+    echo ""
 }
 
 gdb_check() {   # gdb_check OK WHAT
@@ -64,21 +72,28 @@ gdb_check() {   # gdb_check OK WHAT
 
 for mode in once twice; do
     dir="$(mktemp -d /tmp/shardcache-resetheld.XXXXXX)" || exit 1
-    mkfifo "$dir/in"
+    mkfifo "$dir/in" "$dir/pipe"
+    : >"$dir/out"
+    # The driver's output comes through a pipe (fd 4): each check reads up
+    # to the line it needs, or to the end of the output (the driver and its
+    # children gone), never until some time has passed.
     php -n -d "extension=$SO" -d apc.enable_cli=1 -d apc.shm_size=8M -d shardcache.shards=4 \
-        -d shardcache.zero_copy=1 "$ROOT/tests/zero-copy/reset-held.php" "$mode" "$dir/go" <"$dir/in" >"$dir/out" 2>&1 &
+        -d shardcache.zero_copy=1 "$ROOT/tests/zero-copy/reset-held.php" "$mode" "$dir/go" <"$dir/in" >"$dir/pipe" 2>&1 &
     main=$!
-    exec 3>"$dir/in"
+    exec 3>"$dir/in" 4<"$dir/pipe"
     w="$(wait_for W)"
     if [ -z "$w" ]; then
         echo "FAIL  $mode: the driver did not start: $(tail -n 5 "$dir/out")"
         failed=$((failed + 1))
-        exec 3>&-; kill -9 "$main" 2>/dev/null; wait "$main" 2>/dev/null; main=""; rm -rf "$dir"; dir=""
+        exec 3>&- 4<&-; kill -9 "$main" 2>/dev/null; wait "$main" 2>/dev/null; main=""; rm -rf "$dir"; dir=""
         continue
     fi
     gdb_ok=0
     sc_gdb_stop "$w" "$dir/gdb" 'Breakpoint 1, .*sc_alloc_pool_take' -ex 'break sc_alloc_pool_take' -ex continue -ex kill \
         >"$dir/gdb.note" 2>&1 && gdb_ok=1
+    # gdb did not kill it: killed here, so that the driver goes on (its
+    # checks then fail) instead of waiting for it for ever.
+    [ "$gdb_ok" -eq 1 ] || kill -9 "$w" 2>/dev/null
     echo killed >&3
     gdb_check "$gdb_ok" "the writer was killed inside the pool lock"
     if [ "$mode" = twice ]; then
@@ -92,15 +107,19 @@ for mode in once twice; do
         else
             echo "no W2 pid from the driver" >"$dir/gdb.note"
         fi
+        [ "$gdb_ok" -eq 1 ] || [ -z "$w2" ] || kill -9 "$w2" 2>/dev/null
         echo killed2 >&3
         gdb_check "$gdb_ok" "the second writer was killed inside the full reset"
-        check "the second writer" "W2 died inside the reset: yes"
     fi
     exec 3>&-
-    timeout 120 tail --pid="$main" -f /dev/null
+    # The rest of the output, to its end: the driver and its children have
+    # closed it (exited) when cat returns; only then is it checked.
+    cat <&4 >>"$dir/out"
+    exec 4<&-
     wait "$main"
     rc=$?
     main=""
+    [ "$mode" = twice ] && check "the second writer" "W2 died inside the reset: yes"
     check "the reader borrowed its arrays" "ready inside=yes copied=0"
     check "the dead pool holder was found" "full reset: yes"
     check "the reset kept the reader's pages" "pages held for the reader: yes"
