@@ -359,14 +359,7 @@ foreach ($workloads as $w) {
         $ratio = 'n/a';
         $range = '';
         if ($both) {
-            $rs = [];
-            for ($pi = 0; $pi < $pairs; $pi++) {
-                $a = $cell['rates']['shardcache'][$pi];
-                $b = $cell['rates']['apcu'][$pi];
-                if ($a !== null && $b !== null && $b > 0) {
-                    $rs[] = $a / $b;
-                }
-            }
+            $rs = pair_ratios($cell, $pairs);
             if ($rs) {
                 $ratio = sprintf('%.2f', median($rs));
                 $range = count($rs) > 1 ? sprintf('%.2f-%.2f', min($rs), max($rs)) : '';
@@ -418,6 +411,20 @@ if ($out !== null) {
 }
 exit($anyBad ? 1 : 0);
 
+/** shardcache's rate over APCu's in each pair of a cell where both ran. */
+function pair_ratios(array $cell, int $pairs): array
+{
+    $rs = [];
+    for ($pi = 0; $pi < $pairs; $pi++) {
+        $a = $cell['rates']['shardcache'][$pi];
+        $b = $cell['rates']['apcu'][$pi];
+        if ($a !== null && $b !== null && $b > 0) {
+            $rs[] = $a / $b;
+        }
+    }
+    return $rs;
+}
+
 /**
  * The verdict under the table, as Markdown lines: shardcache/APCu per
  * process count (range and geometric mean of the cells' median ratios), the
@@ -439,14 +446,7 @@ function verdict(array $workloads, array $procsList, int $pairs, array $results,
     foreach ($workloads as $w) {
         foreach ($procsList as $p) {
             $cell = $results["$w|$p"];
-            $rs = [];
-            for ($pi = 0; $pi < $pairs; $pi++) {
-                $a = $cell['rates']['shardcache'][$pi];
-                $b = $cell['rates']['apcu'][$pi];
-                if ($a !== null && $b !== null && $b > 0) {
-                    $rs[] = $a / $b;
-                }
-            }
+            $rs = pair_ratios($cell, $pairs);
             if ($cell['errors']['shardcache'] + $cell['failed']['shardcache']
                 + $cell['errors']['apcu'] + $cell['failed']['apcu'] > 0) {
                 $errCells++;
