@@ -356,14 +356,18 @@ final class CoherenceTest extends TestCase
         foreach ([$a, $b] as $h) {
             $this->assertTrue($h('wait-local', ['usable' => true, 'timeout_ms' => 10000])['ok'], 'sync reconnected');
         }
-        // B's connection comes back at its next reconnect attempt (reconnect_ms);
-        // until then a miss. Never the old copy.
-        $deadline = self::nowMs() + 5000;
-        do {
-            $r = $b('get', ['key' => 'rk']);
-            $this->assertNull($r['value'], 'no old copy after the restart');
-        } while ($r['redis_reads'] === 0 && self::nowMs() < $deadline);
-        $this->assertSame(1, $r['redis_reads'], 'B reads Redis again');
+        // Each host's connection comes back at its next reconnect attempt
+        // (reconnect_ms, and only once Redis answers); until then a get is
+        // a miss, and A's set fails. Never the old copy. A is waited for
+        // too: its set below must find its connection back.
+        foreach (['B' => $b, 'A' => $a] as $name => $h) {
+            $deadline = self::nowMs() + 5000;
+            do {
+                $r = $h('get', ['key' => 'rk']);
+                $this->assertNull($r['value'], "no old copy after the restart on $name");
+            } while ($r['redis_reads'] === 0 && self::nowMs() < $deadline);
+            $this->assertSame(1, $r['redis_reads'], "$name reads Redis again");
+        }
         $b->send('await', ['key' => 'rk', 'old' => null, 'new' => 'r2', 'timeout_ms' => 5000]);
         $this->assertTrue($a('set', ['key' => 'rk', 'value' => 'r2'])['ok']);
         $seen = $b->receive();
