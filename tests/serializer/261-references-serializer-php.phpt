@@ -1,5 +1,7 @@
 --TEST--
-apc.serializer=php: arrays holding shared PHP references go through serialize() as in APCu (a cycle comes back one level lower)
+apc.serializer=php: shared references in arrays go through serialize(), as APCu
+--DESCRIPTION--
+A cycle comes back one level lower, as in APCu.
 --INI--
 apc.enable_cli=1
 apc.serializer=php
