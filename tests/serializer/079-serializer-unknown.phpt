@@ -1,5 +1,5 @@
 --TEST--
-apc.serializer naming no registered serializer: silently the default, as APCu
+apc.serializer naming no registered serializer: the default quietly, as in APCu
 --DESCRIPTION--
 ini_get still shows the name.
 --SKIPIF--

@@ -1,7 +1,8 @@
 --TEST--
-apc.serializer=php: shared references in arrays go through serialize(), as APCu
+apc.serializer=php: references in arrays go through serialize(), as in APCu
 --DESCRIPTION--
-A cycle comes back one level lower, as in APCu.
+Arrays holding shared PHP references go through serialize() as in APCu; a
+cycle comes back one level lower.
 --INI--
 apc.enable_cli=1
 apc.serializer=php

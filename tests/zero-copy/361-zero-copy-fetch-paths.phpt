@@ -1,5 +1,5 @@
 --TEST--
-Fetch paths: strings near the zero-copy minimum, colliding keys, full shards
+Fetch paths: strings near the zero-copy minimum, colliding keys, crowded shards
 --DESCRIPTION--
 Strings around the zero-copy minimum (64 bytes) are in place or copied, and
 changes after the fetch separate. Keys of every length from 2 to 80 bytes

@@ -1,5 +1,5 @@
 --TEST--
-Zero-copy: a forked child without a liveness slot copies, inherited arrays right
+Zero-copy: a child forked with no liveness slot copies; inherited arrays stay
 --DESCRIPTION--
 A process that borrowed arrays forks while every liveness slot is held by
 live processes. The child gets no slot (no epoch of its own): it copies
