@@ -79,5 +79,38 @@ case_ glue-sc 'the glue defines sc_helper' \
 case_ glue-macro 'the glue defines SC_FOO' \
     bash -c 'printf "\n#define SC_FOO 1\n" >> php/zc.h'
 
+# scripts/check-titles.sh (phpt titles at most 80 characters, no two equal)
+# passes on this checkout and fails on copies of its tests/ where one phpt
+# title is 120 characters long, or repeats another's.
+titles_case() { # NAME EXPECTED-MESSAGE-REGEX EDIT-COMMAND... (run inside the copy)
+    local name="titles-$1" want="$2"; shift 2
+    local dir="$work/titles-$1" out
+    mkdir -p "$dir"
+    (cd "$ROOT" && find tests -name '*.phpt' -type f -exec cp --parents -t "$dir" {} +)
+    (cd "$dir" && "$@") || { echo "FAIL: $name: the edit did not apply"; failed=$((failed + 1)); return; }
+    if out="$(bash "$ROOT/scripts/check-titles.sh" "$dir" 2>&1)"; then
+        echo "FAIL: $name: check-titles passed a tree that breaks the rule"
+        failed=$((failed + 1))
+    elif grep -qE "$want" <<<"$out"; then
+        echo "ok:   $name: $(grep -m1 -E "$want" <<<"$out")"
+        pass=$((pass + 1))
+    else
+        echo "FAIL: $name: check-titles failed, but not with /$want/:"
+        sed 's/^/      /' <<<"$out"
+        failed=$((failed + 1))
+    fi
+}
+
+if out="$(bash "$ROOT/scripts/check-titles.sh" "$ROOT" 2>&1)"; then
+    echo "ok:   titles of this checkout: $out"; pass=$((pass + 1))
+else
+    echo "FAIL: titles of this checkout:"; sed 's/^/      /' <<<"$out"; failed=$((failed + 1))
+fi
+
+titles_case long '009-exists.phpt: title is 120 characters \(over 80\)' \
+    sed -i "2s/.*/$(printf '%0120d' 0)/" tests/api/009-exists.phpt
+titles_case same '010-delete.phpt: same title as tests/api/009-exists.phpt' \
+    bash -c 'sed -i "2s/.*/$(sed -n 2p tests/api/009-exists.phpt)/" tests/api/010-delete.phpt'
+
 echo "structure: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
