@@ -8,6 +8,11 @@
 #           <!-- phases:begin ... --> and <!-- phases:end --> is exactly the
 #           output of `bash scripts/test.sh --list` in a ``` fence: the phase
 #           list lives in scripts/test.sh alone, and docs include its output;
+#   w32     config.w32 builds the same C files as config.m4 (order aside):
+#           config.m4's SHARDCACHE_SOURCES against what config.w32 hands to
+#           EXTENSION() and ADD_SOURCES() (string literals or variables
+#           holding "a b c" or ["a", "b"].join(" "), each ADD_SOURCES
+#           directory taken from its `configure_module_dirname + "\\dir"`);
 #   links   every relative link of every Markdown file, [text](path) or
 #           [text](path#anchor) or [text](#anchor), names a file that exists
 #           and, for an anchor into a Markdown file, a heading of it (GitHub's
@@ -25,7 +30,7 @@
 set -uo pipefail
 
 fix=0
-only="phases,links,notes"
+only="phases,w32,links,notes"
 ROOT=""
 for arg in "$@"; do
     case "$arg" in
@@ -111,6 +116,64 @@ check_phases() {
         bad "phases: no Markdown file includes the phase list (<!-- phases:begin --> ... <!-- phases:end -->)"
     elif [ "$failed" -eq "$before" ]; then
         ok "phases: $n included copy(ies) of scripts/test.sh --list ($(wc -l <"$work/list") lines) match"
+    fi
+}
+
+# ---- w32 -------------------------------------------------------------------
+check_w32() {
+    local m4="$ROOT/config.m4" w32="$ROOT/config.w32"
+    [ -f "$m4" ] && [ -f "$w32" ] || { bad "w32: config.m4 or config.w32 missing in $ROOT"; return; }
+    # config.m4: the words ending in .c between SHARDCACHE_SOURCES=" and the closing quote.
+    perl -0777 -ne '
+        /SHARDCACHE_SOURCES="([^"]*)"/ or die "no SHARDCACHE_SOURCES=\"...\" in config.m4\n";
+        my $s = $1; $s =~ s/\\\n/ /g;
+        print "$_\n" for grep { /\.c$/ } split /\s+/, $s;
+    ' "$m4" 2>"$work/m4.err" | LC_ALL=C sort >"$work/m4" || true
+    # config.w32: variables, then the EXTENSION / ADD_SOURCES calls.
+    perl -0777 -ne '
+        my %var;
+        my $text = $_;
+        $text =~ s{^\s*//[^\n]*}{}mg;
+        while ($text =~ /var\s+(\w+)\s*=\s*("(?:[^"\\]|\\.)*"|\[[^\]]*\]\s*\.join\(\s*"\s*"\s*\))\s*;/g) {
+            my ($name, $val) = ($1, $2);
+            my @w = $val =~ /"((?:[^"\\]|\\.)*)"/g;
+            pop @w if $val =~ /^\[/;   # the join separator
+            $var{$name} = [ map { split /\s+/ } @w ];
+        }
+        my @files;
+        my $words = sub {
+            my $arg = shift; $arg =~ s/^\s+|\s+$//g;
+            return $arg =~ /^"(.*)"$/s ? [ split /\s+/, $1 ] : ($var{$arg} // die "config.w32: unknown source list $arg\n");
+        };
+        while ($text =~ /\bEXTENSION\(\s*"shardcache"\s*,\s*([^,]+),/g) {
+            push @files, @{ $words->($1) };
+        }
+        while ($text =~ /\bADD_SOURCES\(\s*([^,]+),\s*([^,]+),/g) {
+            my ($dir, $list) = ($1, $2);
+            my $sub = "";
+            if ($dir =~ /"((?:[^"\\]|\\.)*)"/) { $sub = $1; $sub =~ s/\\\\/\//g; $sub =~ s/\\/\//g; $sub =~ s{^/+}{}; $sub =~ s{/*$}{/}; $sub = "" if $sub eq "/"; }
+            push @files, map { "$sub$_" } @{ $words->($list) };
+        }
+        print "$_\n" for grep { length } @files;
+    ' "$w32" 2>"$work/w32.err" | LC_ALL=C sort >"$work/w32" || true
+    if [ -s "$work/m4.err" ] || [ -s "$work/w32.err" ]; then
+        bad "w32: cannot read the source lists: $(cat "$work/m4.err" "$work/w32.err" | tr '\n' ' ')"
+        return
+    fi
+    if [ ! -s "$work/m4" ]; then
+        bad "w32: config.m4 lists no C file"
+        return
+    fi
+    local only_m4 only_w32 dup
+    only_m4=$(LC_ALL=C comm -23 "$work/m4" "$work/w32" | tr '\n' ' ')
+    only_w32=$(LC_ALL=C comm -13 "$work/m4" "$work/w32" | tr '\n' ' ')
+    dup=$(cat "$work/m4" "$work/w32" | LC_ALL=C sort | uniq -c | awk '$1 > 2 { print $2 }' | tr '\n' ' ')
+    dup="$dup$(uniq -d "$work/m4" | tr '\n' ' ')$(uniq -d "$work/w32" | tr '\n' ' ')"
+    if [ -n "$only_m4" ]; then bad "w32: in config.m4, not built by config.w32: $only_m4"; fi
+    if [ -n "$only_w32" ]; then bad "w32: built by config.w32, not in config.m4: $only_w32"; fi
+    if [ -n "$dup" ]; then bad "w32: listed twice: $dup"; fi
+    if [ -z "$only_m4$only_w32$dup" ]; then
+        ok "w32: config.w32 and config.m4 build the same $(wc -l <"$work/m4") C files"
     fi
 }
 
@@ -203,6 +266,7 @@ check_notes() {
 }
 
 wants phases && check_phases
+wants w32 && check_w32
 wants links && check_links
 wants notes && check_notes
 

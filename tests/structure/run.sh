@@ -84,6 +84,7 @@ case_ glue-macro 'the glue defines SC_FOO' \
 # check-docs.sh must pass on this checkout and fail, with the expected
 # message, on copies that break one rule each:
 #   docs-phases  an included copy of `scripts/test.sh --list` drifted
+#   docs-w32     config.w32 does not build a file of config.m4
 #   docs-notes   package.xml's notes differ from CHANGELOG.md's newest section
 #   docs-link    a link names a heading that does not exist
 DOCS_CHECK="$ROOT/scripts/check-docs.sh"
@@ -119,6 +120,9 @@ fi
 docs_case docs-phases phases 'tests/README.md \(copy 1 of 1\) differs from scripts/test.sh --list' \
     "scripts tests/README.md" \
     sed -i 's/^<!-- phases:end -->/no-such-phase        extra     true\n&/' tests/README.md
+docs_case docs-w32 w32 'in config.m4, not built by config.w32: src/sc_[a-z_]+\.c' \
+    "config.m4 config.w32" \
+    sed -i '0,/"sc_[a-z_]*\.c",/{//d}' config.w32
 docs_case docs-notes notes 'package.xml <notes> differ from CHANGELOG.md' \
     "scripts/changelog-notes.sh CHANGELOG.md package.xml" \
     sed -i '0,/^- /s/^- /- Changed: /' CHANGELOG.md
