@@ -15,36 +15,25 @@
 # lives beside its tests (tests/<area>/run.sh ...), which can also be run on
 # its own (each has --help).
 #
-# What "everything" is, in order:
-#   1. setup          scripts/setup.sh (packages; no-op when present)
-#   2. build          scripts/build.sh (clean build, fails on any compiler warning)
-#   3. phpt           the phpt suite (tests/run-phpt.sh, see tests/README.md)
-#   4. phpt-valgrind  the phpt suite under valgrind (tests/run-phpt.sh --valgrind)
-#   5. extra phases   EXTRA_TESTS below (debian-package's bookworm root,
-#      tests/debian/root.sh, is prepared in the background like the
-#      platforms' roots: see 6)
-#   6. platforms      PLATFORM_TESTS below: the phpt suite on PHP 8.4, 8.5 and
-#      8.6 NTS (Debian roots made by tests/phpver/chroot.sh: trixie; sid plus
-#      experimental), the phpt suite and the thread driver on PHP 8.2 and 8.6
-#      ZTS (tests/zts/build-php.sh), one named segment shared with zero-copy
-#      on by PHP 8.2 NTS, 8.2 ZTS and 8.4 (zc-cross-build), Apache prefork + mod_php,
-#      the phpt suite and a kill test against an AddressSanitizer +
-#      UndefinedBehaviorSanitizer build (tests/asan/run.sh), and the phpt
-#      suite against the debug build (scripts/build.sh --debug: SC_ASSERT on).
-#      The roots and the ZTS PHPs are made once and cached under
-#      $SHARDCACHE_CACHE_DIR (default /opt/shardcache; an empty folder
-#      there makes a fresh machine's run); they are prepared in the
-#      background (nice) from the start of the run, while phases 2-5 run
-#      (PREPS below).
-# OPTIONAL_TESTS (below, none at present) run only when named.
+# What "everything" is: the phases `scripts/test.sh --list` prints, in that
+# order, but the optional ones (the list is kept in this file alone; docs
+# include its output: scripts/check-docs.sh). Their kinds: prereq (setup,
+# build), core (the phpt suite, and under valgrind), extra (EXTRA_TESTS
+# below), platform (PLATFORM_TESTS below: other PHP versions, builds and
+# SAPIs) and optional (OPTIONAL_TESTS below, run only when named). The
+# roots and PHP builds the platform phases need (PREPS below) are made
+# once and cached under $SHARDCACHE_CACHE_DIR (default /opt/shardcache; an
+# empty folder there makes a fresh machine's run); they are prepared in
+# the background (nice) from the start of the run, while the other phases
+# run.
 # Prints a per-phase summary, a table per PHP version / build / SAPI, and,
 # as the very last line, "N passed, N failed" summed over the phases.
 # Exits non-zero on any failure.
 #
 # Options:
 #   --list          list the phases and exit
-#   --no-valgrind   skip phase 4 in a whole run (quick local runs; CI always runs it)
-#   --no-platforms  skip phase 6 in a whole run (only PHP 8.2 NTS)
+#   --no-valgrind   skip phpt-valgrind in a whole run (quick local runs; CI always runs it)
+#   --no-platforms  skip the platform phases in a whole run (only PHP 8.2 NTS)
 #   --no-build      skip setup and build: test the existing modules/shardcache.so
 #   --incremental   pass --incremental to scripts/build.sh
 #   -h, --help      this text

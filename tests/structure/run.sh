@@ -112,5 +112,56 @@ titles_case long '009-exists.phpt: title is 120 characters \(over 80\)' \
 titles_case same '010-delete.phpt: same title as tests/api/009-exists.phpt' \
     bash -c 'sed -i "2s/.*/$(sed -n 2p tests/api/009-exists.phpt)/" tests/api/010-delete.phpt'
 
+
+# ---- docs: scripts/check-docs.sh ------------------------------------------
+# check-docs.sh must pass on this checkout and fail, with the expected
+# message, on copies that break one rule each:
+#   docs-phases  an included copy of `scripts/test.sh --list` drifted
+#   docs-w32     config.w32 does not build a file of config.m4
+#   docs-notes   package.xml's notes differ from CHANGELOG.md's newest section
+#   docs-link    a link names a heading that does not exist
+DOCS_CHECK="$ROOT/scripts/check-docs.sh"
+# docs_case NAME ONLY EXPECTED-MESSAGE-REGEX FILES EDIT-COMMAND...: FILES
+# (space-separated, relative to ROOT) are copied, the edit runs inside the
+# copy, then check-docs.sh --only=ONLY must fail with the message.
+docs_case() {
+    local name="$1" only="$2" want="$3" files="$4" f out; shift 4
+    local dir="$work/$name"
+    mkdir -p "$dir"
+    for f in $files; do
+        mkdir -p "$dir/$(dirname "$f")" && cp -r "$ROOT/$f" "$dir/$f"
+    done
+    (cd "$dir" && "$@") || { echo "FAIL: $name: the edit did not apply"; failed=$((failed + 1)); return; }
+    if out="$(bash "$DOCS_CHECK" --only="$only" "$dir" 2>&1)"; then
+        echo "FAIL: $name: check-docs passed a tree that breaks the rule"
+        failed=$((failed + 1))
+    elif grep -qE "$want" <<<"$out"; then
+        echo "ok:   $name: $(grep -m1 -E "$want" <<<"$out")"
+        pass=$((pass + 1))
+    else
+        echo "FAIL: $name: check-docs failed, but not with /$want/:"
+        sed 's/^/      /' <<<"$out"
+        failed=$((failed + 1))
+    fi
+}
+
+if out="$(bash "$DOCS_CHECK" "$ROOT" 2>&1)"; then
+    echo "ok:   docs on this checkout: $(tail -n 1 <<<"$out")"; pass=$((pass + 1))
+else
+    echo "FAIL: docs on this checkout:"; sed 's/^/      /' <<<"$out"; failed=$((failed + 1))
+fi
+docs_case docs-phases phases 'tests/README.md \(copy 1 of 1\) differs from scripts/test.sh --list' \
+    "scripts tests/README.md" \
+    sed -i 's/^<!-- phases:end -->/no-such-phase        extra     true\n&/' tests/README.md
+docs_case docs-w32 w32 'in config.m4, not built by config.w32: src/sc_[a-z_]+\.c' \
+    "config.m4 config.w32" \
+    sed -i '0,/"sc_[a-z_]*\.c",/{//d}' config.w32
+docs_case docs-notes notes 'package.xml <notes> differ from CHANGELOG.md' \
+    "scripts/changelog-notes.sh CHANGELOG.md package.xml" \
+    sed -i '0,/^- /s/^- /- Changed: /' CHANGELOG.md
+docs_case docs-link links 'no heading #no-such-heading in x.md' \
+    "" \
+    bash -c 'printf "# X\n\n## A heading\n\n[ok](#a-heading) [bad](#no-such-heading)\n" > x.md'
+
 echo "structure: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
