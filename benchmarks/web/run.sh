@@ -62,7 +62,7 @@
 #                     or newest (the newest php-apcu source of the Debian
 #                     mirror), built (once, under
 #                     ${SHARDCACHE_CACHE_DIR:-/opt/shardcache}) by
-#                     benchmarks/build-apcu.sh (default apcu.so from PHP's
+#                     scripts/provision/apcu.sh (default apcu.so from PHP's
 #                     extension_dir: Debian's php8.2-apcu, 5.1.22 on bookworm)
 #   --out=FILE        also write the table (and the raw runs) to FILE
 #   --no-install      do not apt-get anything
@@ -143,9 +143,9 @@ if [ "$PIN" -eq 1 ]; then
 fi
 SC_SO="$(web_resolve_so "$SC_SO")" && [ -n "$SC_SO" ] || { web_err "no directory for --shardcache"; exit 1; }
 if [[ "$APCU_SO" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
-    APCU_SO="$(bash "$ROOT/benchmarks/build-apcu.sh" "$APCU_SO")" || { web_err "no APCu $APCU_SO build"; exit 1; }
+    APCU_SO="$(bash "$ROOT/scripts/provision/apcu.sh" "$APCU_SO")" || { web_err "no APCu $APCU_SO build"; exit 1; }
 elif [ "$APCU_SO" = newest ]; then
-    APCU_SO="$(bash "$ROOT/benchmarks/build-apcu.sh" --newest)" || { web_err "no newest APCu build"; exit 1; }
+    APCU_SO="$(bash "$ROOT/scripts/provision/apcu.sh" --newest)" || { web_err "no newest APCu build"; exit 1; }
 fi
 APCU_SO="$(web_resolve_so "$APCU_SO")" && [ -n "$APCU_SO" ] || { web_err "no directory for --apcu"; exit 1; }
 for so in "$SC_SO" "$APCU_SO"; do

@@ -12,8 +12,9 @@
 # mount namespace. It is made again when its key (the package lists below)
 # changes.
 #
-#   bash tests/debian/root.sh          make the root if missing, print its path
-#   bash tests/debian/root.sh --root   print the path only
+#   bash scripts/provision/debian-root.sh         make the root if missing,
+#                                                 print its path
+#   bash scripts/provision/debian-root.sh --root  print the path only
 #
 # Environment: SHARDCACHE_CACHE_DIR (default /opt/shardcache: the cache of
 # slow builds), SC_BOOKWORM_DEB_ROOT (default
@@ -82,7 +83,7 @@ deb $MIRROR bookworm main
 deb $MIRROR bookworm-updates main
 deb $SECURITY bookworm-security main
 EOF
-printf '#!/bin/sh\n# shardcache tests/debian/root.sh: no service starts in this root\nexit 101\n' \
+printf '#!/bin/sh\n# shardcache scripts/provision/debian-root.sh: no service starts in this root\nexit 101\n' \
     >"$tmp/usr/sbin/policy-rc.d"
 chmod 755 "$tmp/usr/sbin/policy-rc.d"
 echo "debian-root: installing $PKGS, downloading $DOWNLOAD" >&2

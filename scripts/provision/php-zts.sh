@@ -14,9 +14,12 @@
 # outside the clone and redone only when missing or when this script's
 # configure line changes.
 #
-#   bash tests/zts/build-php.sh [8.2|8.6]            build if missing, print the prefix
-#   bash tests/zts/build-php.sh [8.2|8.6] --prefix   print the prefix only (no build)
-#   bash tests/zts/build-php.sh [8.2|8.6] --versions print the versions the mirror serves
+#   bash scripts/provision/php-zts.sh [8.2|8.6]             build if missing,
+#                                                  print the prefix
+#   bash scripts/provision/php-zts.sh [8.2|8.6] --prefix    print the prefix
+#                                                  only (no build)
+#   bash scripts/provision/php-zts.sh [8.2|8.6] --versions  print the versions
+#                                                  the mirror serves
 #
 # Exit status 3: the mirror serves no such source package, or none of its
 # versions downloaded (nothing built; the caller reports why).

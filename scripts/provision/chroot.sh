@@ -15,11 +15,13 @@
 #   (8.5 and 8.6 have no apcu / igbinary packages: the tests that need them
 #   are skipped there, each saying why.)
 #
-#   bash tests/phpver/chroot.sh VERSION            make the root if missing, print its path
-#   bash tests/phpver/chroot.sh VERSION --root     print the path only
-#   bash tests/phpver/chroot.sh VERSION --run CMD  run CMD (bash -c) inside the root, in a
-#                                              private mount namespace with /proc, /dev
-#                                              and /dev/shm mounted (gone when CMD ends)
+#   bash scripts/provision/chroot.sh VERSION        make the root if missing,
+#                                                   print its path
+#   bash scripts/provision/chroot.sh VERSION --root print the path only
+#   bash scripts/provision/chroot.sh VERSION --run CMD
+#                                   run CMD (bash -c) inside the root, in a
+#                                   private mount namespace with /proc, /dev
+#                                   and /dev/shm mounted (gone when CMD ends)
 #
 # sid's and experimental's Release files can be past their Valid-Until on a
 # mirror snapshot: apt in the root runs with Acquire::Check-Valid-Until=false
@@ -60,8 +62,8 @@ case "$VER" in
     -h|--help|"") sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "phpver: unknown PHP version $VER (8.4, 8.5 or 8.6)" >&2; exit 2 ;;
 esac
-# The key of a root: when it changes, the root is made again. (For 8.4 the
-# same key as the older tests/php84/chroot.sh, so its cached root stays.)
+# The key of a root: when it changes, the root is made again (its text is
+# what the cached roots' stamps hold: reworded, it rebuilds them).
 KEY="pkgs=$PKGS"
 [ -n "$EXP_PKGS" ] && KEY="$KEY experimental=$EXP_PKGS"
 # Added to an existing root with its own apt when missing (no rebuild).

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# build-apcu.sh: builds APCu for the PHP 8.2 CLI (phpize8.2) and prints the
-# path of its apcu.so, the peer of the side-by-side benchmarks
-# (compare.php --apcu=PATH, speed.sh, web/run.sh, instr.sh PATH ...).
+# Builds APCu for the PHP 8.2 CLI (phpize8.2) and prints the path of its
+# apcu.so, the peer of the side-by-side benchmarks (benchmarks/compare.php
+# --apcu=PATH, speed.sh, web/run.sh, instr.sh PATH ...).
 #
-#   build-apcu.sh --newest          the newest php-apcu source the Debian
-#                                   mirror serves (or a newer build already
-#                                   in the cache), built if not yet built
-#   build-apcu.sh --src=DIR         the APCu source tree DIR (its version is
-#                                   read from DIR/php_apc.h)
-#   build-apcu.sh VERSION [SRC_DIR] APCu VERSION (e.g. 5.1.24)
-#   build-apcu.sh --versions        print what the mirror serves, newest
-#                                   first: "DEBIAN_VERSION SUITE" per line
+#   scripts/provision/apcu.sh --newest   the newest php-apcu source the
+#                                   Debian mirror serves (or a newer build
+#                                   already in the cache), built if not yet
+#   scripts/provision/apcu.sh --src=DIR  the APCu source tree DIR (its
+#                                   version is read from DIR/php_apc.h)
+#   scripts/provision/apcu.sh VERSION [SRC_DIR]  APCu VERSION (e.g. 5.1.24)
+#   scripts/provision/apcu.sh --versions  print what the mirror serves,
+#                                   newest first: "DEBIAN_VERSION SUITE" a line
 #
 # Builds land in $APCU_DIR/apcu-VERSION/apcu.so, outside the clone, with
 # APCU_DIR = ${SHARDCACHE_APCU_DIR:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}};
