@@ -35,6 +35,8 @@
 # Exit status: 0 = path printed; 1 = no source, or the build failed;
 # 2 = usage.
 set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 APCU_DIR="${SHARDCACHE_APCU_DIR:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}}"
 MIRROR="${SC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
@@ -45,7 +47,7 @@ LISTS="$APCU_DIR/apt-php-apcu"
 
 say() { echo "build-apcu: $*" >&2; }
 usage() {
-    sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+    sc_help "$0" >&2
     exit 2
 }
 
@@ -54,7 +56,7 @@ case "${1:-}" in
     --newest) mode=newest; [ $# -eq 1 ] || usage ;;
     --versions) mode=versions; [ $# -eq 1 ] || usage ;;
     --src=*) mode=src; src_arg="${1#*=}"; [ $# -eq 1 ] || usage ;;
-    -h|--help) sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sc_help "$0"; exit 0 ;;
     *) mode=version; ver="${1:-}"; src_arg="${2:-}"; [ $# -le 2 ] || usage
        [[ "$ver" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || usage ;;
 esac
@@ -70,24 +72,16 @@ phpapi="$("$PHPCONFIG" --phpapi 2>/dev/null || true)"
 
 # ---- Debian's php-apcu sources, with apt lists of our own ---------------
 
-APT_OPTS=(-o Dir::Etc::SourceList="$LISTS/sources.list" -o Dir::Etc::SourceParts=-
-          -o Dir::State::Lists="$LISTS/lists" -o Dir::Cache="$LISTS/cache"
-          -o Acquire::Check-Valid-Until=false -o Acquire::Languages=none)
 mirror_note=""   # says when the lists are not fresh
 lists_updated=0
 
-# apt-get update of our lists (once per run of this script; under a lock:
-# two runs would fight over apt's lock of the lists directory).
+# apt-get update of our lists (once per run of this script); sets SC_APT_OPTS.
 update_lists() {
-    local s
-    mkdir -p "$LISTS/lists/partial" "$LISTS/cache/archives/partial"
+    local s lines=()
     for s in $SUITES; do
-        echo "deb-src [check-valid-until=no] $MIRROR $s main"
-    done >"$LISTS/sources.list.new"
-    mv "$LISTS/sources.list.new" "$LISTS/sources.list"
-    exec 8>"$LISTS/lock"
-    flock 8
-    if ! apt-get "${APT_OPTS[@]}" -qq update </dev/null >"$tmp/update.log" 2>&1 \
+        lines+=("deb-src [check-valid-until=no] $MIRROR $s main")
+    done
+    if ! sc_apt_lists "$LISTS" "$tmp/update.log" "${lines[@]}" \
         || grep -q '^[EW]: Failed to fetch' "$tmp/update.log"; then
         if ls "$LISTS/lists/"*_Sources* >/dev/null 2>&1; then
             mirror_note="the mirror $MIRROR could not be (fully) read; package lists of $(date -r "$LISTS/lists" '+%Y-%m-%d')"
@@ -97,31 +91,15 @@ update_lists() {
         say "$mirror_note:"
         grep -E '^(E|W|Err):' "$tmp/update.log" | head -n 4 | sed 's/^/  /' >&2 || true
     fi
-    flock -u 8
     lists_updated=1
 }
 
 # "DEBIAN_VERSION SUITE" per line, newest first (apt-cache madison lines:
 # " php-apcu | 5.1.24-1 | http://deb.debian.org/debian sid/main Sources").
 mirror_versions() {
-    apt-cache "${APT_OPTS[@]}" madison php-apcu 2>/dev/null \
+    apt-cache "${SC_APT_OPTS[@]}" madison php-apcu 2>/dev/null \
         | awk -F'|' '$3 ~ /Sources/ { gsub(/ /, "", $2); split($3, a, " "); split(a[2], b, "/"); print $2, b[1] }' \
-        | sort -u | sort_debian_versions
-}
-
-sort_debian_versions() {   # stdin: "VERSION REST" lines; stdout: newest first
-    local lines=() i j t
-    mapfile -t lines
-    for ((i = 1; i < ${#lines[@]}; i++)); do
-        for ((j = i; j > 0; j--)); do
-            if dpkg --compare-versions "${lines[j]%% *}" gt "${lines[j-1]%% *}"; then
-                t="${lines[j]}"; lines[j]="${lines[j-1]}"; lines[j-1]="$t"
-            else
-                break
-            fi
-        done
-    done
-    [ "${#lines[@]}" -eq 0 ] || printf '%s\n' "${lines[@]}"
+        | sort -u | sc_debian_sort
 }
 
 # APCu's upstream version in a Debian version: 5.1.22+4.0.11-2 -> 5.1.22
@@ -134,7 +112,7 @@ fetch_debian_source() {
     mkdir -p "$dl"; chmod 755 "$dl"
     src="" how=""
     local why="its .dsc did not download"
-    if (cd "$dl" && apt-get "${APT_OPTS[@]}" -qq source --download-only "php-apcu=$debver" \
+    if (cd "$dl" && apt-get "${SC_APT_OPTS[@]}" -qq source --download-only "php-apcu=$debver" \
             </dev/null >"$tmp/source.log" 2>&1) && ls "$dl"/*.dsc >/dev/null 2>&1 \
         && { command -v dpkg-source >/dev/null 2>&1 || { why="no dpkg-source (dpkg-dev)"; false; }; } \
         && { why="dpkg-source -x failed"; (cd "$dl" && dpkg-source -x ./*.dsc "$tmp/deb-$debver" >>"$tmp/source.log" 2>&1); }; then
@@ -143,7 +121,7 @@ fetch_debian_source() {
         # The .dsc may not download (some mirrors serve the tarballs only):
         # the upstream tarball, its checksum checked by apt against the list.
         rm -rf "$tmp/deb-$debver"
-        (cd "$dl" && apt-get "${APT_OPTS[@]}" -qq source --download-only --tar-only "php-apcu=$debver" \
+        (cd "$dl" && apt-get "${SC_APT_OPTS[@]}" -qq source --download-only --tar-only "php-apcu=$debver" \
             </dev/null >>"$tmp/source.log" 2>&1) || true
         local tarball
         tarball="$(ls "$dl"/php-apcu_*.orig.tar.* 2>/dev/null | head -n 1 || true)"
