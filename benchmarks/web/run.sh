@@ -73,8 +73,11 @@ set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 WEB_NAME=web-bench
-# shellcheck source=../benchmarks/web/lib.sh
-. "$ROOT/benchmarks/web/lib.sh"
+# shellcheck source=../../scripts/web/lib.sh
+. "$ROOT/scripts/web/lib.sh"
+# The benchmark's pages (and table.php) live beside this script.
+BENCH_DIR="$ROOT/benchmarks/web"
+WEB_PAGES="$BENCH_DIR/pages"
 
 SECS=10
 WARMUP=2
@@ -118,7 +121,7 @@ for arg in "$@"; do
         --out=*) OUT="${arg#*=}" ;;
         --no-install) INSTALL=0 ;;
         --keep) WEB_KEEP=1 ;;
-        -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sc_help "$0"; exit 0 ;;
         *) echo "web-bench: unknown option $arg" >&2; exit 2 ;;
     esac
 done
@@ -304,7 +307,7 @@ for W in "${WORKERS_A[@]}"; do
         # The paced load: PACE times the lower of the two caches' median
         # saturating rates of this page and worker count.
         for page in "${PAGES_A[@]}"; do
-            PACE_RATE[$W/$page]="$(php -n "$WEB_DIR/table.php" --rate "$WEB_TMP/raw-max.tsv" "$W" "$page" "$PACE")"
+            PACE_RATE[$W/$page]="$(php -n "$BENCH_DIR/table.php" --rate "$WEB_TMP/raw-max.tsv" "$W" "$page" "$PACE")"
             if [ -z "${PACE_RATE[$W/$page]}" ] || [ "${PACE_RATE[$W/$page]}" = 0 ]; then
                 note_error "$W workers, $page: no saturating rate to pace from"
                 ERRORS=$((ERRORS + 1)); PACE_RATE[$W/$page]=1000
@@ -314,7 +317,7 @@ for W in "${WORKERS_A[@]}"; do
     fi
 done
 
-table="$(php -n "$WEB_DIR/table.php" "$WEB_TMP/raw-max.tsv" "$WEB_TMP/raw-paced.tsv")"
+table="$(php -n "$BENCH_DIR/table.php" "$WEB_TMP/raw-max.tsv" "$WEB_TMP/raw-paced.tsv")"
 {
     echo "## Web benchmark: php-fpm + nginx, shardcache vs APCu"
     echo
