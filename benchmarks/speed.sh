@@ -82,27 +82,30 @@ if [ ! -f "$so" ]; then
 fi
 
 # ---- the peer -------------------------------------------------------------
+# source_of SO DEFAULT: where the APCu build SO came from (the SOURCE line
+# scripts/provision/apcu.sh writes beside each build), else DEFAULT.
+source_of() { cat "$(dirname "$1")/SOURCE" 2>/dev/null || echo "$2"; }
 start=$(date +%s)
 note="" chosen=""
 if [ -n "$apcu_src" ]; then
     chosen="--apcu-src=$apcu_src"
     apcu_so="$(bash scripts/provision/apcu.sh "--src=$apcu_src")" \
         || { echo "bench: --apcu-src=$apcu_src: APCu could not be built (above)" >&2; exit 1; }
-    note="$(cat "$(dirname "$apcu_so")/SOURCE" 2>/dev/null || echo "built from $apcu_src")"
+    note="$(source_of "$apcu_so" "built from $apcu_src")"
 elif [[ "$apcu" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
     chosen="--apcu=$apcu (scripts/provision/apcu.sh $apcu)"
     apcu_so="$(bash scripts/provision/apcu.sh "$apcu")" \
         || { echo "bench: --apcu=$apcu: APCu $apcu could not be built (above)" >&2; exit 1; }
-    note="$(cat "$(dirname "$apcu_so")/SOURCE" 2>/dev/null || echo "built by scripts/provision/apcu.sh")"
+    note="$(source_of "$apcu_so" "built by scripts/provision/apcu.sh")"
 elif [ -n "$apcu" ]; then
     chosen="--apcu=$apcu"
     apcu_so="$apcu"
     note="given with --apcu=$apcu"
-    src_file="$(dirname "$apcu")/SOURCE"
-    [ -f "$src_file" ] && note="$note, $(cat "$src_file")"
+    src="$(source_of "$apcu" "")"
+    [ -z "$src" ] || note="$note, $src"
 elif apcu_so="$(bash scripts/provision/apcu.sh --newest)"; then
     chosen="the newest the machine can build (scripts/provision/apcu.sh --newest)"
-    note="$(cat "$(dirname "$apcu_so")/SOURCE" 2>/dev/null || echo 'source not recorded')"
+    note="$(source_of "$apcu_so" 'source not recorded')"
 else
     chosen="FALLBACK"
     apcu_so=apcu.so
