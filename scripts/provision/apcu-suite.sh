@@ -20,7 +20,7 @@ set -uo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-CACHE="${SC_APCU_SUITE_CACHE:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}/apcu-suites}"
+CACHE="${SC_APCU_SUITE_CACHE:-$SC_CACHE_DIR/apcu-suites}"
 # SHA-256 of the orig tarballs as Debian ships them (bookworm's holds APCu
 # 5.1.22 and 4.0.11 side by side; only apcu-5.1.22/ is used).
 declare -A ORIG_SHA256=(

@@ -38,8 +38,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-APCU_DIR="${SHARDCACHE_APCU_DIR:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}}"
-MIRROR="${SC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+APCU_DIR="${SHARDCACHE_APCU_DIR:-$SC_CACHE_DIR}"
 SUITES="${SC_APCU_SUITES:-bookworm trixie sid experimental}"
 PHPIZE="${PHPIZE:-phpize8.2}"
 PHPCONFIG="${PHP_CONFIG:-php-config8.2}"
@@ -79,14 +78,14 @@ lists_updated=0
 update_lists() {
     local s lines=()
     for s in $SUITES; do
-        lines+=("deb-src [check-valid-until=no] $MIRROR $s main")
+        lines+=("deb-src [check-valid-until=no] $SC_MIRROR $s main")
     done
     if ! sc_apt_lists "$LISTS" "$tmp/update.log" "${lines[@]}" \
         || grep -q '^[EW]: Failed to fetch' "$tmp/update.log"; then
         if ls "$LISTS/lists/"*_Sources* >/dev/null 2>&1; then
-            mirror_note="the mirror $MIRROR could not be (fully) read; package lists of $(date -r "$LISTS/lists" '+%Y-%m-%d')"
+            mirror_note="the mirror $SC_MIRROR could not be (fully) read; package lists of $(date -r "$LISTS/lists" '+%Y-%m-%d')"
         else
-            mirror_note="the mirror $MIRROR could not be read"
+            mirror_note="the mirror $SC_MIRROR could not be read"
         fi
         say "$mirror_note:"
         grep -E '^(E|W|Err):' "$tmp/update.log" | head -n 4 | sed 's/^/  /' >&2 || true
@@ -253,11 +252,11 @@ case "$mode" in
             if [ -n "$mirror_note" ]; then
                 say "no php-apcu source known: $mirror_note, and no lists of an earlier update are there"
             else
-                say "the mirror $MIRROR offers no php-apcu source (suites: $SUITES)"
+                say "the mirror $SC_MIRROR offers no php-apcu source (suites: $SUITES)"
             fi
             exit 1
         fi
-        say "php-apcu sources on $MIRROR: $(printf '%s, ' "${offered[@]}" | sed 's/, $//')"
+        say "php-apcu sources on $SC_MIRROR: $(printf '%s, ' "${offered[@]}" | sed 's/, $//')"
         # The newest first; an older one only when a newer one cannot be built.
         tried=" "
         for line in "${offered[@]}"; do

@@ -38,12 +38,10 @@ set -euo pipefail
 
 VER="${1:-}"
 [ $# -gt 0 ] && shift
-MIRROR="${SC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-CACHE_DIR="${SHARDCACHE_CACHE_DIR:-/opt/shardcache}"
 TOOLS="gcc,make,libc6-dev,autoconf,pkg-config,procps"
 case "$VER" in
     8.4)
-        ROOTFS="${SC_PHP84_ROOT:-$CACHE_DIR/trixie-php84}"
+        ROOTFS="${SC_PHP84_ROOT:-$SC_CACHE_DIR/trixie-php84}"
         SUITE=trixie
         # Installed by debootstrap itself (trixie has them all).
         PKGS="php8.4-cli,php8.4-dev,php8.4-apcu,php8.4-igbinary,php8.4-opcache,$TOOLS"
@@ -51,7 +49,7 @@ case "$VER" in
     8.5|8.6)
         v="${VER/./}"
         var="SC_PHP${v}_ROOT"
-        ROOTFS="${!var:-$CACHE_DIR/sid-php$v}"
+        ROOTFS="${!var:-$SC_CACHE_DIR/sid-php$v}"
         SUITE=sid
         PKGS="$TOOLS"
         # From experimental, named one by one (apt's pkg/suite): the rest of
@@ -105,12 +103,12 @@ if stamp_ok; then add_extras; echo "$ROOTFS"; exit 0; fi
 export DEBIAN_FRONTEND=noninteractive
 start=$(date +%s)
 tmp="$ROOTFS.new"
-sc_debootstrap "phpver $VER" "$ROOTFS" "$SUITE" "$MIRROR" --include="$PKGS" || exit 1
+sc_debootstrap "phpver $VER" "$ROOTFS" "$SUITE" "$SC_MIRROR" --include="$PKGS" || exit 1
 if [ -n "$EXP_PKGS" ]; then
     echo 'Acquire::Check-Valid-Until "false";' >"$tmp/etc/apt/apt.conf.d/99shardcache-valid-until"
     cat >"$tmp/etc/apt/sources.list" <<EOF
-deb $MIRROR $SUITE main
-deb $MIRROR experimental main
+deb $SC_MIRROR $SUITE main
+deb $SC_MIRROR experimental main
 EOF
     echo "phpver $VER: installing from experimental: $EXP_PKGS" >&2
     if ! sc_chroot_run "$tmp" "apt-get $APT_OPTS -qq update && apt-get $APT_OPTS -y -qq --no-install-recommends install $EXP_PKGS >/tmp/apt.log 2>&1 || { tail -n 40 /tmp/apt.log; exit 1; }" >&2; then

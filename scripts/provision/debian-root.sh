@@ -25,9 +25,7 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ROOTFS="${SC_BOOKWORM_DEB_ROOT:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}/bookworm-deb}"
-MIRROR="${SC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-SECURITY="${SC_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}"
+ROOTFS="${SC_BOOKWORM_DEB_ROOT:-$SC_CACHE_DIR/bookworm-deb}"
 # Installed by apt in the root (after the security suite is added, so that
 # its PHP is the one the build machine's php8.2-dev comes from).
 PKGS="php8.2-cli php8.2-fpm nginx-light"
@@ -52,11 +50,11 @@ if stamp_ok; then echo "$ROOTFS"; exit 0; fi
 export DEBIAN_FRONTEND=noninteractive
 start=$(date +%s)
 tmp="$ROOTFS.new"
-sc_debootstrap debian-root "$ROOTFS" bookworm "$MIRROR" || exit 1
+sc_debootstrap debian-root "$ROOTFS" bookworm "$SC_MIRROR" || exit 1
 cat >"$tmp/etc/apt/sources.list" <<EOF
-deb $MIRROR bookworm main
-deb $MIRROR bookworm-updates main
-deb $SECURITY bookworm-security main
+deb $SC_MIRROR bookworm main
+deb $SC_MIRROR bookworm-updates main
+deb $SC_SECURITY_MIRROR bookworm-security main
 EOF
 printf '#!/bin/sh\n# shardcache scripts/provision/debian-root.sh: no service starts in this root\nexit 101\n' \
     >"$tmp/usr/sbin/policy-rc.d"

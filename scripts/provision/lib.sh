@@ -3,7 +3,17 @@
 # apcu-suite.sh). It sources scripts/lib.sh (sc_help, sc_missing_pkgs,
 # sc_apt_install ...).
 #
-#   . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"    (bash; defines functions only)
+#   . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+#
+# (bash; defines the functions and settings below, runs nothing.)
+#
+# Settings, from the environment:
+#   SC_CACHE_DIR        SHARDCACHE_CACHE_DIR, default /opt/shardcache: the
+#                       cache of slow builds (roots, PHP and APCu builds,
+#                       downloads), outside the clone
+#   SC_MIRROR           SC_DEBIAN_MIRROR, default http://deb.debian.org/debian
+#   SC_SECURITY_MIRROR  SC_DEBIAN_SECURITY_MIRROR, default
+#                       http://deb.debian.org/debian-security
 #
 # Functions:
 #   sc_debian_sort               stdin: lines "VERSION [REST]"; stdout: the
@@ -42,6 +52,10 @@
 
 # shellcheck source=../lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+SC_CACHE_DIR="${SHARDCACHE_CACHE_DIR:-/opt/shardcache}"
+SC_MIRROR="${SC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+SC_SECURITY_MIRROR="${SC_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}"
 
 sc_debian_sort() {
     local lines=() i j t

@@ -39,9 +39,6 @@ set -euo pipefail
 VER=8.2
 case "${1:-}" in 8.2|8.6) VER="$1"; shift ;; esac
 case "${1:-}" in -h|--help) sc_help "$0"; exit 0 ;; esac
-MIRROR="${SC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-SECURITY="${SC_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}"
-CACHE_DIR="${SHARDCACHE_CACHE_DIR:-/opt/shardcache}"
 # Minimal on purpose (build time on 2 shared cores): what the phpt suite and
 # the driver use. json, pcre (the system's libpcre2), random, reflection,
 # spl, standard are always built; no opcache (no test needs it, and its JIT
@@ -52,9 +49,9 @@ CONFIGURE=(--disable-all --enable-zts --enable-embed=shared --enable-cli
            --disable-cgi --disable-phpdbg --disable-opcache --enable-pcntl
            --enable-posix --with-external-pcre --without-pear)
 if [ "$VER" = 8.6 ]; then
-    PREFIX="${SC_PHP86_ZTS_PREFIX:-$CACHE_DIR/php-8.6-zts}"
-    SOURCES=("deb-src [check-valid-until=no] $MIRROR sid main"
-             "deb-src [check-valid-until=no] $MIRROR experimental main")
+    PREFIX="${SC_PHP86_ZTS_PREFIX:-$SC_CACHE_DIR/php-8.6-zts}"
+    SOURCES=("deb-src [check-valid-until=no] $SC_MIRROR sid main"
+             "deb-src [check-valid-until=no] $SC_MIRROR experimental main")
     # Since 8.5 opcache is part of PHP and cannot be left out; its JIT can
     # (the slowest part to compile, and no test needs it). ext/uri (8.5+)
     # is always built, with its bundled libraries.
@@ -62,10 +59,10 @@ if [ "$VER" = 8.6 ]; then
                --disable-cgi --disable-phpdbg --disable-opcache-jit --enable-pcntl
                --enable-posix --with-external-pcre --without-pear)
 else
-    PREFIX="${SC_PHP_ZTS_PREFIX:-$CACHE_DIR/php-8.2-zts}"
-    SOURCES=("deb-src $MIRROR bookworm main"
-             "deb-src $MIRROR bookworm-updates main"
-             "deb-src $SECURITY bookworm-security main")
+    PREFIX="${SC_PHP_ZTS_PREFIX:-$SC_CACHE_DIR/php-8.2-zts}"
+    SOURCES=("deb-src $SC_MIRROR bookworm main"
+             "deb-src $SC_MIRROR bookworm-updates main"
+             "deb-src $SC_SECURITY_MIRROR bookworm-security main")
 fi
 CFLAGS_ZTS="-O1 -g1"
 KEY="configure=${CONFIGURE[*]} cflags=$CFLAGS_ZTS"

@@ -21,7 +21,7 @@ case "${1:-}" in
     *) echo "fetch-yac: unknown option $1" >&2; exit 2 ;;
 esac
 
-dest="${SHARDCACHE_YAC_DIR:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}/yac}"
+dest="${SHARDCACHE_YAC_DIR:-$SC_CACHE_DIR/yac}"
 pkg="php8.2-yac"
 
 find_so() { find "$dest" -name yac.so -path '*/php/*' 2>/dev/null | head -n 1 || true; }
