@@ -92,12 +92,12 @@ sc_lock() {
 }
 
 sc_debootstrap() {
-    local tag="$1" tmp="$2.new" suite="$3" mirror="$4"; shift 4
+    local tag="$1" rootfs="$2" tmp="$2.new" suite="$3" mirror="$4"; shift 4
     if ! command -v debootstrap >/dev/null 2>&1; then
         sc_apt_install "$tag" debootstrap >&2 || return 1
     fi
     rm -rf "$tmp"
-    echo "$tag: debootstrap $suite into $2 (a few minutes)" >&2
+    echo "$tag: debootstrap $suite into $rootfs (a few minutes)" >&2
     if ! debootstrap --variant=minbase "$@" "$suite" "$tmp" "$mirror" >"$tmp.log" 2>&1; then
         tail -n 30 "$tmp.log" >&2
         [ -f "$tmp/debootstrap/debootstrap.log" ] && tail -n 30 "$tmp/debootstrap/debootstrap.log" >&2
