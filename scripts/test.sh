@@ -106,13 +106,13 @@ PLATFORM_TESTS=(
 
 # OPTIONAL TESTS: "name|timeout|shell command", run only when named.
 # ZTS PHP 8.6: optional until Debian's mirror serves a php8.6 source
-# package that downloads (`bash tests/zts/build-php.sh 8.6 --versions` lists
-# what its index names; the files of 8.6.0~rc3-1 answer 404; build-php.sh
+# package that downloads (`bash scripts/provision/php-zts.sh 8.6 --versions`
+# lists what its index names; the files of 8.6.0~rc3-1 answer 404; php-zts.sh
 # exits 3).
 OPTIONAL_TESTS=(
-    "phpt-8.6-zts|1500|bash tests/zts/build-php.sh 8.6 && bash tests/zts/run.sh 8.6 phpt --"
-    "zts-threads-8.6|1200|bash tests/zts/build-php.sh 8.6 && bash tests/zts/run.sh 8.6 driver --threads=8 --child-threads=2 --seconds=60"
-    "zts-threads-8.6-vg|1200|bash tests/zts/build-php.sh 8.6 && bash tests/zts/run.sh 8.6 driver --threads=4 --child-threads=1 --seconds=8 --ops=100 --fatal-every=0 --valgrind"
+    "phpt-8.6-zts|1500|bash scripts/provision/php-zts.sh 8.6 && bash tests/zts/run.sh 8.6 phpt --"
+    "zts-threads-8.6|1200|bash scripts/provision/php-zts.sh 8.6 && bash tests/zts/run.sh 8.6 driver --threads=8 --child-threads=2 --seconds=60"
+    "zts-threads-8.6-vg|1200|bash scripts/provision/php-zts.sh 8.6 && bash tests/zts/run.sh 8.6 driver --threads=4 --child-threads=1 --seconds=8 --ops=100 --fatal-every=0 --valgrind"
 )
 # ---------------------------------------------------------------------------
 
@@ -367,16 +367,16 @@ step() { # NAME CMD...
 # with an EXTRA_PLATFORM). Each runs at most once, niced; the
 # roots (debootstrap) one after another in one chain, the ZTS PHP builds
 # (compiling, the slow ones) in another, so that at most two run at once
-# beside the test phases. A preparation that fails (tests/zts/build-php.sh
+# beside the test phases. A preparation that fails (scripts/provision/php-zts.sh
 # exits 3 when the mirror serves no source it can download) fails each of
 # its phases, with its reason, in the summary.
 PREPS=(
-    "debroot|8.2 NTS deb*|bash tests/debian/root.sh"
-    "php84|8.4 NTS*|bash tests/phpver/chroot.sh 8.4"
-    "php85|8.5 NTS*|bash tests/phpver/chroot.sh 8.5"
-    "php86|8.6 NTS*|bash tests/phpver/chroot.sh 8.6"
-    "zts|8.2 ZTS*|bash tests/zts/build-php.sh 8.2"
-    "zts86|8.6 ZTS*|bash tests/zts/build-php.sh 8.6"
+    "debroot|8.2 NTS deb*|bash scripts/provision/debian-root.sh"
+    "php84|8.4 NTS*|bash scripts/provision/chroot.sh 8.4"
+    "php85|8.5 NTS*|bash scripts/provision/chroot.sh 8.5"
+    "php86|8.6 NTS*|bash scripts/provision/chroot.sh 8.6"
+    "zts|8.2 ZTS*|bash scripts/provision/php-zts.sh 8.2"
+    "zts86|8.6 ZTS*|bash scripts/provision/php-zts.sh 8.6"
 )
 # prep_of PLATFORM: the name of the preparation a phase of that platform needs.
 prep_of() {
