@@ -190,11 +190,12 @@ fpm_start() {
 
 # fpm_wait_up WORKERS POLLS SOCKET...: waits until the php-fpm master FPM_PID
 # has WORKERS children and every SOCKET exists (0). Polls every 0.05 s, at
-# most POLLS times (2: not up in time); when the master has ended it empties
-# FPM_PID and returns 1.
+# most POLLS times (2: not up in time; POLLS 0: no limit, the wait ends only
+# when php-fpm is up or its master has ended); when the master has ended it
+# empties FPM_PID and returns 1.
 fpm_wait_up() {
     local workers="$1" polls="$2" i sock up; shift 2
-    for ((i = 0; i < polls; i++)); do
+    for ((i = 0; polls == 0 || i < polls; i++)); do
         if ! kill -0 "$FPM_PID" 2>/dev/null; then
             wait "$FPM_PID" 2>/dev/null
             FPM_PID=""
@@ -229,15 +230,17 @@ fpm_two_pools() {
 # fpm_start_pools CONF SO WORKERS [extra -d settings...]: starts php-fpm with
 # CONF (fpm_two_pools') and the extension SO (plus posix), its PHP errors in
 # $WEB_TMP/php-errors.log and its output appended to $WEB_TMP/php-fpm.out,
-# and waits (60 s at most) until both pools listen with WORKERS workers in
-# all. On failure prints php-fpm's output and returns 1.
+# and waits until both pools listen with WORKERS workers in all, or the
+# master has ended (no time limit: a loaded machine starts workers late;
+# the phase's own timeout catches a hang). On failure prints php-fpm's
+# output and returns 1.
 fpm_start_pools() {
     local conf="$1" so="$2" workers="$3"; shift 3
     rm -f "$WEB_TMP/a.sock" "$WEB_TMP/b.sock"
     "$FPM_BIN" -n -F -y "$conf" -d "extension=$so" -d extension=posix "$@" -d log_errors=1 \
         -d display_errors=0 -d "error_log=$WEB_TMP/php-errors.log" >>"$WEB_TMP/php-fpm.out" 2>&1 </dev/null &
     FPM_PID=$!
-    fpm_wait_up "$workers" 1200 "$WEB_TMP/a.sock" "$WEB_TMP/b.sock" && return 0
+    fpm_wait_up "$workers" 0 "$WEB_TMP/a.sock" "$WEB_TMP/b.sock" && return 0
     cat "$WEB_TMP/php-fpm.out" >&2
     fpm_stop
     return 1
