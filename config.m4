@@ -14,6 +14,8 @@ if test "$PHP_SHARDCACHE" != "no"; then
   dnl Paths are relative to the extension root.
   dnl ---------------------------------------------------------------------
   SHARDCACHE_SOURCES="shardcache.c \
+    php/fetch.c \
+    php/store.c \
     php/iterator.c \
     php/info.c \
     php/owner.c \

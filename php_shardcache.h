@@ -106,13 +106,6 @@ extern sc_cache php_sc_shared_cache;     /* this process's handle on the segment
 extern bool php_sc_active;               /* false: every operation finds/stores nothing */
 extern char php_sc_seg_refused[320];     /* why shardcache.segment was refused ("" when it was not) */
 
-/* Time for TTL checks: the request time with apc.use_request_time, else now. */
-int64_t php_sc_now(void);
-/* Fills k from a PHP key; false when there is no cache or the key is too long. */
-bool php_sc_make_key(sc_key *k, zend_string *key);
-/* Decodes a value copied out of the cache (see php/value.h) into dst. */
-bool php_sc_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *dst);
-
 /* php/owner.c: isolation by Unix user (shardcache.isolation). */
 /* The owner of the entries apc.preload_path loads with isolation on: no
  * uid (uid_t -1 is nobody's). */

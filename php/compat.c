@@ -42,6 +42,7 @@
 #include "ext/standard/info.h"
 #include "ext/standard/php_var.h"
 #include "php_shardcache.h"
+#include "key.h"
 #include "value.h"
 
 /* ---- the "apcu" module ---- */

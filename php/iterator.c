@@ -41,6 +41,8 @@
 #include "zend_exceptions.h"
 #include "ext/pcre/php_pcre.h"
 #include "php_shardcache.h"
+#include "key.h"
+#include "fetch.h"
 #include "sc_cache.h"
 #include "iterator_arginfo.h"
 

@@ -41,6 +41,7 @@
 #include <unistd.h>
 #include "php.h"
 #include "php_shardcache.h"
+#include "key.h"
 #include "sc_cache.h"
 
 static zif_handler php_sc_orig_setuid;
