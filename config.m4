@@ -16,6 +16,8 @@ if test "$PHP_SHARDCACHE" != "no"; then
   SHARDCACHE_SOURCES="shardcache.c \
     php/fetch.c \
     php/store.c \
+    php/functions.c \
+    php/update.c \
     php/iterator.c \
     php/info.c \
     php/owner.c \
