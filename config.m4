@@ -18,6 +18,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     php/store.c \
     php/functions.c \
     php/update.c \
+    php/segment.c \
     php/iterator.c \
     php/info.c \
     php/owner.c \

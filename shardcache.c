@@ -1,32 +1,29 @@
 /*
- * shardcache.c - the PHP module: module entry, INI settings and the thin
- * PHP-facing functions. Argument handling and APCu's return shapes live
- * here; memory layout, locking and eviction live in src/ behind sc_cache.h,
- * and value encoding in php/value.c.
+ * shardcache.c - the PHP module: its entry, the INI settings (apc.* and
+ * shardcache.*), the per-thread globals and the module's and requests'
+ * start and end, and phpinfo(). The PHP functions are in php/ (store.c,
+ * fetch.c, update.c, functions.c, info.c, iterator.c), the segment's
+ * start-up in php/segment.c; memory layout, locking and eviction live in
+ * src/ behind sc_cache.h. Layers of the glue: php/README.md.
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
 #endif
 
-#include <sys/mman.h>
-#ifdef ZTS
-# include <pthread.h>
-#endif
 #include "php.h"
 #include "php_ini.h"
 #include "SAPI.h"
 #include "ext/standard/info.h"
 #include "php_shardcache.h"
-#include "php/key.h"
 #include "php/fetch.h"
 #include "php/store.h"
 #include "php/functions.h"
 #include "php/update.h"
+#include "php/segment.h"
 #include "php/object.h"
 #include "php/zc.h"
 #include "sc_cache.h"
 #include "sc_info.h"
-#include "sc_file.h"
 
 #include "php/shardcache_arginfo.h"
 /* The APCu names: their generated table gets a name of its own. */
@@ -44,28 +41,10 @@ static bool php_sc_apcu_names;           /* apcu_* functions are ours */
 static bool php_sc_apc_ini_ours;         /* apc.* INI entries are ours */
 static zend_module_entry *php_sc_apcu_identity;   /* the "apcu" module we registered, or NULL */
 static int php_sc_module_number;
-static uint64_t php_sc_shm_bytes;
-static uint64_t php_sc_preloaded;        /* values loaded from apc.preload_path */
-static const char *php_sc_inactive_reason = "not started";
 static zend_result (*php_sc_prev_post_startup)(void);
 static bool php_sc_start_ok;             /* enabled here (apc.enabled, apc.enable_cli) */
-static bool php_sc_seg_fresh;            /* this process made the segment: preload it */
-/* The shardcache.segment value this process has acted on ("" = anonymous),
- * or NULL while a named segment waits for the process that will use it
- * (php_sc_named_deferred): each FPM pool sets its own value in its workers. */
-static char *php_sc_seg_resolved;
-static bool php_sc_seg_change_warned;
-static char php_sc_seg_path[4096];       /* the named segment's file, expanded */
-char php_sc_seg_refused[320];            /* php_shardcache.h */
-static uint64_t php_sc_req_size;         /* apc.shm_size, shardcache.shards, apc.entries_hint, apc.ttl, */
-static uint32_t php_sc_req_shards;       /* resolved at startup for the segment made or mapped later */
-static uint32_t php_sc_req_hint;
-static uint32_t php_sc_req_ttl;
-#ifdef ZTS
-static pthread_mutex_t php_sc_attach_lock = PTHREAD_MUTEX_INITIALIZER;
-#endif
+char php_sc_seg_refused[320];            /* php_shardcache.h; set by php/segment.c */
 
-#define PHP_SC_DEFAULT_SHM_SIZE (INT64_C(32) << 20)
 #define PHP_SC_MB INT64_C(1048576)
 
 /* ---- INI ----
@@ -270,18 +249,6 @@ static void php_sc_read_foreign_apc_ini(void)
     }
 }
 
-/* ---- module ---- */
-
-/* apc.preload_path, into the public entries (isolation on: php/owner.c). */
-static uint64_t php_sc_preload(void)
-{
-    uint64_t saved = php_sc_owner_preload_begin(), n;
-
-    n = php_sc_compat_preload(SCG(preload_path));
-    php_sc_owner_preload_end(saved);
-    return n;
-}
-
 /* After every extension has started (every serializer has registered):
  * unless APCu itself is loaded, take the APCu identity (the "apcu" module,
  * the apcu_* names, APCUIterator); then choose the serializer and preload. */
@@ -304,9 +271,7 @@ static zend_result php_sc_post_startup(void)
         php_sc_serializer_select(SCG(serializer_name));
     }
     php_sc_owner_startup();
-    if (php_sc_active && php_sc_seg_fresh && SCG(preload_path) && *SCG(preload_path)) {
-        php_sc_preloaded = php_sc_preload();
-    }
+    php_sc_segment_preload_fresh();
     return SUCCESS;
 }
 
@@ -339,240 +304,25 @@ static PHP_GSHUTDOWN_FUNCTION(shardcache)
     }
 }
 
-/* Named segments are mapped by the process that uses them, not by a parent
- * that forks workers and then changes their user and settings: an FPM
- * master or an Apache parent would make the file as root, and each FPM pool
- * applies its own php_admin_value[shardcache.segment] in its workers only,
- * after the fork. There the first request of each worker maps it (RINIT);
- * elsewhere (CLI, php-cgi, embed, threaded servers) startup does. A
- * "request" with no server context in those SAPIs is not one: opcache's
- * preload script runs so in the FPM master (or a child it forks as
- * opcache.preload_user) and must not map a pool's segment there. */
-static bool php_sc_named_deferred(void)
+/* Whether the cache starts in this process (apc.enabled, and
+ * apc.enable_cli in the CLI); *why: why not. */
+static bool php_sc_start_allowed(const char **why)
 {
-    return strcmp(sapi_module.name, "fpm-fcgi") == 0 || strcmp(sapi_module.name, "apache2handler") == 0
-           || strcmp(sapi_module.name, "litespeed") == 0;
-}
-
-/* APCu 5.1.28 maps its segment with MAP_HUGETLB when apc.mmap_hugepage_size
- * is set, and stops PHP's startup when apc.shm_size is not a multiple of it
- * or the size is no page size (1 byte): the same errors here, so that a
- * php.ini that starts here starts under APCu too. */
-static void php_sc_check_hugepage_size(void)
-{
-    zend_long hp = SCG(mmap_hugepage_size);
-
-    if (hp <= 0) {
-        return;
-    }
-    if (SCG(shm_size) % hp) {
-        zend_error_noreturn(E_CORE_ERROR, "apc.shm_size must be a multiple of apc.mmap_hugepage_size");
-    }
-    if (hp == 1) {
-        zend_error_noreturn(E_CORE_ERROR, "Invalid hugepage size: " ZEND_LONG_FMT, hp);
-    }
-}
-
-/* apc.mmap_hugepage_size set: ask the kernel for transparent huge pages on
- * the segment (anonymous or named: both are shmem). Best effort: no
- * MAP_HUGETLB, nothing reserved, an error is ignored; whether the kernel
- * uses them follows /sys/kernel/mm/transparent_hugepage/shmem_enabled (or
- * the tmpfs's huge= option). Only the mapping's advice changes: the layout,
- * the locks and what a process sees stay the same. */
-static void php_sc_advise_hugepages(void)
-{
-#ifdef MADV_HUGEPAGE
-    if (SCG(mmap_hugepage_size) > 0 && php_sc_shared_cache.seg.base) {
-        (void)madvise(php_sc_shared_cache.seg.base, (size_t)php_sc_shared_cache.seg.size, MADV_HUGEPAGE);
-    }
-#endif
-}
-
-static bool php_sc_start_cache(uint64_t size, uint32_t shards, bool auto_shards, uint32_t hint, uint32_t ttl);
-
-/* The named segment was refused (why: err): this process makes an
- * anonymous segment of its own instead, so that a path another user took
- * first (or any other fault) cannot switch the cache off; the warning,
- * phpinfo() and shardcache_info()'s segment_refused say so. Nobody else
- * maps that segment: its entries live as long as this process. */
-static bool php_sc_start_private(const char *err, int level)
-{
-    php_sc_seg_path[0] = '\0';
-    snprintf(php_sc_seg_refused, sizeof(php_sc_seg_refused), "%s", err);
-    php_error_docref(NULL, level, "shardcache: %s; this process uses a private anonymous segment instead "
-                     "(its entries are not shared with other processes)", err);
-    if (!php_sc_start_cache(php_sc_req_size, php_sc_req_shards, SCG(shards) == 0, php_sc_req_hint,
-                            php_sc_req_ttl)) {
+    if (!SCG(enabled)) {
+        *why = "disabled (apc.enabled=0)";
         return false;
     }
-    php_sc_shared_cache.slam_defense = SCG(slam_defense);
-    php_sc_owner_bind(&php_sc_shared_cache);
-    php_sc_advise_hugepages();
-    php_sc_seg_fresh = true;
-    php_sc_inactive_reason = NULL;
-    php_sc_active = true;
+    if (!SCG(enable_cli) && strcmp(sapi_module.name, "cli") == 0) {
+        *why = "disabled (apc.enable_cli=0 in the CLI)";
+        return false;
+    }
     return true;
 }
 
-/* Maps the named segment `value` (a shardcache.segment value). Warnings are
- * startup warnings at startup and ordinary ones in a request. */
-static bool php_sc_attach_named(const char *value, int level)
+/* The apc.* entries, unless APCu is loaded (then its values are read),
+ * and shardcache's own. */
+static void php_sc_ini_startup(int type, int module_number)
 {
-    char *path = php_sc_seg_path, err[320];
-    sc_file_opts opts;
-    sc_file_result res;
-
-    if (sc_file_expand(value, path, sizeof(php_sc_seg_path)) != 0) {
-        snprintf(err, sizeof(err), "shardcache.segment \"%.200s\" is not valid (%%u, %%U, %%p and %%%% are the "
-                 "only %% forms)", value);
-        return php_sc_start_private(err, level);
-    }
-    opts.path = path;
-    opts.mode = (unsigned)SCG(segment_mode);
-    opts.version = PHP_SHARDCACHE_VERSION;
-    opts.size = php_sc_req_size;
-    opts.nshards = php_sc_req_shards;
-    opts.entries_hint = php_sc_req_hint;
-    opts.per_process = sc_file_per_process(value);
-    if (sc_cache_attach(&php_sc_shared_cache, &opts, php_sc_req_ttl, &res, err, sizeof(err)) != 0) {
-        return php_sc_start_private(err, level);
-    }
-    if (res.note[0]) {
-        php_error_docref(NULL, level, "shardcache: %s", res.note);
-    }
-    php_sc_shared_cache.slam_defense = SCG(slam_defense);
-    php_sc_owner_bind(&php_sc_shared_cache);
-    /* Another PHP build may share the file: its zero-copy arrays of
-     * another shape are absent here, in every function. */
-    php_sc_shared_cache.unreadable = php_sc_zc_unreadable;
-    php_sc_shm_bytes = php_sc_shared_cache.seg.size;
-    php_sc_advise_hugepages();
-    php_sc_seg_fresh = res.created;
-    php_sc_inactive_reason = NULL;
-    php_sc_active = true;
-    return true;
-}
-
-/* The first request of a process whose named segment waits (see
- * php_sc_named_deferred), or whose pool asked for another segment than the
- * parent's. Later requests compare one string. */
-static void php_sc_resolve_segment(void)
-{
-    const char *want = SCG(segment) ? SCG(segment) : "";
-
-    if (EXPECTED(php_sc_seg_resolved != NULL && strcmp(want, php_sc_seg_resolved) == 0)) {
-        return;
-    }
-    if (SG(server_context) == NULL && php_sc_named_deferred()) {
-        return;
-    }
-#ifdef ZTS
-    pthread_mutex_lock(&php_sc_attach_lock);
-#endif
-    if (php_sc_seg_resolved == NULL) {
-        if (*want) {
-            if (php_sc_attach_named(want, E_WARNING) && php_sc_seg_fresh && SCG(preload_path) && *SCG(preload_path)) {
-                php_sc_preloaded = php_sc_preload();
-            }
-        } else {
-            php_error_docref(NULL, E_WARNING, "shardcache: shardcache.segment is set at startup but empty for "
-                             "this worker: an anonymous segment can only be made before workers start; "
-                             "the cache is disabled in this process");
-            php_sc_inactive_reason = "disabled: no segment for this worker";
-        }
-        php_sc_seg_resolved = pestrdup(want, 1);
-    } else if (php_sc_seg_resolved[0] == '\0' && *want && !php_sc_seg_change_warned) {
-        /* The parent made an anonymous segment; this worker's pool names a
-         * file: leave the parent's mapping (in this process only). */
-        php_sc_seg_change_warned = true;
-        if (php_sc_active) {
-            sc_cache_shutdown(&php_sc_shared_cache);
-            php_sc_active = false;
-        }
-        if (php_sc_attach_named(want, E_WARNING) && php_sc_seg_fresh && SCG(preload_path) && *SCG(preload_path)) {
-            php_sc_preloaded = php_sc_preload();
-        }
-        pefree(php_sc_seg_resolved, 1);
-        php_sc_seg_resolved = pestrdup(want, 1);
-    } else if (!php_sc_seg_change_warned) {
-        php_sc_seg_change_warned = true;
-        php_error_docref(NULL, E_WARNING, "shardcache: shardcache.segment changed to \"%s\" after this process set "
-                         "up \"%s\"; keeping the first", want, php_sc_seg_resolved);
-    }
-#ifdef ZTS
-    pthread_mutex_unlock(&php_sc_attach_lock);
-#endif
-}
-
-/* The shard count when shardcache.shards is 0 (the default): one shard per
- * 512 KiB of segment, a power of two from 64 to 1024 (32M: 64, 128M: 256,
- * 512M and more: 1024). A writer that is descheduled while it holds its
- * shard's lock stalls every other writer of that shard for a time slice;
- * worker pools run many more processes than cores, so the count follows the
- * segment (which grows with the pool) rather than the cores. */
-static zend_long php_sc_default_shards(uint64_t shm_size)
-{
-    zend_long shards = 64;
-
-    while (shards < 1024 && ((uint64_t)shards << 1) * (UINT64_C(512) << 10) <= shm_size) {
-        shards <<= 1;
-    }
-    return shards;
-}
-
-/* Maps the segment: size from apc.shm_size, falling back to 32M with a
- * warning when that size is above shardcache's limit or cannot be mapped.
- * auto_shards: the shard count was derived from the size (shardcache.shards
- * = 0), so a fallback derives it again from the size actually mapped. */
-static bool php_sc_start_cache(uint64_t size, uint32_t shards, bool auto_shards, uint32_t hint, uint32_t ttl)
-{
-    char err[256];
-    int rc;
-
-    if (size >= SC_MAX_SEGMENT) {
-        php_error_docref(NULL, E_CORE_WARNING, "shardcache: apc.shm_size must be below %lluG; using 32M",
-                         (unsigned long long)(SC_MAX_SEGMENT >> 30));
-        size = PHP_SC_DEFAULT_SHM_SIZE;
-        if (auto_shards) {
-            shards = (uint32_t)php_sc_default_shards(size);
-        }
-    }
-    rc = sc_cache_init(&php_sc_shared_cache, size, shards, hint, ttl, err, sizeof(err));
-    if (rc == SC_LAYOUT_HINT_TOO_LARGE) {
-        /* APCu stops PHP's startup with this error. */
-        zend_error_noreturn(E_CORE_ERROR, "%s", err);
-    }
-    if (rc != 0) {
-        if (size == PHP_SC_DEFAULT_SHM_SIZE) {
-            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
-            php_sc_inactive_reason = "disabled: the shared memory could not be set up";
-            return false;
-        }
-        php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; using apc.shm_size=32M", err);
-        size = PHP_SC_DEFAULT_SHM_SIZE;
-        if (auto_shards) {
-            shards = (uint32_t)php_sc_default_shards(size);
-        }
-        if (sc_cache_init(&php_sc_shared_cache, size, shards, hint, ttl, err, sizeof(err)) != 0) {
-            php_error_docref(NULL, E_CORE_WARNING, "shardcache: %s; the cache is disabled", err);
-            php_sc_inactive_reason = "disabled: the shared memory could not be set up";
-            return false;
-        }
-    }
-    php_sc_shm_bytes = size;
-    return true;
-}
-
-static PHP_MINIT_FUNCTION(shardcache)
-{
-    uint64_t shm_size;
-    zend_long shards, hint, ttl;
-    bool start = false;
-
-    php_sc_module_number = module_number;
-    php_sc_apcu_names = false;
-    php_sc_apcu_identity = NULL;
-    php_sc_preloaded = 0;
     php_sc_apc_ini_ours = !zend_hash_str_exists(&module_registry, "apcu", sizeof("apcu") - 1);
     if (php_sc_apc_ini_ours) {
         REGISTER_INI_ENTRIES();
@@ -581,22 +331,21 @@ static PHP_MINIT_FUNCTION(shardcache)
     if (!php_sc_apc_ini_ours) {
         php_sc_read_foreign_apc_ini();
     }
+}
 
+static PHP_MINIT_FUNCTION(shardcache)
+{
+    const char *why_not = NULL;
+    uint64_t shm_size;
+    bool start;
+
+    php_sc_module_number = module_number;
+    php_sc_apcu_names = false;
+    php_sc_apcu_identity = NULL;
+    php_sc_ini_startup(type, module_number);
     php_sc_active = false;
-    php_sc_seg_fresh = false;
-    php_sc_seg_change_warned = false;
-    php_sc_seg_refused[0] = '\0';
-    if (php_sc_seg_resolved) {
-        pefree(php_sc_seg_resolved, 1);
-        php_sc_seg_resolved = NULL;
-    }
-    if (!SCG(enabled)) {
-        php_sc_inactive_reason = "disabled (apc.enabled=0)";
-    } else if (!SCG(enable_cli) && strcmp(sapi_module.name, "cli") == 0) {
-        php_sc_inactive_reason = "disabled (apc.enable_cli=0 in the CLI)";
-    } else {
-        start = true;
-    }
+    start = php_sc_start_allowed(&why_not);
+    php_sc_segment_reset(why_not);
     /* Serializer extensions starting after us register through the hook, as
      * with APCu (which, when loaded, publishes it itself; like APCu, only
      * when the cache is enabled). */
@@ -613,71 +362,16 @@ static PHP_MINIT_FUNCTION(shardcache)
     if (!start) {
         return SUCCESS;
     }
-    shm_size = SCG(shm_size) > 0 ? (uint64_t)SCG(shm_size) : (uint64_t)PHP_SC_DEFAULT_SHM_SIZE;
-    shards = SCG(shards);
-    if (shards != 0 && (shards < 1 || shards > 4096 || (shards & (shards - 1)) != 0)) {
-        shards = php_sc_default_shards(shm_size);
-        php_error_docref(NULL, E_CORE_WARNING,
-                         "shardcache: shardcache.shards must be 0 (automatic) or a power of two from 1 to 4096; "
-                         "using " ZEND_LONG_FMT, shards);
-    } else if (shards == 0) {
-        shards = php_sc_default_shards(shm_size);
-    }
-    hint = SCG(entries_hint) > 0 ? SCG(entries_hint) : 4096;
-    if (hint > (zend_long)(1 << 30)) {
-        hint = 1 << 30;
-    }
-    ttl = SCG(ttl) > 0 ? SCG(ttl) : 0;
-    if (ttl > (zend_long)UINT32_MAX) {
-        ttl = (zend_long)UINT32_MAX;
-    }
-    if (shm_size >= SC_MAX_SEGMENT) {
-        php_error_docref(NULL, E_CORE_WARNING, "shardcache: apc.shm_size must be below %lluG; using 32M",
-                         (unsigned long long)(SC_MAX_SEGMENT >> 30));
-        shm_size = PHP_SC_DEFAULT_SHM_SIZE;
-        if (SCG(shards) == 0) {
-            shards = php_sc_default_shards(shm_size);
-        }
-    }
-    php_sc_check_hugepage_size();
+    shm_size = php_sc_segment_settings();
     php_sc_zc_minit(SCG(zero_copy), SCG(zero_copy_max), shm_size);
     php_sc_obj_minit();
-    php_sc_req_size = shm_size;
-    php_sc_req_shards = (uint32_t)shards;
-    php_sc_req_hint = (uint32_t)hint;
-    php_sc_req_ttl = (uint32_t)ttl;
-    if (SCG(segment) && *SCG(segment)) {
-        if (php_sc_named_deferred()) {
-            php_sc_inactive_reason = "waiting for the first request to map shardcache.segment";
-            return SUCCESS;
-        }
-        php_sc_seg_resolved = pestrdup(SCG(segment), 1);
-        php_sc_attach_named(SCG(segment), E_CORE_WARNING);
-        return SUCCESS;
-    }
-    php_sc_seg_resolved = pestrdup("", 1);
-    if (!php_sc_start_cache(shm_size, (uint32_t)shards, SCG(shards) == 0, (uint32_t)hint, (uint32_t)ttl)) {
-        return SUCCESS;
-    }
-    php_sc_advise_hugepages();
-    php_sc_seg_fresh = true;
-    php_sc_shared_cache.slam_defense = SCG(slam_defense);
-    php_sc_owner_bind(&php_sc_shared_cache);
-    php_sc_inactive_reason = NULL;
-    php_sc_active = true;
+    php_sc_segment_start();
     return SUCCESS;
 }
 
 static PHP_MSHUTDOWN_FUNCTION(shardcache)
 {
-    if (php_sc_active) {
-        sc_cache_shutdown(&php_sc_shared_cache);
-        php_sc_active = false;
-    }
-    if (php_sc_seg_resolved) {
-        pefree(php_sc_seg_resolved, 1);
-        php_sc_seg_resolved = NULL;
-    }
+    php_sc_segment_shutdown();
     if (zend_post_startup_cb == php_sc_post_startup) {
         zend_post_startup_cb = php_sc_prev_post_startup;
     }
@@ -695,7 +389,7 @@ static PHP_RINIT_FUNCTION(shardcache)
 #endif
     php_sc_owner_refresh();
     if (php_sc_start_ok) {
-        php_sc_resolve_segment();
+        php_sc_segment_resolve();
     }
     return SUCCESS;
 }
@@ -739,7 +433,7 @@ static PHP_MINFO_FUNCTION(shardcache)
     char buf[256];
 
     php_info_print_table_start();
-    php_info_print_table_row(2, "shardcache support", php_sc_active ? "enabled" : php_sc_inactive_reason);
+    php_info_print_table_row(2, "shardcache support", php_sc_active ? "enabled" : php_sc_segment_inactive_reason());
     php_info_print_table_row(2, "Version", PHP_SHARDCACHE_VERSION);
     if (php_sc_apcu_names) {
         bool iterator = php_sc_iterator_ce
@@ -768,23 +462,14 @@ static PHP_MINFO_FUNCTION(shardcache)
         php_info_print_table_row(2, "Serializer", php_sc_serializer_describe());
         php_info_print_table_row(2, "Zero-copy", php_sc_zc_on ? "on" : "off");
         if (SCG(preload_path) && *SCG(preload_path)) {
-            snprintf(buf, sizeof(buf), "%llu values from %.200s", (unsigned long long)php_sc_preloaded,
+            snprintf(buf, sizeof(buf), "%llu values from %.200s", (unsigned long long)php_sc_segment_preloaded(),
                      SCG(preload_path));
             php_info_print_table_row(2, "Preloaded", buf);
         }
-        if (php_sc_shared_cache.seg.named) {
-            snprintf(buf, sizeof(buf), "%.200s (file, %llu boots)", php_sc_seg_path,
-                     (unsigned long long)php_sc_shared_cache.seg.hdr->boots);
-            php_info_print_table_row(2, "Segment", buf);
-        } else if (php_sc_seg_refused[0]) {
-            snprintf(buf, sizeof(buf), "anonymous, private to this process: shardcache.segment refused: %.180s",
-                     php_sc_seg_refused);
-            php_info_print_table_row(2, "Segment", buf);
-        } else {
-            php_info_print_table_row(2, "Segment", "anonymous");
-        }
+        php_sc_segment_describe(buf, sizeof(buf));
+        php_info_print_table_row(2, "Segment", buf);
         php_sc_info_row_u64("Shards", f.nshards);
-        php_sc_info_row_u64("Shared memory bytes", php_sc_shm_bytes);
+        php_sc_info_row_u64("Shared memory bytes", php_sc_segment_shm_bytes());
         php_sc_info_row_u64("Data area bytes", f.mem_total);
         php_sc_info_row_u64("Memory used bytes", f.mem_used);
         php_sc_info_row_u64("Memory free bytes", f.mem_free);
