@@ -17,6 +17,7 @@
 #include "fetch.h"
 #include "php_shardcache.h"
 #include "key.h"
+#include "owner.h"
 #include "store.h"
 #include "value.h"
 #include "zc.h"

@@ -11,6 +11,8 @@
 #include "functions.h"
 #include "php_shardcache.h"
 #include "key.h"
+#include "owner.h"
+#include "iterator.h"
 #include "zc.h"
 #include "sc_cache.h"
 

@@ -40,6 +40,7 @@
 #endif
 #include <unistd.h>
 #include "php.h"
+#include "owner.h"
 #include "php_shardcache.h"
 #include "key.h"
 #include "sc_cache.h"

@@ -19,6 +19,8 @@
 #include "SAPI.h"
 #include "segment.h"
 #include "php_shardcache.h"
+#include "owner.h"
+#include "compat.h"
 #include "zc.h"
 #include "sc_cache.h"
 #include "sc_file.h"

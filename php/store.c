@@ -10,6 +10,7 @@
 #include "store.h"
 #include "php_shardcache.h"
 #include "key.h"
+#include "owner.h"
 #include "value.h"
 #include "zc.h"
 #include "sc_cache.h"

@@ -11,6 +11,7 @@
 #include "update.h"
 #include "php_shardcache.h"
 #include "key.h"
+#include "owner.h"
 #include "sc_cache.h"
 
 /* inc, dec or cas of a key the caller has no entry of: with a preloaded
