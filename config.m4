@@ -46,6 +46,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     src/sc_live.c \
     src/sc_reserve.c \
     src/sc_snapshot.c \
+    src/sc_cache_seg.c \
     src/sc_info.c \
     src/sc_epoch.c"
 

@@ -11,7 +11,6 @@
 # include "config.h"
 #endif
 
-#include <sys/mman.h>
 #ifdef ZTS
 # include <pthread.h>
 #endif
@@ -103,11 +102,9 @@ static void php_sc_check_hugepage_size(void)
  * the locks and what a process sees stay the same. */
 static void php_sc_advise_hugepages(void)
 {
-#ifdef MADV_HUGEPAGE
-    if (SCG(mmap_hugepage_size) > 0 && php_sc_shared_cache.seg.base) {
-        (void)madvise(php_sc_shared_cache.seg.base, (size_t)php_sc_shared_cache.seg.size, MADV_HUGEPAGE);
+    if (SCG(mmap_hugepage_size) > 0) {
+        sc_cache_seg_advise_hugepages(&php_sc_shared_cache);
     }
-#endif
 }
 
 /* The shard count when shardcache.shards is 0 (the default): one shard per
@@ -229,7 +226,7 @@ static bool php_sc_attach_named(const char *value, int level)
     /* Another PHP build may share the file: its zero-copy arrays of
      * another shape are absent here, in every function. */
     php_sc_shared_cache.unreadable = php_sc_zc_unreadable;
-    php_sc_shm_bytes = php_sc_shared_cache.seg.size;
+    php_sc_shm_bytes = sc_cache_seg_size(&php_sc_shared_cache);
     php_sc_segment_ready(res.created);
     return true;
 }
@@ -385,9 +382,9 @@ uint64_t php_sc_segment_preloaded(void)
 
 void php_sc_segment_describe(char *buf, size_t len)
 {
-    if (php_sc_shared_cache.seg.named) {
+    if (sc_cache_seg_named(&php_sc_shared_cache)) {
         snprintf(buf, len, "%.200s (file, %llu boots)", php_sc_seg_path,
-                 (unsigned long long)php_sc_shared_cache.seg.hdr->boots);
+                 (unsigned long long)sc_cache_seg_boots(&php_sc_shared_cache));
     } else if (php_sc_seg_refused[0]) {
         snprintf(buf, len, "anonymous, private to this process: shardcache.segment refused: %.180s",
                  php_sc_seg_refused);
