@@ -9,6 +9,17 @@
 #include "sc_cache.h"
 #include "sc_fetch.h"
 
+/* Glue invariants (what a comment says must hold) are ZEND_ASSERT(cond).
+ * PHP checks ZEND_ASSERT only in its own debug builds; elsewhere cond is an
+ * assumption for the optimizer. The debug build of shardcache (SC_DEBUG:
+ * scripts/build.sh --debug) checks them on a release PHP too, as the
+ * core's SC_ASSERT (sc_common.h): a false cond prints the file, line,
+ * function and cond, and aborts. */
+#if defined(SC_DEBUG) && !ZEND_DEBUG
+# undef ZEND_ASSERT
+# define ZEND_ASSERT(c) SC_ASSERT(c)
+#endif
+
 extern zend_module_entry shardcache_module_entry;
 #define phpext_shardcache_ptr &shardcache_module_entry
 
@@ -62,11 +73,13 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     /* This thread is inside a zero-copy epoch (php/zc.c):
      * from its first fetch of a request to the request's end. */
     bool zc_entered;
-    /* The request holds (or held) a borrowed zero-copy value: set by
-     * php_sc_zc_in_place_at, the one place that hands one out; cleared at request
-     * end. A thread inside an epoch that holds none leaves it at its next
-     * zero-copy store (php_sc_zc_store), so that a miss or a scalar fetched
-     * once does not pin retired memory for ever (CLI workers). */
+    /* The request holds (or held) a borrowed zero-copy value: set where one
+     * is handed out, php_sc_zc_in_place_at (an array or a string) and
+     * php_sc_zc_object_to_zval (an object whose arrays are used in place);
+     * cleared at request end. A thread inside an epoch that holds none
+     * leaves the epoch at its next store, delete or clear (php_sc_zc_idle),
+     * so that a miss or a scalar fetched once does not pin retired memory
+     * for ever (CLI workers). */
     bool zc_holding;
     /* This thread's last fetch hits, to find their entries again without
      * the table while their shards do not change (sc_fetch.h). */
@@ -85,7 +98,9 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     bool isolation;          /* shardcache.isolation: user (true) or off */
     /* Whose entries this thread sees (php/owner.c), set at request start
      * and after posix_setuid / posix_seteuid: */
-    uint64_t owner_salt;     /* XORed into every key's hash: owner_id << 24 */
+    uint64_t owner_salt;     /* XORed into every key's hash: owner_id << 24
+                                (PHP_SC_OWNER_PUBLIC << 24 while
+                                apc.preload_path is loaded: php/owner.c) */
     uint32_t owner_id;       /* the effective uid (isolation on), else 0 */
     uint32_t owner_uid;      /* the effective uid */
     bool owner_all;          /* isolation on and root: clears everything,

@@ -112,6 +112,8 @@ static bool php_sc_out_to_zval(php_sc_sink *sink, const sc_value_out *out, zval 
         break;
     case SC_V_STRING: {
         zend_string *s = sink->str;
+        /* The core copied the string into the buffer it asked for. */
+        ZEND_ASSERT(s != NULL && ZSTR_LEN(s) >= out->len);
         sink->str = NULL;
         ZSTR_LEN(s) = out->len;
         ZSTR_VAL(s)[out->len] = '\0';
@@ -135,6 +137,8 @@ static bool php_sc_out_to_zval(php_sc_sink *sink, const sc_value_out *out, zval 
         if (parse_failed) {
             *parse_failed = unparsed;
         }
+        /* Innermost last: a nested decode has taken its own off again. */
+        ZEND_ASSERT(SCG(nheld) > 0 && SCG(held)[SCG(nheld) - 1] == scratch);
         SCG(nheld)--;
         if (SCG(scratch)) {
             pefree(scratch, 1);

@@ -170,6 +170,7 @@ static bool php_sc_start_cache(uint64_t size, uint32_t shards, bool auto_shards,
  * process's settings on the handle, then every operation may use it. */
 static void php_sc_segment_ready(bool fresh)
 {
+    ZEND_ASSERT(sc_cache_seg_size(&php_sc_shared_cache) > 0);
     php_sc_shared_cache.slam_defense = SCG(slam_defense);
     php_sc_owner_bind(&php_sc_shared_cache);
     php_sc_advise_hugepages();
@@ -193,6 +194,7 @@ static bool php_sc_start_private(const char *err, int level)
                             php_sc_req_ttl)) {
         return false;
     }
+    ZEND_ASSERT(!sc_cache_seg_named(&php_sc_shared_cache));
     php_sc_segment_ready(true);
     return true;
 }
@@ -227,6 +229,7 @@ static bool php_sc_attach_named(const char *value, int level)
      * another shape are absent here, in every function. */
     php_sc_shared_cache.unreadable = php_sc_zc_unreadable;
     php_sc_shm_bytes = sc_cache_seg_size(&php_sc_shared_cache);
+    ZEND_ASSERT(sc_cache_seg_named(&php_sc_shared_cache));
     php_sc_segment_ready(res.created);
     return true;
 }
@@ -248,6 +251,8 @@ void php_sc_segment_resolve(void)
     pthread_mutex_lock(&php_sc_attach_lock);
 #endif
     if (php_sc_seg_resolved == NULL) {
+        /* A named segment waits for this process: nothing is mapped yet. */
+        ZEND_ASSERT(!php_sc_active);
         if (*want) {
             if (php_sc_attach_named(want, E_WARNING)) {
                 php_sc_segment_preload_fresh();
@@ -338,6 +343,8 @@ uint64_t php_sc_segment_settings(void)
 
 void php_sc_segment_start(void)
 {
+    /* After php_sc_segment_reset: nothing chosen, nothing mapped. */
+    ZEND_ASSERT(php_sc_seg_resolved == NULL && !php_sc_active);
     if (SCG(segment) && *SCG(segment)) {
         if (php_sc_named_deferred()) {
             php_sc_inactive_reason = "waiting for the first request to map shardcache.segment";

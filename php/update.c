@@ -16,9 +16,10 @@
 
 /* inc, dec or cas of a key the caller has no entry of: with a preloaded
  * int of the key (php/owner.c), the caller's own entry is made from it
- * (added: SC_EXISTS when one appeared meanwhile, for the caller to update
- * that one). SC_NOTFOUND: no preloaded entry (or cas compared unequal);
- * SC_BADTYPE: it is not an int. */
+ * (added: SC_EXISTS when that add stored nothing, as when an entry appeared
+ * meanwhile; the caller then updates the key as asked). SC_NOTFOUND: no
+ * preloaded entry (or cas compared unequal); SC_BADTYPE: it is not an
+ * int. */
 static zend_never_inline sc_status php_sc_update_public(const sc_key *k, sc_update_op op, int64_t a, int64_t b, uint32_t ttl,
                                       int64_t now, int64_t *result)
 {
