@@ -27,7 +27,13 @@
 #     (also sc_mutex_, sc_seq_: the two lock kinds it defines);
 #   - the glue (shardcache.c, php_shardcache.h, php/) defines a name that
 #     starts with sc_ or SC_ (function, variable, type or macro): those
-#     prefixes belong to the core; the glue's own are php_sc_ and PHP_SC_.
+#     prefixes belong to the core; the glue's own are php_sc_ and PHP_SC_;
+#   - a function of the core or the glue is over 100 lines, counted from the
+#     line with its { (in column 0) to the line with its } (column 0);
+#   - a #define of the core or the glue hides a return: its body (with the
+#     lines it continues on) holds `return` or one of PHP's RETURN_* macros.
+# The glue's own structure (layers, headers, file sizes) is checked by
+# scripts/check-glue.sh.
 #
 #   scripts/check-core.sh [ROOT]     (default: this checkout)
 # Run by scripts/build.sh before compiling, and on its own in CI.
@@ -218,8 +224,50 @@ for f in "${glue[@]}"; do
              sed -nE 's/^[[:space:]]*#[[:space:]]*define[[:space:]]+([A-Za-z_][A-Za-z0-9_]*).*/\1/p; s/^[[:space:]]*}[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*;.*/\1/p; s/^typedef[^(]*[ *]([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*;.*/\1/p; s/^(struct|union|enum)[[:space:]]+([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*\{.*/\2/p; s/^(static[[:space:]]+)?(const[[:space:]]+)?[A-Za-z_][A-Za-z0-9_]*[[:space:]*]+([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*(=|;|\[).*/\3/p' "$f" | sed 's/^/0 /')
 done
 
+# 8. no function over 100 lines, core and glue alike. A function: a line
+# in column 0 with NAME( that does not end in ";", then a line "{", up to
+# the next line "}".
+MAX_FUNCTION_LINES=100
+code=("${headers[@]}" "${sources[@]}" "${glue[@]}")
+for f in "${code[@]}"; do
+    [ -f "$f" ] || continue
+    while read -r lineno len name; do
+        problem "$f:$lineno: $name is $len lines from { to }: a function has at most $MAX_FUNCTION_LINES (split it)"
+    done < <(awk -v max="$MAX_FUNCTION_LINES" '
+        /^[A-Za-z_].*\(/ && !/;[[:space:]]*$/ { cand = $0; cl = FNR }
+        /^\{/ { if (cand != "") { start = FNR; at = cl; name = cand; infn = 1 } }
+        /^\}/ {
+            if (infn && FNR - start + 1 > max) {
+                s = name; sub(/\(.*/, "", s); n = split(s, w, /[ *]+/); nm = w[n]
+                if (nm ~ /^[A-Z0-9_]+$/) { a = name; sub(/^[^(]*\(/, "", a); sub(/\).*/, "", a); nm = nm "(" a ")" }
+                print at, FNR - start + 1, nm
+            }
+            infn = 0; cand = ""
+        }' "$f")
+done
+
+# 9. no #define that hides a return (`return`, or PHP's RETURN_* macros).
+for f in "${code[@]}"; do
+    [ -f "$f" ] || continue
+    while read -r lineno name; do
+        problem "$f:$lineno: #define $name hides a return in its body: make it a function that answers, and return in the caller"
+    done < <(awk '
+        /^[[:space:]]*#[[:space:]]*define[[:space:]]/ {
+            inm = 1; start = FNR; body = $0
+            sub(/^[[:space:]]*#[[:space:]]*define[[:space:]]+/, "", body)
+            name = body; sub(/[^A-Za-z0-9_].*/, "", name)
+            body = substr(body, length(name) + 1)
+        }
+        !/^[[:space:]]*#[[:space:]]*define[[:space:]]/ && inm { body = $0 }
+        inm {
+            gsub(/\/\*([^*]|\*[^\/])*\*\//, " ", body); sub(/\/\/.*/, "", body)
+            if (body ~ /(^|[^A-Za-z0-9_])(return|RETURN_[A-Z_]+)([^A-Za-z0-9_]|$)/) { print start, name; inm = 0 }
+            else if ($0 !~ /\\[[:space:]]*$/) inm = 0
+        }' "$f")
+done
+
 if [ "$fail" -ne 0 ]; then
     echo "check-core: FAILED" >&2
     exit 1
 fi
-echo "check-core: ok (${#headers[@]} headers, ${#sources[@]} sources: no PHP header, the three headings, no include circle, layers, module prefixes; glue: no sc_ names)"
+echo "check-core: ok (${#headers[@]} headers, ${#sources[@]} sources: no PHP header, the three headings, no include circle, layers, module prefixes; glue: no sc_ names; core and glue: no function over $MAX_FUNCTION_LINES lines, no #define that returns)"

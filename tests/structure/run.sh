@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # The structure rules run, and can fail: scripts/check-core.sh must pass on
 # this checkout and fail, with the expected message, on copies of it that
-# break one rule each:
-#   php-header  a core file includes php.h
-#   heading     a core file's first comment loses its "Death:" heading
-#   circle      two core modules include each other
-#   layer       a module includes a header of a higher layer
-#   unlisted    a core header missing from include/README.md's layer table
-#   prefix      a core function outside its module's prefix
-#   glue-sc     the glue defines an sc_ function
-#   glue-macro  the glue defines an SC_ macro
+# break one rule each (a message the unchanged checkout prints already
+# proves nothing: that case fails too):
+#   php-header      a core file includes php.h
+#   heading         a core file's first comment loses its "Death:" heading
+#   circle          two core modules include each other
+#   layer           a module includes a header of a higher layer
+#   unlisted        a core header missing from include/README.md's layer table
+#   prefix          a core function outside its module's prefix
+#   glue-sc         the glue defines an sc_ function
+#   glue-macro      the glue defines an SC_ macro
+#   fn-long-core    a core function of more than 100 lines
+#   fn-long-glue    a glue function of more than 100 lines
+#   define-return   a core #define whose continued body returns
+#   define-RETURN   a glue #define that uses PHP's RETURN_FALSE
 #
 #   tests/structure/run.sh [-h|--help]
 # Prints a line per case and "structure: N passed, N failed". Exits non-zero
@@ -19,7 +24,7 @@ set -uo pipefail
 case "${1:-}" in -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;; esac
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-CHECK="$ROOT/scripts/check-core.sh"
+CHECKS=("$ROOT/scripts/check-core.sh")
 work="$(mktemp -d "${TMPDIR:-/tmp}/shardcache-structure.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 pass=0 failed=0
@@ -32,20 +37,34 @@ copy_tree() { # dir
     rm -rf "$1/src/.libs" "$1/php/.libs"
 }
 
+# Runs every checker on tree $1; prints their output; fails when one fails.
+check_tree() {
+    local rc=0 c
+    for c in "${CHECKS[@]}"; do
+        bash "$c" "$1" 2>&1 || rc=1
+    done
+    return "$rc"
+}
+
 # case NAME EXPECTED-MESSAGE-REGEX EDIT-COMMAND... (run inside the copy)
 case_() {
     local name="$1" want="$2"; shift 2
     local dir="$work/$name" out
+    if grep -qE "$want" <<<"$base_out"; then
+        echo "FAIL: $name: this checkout prints /$want/ already: the case proves nothing"
+        failed=$((failed + 1))
+        return
+    fi
     copy_tree "$dir"
     (cd "$dir" && "$@") || { echo "FAIL: $name: the edit did not apply"; failed=$((failed + 1)); return; }
-    if out="$(bash "$CHECK" "$dir" 2>&1)"; then
-        echo "FAIL: $name: check-core passed a tree that breaks the rule"
+    if out="$(check_tree "$dir")"; then
+        echo "FAIL: $name: the checkers passed a tree that breaks the rule"
         failed=$((failed + 1))
     elif grep -qE "$want" <<<"$out"; then
         echo "ok:   $name: $(grep -m1 -E "$want" <<<"$out")"
         pass=$((pass + 1))
     else
-        echo "FAIL: $name: check-core failed, but not with /$want/:"
+        echo "FAIL: $name: the checkers failed, but not with /$want/:"
         sed 's/^/      /' <<<"$out"
         failed=$((failed + 1))
     fi
@@ -56,10 +75,10 @@ first_include_after() { # file header-to-add: adds an include after the own head
     sed -i "0,/^#include \"/s//#include \"$2\"\n#include \"/" "$1"
 }
 
-if out="$(bash "$CHECK" "$ROOT" 2>&1)"; then
-    echo "ok:   this checkout: $out"; pass=$((pass + 1))
+if base_out="$(check_tree "$ROOT")"; then
+    echo "ok:   this checkout:"; sed 's/^/      /' <<<"$base_out"; pass=$((pass + 1))
 else
-    echo "FAIL: this checkout:"; sed 's/^/      /' <<<"$out"; failed=$((failed + 1))
+    echo "FAIL: this checkout:"; sed 's/^/      /' <<<"$base_out"; failed=$((failed + 1))
 fi
 
 case_ php-header 'includes the PHP header' \
@@ -79,5 +98,19 @@ case_ glue-sc 'the glue defines sc_helper' \
 case_ glue-macro 'the glue defines SC_FOO' \
     bash -c 'printf "\n#define SC_FOO 1\n" >> php/zc.h'
 
+long_function() { # file name: appends a function of 105 lines
+    { printf '\nint %s(int x);\nint %s(int x)\n{\n' "$2" "$2"
+      for i in $(seq 1 103); do printf '    x += %d;\n' "$i"; done
+      printf '    return x;\n}\n'; } >>"$1"
+}
+
+case_ fn-long-core 'src/sc_pin.c:[0-9]+: sc_pin_long_one is 10[0-9] lines' \
+    long_function src/sc_pin.c sc_pin_long_one
+case_ fn-long-glue 'php/update.c:[0-9]+: php_sc_long_one is 10[0-9] lines' \
+    long_function php/update.c php_sc_long_one
+case_ define-return 'include/sc_pin.h:[0-9]+: #define SC_PIN_BAIL hides a return' \
+    bash -c 'printf "\n#define SC_PIN_BAIL(x) \\\\\n    do { if (x) return; } while (0)\n" >> include/sc_pin.h'
+case_ define-RETURN 'php/functions.c:[0-9]+: #define PHP_SC_BAIL hides a return' \
+    bash -c 'printf "\n#define PHP_SC_BAIL(x) do { if (x) { RETURN_FALSE; } } while (0)\n" >> php/functions.c'
 echo "structure: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
