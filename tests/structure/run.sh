@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The structure rules run, and can fail: scripts/check-core.sh must pass on
-# this checkout and fail, with the expected message, on copies of it that
-# break one rule each (a message the unchanged checkout prints already
-# proves nothing: that case fails too):
+# The structure rules run, and can fail: scripts/check-core.sh and
+# scripts/check-glue.sh must pass on this checkout and fail, with the
+# expected message, on copies of it that break one rule each (a message the
+# unchanged checkout prints already proves nothing: that case fails too):
 #   php-header      a core file includes php.h
 #   heading         a core file's first comment loses its "Death:" heading
 #   circle          two core modules include each other
@@ -15,6 +15,15 @@
 #   fn-long-glue    a glue function of more than 100 lines
 #   define-return   a core #define whose continued body returns
 #   define-RETURN   a glue #define that uses PHP's RETURN_FALSE
+#   glue-core-hdr   a glue file includes a core header not in php/README.md's list
+#   glue-no-header  a glue .c file without a header of its own
+#   glue-own-first  a glue .c file includes another glue header before its own
+#   glue-two-hdrs   a glue header declares a function of another module
+#   glue-circle     two glue modules include each other
+#   glue-layer      a glue module includes a header of a higher layer
+#   glue-unlisted   a glue header missing from php/README.md's layer table
+#   glue-file-size  a glue file of more than 1,000 lines
+#   module-size     shardcache.c of 800 lines or more
 #
 #   tests/structure/run.sh [-h|--help]
 # Prints a line per case and "structure: N passed, N failed". Exits non-zero
@@ -24,7 +33,7 @@ set -uo pipefail
 case "${1:-}" in -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;; esac
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-CHECKS=("$ROOT/scripts/check-core.sh")
+CHECKS=("$ROOT/scripts/check-core.sh" "$ROOT/scripts/check-glue.sh")
 work="$(mktemp -d "${TMPDIR:-/tmp}/shardcache-structure.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 pass=0 failed=0
@@ -103,6 +112,10 @@ long_function() { # file name: appends a function of 105 lines
       for i in $(seq 1 103); do printf '    x += %d;\n' "$i"; done
       printf '    return x;\n}\n'; } >>"$1"
 }
+many_lines() { # file count: appends count comment lines
+    local i
+    for i in $(seq 1 "$2"); do printf '/* filler %d */\n' "$i"; done >>"$1"
+}
 
 case_ fn-long-core 'src/sc_pin.c:[0-9]+: sc_pin_long_one is 10[0-9] lines' \
     long_function src/sc_pin.c sc_pin_long_one
@@ -112,5 +125,24 @@ case_ define-return 'include/sc_pin.h:[0-9]+: #define SC_PIN_BAIL hides a return
     bash -c 'printf "\n#define SC_PIN_BAIL(x) \\\\\n    do { if (x) return; } while (0)\n" >> include/sc_pin.h'
 case_ define-RETURN 'php/functions.c:[0-9]+: #define PHP_SC_BAIL hides a return' \
     bash -c 'printf "\n#define PHP_SC_BAIL(x) do { if (x) { RETURN_FALSE; } } while (0)\n" >> php/functions.c'
+case_ glue-core-hdr 'php/functions.c includes the core header sc_evict.h' \
+    sed -i '0,/^#include "sc_cache.h"/s//#include "sc_cache.h"\n#include "sc_evict.h"/' php/functions.c
+case_ glue-no-header 'php/extra.c has no header of its own' \
+    bash -c 'printf "#include \"php.h\"\n#include \"php_shardcache.h\"\n" > php/extra.c'
+case_ glue-own-first 'php/store.c must include its own header php/store.h before any other glue header \(it includes php/key.h' \
+    sed -i '0,/^#include "store.h"/s//#include "key.h"\n#include "store.h"/' php/store.c
+case_ glue-two-hdrs 'php/owner.c has two headers, php/owner.h and php/key.h' \
+    bash -c 'printf "\nvoid php_sc_owner_refresh(void);\n" >> php/key.h'
+case_ glue-circle 'include circle in the glue: .*(fetch -> store -> fetch|store -> fetch -> store)' \
+    sed -i '0,/^#include "store.h"/s//#include "store.h"\n#include "fetch.h"/' php/store.c
+case_ glue-layer 'layer: update \(layer [0-9]+\) includes the header of segment' \
+    sed -i '0,/^#include "update.h"/s//#include "update.h"\n#include "segment.h"/' php/update.c
+case_ glue-unlisted 'php/extra.h is not in the layer table' \
+    bash -c 'printf "#ifndef X\n#define X\n#endif\n" > php/extra.h'
+case_ glue-file-size 'php/owner.c has [0-9]+ lines: a glue file has at most 1000' \
+    many_lines php/owner.c 800
+case_ module-size 'shardcache.c has [0-9]+ lines: the module stays under 800' \
+    many_lines shardcache.c 300
+
 echo "structure: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
