@@ -24,6 +24,11 @@
 # Run by scripts/build.sh before compiling (after scripts/check-core.sh).
 set -euo pipefail
 
+# add_dep, report_circles, report_layer_breaks: the include graph's checks,
+# as the core's.
+# shellcheck source=check-core.sh
+source "$(dirname "${BASH_SOURCE[0]}")/check-core.sh" --functions
+
 ROOT="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 cd "$ROOT"
 
@@ -161,47 +166,24 @@ for h in "${headers[@]}"; do
 done
 
 # 4. module graph and its cycles
-declare -A deps
+declare -A deps layer_of
 for f in "${sources[@]}" "${headers[@]}"; do
     m="$(module_of "$f")"
     while IFS= read -r name; do
         g="$(glue_file "$f" "$name")"
         [ -n "$g" ] || continue
-        d="$(module_of "$g")"
-        [ "$d" = "$m" ] && continue
-        case " ${deps[$m]:-} " in *" $d "*) ;; *) deps["$m"]="${deps[$m]:-} $d" ;; esac
+        add_dep "$m" "$(module_of "$g")"
     done < <(quoted_includes "$f")
 done
 
-declare -A state   # unset: not seen, 1: on the current path, 2: done
-path=()
-visit() {
-    local m="$1" d i
-    state["$m"]=1
-    path+=("$m")
-    for d in ${deps[$m]:-}; do
-        if [ "${state[$d]:-0}" = 1 ]; then
-            local out="" on=0
-            for i in "${path[@]}"; do
-                [ "$i" = "$d" ] && on=1
-                [ "$on" = 1 ] && out+="$i -> "
-            done
-            problem "include circle in the glue: ${out}$d"
-        elif [ "${state[$d]:-0}" = 0 ]; then
-            visit "$d"
-        fi
-    done
-    unset 'path[${#path[@]}-1]'
-    state["$m"]=2
-}
+modules=()
 for f in "${sources[@]}" "${headers[@]}"; do
-    m="$(module_of "$f")"
-    [ "${state[$m]:-0}" = 0 ] && visit "$m"
+    modules+=("$(module_of "$f")")
 done
+report_circles "include circle in the glue" "${modules[@]}"
 
 # 5. layers: the table of php/README.md, bottom-up. A row is
 #   | layer | `php/a.h`, `php/b.h` | job |     (or `php_shardcache.h`, `shardcache.c`)
-declare -A layer_of
 row=0
 while IFS= read -r line; do
     [[ "$line" == "|"* ]] || continue
@@ -220,16 +202,7 @@ else
         [ -n "${layer_of[$(module_of "$h")]:-}" ] || problem "$h is not in the layer table of php/README.md (section 2)"
     done
     [ -n "${layer_of[shardcache]:-}" ] || problem "shardcache.c is not in the layer table of php/README.md (section 2)"
-    for m in "${!deps[@]}"; do
-        lm="${layer_of[$m]:-}"
-        [ -n "$lm" ] || continue
-        for d in ${deps[$m]}; do
-            ld="${layer_of[$d]:-}"
-            if [ -n "$ld" ] && [ "$ld" -gt "$lm" ]; then
-                problem "layer: $m (layer $lm) includes the header of $d, which is in the higher layer $ld (php/README.md, section 2)"
-            fi
-        done
-    done
+    report_layer_breaks "the header of %s" php/README.md
 fi
 
 # 6. file sizes
