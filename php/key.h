@@ -1,8 +1,8 @@
 /*
  * php/key.h - what every cache operation of the glue hands the core: the
  * clock, a PHP key as an sc_key (with its owner's salt: php/owner.c), and
- * a ttl as the core takes it. Inlined into each caller: apcu_fetch and
- * apcu_store spend a few instructions on each of them.
+ * a ttl as the core takes it. Static inline: a call would cost apcu_fetch
+ * and apcu_store more than these bodies do.
  */
 #ifndef SHARDCACHE_KEY_H
 #define SHARDCACHE_KEY_H
