@@ -14,6 +14,11 @@ if test "$PHP_SHARDCACHE" != "no"; then
   dnl Paths are relative to the extension root.
   dnl ---------------------------------------------------------------------
   SHARDCACHE_SOURCES="shardcache.c \
+    php/fetch.c \
+    php/store.c \
+    php/functions.c \
+    php/update.c \
+    php/segment.c \
     php/iterator.c \
     php/info.c \
     php/owner.c \
@@ -41,6 +46,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     src/sc_live.c \
     src/sc_reserve.c \
     src/sc_snapshot.c \
+    src/sc_cache_seg.c \
     src/sc_info.c \
     src/sc_epoch.c"
 

@@ -301,4 +301,14 @@ sc_snapshot *sc_snapshot_key(sc_cache *c, const sc_key *key, int64_t now, bool w
 bool sc_snapshot_next(sc_snapshot *snap, sc_entry_meta *meta);
 void sc_snapshot_free(sc_snapshot *snap);
 
+/* The mapping behind c, for the glue (sc_cache_seg.c), which reads no
+ * field of the segment itself: its size as mapped (0: none), whether it is
+ * a named segment file, how many times that file was booted (0: not one),
+ * and the kernel asked for transparent huge pages on it (best effort;
+ * nothing when c maps nothing or the platform has no MADV_HUGEPAGE). */
+uint64_t sc_cache_seg_size(const sc_cache *c);
+bool sc_cache_seg_named(const sc_cache *c);
+uint64_t sc_cache_seg_boots(const sc_cache *c);
+void sc_cache_seg_advise_hugepages(sc_cache *c);
+
 #endif

@@ -1,15 +1,29 @@
 #!/usr/bin/env bash
-# The structure rules run, and can fail: scripts/check-core.sh must pass on
-# this checkout and fail, with the expected message, on copies of it that
-# break one rule each:
-#   php-header  a core file includes php.h
-#   heading     a core file's first comment loses its "Death:" heading
-#   circle      two core modules include each other
-#   layer       a module includes a header of a higher layer
-#   unlisted    a core header missing from include/README.md's layer table
-#   prefix      a core function outside its module's prefix
-#   glue-sc     the glue defines an sc_ function
-#   glue-macro  the glue defines an SC_ macro
+# The structure rules run, and can fail: scripts/check-core.sh and
+# scripts/check-glue.sh must pass on this checkout and fail, with the
+# expected message, on copies of it that break one rule each (a message the
+# unchanged checkout prints already proves nothing: that case fails too):
+#   php-header      a core file includes php.h
+#   heading         a core file's first comment loses its "Death:" heading
+#   circle          two core modules include each other
+#   layer           a module includes a header of a higher layer
+#   unlisted        a core header missing from include/README.md's layer table
+#   prefix          a core function outside its module's prefix
+#   glue-sc         the glue defines an sc_ function
+#   glue-macro      the glue defines an SC_ macro
+#   fn-long-core    a core function of more than 100 lines
+#   fn-long-glue    a glue function of more than 100 lines
+#   define-return   a core #define whose continued body returns
+#   define-RETURN   a glue #define that uses PHP's RETURN_FALSE
+#   glue-core-hdr   a glue file includes a core header not in php/README.md's list
+#   glue-no-header  a glue .c file without a header of its own
+#   glue-own-first  a glue .c file includes another glue header before its own
+#   glue-two-hdrs   a glue header declares a function of another module
+#   glue-circle     two glue modules include each other
+#   glue-layer      a glue module includes a header of a higher layer
+#   glue-unlisted   a glue header missing from php/README.md's layer table
+#   glue-file-size  a glue file of more than 1,000 lines
+#   module-size     shardcache.c of 800 lines or more
 #
 #   tests/structure/run.sh [-h|--help]
 # Prints a line per case and "structure: N passed, N failed". Exits non-zero
@@ -19,7 +33,7 @@ set -uo pipefail
 case "${1:-}" in -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;; esac
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-CHECK="$ROOT/scripts/check-core.sh"
+CHECKS=("$ROOT/scripts/check-core.sh" "$ROOT/scripts/check-glue.sh")
 work="$(mktemp -d "${TMPDIR:-/tmp}/shardcache-structure.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 pass=0 failed=0
@@ -32,20 +46,34 @@ copy_tree() { # dir
     rm -rf "$1/src/.libs" "$1/php/.libs"
 }
 
+# Runs every checker on tree $1; prints their output; fails when one fails.
+check_tree() {
+    local rc=0 c
+    for c in "${CHECKS[@]}"; do
+        bash "$c" "$1" 2>&1 || rc=1
+    done
+    return "$rc"
+}
+
 # case NAME EXPECTED-MESSAGE-REGEX EDIT-COMMAND... (run inside the copy)
 case_() {
     local name="$1" want="$2"; shift 2
     local dir="$work/$name" out
+    if grep -qE "$want" <<<"$base_out"; then
+        echo "FAIL: $name: this checkout prints /$want/ already: the case proves nothing"
+        failed=$((failed + 1))
+        return
+    fi
     copy_tree "$dir"
     (cd "$dir" && "$@") || { echo "FAIL: $name: the edit did not apply"; failed=$((failed + 1)); return; }
-    if out="$(bash "$CHECK" "$dir" 2>&1)"; then
-        echo "FAIL: $name: check-core passed a tree that breaks the rule"
+    if out="$(check_tree "$dir")"; then
+        echo "FAIL: $name: the checkers passed a tree that breaks the rule"
         failed=$((failed + 1))
     elif grep -qE "$want" <<<"$out"; then
         echo "ok:   $name: $(grep -m1 -E "$want" <<<"$out")"
         pass=$((pass + 1))
     else
-        echo "FAIL: $name: check-core failed, but not with /$want/:"
+        echo "FAIL: $name: the checkers failed, but not with /$want/:"
         sed 's/^/      /' <<<"$out"
         failed=$((failed + 1))
     fi
@@ -56,10 +84,10 @@ first_include_after() { # file header-to-add: adds an include after the own head
     sed -i "0,/^#include \"/s//#include \"$2\"\n#include \"/" "$1"
 }
 
-if out="$(bash "$CHECK" "$ROOT" 2>&1)"; then
-    echo "ok:   this checkout: $out"; pass=$((pass + 1))
+if base_out="$(check_tree "$ROOT")"; then
+    echo "ok:   this checkout:"; sed 's/^/      /' <<<"$base_out"; pass=$((pass + 1))
 else
-    echo "FAIL: this checkout:"; sed 's/^/      /' <<<"$out"; failed=$((failed + 1))
+    echo "FAIL: this checkout:"; sed 's/^/      /' <<<"$base_out"; failed=$((failed + 1))
 fi
 
 case_ php-header 'includes the PHP header' \
@@ -78,6 +106,43 @@ case_ glue-sc 'the glue defines sc_helper' \
     bash -c 'printf "\nstatic int sc_helper(void) { return 0; }\n" >> php/info.c'
 case_ glue-macro 'the glue defines SC_FOO' \
     bash -c 'printf "\n#define SC_FOO 1\n" >> php/zc.h'
+
+long_function() { # file name: appends a function of 105 lines
+    { printf '\nint %s(int x);\nint %s(int x)\n{\n' "$2" "$2"
+      for i in $(seq 1 103); do printf '    x += %d;\n' "$i"; done
+      printf '    return x;\n}\n'; } >>"$1"
+}
+many_lines() { # file count: appends count comment lines
+    local i
+    for i in $(seq 1 "$2"); do printf '/* filler %d */\n' "$i"; done >>"$1"
+}
+
+case_ fn-long-core 'src/sc_pin.c:[0-9]+: sc_pin_long_one is 10[0-9] lines' \
+    long_function src/sc_pin.c sc_pin_long_one
+case_ fn-long-glue 'php/update.c:[0-9]+: php_sc_long_one is 10[0-9] lines' \
+    long_function php/update.c php_sc_long_one
+case_ define-return 'include/sc_pin.h:[0-9]+: #define SC_PIN_BAIL hides a return' \
+    bash -c 'printf "\n#define SC_PIN_BAIL(x) \\\\\n    do { if (x) return; } while (0)\n" >> include/sc_pin.h'
+case_ define-RETURN 'php/functions.c:[0-9]+: #define PHP_SC_BAIL hides a return' \
+    bash -c 'printf "\n#define PHP_SC_BAIL(x) do { if (x) { RETURN_FALSE; } } while (0)\n" >> php/functions.c'
+case_ glue-core-hdr 'php/functions.c includes the core header sc_evict.h' \
+    sed -i '0,/^#include "sc_cache.h"/s//#include "sc_cache.h"\n#include "sc_evict.h"/' php/functions.c
+case_ glue-no-header 'php/extra.c has no header of its own' \
+    bash -c 'printf "#include \"php.h\"\n#include \"php_shardcache.h\"\n" > php/extra.c'
+case_ glue-own-first 'php/store.c must include its own header php/store.h before any other glue header \(it includes php/key.h' \
+    sed -i '0,/^#include "store.h"/s//#include "key.h"\n#include "store.h"/' php/store.c
+case_ glue-two-hdrs 'php/owner.c has two headers, php/owner.h and php/key.h' \
+    bash -c 'printf "\nvoid php_sc_owner_refresh(void);\n" >> php/key.h'
+case_ glue-circle 'include circle in the glue: .*(fetch -> store -> fetch|store -> fetch -> store)' \
+    sed -i '0,/^#include "store.h"/s//#include "store.h"\n#include "fetch.h"/' php/store.c
+case_ glue-layer 'layer: update \(layer [0-9]+\) includes the header of segment' \
+    sed -i '0,/^#include "update.h"/s//#include "update.h"\n#include "segment.h"/' php/update.c
+case_ glue-unlisted 'php/extra.h is not in the layer table' \
+    bash -c 'printf "#ifndef X\n#define X\n#endif\n" > php/extra.h'
+case_ glue-file-size 'php/owner.c has [0-9]+ lines: a glue file has at most 1000' \
+    many_lines php/owner.c 800
+case_ module-size 'shardcache.c has [0-9]+ lines: the module stays under 800' \
+    many_lines shardcache.c 300
 
 # scripts/check-titles.sh (phpt titles at most 80 characters, no two equal)
 # passes on this checkout and fails on copies of its tests/ where one phpt
