@@ -143,7 +143,7 @@ static inline sc_pinned_result sc_update_pinned(sc_cache *c, sc_shard *shard, co
     *status = sc_update_entry(e, vtype, op, a, b, now, result);
     sc_pin_release(pin);
     if (m) {
-        /* Confirmed by the counter, as a fetch's hit (SC_FAST_COMMIT). */
+        /* Confirmed by the counter, as a fetch's hit (sc_fetch_fast_commit). */
         m->glue_hash = key->glue_hash;
         m->key_len = key->len;
         m->index = shard->index;
