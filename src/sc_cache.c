@@ -163,7 +163,7 @@ static inline void sc_cache_store_counted(sc_cache *c, sc_shard *shard, uint64_t
  * entries first, then (for small entries, whose slabs this shard owns)
  * others in CLOCK order - unless first_round and another shard keeps
  * entries of deleted keys (sc_lockless.c): then none, and the caller's
- * sc_evict_global removes those before anything is evicted. Shard write
+ * sc_evict_global removes those before anything is evicted. Shard REPAIR
  * lock held. */
 static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const sc_key *key,
                             const sc_value_in *value, uint32_t ttl, int64_t now, uint32_t lane,
@@ -218,6 +218,11 @@ static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, c
          * few and then let the caller evict across the cache instead of
          * emptying this shard. */
         uint32_t left = 16;
+        /* Each turn evicts one entry in CLOCK order (first of the same
+         * size class, then any) and tries again: until the entry is made,
+         * the table is empty, nothing more may go (sc_evict_clock evicts
+         * none: the rest is within its owners' share), or, with retired
+         * entries waiting here, after 16 turns. */
 #define SC_EVICT_MORE() (!shard->retire.head || left-- > 0)
         while (!off && SC_EVICT_MORE() && sc_layout_head(shard)->table.used
                && sc_evict_clock(seg, shard, 1, usable, fp)) {
@@ -714,6 +719,11 @@ static __attribute__((noinline)) sc_status sc_cache_fetch_slow(sc_cache *c, cons
         sc_local.optimistic_retries++;
         __atomic_fetch_add(&shard->stats.optimistic_retries, 1, __ATOMIC_RELAXED);
     }
+    /* Optimistic tries: one repeats while a writer has the shard's window
+     * open (seq odd: up to SC_ODD_SPINS spins count as one try), when a
+     * writer changed the shard or a lockless store the entry during the
+     * copy, and once the sink has a buffer of the size the copy needs.
+     * At most SC_OPTIMISTIC_TRIES, then under the lock. */
     while (tries < SC_OPTIMISTIC_TRIES) {
         uint64_t start = sc_seq_read_begin(&head->seq);
         int r;
@@ -742,6 +752,12 @@ static __attribute__((noinline)) sc_status sc_cache_fetch_slow(sc_cache *c, cons
     }
 
     sc_local.locked_reads++;
+    /* Under the lock the entry stays as it is, but the sink's buffer is
+     * got with no lock held: repeats while the value found needs a buffer
+     * the sink does not have (another try after the value changed length
+     * or type meanwhile). Each turn ends with a buffer of the size just
+     * read, so only a writer changing the value between every two turns
+     * keeps it going. */
     for (;;) {
         int r;
         sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
@@ -840,6 +856,9 @@ sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
     int tries;
     bool found;
 
+    /* Repeats while a writer has the shard's window open (seq odd: a spin)
+     * or changed the shard during the look (the counter moved): at most
+     * SC_OPTIMISTIC_TRIES * SC_ODD_SPINS looks, then one under the lock. */
     for (tries = 0; tries < SC_OPTIMISTIC_TRIES * SC_ODD_SPINS; tries++) {
         uint64_t start = sc_seq_read_begin(&head->seq);
         uint32_t slot;

@@ -341,6 +341,7 @@ static int sc_file_lock(int fd, int op)
 {
     int rc;
 
+    /* Repeats only when a signal interrupted the wait (EINTR). */
     do {
         rc = flock(fd, op);
     } while (rc != 0 && errno == EINTR);
@@ -386,6 +387,36 @@ static int sc_file_format_fd(sc_seg *seg, int fd, const sc_file_opts *o, const c
 
 typedef enum { SC_MAKE_LINK, SC_MAKE_RENAME, SC_MAKE_PRIVATE } sc_file_make_mode;
 
+/* Creates the file that becomes the segment under a new temporary name
+ * beside the path (tmp, PATH_MAX bytes): its fd, or -1 with err. A random
+ * part in the name: another user who can write the directory cannot take
+ * the name first (O_EXCL would fail on his file). */
+static int sc_file_make_temp(const sc_file_opts *o, char *tmp, char *err, size_t errlen)
+{
+    static unsigned counter;
+    int fd, tries = 0;
+
+    /* Repeats while the name is taken (EEXIST: a name left by a process
+     * that died, or one someone chose to block): a new name each time, at
+     * most 8. */
+    do {
+        uint32_t r = 0;
+        if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+            r = (uint32_t)(uintptr_t)&r ^ (uint32_t)getpid() * 2654435761u ^ (uint32_t)tries;
+        }
+        if ((size_t)snprintf(tmp, PATH_MAX, "%s.%lu.%u.%08x.new", o->path, (unsigned long)getpid(),
+                             __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED), r) >= PATH_MAX) {
+            snprintf(err, errlen, "%s: path too long", o->path);
+            return -1;
+        }
+        fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, (mode_t)(o->mode & 0777));
+    } while (fd < 0 && errno == EEXIST && ++tries < 8);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+    }
+    return fd;
+}
+
 /* Makes a formatted segment file under a temporary name, holding its
  * exclusive flock, and links it to the path (SC_MAKE_RENAME: renames it
  * over whatever is there; SC_MAKE_PRIVATE: removes the name at once, so
@@ -395,28 +426,11 @@ typedef enum { SC_MAKE_LINK, SC_MAKE_RENAME, SC_MAKE_PRIVATE } sc_file_make_mode
  * over. */
 static int sc_file_make(sc_seg *seg, const sc_file_opts *o, sc_file_make_mode mode, char *err, size_t errlen)
 {
-    static unsigned counter;
     char tmp[PATH_MAX];
     int fd, rc;
 
-    int tries = 0;
-
-    /* A random part in the name: another user who can write the directory
-     * cannot take the name first (O_EXCL would fail on his file). */
-    do {
-        uint32_t r = 0;
-        if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
-            r = (uint32_t)(uintptr_t)&r ^ (uint32_t)getpid() * 2654435761u ^ (uint32_t)tries;
-        }
-        if ((size_t)snprintf(tmp, sizeof(tmp), "%s.%lu.%u.%08x.new", o->path, (unsigned long)getpid(),
-                             __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED), r) >= sizeof(tmp)) {
-            snprintf(err, errlen, "%s: path too long", o->path);
-            return -1;
-        }
-        fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, (mode_t)(o->mode & 0777));
-    } while (fd < 0 && errno == EEXIST && ++tries < 8);
+    fd = sc_file_make_temp(o, tmp, err, errlen);
     if (fd < 0) {
-        snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
         return -1;
     }
     if (mode == SC_MAKE_PRIVATE) {

@@ -84,6 +84,13 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
 
     ticket->shard = shard->index;
     ticket->slot = SC_NONE;
+    /* Repeats while another live thread holds the key's reservation: it
+     * computes the value, and each turn waits for its release (or
+     * SC_WAIT_SLICE_MS) and fetches again; also after the key was stored
+     * since the fetch, and after a dead holder's reservation was taken
+     * back. Ends with a hit, a reservation of this thread's, or a miss
+     * without one (nested, no free slot, no liveness slot); a holder that
+     * dies is found dead at the next turn. */
     for (;;) {
         uint32_t i, slot, free_slot = SC_NONE, busy = SC_NONE, seen = 0;
         sc_owner owner = 0;
