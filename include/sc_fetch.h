@@ -1,5 +1,14 @@
 /*
- * sc_fetch.h - the fetch's first try, inlined into the glue's apcu_fetch.
+ * sc_fetch.h - a fetch as apcu_fetch makes it (sc_fetch_value), its
+ * first try inlined into the caller.
+ *
+ * sc_fetch_value is the one sequence every fetch of the glue goes
+ * through, and the fuzzer's (fuzz/fuzz_cache.c): sc_fetch_fast, once
+ * more after the caller entered its epoch when that found a zero-copy
+ * value it could not borrow yet, then sc_fetch_copy, then
+ * sc_cache_fetch_at. The caller gives the clock, the way into its epoch
+ * and its sink as calls (sc_fetch_calls) and makes what it needs of the
+ * value (a zval, for the glue) from the answer.
  *
  * sc_fetch_fast does what nearly every fetch of a hot key amounts
  * to, in one straight line: the key's entry (found again from the thread's
@@ -37,8 +46,11 @@
  *
  * Owns: nothing shared; the calling thread's sc_local hit and miss counts
  * (as sc_cache.c).
- * Locks: none: it writes nothing shared, takes no lock, never waits.
- * Death: nothing to repair (nothing shared is written).
+ * Locks: sc_fetch_fast and sc_fetch_copy none: they write nothing shared,
+ * take no lock, never wait; what sc_fetch_value goes on with is
+ * sc_cache_fetch_at's (sc_cache.c: the shard's NO_REPAIR lock at worst).
+ * Death: sc_fetch_fast and sc_fetch_copy leave nothing to repair; the
+ * rest is sc_cache_fetch_at's (sc_cache.c).
  */
 #ifndef SC_FETCH_H
 #define SC_FETCH_H
@@ -47,7 +59,15 @@
 #include "sc_vtype.h"
 #include <string.h>
 
-enum { SC_FAST_NO = 0, SC_FAST_MISS, SC_FAST_LONG, SC_FAST_SCALAR, SC_FAST_BORROWED, SC_FAST_COPIED };
+/* What sc_fetch_fast, sc_fetch_copy and sc_fetch_value answer. The last
+ * two come from sc_fetch_value only, after sc_cache_fetch_at: a hit (out
+ * as sc_cache_fetch's) or a miss. SC_FAST_COPIED, SC_FETCH_FOUND and
+ * SC_FETCH_MISSED: the caller's sink was opened (sc_fetch_calls.open) and
+ * may hold buffers of the caller's. */
+enum {
+    SC_FAST_NO = 0, SC_FAST_MISS, SC_FAST_LONG, SC_FAST_SCALAR, SC_FAST_BORROWED, SC_FAST_COPIED,
+    SC_FETCH_FOUND, SC_FETCH_MISSED
+};
 
 /* A time not read yet (sc_fetch_fast, sc_fetch_at.now). */
 #define SC_FETCH_NOW_LATER INT64_MAX
@@ -370,6 +390,101 @@ sc_fetch_copy(sc_cache *c, const sc_key *key, const sc_fetch_at *at, sc_fetch_me
     out->len = val_len;
     out->borrowed = false;
     return SC_FAST_COPIED;
+}
+
+/* What sc_fetch_value asks of its caller besides the key: the same for
+ * every fetch of the caller (a static const object, so that the compiler
+ * calls these directly). */
+typedef struct sc_fetch_calls {
+    /* The time (sc_cache_fetch's now), read only when an entry's ttl or
+     * the rest of the fetch needs it. */
+    int64_t (*clock)(void);
+    /* The borrow mask now (as sc_sink.borrow): not 0 only while the
+     * caller is inside its epoch. Cheap: asked at the start of every
+     * fetch. */
+    uint32_t (*borrow)(void);
+    /* NULL, or called when the first try found a zero-copy value that the
+     * caller, outside its epoch, could not borrow: false when the caller
+     * never borrows; true after it tried to enter its epoch: borrow is
+     * asked again and the first try made again. */
+    bool (*enter)(void);
+    /* Makes *sink ready for a fetch whose first try declined: get set,
+     * buf NULL, cap 0, is_string false, borrow as given (and whatever the
+     * caller keeps beside them). Called at most once per fetch. */
+    void (*open)(sc_sink *sink, uint32_t borrow);
+} sc_fetch_calls;
+
+/* sc_fetch_value once sc_fetch_fast declined (at): the sink opened, a
+ * value to copy copied by sc_fetch_copy when it can, else
+ * sc_cache_fetch_at, with the time read now if the first try did not.
+ * Never inlined: the first try, inlined into the caller, stays as short
+ * as it is alone. */
+static __attribute__((noinline, unused)) int sc_fetch_value_rest(sc_cache *c, const sc_key *key,
+                                                                 const sc_fetch_at *at,
+                                                                 const sc_fetch_calls *calls,
+                                                                 sc_fetch_memos *memos, sc_sink *sink,
+                                                                 sc_value_out *out)
+{
+    int64_t now = at->now;
+    uint32_t borrow = calls->borrow();
+
+    calls->open(sink, borrow);
+    /* A value to copy: its buffer now, for the length the first try saw
+     * (if that changed, the core asks again), so that the rest of that try
+     * can copy it instead of asking for one and trying again; most often
+     * sc_fetch_copy does that rest, without the clock. A zero-copy value
+     * the caller may not borrow is copied too. */
+    if (at->e) {
+        if (at->vtype == SC_V_STRING || at->vtype == SC_V_ARRAY || at->vtype == SC_V_SERIALIZED) {
+            sink->get(sink, at->vtype, at->val_len);
+            if (SC_LIKELY(sc_fetch_copy(c, key, at, memos, sink->buf, out) == SC_FAST_COPIED)) {
+                return SC_FAST_COPIED;
+            }
+        } else if (at->vtype == SC_V_ZC && !borrow) {
+            sink->get(sink, at->vtype, at->val_len);
+        }
+    }
+    if (now == SC_FETCH_NOW_LATER) {
+        now = calls->clock();
+    }
+    return sc_cache_fetch_at(c, key, at, now, sink, out) == SC_OK ? SC_FETCH_FOUND : SC_FETCH_MISSED;
+}
+
+/* A fetch of key as apcu_fetch makes it, with the same result as
+ * sc_cache_fetch's for the same time. now: the time to use, or
+ * SC_FETCH_NOW_LATER (calls->clock() when needed). memos: the calling
+ * thread's (sc_fetch_memos). sink: opened by calls->open only when the
+ * first try declines (its contents are not read before). Answers
+ * SC_FAST_LONG, SC_FAST_SCALAR, SC_FAST_BORROWED (out holds the value),
+ * SC_FAST_MISS, or, once the sink was opened, SC_FAST_COPIED and
+ * SC_FETCH_FOUND (out holds the value; bytes in the sink's buffer unless
+ * out->borrowed) or SC_FETCH_MISSED. Never SC_FAST_NO. */
+static inline __attribute__((always_inline)) int sc_fetch_value(sc_cache *c, const sc_key *key, int64_t now,
+                                                                const sc_fetch_calls *calls,
+                                                                sc_fetch_memos *memos, sc_sink *sink,
+                                                                sc_value_out *out)
+{
+    sc_fetch_at at;
+    int r = sc_fetch_fast(c, key, now, calls->clock, calls->borrow(), memos, out, &at);
+
+    if (SC_UNLIKELY(r == SC_FAST_NO) && at.vtype == SC_V_ZC && !calls->borrow() && calls->enter
+        && calls->enter()) {
+        /* A zero-copy value, found from outside the epoch (nothing was
+         * counted or kept): entered, look again from the start. */
+        r = sc_fetch_fast(c, key, now, calls->clock, calls->borrow(), memos, out, &at);
+    }
+    if (SC_LIKELY(r != SC_FAST_NO)) {
+        return r;
+    }
+    r = sc_fetch_value_rest(c, key, &at, calls, memos, sink, out);
+    /* The rest's answers are these three: said to the compiler, so that
+     * the caller's tests for the first try's answers fold away on this
+     * path. */
+    SC_ASSERT(r == SC_FAST_COPIED || r == SC_FETCH_FOUND || r == SC_FETCH_MISSED);
+    if (r < SC_FAST_COPIED || r > SC_FETCH_MISSED) {
+        __builtin_unreachable();
+    }
+    return r;
 }
 
 #endif
