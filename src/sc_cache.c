@@ -462,8 +462,10 @@ static inline __attribute__((always_inline)) int sc_cache_store_round(sc_cache_s
 {
     sc_seg *seg = &op->c->seg;
     sc_off off;
-    int r = sc_cache_store_shortcut(op, first);
+    int r;
 
+    SC_ASSERT(sc_layout_shard_repair_held(op->shard));
+    r = sc_cache_store_shortcut(op, first);
     if (r != SC_STORE_GO_ON) {
         return r;
     }

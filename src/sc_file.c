@@ -876,6 +876,7 @@ static int sc_file_attach_boot(sc_seg *seg, int fd, const char *kboot, const sc_
 {
     char why[sizeof(res->note)];
 
+    SC_ASSERT(seg->hdr != NULL && seg->fd == fd);
     if (!sc_file_boot_trusted(seg, kboot, why, sizeof(why))) {
         if (sc_file_reformat(seg, fd, o, err, errlen) != 0) {
             return SC_ATTACH_FAILED;
