@@ -199,62 +199,38 @@ static zend_never_inline int php_sc_fetch_finish(php_sc_sink *sink, const sc_val
     return r;
 }
 
-/* The rest of a fetch that sc_fetch_fast declined: the clock, a
- * sink, sc_cache_fetch_at from where the fast path stopped. k and at by
- * pointer: passed by value, the call copied them with 16-byte loads right
- * after the fast path had written them with narrower stores, a failed
- * store forwarding per load, about a tenth of a 1 KiB string's fetch
- * (perf's cpu-clock samples; fetch_str_1k, benchmarks/RESULTS.md). */
-static zend_never_inline int php_sc_fetch_rest(const sc_key *k, const sc_fetch_at *at, uint32_t borrow, zval *dst)
+/* The rest of a fetch whose first try declined (r: what sc_fetch_value
+ * answered then): a value copied into the sink's buffer (a string is the
+ * sink's zend_string), one that sc_cache_fetch_at found, or a miss.
+ * Consumes the sink's string. Inlined: as a call of its own, after
+ * sc_fetch_value_rest's, it costs a 1 KiB string's fetch 11 instructions
+ * more (benchmarks/instr.sh fetch_str_1k). */
+static zend_always_inline int php_sc_fetch_rest(int r, php_sc_sink *sink, const sc_value_out *out, zval *dst)
 {
-    php_sc_sink sink;
-    sc_value_out out;
-    int64_t now = at->now;
-
-    sink.base.get = php_sc_sink_get;
-    sink.base.buf = NULL;
-    sink.base.cap = 0;
-    sink.base.is_string = false;
-    sink.base.borrow = borrow;
-    sink.str = NULL;
-    /* A value to copy: its buffer now, for the length the first try saw
-     * (if that changed, the core asks again), so that the rest of that
-     * try can copy it instead of asking for one and trying again; most
-     * often sc_fetch_copy does that rest, without the clock. */
-    if (at->e) {
-        if (at->vtype == SC_V_STRING || at->vtype == SC_V_ARRAY || at->vtype == SC_V_SERIALIZED) {
-            php_sc_sink_get(&sink.base, at->vtype, at->val_len);
-            if (EXPECTED(sc_fetch_copy(&php_sc_shared_cache, k, at, &SCG(fetch_memos), sink.base.buf, &out)
-                         == SC_FAST_COPIED)) {
-                if (EXPECTED(out.vtype == SC_V_STRING)) {
-                    zend_string *s = sink.str;
-                    ZSTR_VAL(s)[out.len] = '\0';
-                    ZVAL_STR(dst, s);
-                    return PHP_SC_FETCH_HIT;
-                }
-                return php_sc_fetch_finish(&sink, &out, dst);
-            }
-        } else if (at->vtype == SC_V_ZC && !borrow) {
-            php_sc_sink_get(&sink.base, at->vtype, at->val_len);
+    ZEND_ASSERT(r == SC_FAST_COPIED || r == SC_FETCH_FOUND || r == SC_FETCH_MISSED);
+    if (EXPECTED(r == SC_FAST_COPIED)) {
+        if (EXPECTED(out->vtype == SC_V_STRING)) {
+            zend_string *s = sink->str;
+            ZSTR_VAL(s)[out->len] = '\0';
+            ZVAL_STR(dst, s);
+            return PHP_SC_FETCH_HIT;
         }
+        return php_sc_fetch_finish(sink, out, dst);
     }
-    if (now == SC_FETCH_NOW_LATER) {
-        now = php_sc_now();
-    }
-    if (sc_cache_fetch_at(&php_sc_shared_cache, k, at, now, &sink.base, &out) == SC_OK) {
-        /* sink.str is set only when a try asked for a string buffer (the
+    if (r == SC_FETCH_FOUND) {
+        /* sink->str is set only when a try asked for a string buffer (the
          * value may have changed between tries). */
-        if (out.vtype == SC_V_LONG && !sink.str) {
-            ZVAL_LONG(dst, (zend_long)out.scalar);
+        if (out->vtype == SC_V_LONG && !sink->str) {
+            ZVAL_LONG(dst, (zend_long)out->scalar);
             return PHP_SC_FETCH_HIT;
         }
-        if (out.vtype == SC_V_ZC && !sink.str && php_sc_zc_in_place(&out, dst)) {
+        if (out->vtype == SC_V_ZC && !sink->str && php_sc_zc_in_place(out, dst)) {
             return PHP_SC_FETCH_HIT;
         }
-        return php_sc_fetch_finish(&sink, &out, dst);
+        return php_sc_fetch_finish(sink, out, dst);
     }
-    if (UNEXPECTED(sink.str != NULL)) {
-        zend_string_efree(sink.str);
+    if (UNEXPECTED(sink->str != NULL)) {
+        zend_string_efree(sink->str);
     }
     return PHP_SC_FETCH_MISS;
 }
@@ -269,27 +245,59 @@ static zend_never_inline int php_sc_fetch_hit_rest(const sc_value_out *out, zval
     return php_sc_fetch_finish(&sink, out, dst);
 }
 
-/* Fetches one key into dst (now: SC_FETCH_NOW_LATER, or the time to use).
- * Inlined into apcu_fetch: the commonest fetches (an int, a zero-copy
- * value in place, a miss, of an entry without a ttl) are done by
- * sc_fetch_fast (sc_fetch.h) without another call and without the
- * clock. */
+/* sc_fetch_calls.borrow: the thread borrows zero-copy values once it
+ * entered the epoch (php_sc_zc_borrow_entered). */
+static uint32_t php_sc_fetch_borrow(void)
+{
+    return php_sc_zc_borrow_entered();
+}
+
+/* sc_fetch_calls.enter: a fetch found a zero-copy value from outside the
+ * epoch (nothing was counted or kept): enters it, when zero-copy is on. */
+static bool php_sc_fetch_enter(void)
+{
+    if (!php_sc_zc_on) {
+        return false;
+    }
+    (void)php_sc_zc_borrow();
+    return true;
+}
+
+/* sc_fetch_calls.open: the sink of a fetch whose first try declined. */
+static void php_sc_fetch_open(sc_sink *sink, uint32_t borrow)
+{
+    php_sc_sink *ps = (php_sc_sink *)sink;
+
+    ps->base.get = php_sc_sink_get;
+    ps->base.buf = NULL;
+    ps->base.cap = 0;
+    ps->base.is_string = false;
+    ps->base.borrow = borrow;
+    ps->str = NULL;
+}
+
+static const sc_fetch_calls php_sc_fetch_calls = {php_sc_now, php_sc_fetch_borrow, php_sc_fetch_enter,
+                                                  php_sc_fetch_open};
+
+/* Fetches one key into dst (now: SC_FETCH_NOW_LATER, or the time to use):
+ * sc_fetch_value (sc_fetch.h), inlined into apcu_fetch, whose first try
+ * does the commonest fetches (an int, a zero-copy value in place, a miss,
+ * of an entry without a ttl) without another call and without the clock.
+ * The core's rest of it is a call that is never inlined
+ * (sc_fetch_value_rest), so that the first try keeps few values live; the
+ * key and how far the first try got go to it by pointer: passed by value,
+ * the call copied them with 16-byte loads right after the first try had
+ * written them with narrower stores, a failed store forwarding per load,
+ * about a tenth of a 1 KiB string's fetch (perf's cpu-clock samples;
+ * fetch_str_1k, benchmarks/RESULTS.md). */
 static zend_always_inline int php_sc_fetch_key(const sc_key *kp, zval *dst, int64_t now)
 {
+    php_sc_sink sink;
     sc_value_out out;
-    sc_fetch_at at;
     sc_key k = *kp;
-    uint32_t borrow;
     int r;
 
-    borrow = php_sc_zc_borrow_entered();
-    r = sc_fetch_fast(&php_sc_shared_cache, &k, now, php_sc_now, borrow, &SCG(fetch_memos), &out, &at);
-    if (UNEXPECTED(r == SC_FAST_NO) && at.vtype == SC_V_ZC && !borrow && php_sc_zc_on) {
-        /* A zero-copy value, found from outside the epoch (nothing was
-         * counted or kept): enter, then look again from the start. */
-        borrow = php_sc_zc_borrow();
-        r = sc_fetch_fast(&php_sc_shared_cache, &k, now, php_sc_now, borrow, &SCG(fetch_memos), &out, &at);
-    }
+    r = sc_fetch_value(&php_sc_shared_cache, &k, now, &php_sc_fetch_calls, &SCG(fetch_memos), &sink.base, &out);
     if (EXPECTED(r == SC_FAST_BORROWED)) {
         if (EXPECTED(php_sc_zc_in_place_at(&out, dst, php_sc_zc_pad_for(k.len)))) {
             return PHP_SC_FETCH_HIT;
@@ -306,7 +314,7 @@ static zend_always_inline int php_sc_fetch_key(const sc_key *kp, zval *dst, int6
     if (r == SC_FAST_MISS) {
         return PHP_SC_FETCH_MISS;
     }
-    return php_sc_fetch_rest(&k, &at, borrow, dst);
+    return php_sc_fetch_rest(r, &sink, &out, dst);
 }
 
 /* A miss of the caller's own key: the key's preloaded entry, if any
