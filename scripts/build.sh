@@ -65,10 +65,10 @@ if [ "$debug" -eq 1 ]; then
     mkdir -p "$dir"
     if git rev-parse --git-dir >/dev/null 2>&1; then
         git ls-files -z -co --exclude-standard -- config.m4 config.w32 '*.c' '*.h' 'src/*' 'include/*' 'php/*' \
-            scripts/build.sh scripts/check-core.sh \
+            scripts/build.sh scripts/check-core.sh scripts/check-glue.sh \
             | tar -c --null -T - -f - | tar -x -C "$dir" --keep-newer-files -f - 2>/dev/null || true
     else
-        tar -c -f - config.m4 ./*.c ./*.h src include php scripts/build.sh scripts/check-core.sh | tar -x -C "$dir" -m -f -
+        tar -c -f - config.m4 ./*.c ./*.h src include php scripts/build.sh scripts/check-core.sh scripts/check-glue.sh | tar -x -C "$dir" -m -f -
     fi
     # Core files deleted from the checkout would stay in a kept copy.
     for f in "$dir"/src/*.c "$dir"/include/*.h "$dir"/php/*.c "$dir"/php/*.h "$dir"/./*.c "$dir"/./*.h; do
