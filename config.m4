@@ -20,6 +20,9 @@ if test "$PHP_SHARDCACHE" != "no"; then
     php/serializer.c \
     php/compat.c \
     php/value.c \
+    php/plain_enc.c \
+    php/plain_dec.c \
+    php/serialized.c \
     php/object.c \
     php/zc.c \
     php/zc_copy.c \

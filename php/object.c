@@ -61,8 +61,10 @@
 #include "ext/standard/basic_functions.h"
 #include "ext/date/php_date.h"
 #include "php_shardcache.h"
-#include "value.h"
 #include "value_fmt.h"
+#include "plain_enc.h"
+#include "plain_dec.h"
+#include "serialized.h"
 #include "object.h"
 #include "zc.h"
 
@@ -74,7 +76,7 @@ ZEND_TSRMLS_CACHE_EXTERN()
 
 /* Tags of the object form (beside the scalar tags of value_fmt.h). */
 enum {
-    PHP_SC_O_PLAIN  = 0x20,   /* one array in php/value.c's plain format */
+    PHP_SC_O_PLAIN  = 0x20,   /* one array in the plain format */
     PHP_SC_O_LIST   = 0x21,   /* u32 n, then n values (keys 0..n-1) */
     PHP_SC_O_HASH   = 0x22,   /* u32 n, then n (key, value) */
     PHP_SC_O_OBJ    = 0x23,   /* u32 class, u32 n, u32 m, (u32 slot, value) x n, (key, value) x m */
@@ -437,7 +439,7 @@ static bool php_sc_oenc_array(php_sc_oenc *e, HashTable *ht)
     if (e->not_plain) {
         e->not_plain = false;   /* php/value.c tried the top array already */
         e->len = mark;
-    } else if (php_sc_value_plain_encode(ht, &e->buf, &e->len, &e->cap, &levels)) {
+    } else if (php_sc_plain_encode_append(ht, &e->buf, &e->len, &e->cap, &levels)) {
         if (e->level + levels > e->max_level) {
             e->max_level = e->level + levels;
         }
@@ -1414,7 +1416,7 @@ static bool php_sc_odec_value(php_sc_odec *d, zval *out, zend_property_info *inf
             d->p += n;
             return true;
         case PHP_SC_O_PLAIN:
-            return php_sc_value_plain_decode(&d->p, d->end, out) == SUCCESS;
+            return php_sc_plain_decode_at(&d->p, d->end, out) == SUCCESS;
         case PHP_SC_O_ZARR:
             return php_sc_odec_u32(d, &n) && php_sc_ozarr(d->h, n, out);
         case PHP_SC_O_LIST:
@@ -1723,7 +1725,7 @@ static bool php_sc_otext_value(php_sc_otext *x)
             zval tmp;
             php_serialize_data_t vh;
             zend_long precision = PG(serialize_precision);
-            if (tag == PHP_SC_O_PLAIN ? php_sc_value_plain_decode(&x->p, x->end, &tmp) != SUCCESS
+            if (tag == PHP_SC_O_PLAIN ? php_sc_plain_decode_at(&x->p, x->end, &tmp) != SUCCESS
                                       : !php_sc_otext_u32(x, &v) || !php_sc_ozarr(x->h, v, &tmp)) {
                 return false;
             }
@@ -1874,7 +1876,7 @@ static zend_result php_sc_odec_text(php_sc_ohead *h, zval *out)
         return FAILURE;
     }
     smart_str_appendc(&x.s, '\0');   /* stored serialized text ends in one */
-    rc = php_sc_value_decode_php_text(ZSTR_VAL(x.s.s), ZSTR_LEN(x.s.s), out);
+    rc = php_sc_serialized_decode_php_text(ZSTR_VAL(x.s.s), ZSTR_LEN(x.s.s), out);
     smart_str_free(&x.s);
     return rc;
 }

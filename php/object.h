@@ -7,17 +7,13 @@
 #define SHARDCACHE_OBJECT_H
 
 #include "php.h"
-#include "value.h"
-
-/* First byte of SC_V_SERIALIZED data in the object form (serialize() text
- * never starts with it; a third-party serializer's bytes start with 0x00). */
-#define PHP_SC_OBJ_FORM 0x01
+#include "value_fmt.h"
 
 /* Encodes value (an object, or an array holding objects or shared
  * references) in the object form into *out (SC_V_SERIALIZED, owned_buf).
  * False, with nothing raised and *out untouched: the value is not one the
  * form takes (see php/object.c); the caller serializes it. Runs no user
- * code. An array value must be one php/value.c's plain format refused. */
+ * code. An array value must be one the plain format refused. */
 bool php_sc_obj_encode(zval *value, php_sc_encoded *out);
 
 /* Decodes object-form data (len bytes, first byte PHP_SC_OBJ_FORM) into

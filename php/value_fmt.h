@@ -1,7 +1,9 @@
 /*
- * php/value_fmt.h - the byte format's building blocks shared by
- * php/value.c (arrays) and php/object.c (the object form): the tags and
- * the little-endian helpers. Internal to the glue's value encoding.
+ * php/value_fmt.h - the byte formats' building blocks, shared by the
+ * codecs of the glue's value encoding (php/value.c and the modules it
+ * calls): what an encoder hands the store (php_sc_encoded), the tags of
+ * the plain format (php/plain_enc.c, php/plain_dec.c), shared by the
+ * object form (php/object.c), and the little-endian helpers. Header only.
  */
 #ifndef SHARDCACHE_VALUE_FMT_H
 #define SHARDCACHE_VALUE_FMT_H
@@ -9,6 +11,29 @@
 #include "php.h"
 #include <stdint.h>
 #include <string.h>
+#include "sc_vtype.h"
+
+/* An encoded value: what php_sc_value_encode gives the store. */
+typedef struct php_sc_encoded {
+    uint8_t vtype;
+    int64_t scalar;        /* SC_V_LONG: the value; SC_V_DOUBLE: the IEEE bits (memcpy) */
+    const char *data;      /* bytes for STRING/ARRAY/SERIALIZED (NULL otherwise) */
+    size_t len;
+    /* what php_sc_value_encoded_release frees (set by the encoders) */
+    zend_string *owned_str;
+    char *owned_buf;
+} php_sc_encoded;
+
+/* Arrays nested deeper than this are not put in the SC_V_ARRAY format;
+ * they are stored as SC_V_SERIALIZED instead (as APCu does for every array).
+ * SC_V_ARRAY data nested deeper than this is rejected by the decoder; the
+ * object form bounds its nesting by it too. */
+#define PHP_SC_VALUE_MAX_DEPTH 512
+
+/* First byte of SC_V_SERIALIZED data in the object form (php/object.c;
+ * serialize() text never starts with it; a third-party serializer's bytes
+ * start with 0x00). */
+#define PHP_SC_OBJ_FORM 0x01
 
 /* ---- tags ---------------------------------------------------------------- */
 
@@ -97,6 +122,18 @@ static zend_always_inline void php_sc_store_u64(char *p, uint64_t v)
 {
     v = php_sc_le64(v);
     memcpy(p, &v, 8);
+}
+
+/* v as a zend_long; false when it does not fit (32-bit builds). */
+static zend_always_inline int php_sc_i64_to_long(int64_t v, zend_long *out)
+{
+#if SIZEOF_ZEND_LONG < 8
+    if (v < ZEND_LONG_MIN || v > ZEND_LONG_MAX) {
+        return 0;
+    }
+#endif
+    *out = (zend_long) v;
+    return 1;
 }
 
 /* An integer at p (9 bytes free) in the fewest bytes its tags allow: tag
