@@ -25,6 +25,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     php/serialized.c \
     php/object.c \
     php/zc.c \
+    php/zc_store.c \
     php/zc_copy.c \
     src/sc_layout.c \
     src/sc_file.c \

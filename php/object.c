@@ -66,7 +66,7 @@
 #include "plain_dec.h"
 #include "serialized.h"
 #include "object.h"
-#include "zc.h"
+#include "zc_copy.h"
 
 #include <math.h>
 

@@ -22,7 +22,7 @@ bool php_sc_obj_encode(zval *value, php_sc_encoded *out);
  * __PHP_Incomplete_Class, changed classes: unserialize()'s result). */
 zend_result php_sc_obj_decode(const char *data, size_t len, zval *out);
 
-/* Zero-copy layouts (php/zc.c): lays out the plain, non-empty array ht
+/* Zero-copy layouts (php/zc_store.c): lays out the plain, non-empty array ht
  * in the layout being built and gives the position, from the layout's
  * header, of a pointer to it; false: it cannot (the store gives up the
  * layout). */
@@ -36,7 +36,7 @@ void php_sc_obj_count_zc_store(void);
 
 /* php_sc_obj_decode of object-form bytes inside a zero-copy layout whose
  * header is at zc_hdr (zc_len bytes from there): its arrays are used in
- * place (borrow) or copied (php_sc_zc_copy_array_at). */
+ * place (borrow) or copied (php_sc_zc_copy_array_at, php/zc_copy.h). */
 zend_result php_sc_obj_decode_zc(const char *data, size_t len, zval *out, const char *zc_hdr, size_t zc_len, bool borrow);
 
 /* MINIT: reads the test-only knob SHARDCACHE_TEST_OBJ_TEXT (1: every fetch
