@@ -24,6 +24,10 @@ if test "$PHP_SHARDCACHE" != "no"; then
     php/plain_dec.c \
     php/serialized.c \
     php/object.c \
+    php/ocls.c \
+    php/oenc.c \
+    php/odec.c \
+    php/otext.c \
     php/zc.c \
     php/zc_store.c \
     php/zc_copy.c \

@@ -15,7 +15,7 @@ zend_result php_sc_plain_decode(const char *data, size_t len, zval *out);
 
 /* Reads one plain array (never the memo form) at *p, not past end, and
  * advances *p past it; FAILURE: *out NULL, *p unchanged. For the object
- * form (php/object.c). */
+ * form (php/odec.c, php/otext.c). */
 zend_result php_sc_plain_decode_at(const unsigned char **p, const unsigned char *end, zval *out);
 
 #endif

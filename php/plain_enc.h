@@ -23,7 +23,7 @@ bool php_sc_plain_encode(HashTable *ht, php_sc_encoded *out);
  * the memo form) at *buf + *len (an emalloc'd buffer of *cap bytes, grown
  * as needed); false: ht is not plain (*len unchanged). *depth: the levels
  * of non-empty arrays in it (unserialize()'s count for max_depth). For the
- * object form (php/object.c). */
+ * object form (php/oenc.c). */
 bool php_sc_plain_encode_append(HashTable *ht, char **buf, size_t *len, size_t *cap, uint32_t *depth);
 
 #endif

@@ -32,7 +32,7 @@ bool php_sc_serialized_external(void);
 zend_result php_sc_serialized_encode(zval *value, php_sc_encoded *out);
 
 /* Decodes SC_V_SERIALIZED data of len bytes that is not in the object form
- * (the caller hands that to php/object.c) into *out; may run user code.
+ * (the caller hands that to php/odec.c) into *out; may run user code.
  * FAILURE: *out is NULL, and php_sc_serialized_parse_failed is set when
  * the bytes could not be parsed. */
 zend_result php_sc_serialized_decode(const char *data, size_t len, zval *out);

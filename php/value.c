@@ -33,7 +33,7 @@
  * Decode: the plain format and the object form's native decode run no
  * user code; serialized text goes to php_var_unserialize() as in APCu and
  * may run user code, and so does the object form when one of its classes
- * is not loaded or changed.
+ * is not loaded or changed (php/otext.c).
  *
  * Format and rules: docs/internals.md#php_value
  */
@@ -43,7 +43,8 @@
 #include "plain_enc.h"
 #include "plain_dec.h"
 #include "serialized.h"
-#include "object.h"
+#include "oenc.h"
+#include "odec.h"
 
 #include <string.h>
 

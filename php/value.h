@@ -29,7 +29,7 @@ zend_result php_sc_value_decode(uint8_t vtype, int64_t scalar, const char *data,
    __wakeup or __unserialize run after it throwing (APCu: found). */
 zend_result php_sc_value_decode_ex(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *out,
                                    bool *parse_failed);
-/* php_sc_obj_decode_zc (php/object.h) with php_sc_value_decode_ex's
+/* php_sc_obj_decode_zc (php/odec.h) with php_sc_value_decode_ex's
  * *parse_failed: an object's zero-copy layout (php/zc.c). */
 zend_result php_sc_value_decode_zc_object(const char *data, size_t len, zval *out, const char *zc_hdr, size_t zc_len,
                                           bool borrow, bool *parse_failed);

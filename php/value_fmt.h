@@ -2,8 +2,8 @@
  * php/value_fmt.h - the byte formats' building blocks, shared by the
  * codecs of the glue's value encoding (php/value.c and the modules it
  * calls): what an encoder hands the store (php_sc_encoded), the tags of
- * the plain format (php/plain_enc.c, php/plain_dec.c), shared by the
- * object form (php/object.c), and the little-endian helpers. Header only.
+ * the plain format (php/plain_enc.c, php/plain_dec.c) and of the object
+ * form (php/object.c), and the little-endian helpers. Header only.
  */
 #ifndef SHARDCACHE_VALUE_FMT_H
 #define SHARDCACHE_VALUE_FMT_H
@@ -29,11 +29,6 @@ typedef struct php_sc_encoded {
  * SC_V_ARRAY data nested deeper than this is rejected by the decoder; the
  * object form bounds its nesting by it too. */
 #define PHP_SC_VALUE_MAX_DEPTH 512
-
-/* First byte of SC_V_SERIALIZED data in the object form (php/object.c;
- * serialize() text never starts with it; a third-party serializer's bytes
- * start with 0x00). */
-#define PHP_SC_OBJ_FORM 0x01
 
 /* ---- tags ---------------------------------------------------------------- */
 
@@ -76,6 +71,35 @@ static zend_always_inline uint32_t php_sc_key_slot(zend_ulong h)
 {
     return (uint32_t) ((h ^ (h >> 16)) & (PHP_SC_KEYSLOTS - 1));
 }
+
+/* ---- the object form (php/object.c describes it) ------------------------ */
+
+/* First byte of SC_V_SERIALIZED data in the object form (serialize() text
+ * never starts with it; a third-party serializer's bytes start with 0x00). */
+#define PHP_SC_OBJ_FORM 0x01
+#define PHP_SC_OBJ_VERSION 1
+/* A declared slot without a property, in a class's slot names. */
+#define PHP_SC_OBJ_NOSLOT UINT32_C(0xffffffff)
+/* What a class of the head is: a class, an enum, or one rebuilt by its
+ * __unserialize() (php_sc_ocls_unser). */
+enum { PHP_SC_OCLS_CLASS = 0, PHP_SC_OCLS_ENUM = 1, PHP_SC_OCLS_UNSER = 2 };
+
+/* Tags of the object form's values (beside the scalar tags above). */
+enum {
+    PHP_SC_O_PLAIN  = 0x20,   /* one array in the plain format */
+    PHP_SC_O_LIST   = 0x21,   /* u32 n, then n values (keys 0..n-1) */
+    PHP_SC_O_HASH   = 0x22,   /* u32 n, then n (key, value) */
+    PHP_SC_O_OBJ    = 0x23,   /* u32 class, u32 n, u32 m, (u32 slot, value) x n, (key, value) x m */
+    PHP_SC_O_ENUM   = 0x24,   /* u32 class, u32 length, the case name */
+    PHP_SC_O_OBJREF = 0x25,   /* u32 target: that object again (serialize()'s r:) */
+    PHP_SC_O_REFTO  = 0x26,   /* u32 target: a reference to it (serialize()'s R:) */
+    PHP_SC_O_TARGET = 0x27,   /* the next value is a target */
+    PHP_SC_O_KSTR   = 0x28,   /* key: u32 length, bytes (keys also PHP_SC_K_I32/I64) */
+    PHP_SC_O_ZARR   = 0x29,   /* zero-copy layout only: u32 position (from its header) of
+                                 the pointer to an immutable array laid out there */
+    PHP_SC_O_UOBJ   = 0x2a    /* u32 class, u32 n, (key, scalar value) x n: an object
+                                 rebuilt by its __unserialize() from that array */
+};
 
 /* ---- little-endian helpers ----------------------------------------------- */
 

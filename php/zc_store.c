@@ -7,7 +7,7 @@
  * header; the core copies it into the entry and calls php_sc_zc_fixup
  * under the shard lock, before linking it, to turn the offsets into
  * addresses and record the header's own address. An object takes the
- * object form (php/object.c) with its plain arrays laid out beside it.
+ * object form (php/oenc.c) with its plain arrays laid out beside it.
  *
  * Test-only knobs, read at module start: SHARDCACHE_TEST_ZC_ABI and
  * SHARDCACHE_TEST_ZC_SHAPE (decimal) are written into this process's
@@ -31,7 +31,7 @@
 #include "zend_hash.h"
 #include "zc_store.h"
 #include "zc_copy.h"
-#include "object.h"
+#include "oenc.h"
 #include "value.h"
 
 bool php_sc_zc_on;
@@ -358,7 +358,7 @@ static void php_sc_zc_fixup(void *arg, char *dst, size_t len)
     ((php_sc_zc_hdr *)h)->self = (uint64_t)(uintptr_t)h;
 }
 
-/* Objects: the object form (php/object.c) with its non-empty plain arrays
+/* Objects: the object form (php/oenc.c) with its non-empty plain arrays
  * laid out here, each reached through an 8-byte pointer slot. */
 static bool php_sc_zc_obj_hook(void *ctx, HashTable *ht, uint32_t *pos)
 {
