@@ -66,6 +66,7 @@ uint64_t php_sc_ocls_compute(zend_class_entry *ce)
     zend_class_entry *c;
     uint32_t i;
 
+    ZEND_ASSERT(php_sc_ocls_date_ces[0] && php_sc_ocls_date_ces[1] && php_sc_ocls_date_ces[2]);   /* MINIT ran */
     if (!(ce->ce_flags & ZEND_ACC_LINKED)) {
         return 0;
     }

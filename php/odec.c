@@ -227,6 +227,7 @@ static bool php_sc_odec_array(php_sc_odec *d, zval *out, bool list)
     /* Sized once: slots handed to targets never move. */
     array_init_size(out, n);
     ht = Z_ARRVAL_P(out);
+    ZEND_ASSERT(ht->nTableSize >= n);
     zend_hash_real_init_mixed(ht);
     HT_ALLOW_COW_VIOLATION(ht);
     for (i = 0; i < n; i++) {
@@ -319,6 +320,7 @@ static bool php_sc_odec_object(php_sc_odec *d, zval *out, zend_property_info *in
         return false;
     }
     obj = Z_OBJ_P(out);
+    ZEND_ASSERT(d->nmade < d->nt);   /* at most one per target */
     d->made[d->nmade++] = obj;
     if (!php_sc_odec_u32(d, &ndecl) || ndecl > (uint32_t) ce->default_properties_count || !php_sc_odec_u32(d, &ndyn)) {
         return false;
@@ -384,6 +386,7 @@ static zend_never_inline bool php_sc_odec_unser(php_sc_odec *d, zval *out, zend_
         return false;
     }
     obj = Z_OBJ_P(out);
+    ZEND_ASSERT(d->nmade < d->nt);   /* at most one per target */
     d->made[d->nmade++] = obj;
     ZVAL_NULL(&data);
     ok = php_sc_odec_array(d, &data, false);
@@ -685,6 +688,7 @@ zend_result php_sc_obj_decode_zc(const char *data, size_t len, zval *out, const 
     php_sc_ohead h;
     zend_result rc;
 
+    ZEND_ASSERT(!borrow || (zc_hdr && SCG(zc_holding)));   /* arrays in place: the request holds them */
     ZVAL_NULL(out);
     if (!php_sc_ohead_read(data, len, &h, local)) {
         return FAILURE;

@@ -212,6 +212,7 @@ static zend_never_inline bool php_sc_oenc_unser(php_sc_oenc *e, zend_object *obj
     zend_string *key;
     bool ok = true;
 
+    ZEND_ASSERT(e->ntargets > 0);
     if (!php_sc_ocls_fp(ce) || EG(exception)) {
         return false;
     }
@@ -268,6 +269,7 @@ static zend_always_inline bool php_sc_oenc_enum(php_sc_oenc *e, zend_object *obj
     zend_class_entry *ce = obj->ce;
     zval *name;
 
+    ZEND_ASSERT(e->ntargets > 0);
     if (!php_sc_ocls_fp(ce)) {
         return false;
     }
@@ -338,6 +340,7 @@ static bool php_sc_oenc_object(php_sc_oenc *e, zend_object *obj)
     uint32_t count, ndecl = 0, ndyn = 0, i;
     size_t decl_at;
 
+    ZEND_ASSERT(e->ntargets > 0);
     if (ce->ce_flags & ZEND_ACC_ENUM) {
         return php_sc_oenc_enum(e, obj);
     }
@@ -602,6 +605,7 @@ static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_
         php_sc_oenc_drop(&e, zc != NULL);
         return false;
     }
+    ZEND_ASSERT(e.buf && e.level == 0 && e.depth == 0);   /* a whole value, every level closed */
 
     /* The head (its size first, then written in place before the body). */
     hlen = php_sc_oenc_head_size(&e);

@@ -458,6 +458,7 @@ static zend_result php_sc_dec_hash(php_sc_rbuf *r, zval *out, uint32_t depth)
 
     /* At most n inserts into a table sized for >= n: no resize ever
      * happens, which _zend_hash_append relies on. */
+    ZEND_ASSERT(ht->nTableSize >= n);
     for (i = 0; i < n; i++) {
         unsigned char ktag;
         zend_long h;

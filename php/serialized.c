@@ -140,6 +140,7 @@ zend_result php_sc_serialized_decode(const char *data, size_t len, zval *out)
     php_unserialize_data_t var_hash;
     int ok;
 
+    ZEND_ASSERT(len == 0 || data[0] != PHP_SC_OBJ_FORM);   /* the caller's: php/odec.c */
     ZVAL_NULL(out);
     if (len != 0 && data[0] == '\0') {
         return php_sc_serialized_decode_ext(data, len, out);

@@ -57,6 +57,7 @@ void php_sc_zc_enter(void)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+    ZEND_ASSERT(!SCG(zc_entered));   /* the callers' test (php/zc.h) */
     if (php_sc_active && sc_cache_zc_enter(&php_sc_shared_cache)) {
         SCG(zc_entered) = true;
         pthread_once(&once, php_sc_zc_register_atfork);

@@ -121,6 +121,7 @@ static zend_always_inline bool php_sc_zc_in_place_at(const sc_value_out *out, zv
     if (!out->borrowed || out->len < pad + sizeof(php_sc_zc_hdr)) {
         return false;
     }
+    ZEND_ASSERT(SCG(zc_entered));
     h = (const php_sc_zc_hdr *)(out->data + pad);   /* 8-aligned in the segment */
     if (UNEXPECTED(h->self != (uint64_t)(uintptr_t)h || h->abi != PHP_SC_ZC_ABI || h->magic != PHP_SC_ZC_MAGIC
                    || h->kind == PHP_SC_ZC_KIND_OBJECT)) {

@@ -279,6 +279,7 @@ bool php_sc_zc_array_at(const char *hdr, size_t len, size_t pos, bool borrow, zv
 {
     if (borrow) {
         uint64_t v;
+        ZEND_ASSERT(SCG(zc_holding));   /* a pointer into the segment handed to PHP */
         if (pos > len || len - pos < sizeof(v)) {
             return false;
         }

@@ -349,6 +349,7 @@ static void php_sc_zc_fixup(void *arg, char *dst, size_t len)
     size_t i;
 
     (void)len;
+    ZEND_ASSERT((uint8_t)dst[0] == b->pad);   /* the bytes php_sc_zb_store handed over */
     for (i = 0; i < b->nrel; i++) {
         uint64_t v;
         memcpy(&v, h + b->rel[i], sizeof(v));
