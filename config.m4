@@ -25,8 +25,16 @@ if test "$PHP_SHARDCACHE" != "no"; then
     php/serializer.c \
     php/compat.c \
     php/value.c \
+    php/plain_enc.c \
+    php/plain_dec.c \
+    php/serialized.c \
     php/object.c \
+    php/ocls.c \
+    php/oenc.c \
+    php/odec.c \
+    php/otext.c \
     php/zc.c \
+    php/zc_store.c \
     php/zc_copy.c \
     src/sc_layout.c \
     src/sc_file.c \
@@ -37,6 +45,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     src/sc_evict.c \
     src/sc_fair.c \
     src/sc_cache.c \
+    src/sc_cache_zc.c \
     src/sc_shard.c \
     src/sc_entry.c \
     src/sc_inplace.c \

@@ -9,16 +9,8 @@
 #include "sc_cache.h"
 #include "sc_fetch.h"
 
-/* Glue invariants (what a comment says must hold) are ZEND_ASSERT(cond).
- * PHP checks ZEND_ASSERT only in its own debug builds; elsewhere cond is an
- * assumption for the optimizer. The debug build of shardcache (SC_DEBUG:
- * scripts/build.sh --debug) checks them on a release PHP too, as the
- * core's SC_ASSERT (sc_common.h): a false cond prints the file, line,
- * function and cond, and aborts. */
-#if defined(SC_DEBUG) && !ZEND_DEBUG
-# undef ZEND_ASSERT
-# define ZEND_ASSERT(c) SC_ASSERT(c)
-#endif
+/* ZEND_ASSERT checked in the debug build (php/debug.h). */
+#include "php/debug.h"
 
 extern zend_module_entry shardcache_module_entry;
 #define phpext_shardcache_ptr &shardcache_module_entry
@@ -84,7 +76,7 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     /* This thread's last fetch hits, to find their entries again without
      * the table while their shards do not change (sc_fetch.h). */
     sc_fetch_memos fetch_memos;
-    /* php/object.c, this request (emptied at its end, when classes may be
+    /* php/ocls.c, this request (emptied at its end, when classes may be
      * freed): class entries with their fingerprints (0: the object form
      * does not take the class), and classes by the hash of their name;
      * direct-mapped; skip: stores whose first object is of this class that

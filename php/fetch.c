@@ -108,7 +108,7 @@ static bool php_sc_out_to_zval(php_sc_sink *sink, const sc_value_out *out, zval 
         if (UNEXPECTED(php_sc_zc_is_object(out))) {
             goto decode;
         }
-        ok = php_sc_zc_to_zval(out, dst) == PHP_SC_ZC_COPIED;
+        ok = php_sc_zc_to_zval(out, dst) == PHP_SC_ZC_SET;
         break;
     case SC_V_STRING: {
         zend_string *s = sink->str;
@@ -186,7 +186,7 @@ static zend_never_inline int php_sc_fetch_finish(php_sc_sink *sink, const sc_val
         /* Not usable in place: copied; or laid out by another PHP, which
          * cannot read it here: a miss. */
         int z = php_sc_zc_to_zval(out, dst);
-        r = z == PHP_SC_ZC_COPIED ? PHP_SC_FETCH_HIT : z == PHP_SC_ZC_FOREIGN ? PHP_SC_FETCH_MISS : PHP_SC_FETCH_UNDECODABLE;
+        r = z == PHP_SC_ZC_SET ? PHP_SC_FETCH_HIT : z == PHP_SC_ZC_FOREIGN ? PHP_SC_FETCH_MISS : PHP_SC_FETCH_UNDECODABLE;
     } else {
         bool parse_failed = false;
         r = php_sc_out_to_zval(sink, out, dst, &parse_failed) ? PHP_SC_FETCH_HIT

@@ -14,7 +14,10 @@
 #   - a module includes the header of a module in a higher layer of the
 #     layer table of php/README.md (section "2."), or a glue header is
 #     missing from that table;
-#   - a glue file is over 1,000 lines, or shardcache.c has 800 or more.
+#   - a glue file is over 1,000 lines, or shardcache.c has 800 or more;
+#   - a glue file asserts (ZEND_ASSERT) without including php/debug.h or
+#     php_shardcache.h itself: its assertions would not be checked in the
+#     debug build.
 # Modules: php/X.c and php/X.h are module X; shardcache.c is the module
 # "shardcache" (the top layer), php_shardcache.h the module
 # "php_shardcache" (the bottom one). The generated php/*_arginfo.h files
@@ -215,8 +218,16 @@ for f in "${sources[@]}" "${headers[@]}" php/*_arginfo.h; do
     fi
 done
 
+# 7. assertions that the debug build checks
+for f in "${sources[@]}" "${headers[@]}"; do
+    case "$f" in php/debug.h) continue ;; esac
+    grep -q 'ZEND_ASSERT(' "$f" || continue
+    quoted_includes "$f" | grep -qxE '(php/)?debug\.h|php_shardcache\.h' \
+        || problem "$f asserts (ZEND_ASSERT) but includes neither php/debug.h nor php_shardcache.h: the debug build would not check it"
+done
+
 if [ "$fail" -ne 0 ]; then
     echo "check-glue: FAILED" >&2
     exit 1
 fi
-echo "check-glue: ok (${#sources[@]} sources, ${#headers[@]} headers: core headers, own headers, one header per module, no include circle, layers, file sizes)"
+echo "check-glue: ok (${#sources[@]} sources, ${#headers[@]} headers: core headers, own headers, one header per module, no include circle, layers, file sizes, checked assertions)"

@@ -24,6 +24,10 @@
 #   glue-unlisted   a glue header missing from php/README.md's layer table
 #   glue-file-size  a glue file of more than 1,000 lines
 #   module-size     shardcache.c of 800 lines or more
+#   glue-assert     a glue file asserts without php/debug.h (unchecked in the debug build)
+# and scripts/check-titles.sh (titles-long, titles-same: a phpt title over
+# 80 characters, two equal titles) and scripts/check-docs.sh (docs-phases,
+# docs-w32, docs-notes, docs-link: below) the same way.
 #
 #   tests/structure/run.sh [-h|--help]
 # Prints a line per case and "structure: N passed, N failed". Exits non-zero
@@ -143,6 +147,8 @@ case_ glue-file-size 'php/owner.c has [0-9]+ lines: a glue file has at most 1000
     many_lines php/owner.c 800
 case_ module-size 'shardcache.c has [0-9]+ lines: the module stays under 800' \
     many_lines shardcache.c 300
+case_ glue-assert 'php/plain_enc.c asserts \(ZEND_ASSERT\) but includes neither php/debug.h' \
+    bash -c 'printf "\nstatic void php_sc_plain_enc_probe(int x) { ZEND_ASSERT(x > 0); }\n" >> php/plain_enc.c'
 
 # scripts/check-titles.sh (phpt titles at most 80 characters, no two equal)
 # passes on this checkout and fails on copies of its tests/ where one phpt
