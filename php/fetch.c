@@ -1,11 +1,12 @@
 /*
  * php/fetch.c - apcu_fetch and apcu_entry: a fetched value into a zval.
  *
- * A fetch asks the core's fast path first (sc_fetch_fast, inlined into
- * apcu_fetch through php_sc_fetch_key), then the rest of the fetch
- * (sc_cache_fetch_at) with a sink: strings are copied straight into a
- * zend_string, other encoded values into this thread's scratch buffer,
- * which is detached while a decoder may run user code that fetches again.
+ * A fetch is the core's sc_fetch_value (sc_fetch.h, inlined into
+ * apcu_fetch through php_sc_fetch_key): its first try, then the rest of
+ * the fetch with a sink that php_sc_fetch_calls opens: strings are copied
+ * straight into a zend_string, other encoded values into this thread's
+ * scratch buffer, which is detached while a decoder may run user code
+ * that fetches again.
  * apcu_entry reserves a missing key, computes its value and stores it
  * (php/store.c).
  */
@@ -235,7 +236,7 @@ static zend_always_inline int php_sc_fetch_rest(int r, php_sc_sink *sink, const 
     return PHP_SC_FETCH_MISS;
 }
 
-/* A hit that sc_fetch_fast returned and that is neither an int nor
+/* A hit that sc_fetch_value returned and that is neither an int nor
  * a zero-copy value used in place: another scalar, or a zero-copy value
  * that must be copied (php_sc_fetch_finish). */
 static zend_never_inline int php_sc_fetch_hit_rest(const sc_value_out *out, zval *dst)
