@@ -67,7 +67,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
   dnl change to one function no longer moves the others' code against the
   dnl CPU's 64-byte fetch and op-cache windows. Without it, builds that
   dnl differ only in code a workload never runs measured up to 5% apart on
-  dnl it (fetch_obj_small, benchmarks/RESULTS.md); it adds about 7 KB of padding (text 150 KB -> 157 KB).
+  dnl it (fetch_obj_small; figures in the commit that added it); it adds about 7 KB of padding (text 150 KB -> 157 KB).
   SHARDCACHE_CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -fvisibility=hidden -falign-functions=64 -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1"
 
   dnl Process-shared mutexes live in libpthread on older glibc

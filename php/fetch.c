@@ -290,7 +290,7 @@ static const sc_fetch_calls php_sc_fetch_calls = {php_sc_now, php_sc_fetch_borro
  * the call copied them with 16-byte loads right after the first try had
  * written them with narrower stores, a failed store forwarding per load,
  * about a tenth of a 1 KiB string's fetch (perf's cpu-clock samples;
- * fetch_str_1k, benchmarks/RESULTS.md). */
+ * fetch_str_1k; the figures are in the commit that made it so). */
 static zend_always_inline int php_sc_fetch_key(const sc_key *kp, zval *dst, int64_t now)
 {
     php_sc_sink sink;

@@ -59,6 +59,24 @@ check_tree() {
     return "$rc"
 }
 
+# expect_failure NAME EXPECTED-MESSAGE-REGEX CHECK-COMMAND...: the check,
+# run on a copy that breaks one rule, must fail with a line matching the
+# regex; counts the case as passed or failed.
+expect_failure() {
+    local name="$1" want="$2" out; shift 2
+    if out="$("$@" 2>&1)"; then
+        echo "FAIL: $name: the check passed a tree that breaks the rule"
+        failed=$((failed + 1))
+    elif grep -qE "$want" <<<"$out"; then
+        echo "ok:   $name: $(grep -m1 -E "$want" <<<"$out")"
+        pass=$((pass + 1))
+    else
+        echo "FAIL: $name: the check failed, but not with /$want/:"
+        sed 's/^/      /' <<<"$out"
+        failed=$((failed + 1))
+    fi
+}
+
 # case NAME EXPECTED-MESSAGE-REGEX EDIT-COMMAND... (run inside the copy)
 case_() {
     local name="$1" want="$2"; shift 2
@@ -70,17 +88,7 @@ case_() {
     fi
     copy_tree "$dir"
     (cd "$dir" && "$@") || { echo "FAIL: $name: the edit did not apply"; failed=$((failed + 1)); return; }
-    if out="$(check_tree "$dir")"; then
-        echo "FAIL: $name: the checkers passed a tree that breaks the rule"
-        failed=$((failed + 1))
-    elif grep -qE "$want" <<<"$out"; then
-        echo "ok:   $name: $(grep -m1 -E "$want" <<<"$out")"
-        pass=$((pass + 1))
-    else
-        echo "FAIL: $name: the checkers failed, but not with /$want/:"
-        sed 's/^/      /' <<<"$out"
-        failed=$((failed + 1))
-    fi
+    expect_failure "$name" "$want" check_tree "$dir"
 }
 
 append() { printf '%s\n' "$2" >>"$1"; }
@@ -159,17 +167,7 @@ titles_case() { # NAME EXPECTED-MESSAGE-REGEX EDIT-COMMAND... (run inside the co
     mkdir -p "$dir"
     (cd "$ROOT" && find tests -name '*.phpt' -type f -exec cp --parents -t "$dir" {} +)
     (cd "$dir" && "$@") || { echo "FAIL: $name: the edit did not apply"; failed=$((failed + 1)); return; }
-    if out="$(bash "$ROOT/scripts/check-titles.sh" "$dir" 2>&1)"; then
-        echo "FAIL: $name: check-titles passed a tree that breaks the rule"
-        failed=$((failed + 1))
-    elif grep -qE "$want" <<<"$out"; then
-        echo "ok:   $name: $(grep -m1 -E "$want" <<<"$out")"
-        pass=$((pass + 1))
-    else
-        echo "FAIL: $name: check-titles failed, but not with /$want/:"
-        sed 's/^/      /' <<<"$out"
-        failed=$((failed + 1))
-    fi
+    expect_failure "$name" "$want" bash "$ROOT/scripts/check-titles.sh" "$dir"
 }
 
 if out="$(bash "$ROOT/scripts/check-titles.sh" "$ROOT" 2>&1)"; then
@@ -203,17 +201,7 @@ docs_case() {
         mkdir -p "$dir/$(dirname "$f")" && cp -r "$ROOT/$f" "$dir/$f"
     done
     (cd "$dir" && "$@") || { echo "FAIL: $name: the edit did not apply"; failed=$((failed + 1)); return; }
-    if out="$(bash "$DOCS_CHECK" --only="$only" "$dir" 2>&1)"; then
-        echo "FAIL: $name: check-docs passed a tree that breaks the rule"
-        failed=$((failed + 1))
-    elif grep -qE "$want" <<<"$out"; then
-        echo "ok:   $name: $(grep -m1 -E "$want" <<<"$out")"
-        pass=$((pass + 1))
-    else
-        echo "FAIL: $name: check-docs failed, but not with /$want/:"
-        sed 's/^/      /' <<<"$out"
-        failed=$((failed + 1))
-    fi
+    expect_failure "$name" "$want" bash "$DOCS_CHECK" --only="$only" "$dir"
 }
 
 if out="$(bash "$DOCS_CHECK" "$ROOT" 2>&1)"; then
