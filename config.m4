@@ -14,14 +14,27 @@ if test "$PHP_SHARDCACHE" != "no"; then
   dnl Paths are relative to the extension root.
   dnl ---------------------------------------------------------------------
   SHARDCACHE_SOURCES="shardcache.c \
+    php/fetch.c \
+    php/store.c \
+    php/functions.c \
+    php/update.c \
+    php/segment.c \
     php/iterator.c \
     php/info.c \
     php/owner.c \
     php/serializer.c \
     php/compat.c \
     php/value.c \
+    php/plain_enc.c \
+    php/plain_dec.c \
+    php/serialized.c \
     php/object.c \
+    php/ocls.c \
+    php/oenc.c \
+    php/odec.c \
+    php/otext.c \
     php/zc.c \
+    php/zc_store.c \
     php/zc_copy.c \
     src/sc_layout.c \
     src/sc_file.c \
@@ -32,6 +45,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     src/sc_evict.c \
     src/sc_fair.c \
     src/sc_cache.c \
+    src/sc_cache_zc.c \
     src/sc_shard.c \
     src/sc_entry.c \
     src/sc_inplace.c \
@@ -41,6 +55,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     src/sc_live.c \
     src/sc_reserve.c \
     src/sc_snapshot.c \
+    src/sc_cache_seg.c \
     src/sc_info.c \
     src/sc_epoch.c"
 
@@ -52,7 +67,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
   dnl change to one function no longer moves the others' code against the
   dnl CPU's 64-byte fetch and op-cache windows. Without it, builds that
   dnl differ only in code a workload never runs measured up to 5% apart on
-  dnl it (fetch_obj_small, benchmarks/RESULTS.md); it adds about 7 KB of padding (text 150 KB -> 157 KB).
+  dnl it (fetch_obj_small; figures in the commit that added it); it adds about 7 KB of padding (text 150 KB -> 157 KB).
   SHARDCACHE_CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -fvisibility=hidden -falign-functions=64 -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1"
 
   dnl Process-shared mutexes live in libpthread on older glibc

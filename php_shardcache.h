@@ -9,6 +9,9 @@
 #include "sc_cache.h"
 #include "sc_fetch.h"
 
+/* ZEND_ASSERT checked in the debug build (php/debug.h). */
+#include "php/debug.h"
+
 extern zend_module_entry shardcache_module_entry;
 #define phpext_shardcache_ptr &shardcache_module_entry
 
@@ -62,16 +65,18 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     /* This thread is inside a zero-copy epoch (php/zc.c):
      * from its first fetch of a request to the request's end. */
     bool zc_entered;
-    /* The request holds (or held) a borrowed zero-copy value: set by
-     * php_sc_zc_in_place_at, the one place that hands one out; cleared at request
-     * end. A thread inside an epoch that holds none leaves it at its next
-     * zero-copy store (php_sc_zc_store), so that a miss or a scalar fetched
-     * once does not pin retired memory for ever (CLI workers). */
+    /* The request holds (or held) a borrowed zero-copy value: set where one
+     * is handed out, php_sc_zc_in_place_at (an array or a string) and
+     * php_sc_zc_object_to_zval (an object whose arrays are used in place);
+     * cleared at request end. A thread inside an epoch that holds none
+     * leaves the epoch at its next store, delete or clear (php_sc_zc_idle),
+     * so that a miss or a scalar fetched once does not pin retired memory
+     * for ever (CLI workers). */
     bool zc_holding;
     /* This thread's last fetch hits, to find their entries again without
      * the table while their shards do not change (sc_fetch.h). */
     sc_fetch_memos fetch_memos;
-    /* php/object.c, this request (emptied at its end, when classes may be
+    /* php/ocls.c, this request (emptied at its end, when classes may be
      * freed): class entries with their fingerprints (0: the object form
      * does not take the class), and classes by the hash of their name;
      * direct-mapped; skip: stores whose first object is of this class that
@@ -85,7 +90,9 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     bool isolation;          /* shardcache.isolation: user (true) or off */
     /* Whose entries this thread sees (php/owner.c), set at request start
      * and after posix_setuid / posix_seteuid: */
-    uint64_t owner_salt;     /* XORed into every key's hash: owner_id << 24 */
+    uint64_t owner_salt;     /* XORed into every key's hash: owner_id << 24
+                                (PHP_SC_OWNER_PUBLIC << 24 while
+                                apc.preload_path is loaded: php/owner.c) */
     uint32_t owner_id;       /* the effective uid (isolation on), else 0 */
     uint32_t owner_uid;      /* the effective uid */
     bool owner_all;          /* isolation on and root: clears everything,
@@ -93,7 +100,18 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     bool public_reads;       /* a miss looks for a preloaded entry too */
 ZEND_END_MODULE_GLOBALS(shardcache)
 
+/* The data every glue file shares is declared hidden, as -fvisibility=hidden
+ * makes its definitions in shardcache.c: another glue file then reads it
+ * with one instruction relative to its code, not two (the address from the
+ * GOT first). apcu_fetch reads the globals, php_sc_active and
+ * php_sc_shared_cache on every call. */
+#ifdef __GNUC__
+# pragma GCC visibility push(hidden)
+#endif
 ZEND_EXTERN_MODULE_GLOBALS(shardcache)
+#ifdef __GNUC__
+# pragma GCC visibility pop
+#endif
 #define SCG(v) ZEND_MODULE_GLOBALS_ACCESSOR(shardcache, v)
 
 #if defined(ZTS) && defined(COMPILE_DL_SHARDCACHE)
@@ -102,80 +120,14 @@ ZEND_TSRMLS_CACHE_EXTERN()
 
 /* ---- shared between the glue files (shardcache.c and php/) ---- */
 
+#ifdef __GNUC__
+# pragma GCC visibility push(hidden)
+#endif
 extern sc_cache php_sc_shared_cache;     /* this process's handle on the segment */
 extern bool php_sc_active;               /* false: every operation finds/stores nothing */
 extern char php_sc_seg_refused[320];     /* why shardcache.segment was refused ("" when it was not) */
-
-/* Time for TTL checks: the request time with apc.use_request_time, else now. */
-int64_t php_sc_now(void);
-/* Fills k from a PHP key; false when there is no cache or the key is too long. */
-bool php_sc_make_key(sc_key *k, zend_string *key);
-/* Decodes a value copied out of the cache (see php/value.h) into dst. */
-bool php_sc_decode(uint8_t vtype, int64_t scalar, const char *data, size_t len, zval *dst);
-
-/* php/owner.c: isolation by Unix user (shardcache.isolation). */
-/* The owner of the entries apc.preload_path loads with isolation on: no
- * uid (uid_t -1 is nobody's). */
-#define PHP_SC_OWNER_PUBLIC UINT32_MAX
-/* Reads the effective uid into SCG(owner_*): at request start and after
- * posix_setuid / posix_seteuid. */
-void php_sc_owner_refresh(void);
-/* After every extension started: wraps posix_setuid / posix_seteuid. */
-void php_sc_owner_startup(void);
-void php_sc_owner_shutdown(void);
-/* Around apc.preload_path's stores: they make public entries (isolation on). */
-uint64_t php_sc_owner_preload_begin(void);
-void php_sc_owner_preload_end(uint64_t saved);
-/* Turns a key made by php_sc_make_key into the key of its preloaded
- * (public) entry; false when no public entry can exist. */
-bool php_sc_key_public(sc_key *k);
-/* Gives the core the owner of an entry (sc_cache.owner_of) when isolation
- * is on: evictions then keep each owner's fair share (sc_fair.h). */
-void php_sc_owner_bind(sc_cache *c);
-/* The owner an entry's hash was made for (false: none known). */
-bool php_sc_owner_of(const sc_entry_meta *m, uint32_t *owner);
-/* The caller's own entry, or a public one (owner set when not NULL). */
-bool php_sc_owner_visible(const sc_entry_meta *m, uint32_t *owner);
-/* Visible, and not a public entry hidden by the caller's own of the key. */
-bool php_sc_owner_listed(const sc_entry_meta *m, int64_t now);
-/* The snapshot of key as the caller sees it: its own entry, else a
- * public one; NULL (nothing to free) when neither; *m filled. */
-sc_snapshot *php_sc_owner_snapshot_key(zend_string *key, int64_t now, bool with_values, sc_entry_meta *m);
-/* apcu_clear_cache: root (isolation on) clears all, others their own. */
-void php_sc_owner_clear(void);
-
-/* php/iterator.c */
-extern zend_class_entry *php_sc_iterator_ce;
-void php_sc_iterator_minit(int module_number);
-void php_sc_iterator_delete(zval *iterator, zval *return_value);
-
-/* php/info.c */
-void php_sc_info_minit(int module_number);
-/* phpinfo's Entries (php/owner.c): entries (the cache's count) for root
- * with isolation on and for a caller that sees every entry, else the
- * entries it sees. */
-uint64_t php_sc_info_entries_seen(uint64_t entries);
-
-/* php/serializer.c: apc.serializer. php_sc_serializer_minit() empties the
- * registry and, with publish_hook (APCu not loaded, cache enabled), publishes
- * APCu's registration hook (the "\0apc_register_serializer-0" constant);
- * php_sc_serializer_select() picks the serializer named by apc.serializer once
- * every extension has started. */
-void php_sc_serializer_minit(int module_number, bool publish_hook);
-void php_sc_serializer_select(const char *name);
-/* For phpinfo(): the serializer in use, and the names registered ("php, igbinary"). */
-const char *php_sc_serializer_describe(void);
-void php_sc_serializer_names(char *buf, size_t len);
-
-/* php/compat.c: the APCu identity and apc.preload_path. */
-/* Registers a module named "apcu" (version PHP_SHARDCACHE_APCU_VERSION) that
- * owns the apc.* INI entries of module own_module_number; returns it, or NULL
- * when the name is taken. Called in post-startup only. */
-zend_module_entry *php_sc_compat_register_identity(int own_module_number);
-/* Adds the class alias APCUIterator for php_sc_iterator_ce when the name is free. */
-bool php_sc_compat_alias_iterator(void);
-/* Loads every *.data file of path into the cache as APCu does at startup;
- * returns how many values were stored. */
-uint64_t php_sc_compat_preload(const char *path);
+#ifdef __GNUC__
+# pragma GCC visibility pop
+#endif
 
 #endif

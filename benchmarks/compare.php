@@ -15,7 +15,7 @@
  *
  * yac (a lockless shared-memory cache with get/set/add/delete only) is a
  * third column where its API allows (not inc_hot, entry_10k): by default
- * benchmarks/fetch-yac.sh puts Debian's yac.so in
+ * scripts/provision/yac.sh puts Debian's yac.so in
  * ${SHARDCACHE_CACHE_DIR:-/opt/shardcache}/yac (never installed
  * system-wide); --yac=none leaves it out. Within a pair the three
  * caches run back to back, the order rotating from pair to pair; the
@@ -190,7 +190,7 @@ function cell_caches(array $caches, string $w): array
 
 /**
  * yac's cache entry (or null): --yac=PATH, --yac=none, or by default the
- * build benchmarks/fetch-yac.sh unpacks (fetched on first use). yac's memory
+ * build scripts/provision/yac.sh unpacks (fetched on first use). yac's memory
  * gets apc.shm_size for its values, and 16M of key slots (the 100,000 keys
  * of mixed_zipf do not fit the default 4M).
  */
@@ -201,7 +201,7 @@ function find_yac(string $php, array $opt, string $shm, array $ini): ?array
         return null;
     }
     if ($spec === '') {
-        [$rc, $o, $e] = run_cmd(['bash', __DIR__ . '/fetch-yac.sh'], 600);
+        [$rc, $o, $e] = run_cmd(['bash', __DIR__ . '/../scripts/provision/yac.sh'], 600);
         $spec = trim($o);
         if ($rc !== 0 || $spec === '') {
             say('compare.php: yac unavailable (' . trim($e) . '); no yac column');

@@ -7,7 +7,7 @@
 #       [--shardcache-ini=k=v] [--apcu=PATH]
 # With --bundle (benchmarks/device-bundle.sh), php, APCu and shardcache
 # come from it; without, php from PATH, modules/shardcache.so, and --apcu
-# (default: the newest release build of benchmarks/build-apcu.sh in
+# (default: the newest release build of scripts/provision/apcu.sh in
 # ${SHARDCACHE_APCU_DIR:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}}/apcu-*/,
 # else apcu.so of PHP's extension_dir). Writes DIR/scaling.md (the table),
 # DIR/raw.jsonl (every run, as it ends: a run cut short still leaves the

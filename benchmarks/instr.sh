@@ -6,7 +6,7 @@
 # independent of the machine's load; says nothing about cache-line
 # transfers between processes (see benchmarks/RESULTS.md).
 # SO may be any build that provides apcu_* (shardcache, or an APCu apcu.so:
-# benchmarks/build-apcu.sh). INSTR_INI="k=v k=v": extra -d settings, e.g.
+# scripts/provision/apcu.sh). INSTR_INI="k=v k=v": extra -d settings, e.g.
 # INSTR_INI=shardcache.zero_copy=1 (a "-d" before a setting is allowed).
 # Example: bash benchmarks/instr.sh modules/shardcache.so store_delete 20000
 set -e

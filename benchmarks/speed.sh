@@ -15,10 +15,10 @@
 #
 # The peer (APCu):
 #   --apcu=PATH       that apcu.so (or a version, e.g. --apcu=5.1.24: built
-#                     by benchmarks/build-apcu.sh VERSION)
+#                     by scripts/provision/apcu.sh VERSION)
 #   --apcu-src=DIR    an unpacked APCu source tree, built with phpize8.2 by
-#                     benchmarks/build-apcu.sh --src=DIR
-#   (neither)         benchmarks/build-apcu.sh --newest: the newest php-apcu
+#                     scripts/provision/apcu.sh --src=DIR
+#   (neither)         scripts/provision/apcu.sh --newest: the newest php-apcu
 #                     source the Debian mirror serves (bookworm, trixie, sid,
 #                     experimental; SC_DEBIAN_MIRROR), built once into
 #                     ${SHARDCACHE_CACHE_DIR:-/opt/shardcache}/apcu-VERSION;
@@ -82,32 +82,35 @@ if [ ! -f "$so" ]; then
 fi
 
 # ---- the peer -------------------------------------------------------------
+# source_of SO DEFAULT: where the APCu build SO came from (the SOURCE line
+# scripts/provision/apcu.sh writes beside each build), else DEFAULT.
+source_of() { cat "$(dirname "$1")/SOURCE" 2>/dev/null || echo "$2"; }
 start=$(date +%s)
 note="" chosen=""
 if [ -n "$apcu_src" ]; then
     chosen="--apcu-src=$apcu_src"
-    apcu_so="$(bash benchmarks/build-apcu.sh "--src=$apcu_src")" \
+    apcu_so="$(bash scripts/provision/apcu.sh "--src=$apcu_src")" \
         || { echo "bench: --apcu-src=$apcu_src: APCu could not be built (above)" >&2; exit 1; }
-    note="$(cat "$(dirname "$apcu_so")/SOURCE" 2>/dev/null || echo "built from $apcu_src")"
+    note="$(source_of "$apcu_so" "built from $apcu_src")"
 elif [[ "$apcu" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
-    chosen="--apcu=$apcu (build-apcu.sh $apcu)"
-    apcu_so="$(bash benchmarks/build-apcu.sh "$apcu")" \
+    chosen="--apcu=$apcu (scripts/provision/apcu.sh $apcu)"
+    apcu_so="$(bash scripts/provision/apcu.sh "$apcu")" \
         || { echo "bench: --apcu=$apcu: APCu $apcu could not be built (above)" >&2; exit 1; }
-    note="$(cat "$(dirname "$apcu_so")/SOURCE" 2>/dev/null || echo "built by build-apcu.sh")"
+    note="$(source_of "$apcu_so" "built by scripts/provision/apcu.sh")"
 elif [ -n "$apcu" ]; then
     chosen="--apcu=$apcu"
     apcu_so="$apcu"
     note="given with --apcu=$apcu"
-    src_file="$(dirname "$apcu")/SOURCE"
-    [ -f "$src_file" ] && note="$note, $(cat "$src_file")"
-elif apcu_so="$(bash benchmarks/build-apcu.sh --newest)"; then
-    chosen="the newest the machine can build (build-apcu.sh --newest)"
-    note="$(cat "$(dirname "$apcu_so")/SOURCE" 2>/dev/null || echo 'source not recorded')"
+    src="$(source_of "$apcu" "")"
+    [ -z "$src" ] || note="$note, $src"
+elif apcu_so="$(bash scripts/provision/apcu.sh --newest)"; then
+    chosen="the newest the machine can build (scripts/provision/apcu.sh --newest)"
+    note="$(source_of "$apcu_so" 'source not recorded')"
 else
     chosen="FALLBACK"
     apcu_so=apcu.so
     deb="$(dpkg-query -W -f='${Version}' php8.2-apcu 2>/dev/null || true)"
-    note="**FALLBACK: Debian's php8.2-apcu package${deb:+ $deb}, NOT the newest APCu: benchmarks/build-apcu.sh --newest failed (see its messages)**"
+    note="**FALLBACK: Debian's php8.2-apcu package${deb:+ $deb}, NOT the newest APCu: scripts/provision/apcu.sh --newest failed (see its messages)**"
     echo "bench: WARNING: no newest APCu could be built; falling back to Debian's php8.2-apcu${deb:+ $deb}" >&2
 fi
 echo "bench: APCu: $apcu_so, chosen by $chosen: $note ($(( $(date +%s) - start ))s)"

@@ -3,6 +3,7 @@
 #
 #   fuzz/run.sh [seconds]         fuzz for that long (default 60) on 1 worker
 #   fuzz/run.sh --repro FILE...   run the given inputs once (e.g. a crash-* file)
+#   fuzz/run.sh --help            this text
 #
 # The corpus is kept in fuzz/out/corpus (grows across runs); inputs that make
 # the target fail are written to fuzz/out/ as crash-*/leak-*/timeout-* and
@@ -16,6 +17,11 @@ set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${FUZZ_OUT:-$ROOT/fuzz/out}"
 BIN="$OUT/fuzz_cache"
+
+if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
+    sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
+    exit 0
+fi
 
 if [ ! -x "$BIN" ] || [ -n "$(find "$ROOT/src" "$ROOT/include" "$ROOT/fuzz" -newer "$BIN" \( -name '*.c' -o -name '*.h' \) -print -quit)" ]; then
     FUZZ_OUT="$OUT" bash "$ROOT/fuzz/build.sh" || { echo "0 passed, 1 failed"; exit 1; }

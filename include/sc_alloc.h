@@ -211,8 +211,9 @@ uint32_t sc_alloc_flush_spares(sc_alloc_ctx *ac, sc_shard_alloc *sa);
 /* Usable bytes behind an allocation of `size` (its class or page run). */
 uint64_t sc_alloc_usable(uint64_t size);
 
-/* Whole-cache reset: the caller holds the global lock and every shard's write
- * lock; every shard's allocator must be reset with sc_alloc_init_shard.
+/* Whole-cache reset: the caller holds the global lock and, for every
+ * shard, its REPAIR lock or the freeze of a clear (sc_shard_freeze);
+ * every shard's allocator must be reset with sc_alloc_init_shard.
  * Every page goes back to the pool (sc_alloc_reset_pool_holding, none held). */
 void sc_alloc_reset_pool(sc_alloc_ctx *ac);
 /* The same reset, except that the pages whose bit is set in hold (a bitmap

@@ -301,4 +301,57 @@ sc_snapshot *sc_snapshot_key(sc_cache *c, const sc_key *key, int64_t now, bool w
 bool sc_snapshot_next(sc_snapshot *snap, sc_entry_meta *meta);
 void sc_snapshot_free(sc_snapshot *snap);
 
+/* The mapping behind c, for the glue (sc_cache_seg.c), which reads no
+ * field of the segment itself: its size as mapped (0: none), whether it is
+ * a named segment file, how many times that file was booted (0: not one),
+ * and the kernel asked for transparent huge pages on it (best effort;
+ * nothing when c maps nothing or the platform has no MADV_HUGEPAGE). */
+uint64_t sc_cache_seg_size(const sc_cache *c);
+bool sc_cache_seg_named(const sc_cache *c);
+uint64_t sc_cache_seg_boots(const sc_cache *c);
+void sc_cache_seg_advise_hugepages(sc_cache *c);
+
+/* ---- zero-copy values: the epoch and its figures, for the glue
+ * (sc_cache_zc.c; the reclamation itself: sc_epoch.h) ---- */
+
+/* The figures of shardcache_info()['zero_copy'], read with relaxed loads
+ * (each may be a moment old; they need not agree with each other). */
+typedef struct sc_cache_zc_figures {
+    uint64_t bytes;         /* zero-copy bytes, live and retired (sc_cache_zc_bytes) */
+    uint64_t retired_bytes; /* of which retired, not freed yet */
+    uint64_t retired;       /* entries retired since the segment was made */
+    uint64_t reclaimed;     /* entries freed from retire lists */
+    uint64_t held_bytes;    /* pages of repaired shards held back for readers */
+    uint64_t repairs_held;  /* repairs whose pages were held back */
+    uint64_t epoch;         /* the global epoch */
+    uint64_t scans;         /* scans of the published epochs */
+    uint32_t readers;       /* live threads inside an epoch now */
+} sc_cache_zc_figures;
+
+/* No lock. The calling thread enters an epoch unless it is in one (true),
+ * or cannot (false: every liveness slot is taken; it must copy). After
+ * true, pointers into zero-copy values read from c stay valid until
+ * sc_cache_zc_leave (sc_epoch_enter). */
+bool sc_cache_zc_enter(sc_cache *c);
+/* No lock. Whether the calling thread is inside an epoch of its own: false
+ * for a fork child that inherited one but got no liveness slot (what it
+ * holds stays valid; it may borrow nothing new) (sc_epoch_inside). */
+bool sc_cache_zc_inside(const sc_cache *c);
+/* No lock. The calling thread leaves its epoch: it holds no pointer into a
+ * zero-copy value any more (request end, thread end) (sc_epoch_leave). */
+void sc_cache_zc_leave(sc_cache *c);
+/* No lock. Zero-copy bytes (live and retired) now in c, with the pages
+ * held for readers after repairs: what shardcache.zero_copy_max bounds
+ * (sc_epoch_zc_bytes). */
+uint64_t sc_cache_zc_bytes(const sc_cache *c);
+/* No lock held by the caller (it takes one shard lock at a time). The
+ * zero-copy budget is full: if a rescan of the epochs is due, frees every
+ * retired value nobody can hold any more. Returns the bytes freed, 0 when
+ * none (sc_evict_retired). */
+uint64_t sc_cache_zc_reclaim(sc_cache *c);
+/* No lock held by the caller. Fills *f; first gives back the held pages
+ * nobody can hold any more (sc_epoch_poll, forced, which may take the pool
+ * lock), so that held_bytes says what is really held. */
+void sc_cache_zc_figures_get(sc_cache *c, sc_cache_zc_figures *f);
+
 #endif

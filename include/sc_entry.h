@@ -19,7 +19,7 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
                        int64_t now, uint32_t lane);
 
 /* A store's stamp (sc_entry.stamp): the monotonic clock, strictly
- * increasing within the calling thread. Take it under the shard's write
+ * increasing within the calling thread. Take it under the shard's REPAIR
  * lock, as sc_entry_create does, so that a shard's stamps follow its
  * stores; a lockless store (sc_lockless_fill) takes it with no lock,
  * inside its entry's version window. */

@@ -41,7 +41,11 @@
 #include "zend_exceptions.h"
 #include "ext/standard/info.h"
 #include "ext/standard/php_var.h"
+#include "compat.h"
 #include "php_shardcache.h"
+#include "key.h"
+#include "iterator.h"
+#include "serializer.h"
 #include "value.h"
 
 /* ---- the "apcu" module ---- */

@@ -38,7 +38,9 @@
 # include "config.h"
 #endif
 #include "php.h"
+#include "info.h"
 #include "php_shardcache.h"
+#include "owner.h"
 #include "zc.h"
 #include "object.h"
 #include "sc_cache.h"

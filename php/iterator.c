@@ -40,7 +40,11 @@
 #include "zend_interfaces.h"
 #include "zend_exceptions.h"
 #include "ext/pcre/php_pcre.h"
+#include "iterator.h"
 #include "php_shardcache.h"
+#include "key.h"
+#include "owner.h"
+#include "fetch.h"
 #include "sc_cache.h"
 #include "iterator_arginfo.h"
 
@@ -114,24 +118,27 @@ static inline php_sc_iterator *php_sc_it_from_obj(zend_object *obj)
 
 #define PHP_SC_IT_THIS() php_sc_it_from_obj(Z_OBJ_P(ZEND_THIS))
 
-#define PHP_SC_IT_ENSURE_INITIALIZED(it)                                                   \
-    do {                                                                               \
-        if (!(it)->initialized) {                                                      \
-            zend_throw_error(NULL, "Trying to use uninitialized APCUIterator");       \
-            RETURN_THROWS();                                                           \
-        }                                                                              \
-        PHP_SC_IT_ENSURE_IDLE(it);                                                         \
-    } while (0)
+/* Whether it may be used now: not while it fills its chunk, since decoding
+ * a value may run user code (__wakeup, __unserialize) that calls back into
+ * it. Throws when not. */
+static bool php_sc_it_idle(const php_sc_iterator *it)
+{
+    if (it->fetching) {
+        zend_throw_error(NULL, "APCUIterator cannot be used while it reads entries");
+        return false;
+    }
+    return true;
+}
 
-/* Decoding a value may run user code (__wakeup, __unserialize), which could
- * call back into the iterator that is filling its chunk. */
-#define PHP_SC_IT_ENSURE_IDLE(it)                                                          \
-    do {                                                                               \
-        if ((it)->fetching) {                                                          \
-            zend_throw_error(NULL, "APCUIterator cannot be used while it reads entries"); \
-            RETURN_THROWS();                                                           \
-        }                                                                              \
-    } while (0)
+/* Whether it was constructed and is idle. Throws when not. */
+static bool php_sc_it_usable(const php_sc_iterator *it)
+{
+    if (!it->initialized) {
+        zend_throw_error(NULL, "Trying to use uninitialized APCUIterator");
+        return false;
+    }
+    return php_sc_it_idle(it);
+}
 
 /* ---- state ---- */
 
@@ -484,7 +491,9 @@ ZEND_METHOD(APCUIterator, __construct)
         Z_PARAM_LONG(chunk_size)
         Z_PARAM_LONG(list)
     ZEND_PARSE_PARAMETERS_END();
-    PHP_SC_IT_ENSURE_IDLE(it);
+    if (!php_sc_it_idle(it)) {
+        RETURN_THROWS();
+    }
 
     /* The checks in APCu 5.1.22's order. */
     if (chunk_size < 0) {
@@ -548,7 +557,9 @@ ZEND_METHOD(APCUIterator, rewind)
     php_sc_iterator *it = PHP_SC_IT_THIS();
 
     ZEND_PARSE_PARAMETERS_NONE();
-    PHP_SC_IT_ENSURE_INITIALIZED(it);
+    if (!php_sc_it_usable(it)) {
+        RETURN_THROWS();
+    }
 
     php_sc_it_reset_position(it);
     php_sc_it_fetch(it, false);
@@ -559,7 +570,9 @@ ZEND_METHOD(APCUIterator, valid)
     php_sc_iterator *it = PHP_SC_IT_THIS();
 
     ZEND_PARSE_PARAMETERS_NONE();
-    PHP_SC_IT_ENSURE_INITIALIZED(it);
+    if (!php_sc_it_usable(it)) {
+        RETURN_THROWS();
+    }
 
     if (it->idx == it->nitems) {
         php_sc_it_fetch(it, false);
@@ -572,7 +585,9 @@ ZEND_METHOD(APCUIterator, current)
     php_sc_iterator *it = PHP_SC_IT_THIS();
 
     ZEND_PARSE_PARAMETERS_NONE();
-    PHP_SC_IT_ENSURE_INITIALIZED(it);
+    if (!php_sc_it_usable(it)) {
+        RETURN_THROWS();
+    }
 
     if (it->idx == it->nitems && php_sc_it_fetch(it, false) == 0) {
         zend_throw_error(NULL, "Cannot call current() on invalid iterator");
@@ -586,7 +601,9 @@ ZEND_METHOD(APCUIterator, key)
     php_sc_iterator *it = PHP_SC_IT_THIS();
 
     ZEND_PARSE_PARAMETERS_NONE();
-    PHP_SC_IT_ENSURE_INITIALIZED(it);
+    if (!php_sc_it_usable(it)) {
+        RETURN_THROWS();
+    }
 
     if (it->idx == it->nitems && php_sc_it_fetch(it, false) == 0) {
         zend_throw_error(NULL, "Cannot call key() on invalid iterator");
@@ -600,7 +617,9 @@ ZEND_METHOD(APCUIterator, next)
     php_sc_iterator *it = PHP_SC_IT_THIS();
 
     ZEND_PARSE_PARAMETERS_NONE();
-    PHP_SC_IT_ENSURE_INITIALIZED(it);
+    if (!php_sc_it_usable(it)) {
+        RETURN_THROWS();
+    }
 
     if (it->nitems != 0 && it->idx < it->nitems) {
         it->idx++;
@@ -612,7 +631,9 @@ ZEND_METHOD(APCUIterator, getTotalHits)
     php_sc_iterator *it = PHP_SC_IT_THIS();
 
     ZEND_PARSE_PARAMETERS_NONE();
-    PHP_SC_IT_ENSURE_INITIALIZED(it);
+    if (!php_sc_it_usable(it)) {
+        RETURN_THROWS();
+    }
 
     if (!it->totals_done) {
         php_sc_it_totals(it);
@@ -625,7 +646,9 @@ ZEND_METHOD(APCUIterator, getTotalSize)
     php_sc_iterator *it = PHP_SC_IT_THIS();
 
     ZEND_PARSE_PARAMETERS_NONE();
-    PHP_SC_IT_ENSURE_INITIALIZED(it);
+    if (!php_sc_it_usable(it)) {
+        RETURN_THROWS();
+    }
 
     if (!it->totals_done) {
         php_sc_it_totals(it);
@@ -638,7 +661,9 @@ ZEND_METHOD(APCUIterator, getTotalCount)
     php_sc_iterator *it = PHP_SC_IT_THIS();
 
     ZEND_PARSE_PARAMETERS_NONE();
-    PHP_SC_IT_ENSURE_INITIALIZED(it);
+    if (!php_sc_it_usable(it)) {
+        RETURN_THROWS();
+    }
 
     if (!it->totals_done) {
         php_sc_it_totals(it);
@@ -654,7 +679,9 @@ void php_sc_iterator_delete(zval *iterator, zval *return_value)
     sc_key k;
     uint32_t i;
 
-    PHP_SC_IT_ENSURE_INITIALIZED(it);
+    if (!php_sc_it_usable(it)) {
+        RETURN_THROWS();
+    }
     /* As APCu: every chunk not fetched yet, from where the iterator is. */
     while (php_sc_it_fetch(it, true) > 0) {
         for (i = 0; i < it->nitems; i++) {

@@ -40,7 +40,9 @@
 #endif
 #include <unistd.h>
 #include "php.h"
+#include "owner.h"
 #include "php_shardcache.h"
+#include "key.h"
 #include "sc_cache.h"
 
 static zif_handler php_sc_orig_setuid;
@@ -141,6 +143,8 @@ uint64_t php_sc_owner_preload_begin(void)
 {
     uint64_t saved = SCG(owner_salt);
 
+    /* Outside a preload, the salt is the caller's owner's. */
+    ZEND_ASSERT(saved == php_sc_salt(SCG(owner_id)));
     if (SCG(isolation)) {
         SCG(owner_salt) = php_sc_salt(PHP_SC_OWNER_PUBLIC);
     }
@@ -227,6 +231,8 @@ void php_sc_owner_clear(void)
     uint32_t n = sc_cache_nshards(&php_sc_shared_cache), i;
     sc_entry_meta m;
 
+    /* owner_all: isolation on and root (php_sc_owner_refresh). */
+    ZEND_ASSERT(!SCG(owner_all) || (SCG(isolation) && SCG(owner_uid) == 0));
     if (SCG(owner_all)) {
         sc_cache_clear(&php_sc_shared_cache);
         return;

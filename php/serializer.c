@@ -11,14 +11,19 @@
  *
  * Which serializer is used is decided once, in post-startup (after every
  * MINIT, so after every registration, and before any value is stored or a
- * worker forks), and handed to php/value.c:
+ * worker forks), and handed to the codecs (php/serialized.c,
+ * php/plain_enc.c):
  *   "php"      php serialize() (APCu's default)
  *   "default"  APCu's own format: plain arrays natively, objects through
- *              php serialize(); shardcache stores plain arrays in its own
- *              format either way, and here also arrays holding shared PHP
- *              references (php_sc_value_set_native_refs), which "php" sends to
- *              serialize() as APCu does
+ *              php serialize(). Under either name shardcache stores plain
+ *              arrays in its plain format, and objects (and arrays holding
+ *              objects or shared PHP references) in its object form where
+ *              the form takes them (php/object.c), else through serialize();
+ *              "default" also keeps arrays holding shared references in the
+ *              plain format's memo form (php_sc_plain_set_native_refs), as
+ *              APCu's default serializer keeps them
  *   a registered name          that serializer, for what must be serialized
+ *                              (no object form then)
  *   anything else              as "default", silently, as in APCu
  * Two fallbacks for load orders where the registration cannot reach us:
  *   - APCu loaded too: serializers registered with APCu, found through its
@@ -35,8 +40,10 @@
 # include "config.h"
 #endif
 #include "php.h"
+#include "serializer.h"
 #include "php_shardcache.h"
-#include "value.h"
+#include "serialized.h"
+#include "plain_enc.h"
 
 /* APCu's ABI (apc_serializer.h, ABI "0"). */
 #define PHP_SC_APC_SERIALIZER_CONSTANT "\000apc_register_serializer-0"
@@ -87,7 +94,7 @@ void php_sc_serializer_minit(int module_number, bool publish_hook)
      * run's registrations (they point into extensions that may have moved). */
     memset(php_sc_serializers, 0, sizeof(php_sc_serializers));
     php_sc_nserializers = 0;
-    php_sc_value_set_serializer(NULL, NULL, NULL);
+    php_sc_serialized_set_serializer(NULL, NULL, NULL);
     snprintf(php_sc_serializer_desc, sizeof(php_sc_serializer_desc), "php");
     if (!publish_hook) {
         return;
@@ -160,15 +167,15 @@ void php_sc_serializer_select(const char *name)
     php_sc_apc_serializer from_apcu;
     int i;
 
-    php_sc_value_set_serializer(NULL, NULL, NULL);
-    php_sc_value_set_native_refs(false);
+    php_sc_serialized_set_serializer(NULL, NULL, NULL);
+    php_sc_plain_set_native_refs(false);
     if (!name || !*name || strcmp(name, "php") == 0) {
         snprintf(php_sc_serializer_desc, sizeof(php_sc_serializer_desc), "php");
         return;
     }
     if (strcmp(name, "default") == 0) {
         snprintf(php_sc_serializer_desc, sizeof(php_sc_serializer_desc), "default");
-        php_sc_value_set_native_refs(true);
+        php_sc_plain_set_native_refs(true);
         return;
     }
     for (i = 0; i < php_sc_nserializers; i++) {
@@ -206,10 +213,10 @@ void php_sc_serializer_select(const char *name)
     if (!found) {
         snprintf(php_sc_serializer_desc, sizeof(php_sc_serializer_desc), "default (apc.serializer '%.100s' is not registered)",
                  name);
-        php_sc_value_set_native_refs(true);
+        php_sc_plain_set_native_refs(true);
         return;
     }
-    php_sc_value_set_serializer(found->serialize, found->unserialize, found->config);
+    php_sc_serialized_set_serializer(found->serialize, found->unserialize, found->config);
 }
 
 const char *php_sc_serializer_describe(void)

@@ -1,7 +1,9 @@
 /*
- * php/value_fmt.h - the byte format's building blocks shared by
- * php/value.c (arrays) and php/object.c (the object form): the tags and
- * the little-endian helpers. Internal to the glue's value encoding.
+ * php/value_fmt.h - the byte formats' building blocks, shared by the
+ * codecs of the glue's value encoding (php/value.c and the modules it
+ * calls): what an encoder hands the store (php_sc_encoded), the tags of
+ * the plain format (php/plain_enc.c, php/plain_dec.c) and of the object
+ * form (php/object.c), and the little-endian helpers. Header only.
  */
 #ifndef SHARDCACHE_VALUE_FMT_H
 #define SHARDCACHE_VALUE_FMT_H
@@ -9,6 +11,24 @@
 #include "php.h"
 #include <stdint.h>
 #include <string.h>
+#include "sc_vtype.h"
+
+/* An encoded value: what php_sc_value_encode gives the store. */
+typedef struct php_sc_encoded {
+    uint8_t vtype;
+    int64_t scalar;        /* SC_V_LONG: the value; SC_V_DOUBLE: the IEEE bits (memcpy) */
+    const char *data;      /* bytes for STRING/ARRAY/SERIALIZED (NULL otherwise) */
+    size_t len;
+    /* what php_sc_value_encoded_release frees (set by the encoders) */
+    zend_string *owned_str;
+    char *owned_buf;
+} php_sc_encoded;
+
+/* Arrays nested deeper than this are not put in the SC_V_ARRAY format;
+ * they are stored as SC_V_SERIALIZED instead (as APCu does for every array).
+ * SC_V_ARRAY data nested deeper than this is rejected by the decoder; the
+ * object form bounds its nesting by it too. */
+#define PHP_SC_VALUE_MAX_DEPTH 512
 
 /* ---- tags ---------------------------------------------------------------- */
 
@@ -51,6 +71,35 @@ static zend_always_inline uint32_t php_sc_key_slot(zend_ulong h)
 {
     return (uint32_t) ((h ^ (h >> 16)) & (PHP_SC_KEYSLOTS - 1));
 }
+
+/* ---- the object form (php/object.c describes it) ------------------------ */
+
+/* First byte of SC_V_SERIALIZED data in the object form (serialize() text
+ * never starts with it; a third-party serializer's bytes start with 0x00). */
+#define PHP_SC_OBJ_FORM 0x01
+#define PHP_SC_OBJ_VERSION 1
+/* A declared slot without a property, in a class's slot names. */
+#define PHP_SC_OBJ_NOSLOT UINT32_C(0xffffffff)
+/* What a class of the head is: a class, an enum, or one rebuilt by its
+ * __unserialize() (php_sc_ocls_unser). */
+enum { PHP_SC_OCLS_CLASS = 0, PHP_SC_OCLS_ENUM = 1, PHP_SC_OCLS_UNSER = 2 };
+
+/* Tags of the object form's values (beside the scalar tags above). */
+enum {
+    PHP_SC_O_PLAIN  = 0x20,   /* one array in the plain format */
+    PHP_SC_O_LIST   = 0x21,   /* u32 n, then n values (keys 0..n-1) */
+    PHP_SC_O_HASH   = 0x22,   /* u32 n, then n (key, value) */
+    PHP_SC_O_OBJ    = 0x23,   /* u32 class, u32 n, u32 m, (u32 slot, value) x n, (key, value) x m */
+    PHP_SC_O_ENUM   = 0x24,   /* u32 class, u32 length, the case name */
+    PHP_SC_O_OBJREF = 0x25,   /* u32 target: that object again (serialize()'s r:) */
+    PHP_SC_O_REFTO  = 0x26,   /* u32 target: a reference to it (serialize()'s R:) */
+    PHP_SC_O_TARGET = 0x27,   /* the next value is a target */
+    PHP_SC_O_KSTR   = 0x28,   /* key: u32 length, bytes (keys also PHP_SC_K_I32/I64) */
+    PHP_SC_O_ZARR   = 0x29,   /* zero-copy layout only: u32 position (from its header) of
+                                 the pointer to an immutable array laid out there */
+    PHP_SC_O_UOBJ   = 0x2a    /* u32 class, u32 n, (key, scalar value) x n: an object
+                                 rebuilt by its __unserialize() from that array */
+};
 
 /* ---- little-endian helpers ----------------------------------------------- */
 
@@ -97,6 +146,18 @@ static zend_always_inline void php_sc_store_u64(char *p, uint64_t v)
 {
     v = php_sc_le64(v);
     memcpy(p, &v, 8);
+}
+
+/* v as a zend_long; false when it does not fit (32-bit builds). */
+static zend_always_inline int php_sc_i64_to_long(int64_t v, zend_long *out)
+{
+#if SIZEOF_ZEND_LONG < 8
+    if (v < ZEND_LONG_MIN || v > ZEND_LONG_MAX) {
+        return 0;
+    }
+#endif
+    *out = (zend_long) v;
+    return 1;
 }
 
 /* An integer at p (9 bytes free) in the fewest bytes its tags allow: tag

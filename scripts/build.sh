@@ -4,7 +4,9 @@
 # with CFLAGS="-O2 -g -Wall -Wextra" (config.m4 adds -std=c11 -Wall -Wextra).
 #
 # First runs scripts/check-core.sh (no PHP header in src/ or include/, no
-# include circle among the core's modules) and stops if it fails.
+# include circle among the core's modules, no long function) and
+# scripts/check-glue.sh (the glue's layers and headers, php/README.md),
+# and stops if one fails.
 #
 # Fails if the compiler or linker printed any warning. PHP's headers are
 # included as system headers (config.m4 turns php-config's -I into
@@ -63,10 +65,10 @@ if [ "$debug" -eq 1 ]; then
     mkdir -p "$dir"
     if git rev-parse --git-dir >/dev/null 2>&1; then
         git ls-files -z -co --exclude-standard -- config.m4 config.w32 '*.c' '*.h' 'src/*' 'include/*' 'php/*' \
-            scripts/build.sh scripts/check-core.sh \
+            scripts/build.sh scripts/check-core.sh scripts/check-glue.sh \
             | tar -c --null -T - -f - | tar -x -C "$dir" --keep-newer-files -f - 2>/dev/null || true
     else
-        tar -c -f - config.m4 ./*.c ./*.h src include php scripts/build.sh scripts/check-core.sh | tar -x -C "$dir" -m -f -
+        tar -c -f - config.m4 ./*.c ./*.h src include php scripts/build.sh scripts/check-core.sh scripts/check-glue.sh | tar -x -C "$dir" -m -f -
     fi
     # Core files deleted from the checkout would stay in a kept copy.
     for f in "$dir"/src/*.c "$dir"/include/*.h "$dir"/php/*.c "$dir"/php/*.h "$dir"/./*.c "$dir"/./*.h; do
@@ -85,6 +87,9 @@ fi
 # tests/zts/run.sh's .build-zts/: the checkout itself is checked.)
 if [ -f "$ROOT/scripts/check-core.sh" ]; then
     bash "$ROOT/scripts/check-core.sh"
+fi
+if [ -f "$ROOT/scripts/check-glue.sh" ]; then
+    bash "$ROOT/scripts/check-glue.sh"
 fi
 
 export CFLAGS="${CFLAGS:--O2 -g -Wall -Wextra}"

@@ -27,11 +27,84 @@
 #     (also sc_mutex_, sc_seq_: the two lock kinds it defines);
 #   - the glue (shardcache.c, php_shardcache.h, php/) defines a name that
 #     starts with sc_ or SC_ (function, variable, type or macro): those
-#     prefixes belong to the core; the glue's own are php_sc_ and PHP_SC_.
+#     prefixes belong to the core; the glue's own are php_sc_ and PHP_SC_;
+#   - a function of the core or the glue is over 100 lines, counted from the
+#     line with its { (in column 0) to the line with its } (column 0);
+#   - a #define of the core or the glue hides a return: its body (with the
+#     lines it continues on) holds `return` or one of PHP's RETURN_* macros.
+# The glue's own structure (layers, headers, file sizes) is checked by
+# scripts/check-glue.sh.
 #
 #   scripts/check-core.sh [ROOT]     (default: this checkout)
+#   source scripts/check-core.sh --functions   (the include graph's functions
+#                                    only, for scripts/check-glue.sh)
 # Run by scripts/build.sh before compiling, and on its own in CI.
 set -euo pipefail
+
+# ---- the include graph, shared with scripts/check-glue.sh (it sources this
+# file with --functions: these functions, and no check run). The caller
+# declares deps (deps[M]="D1 D2 ...": a file of module M includes a header
+# of module D), layer_of (layer_of[M]: M's row in its layer table) and
+# problem().
+
+add_dep() { # M D
+    [ "$1" = "$2" ] && return 0
+    case " ${deps[$1]:-} " in *" $2 "*) ;; *) deps["$1"]="${deps[$1]:-} $2" ;; esac
+}
+
+# LABEL MODULE...: a problem "LABEL: A -> B -> ... -> A" per include circle
+# found by a depth-first walk from each MODULE.
+report_circles() {
+    local label="$1" m
+    shift
+    declare -gA circle_state=()   # unset: not seen, 1: on the current path, 2: done
+    circle_path=()
+    for m in "$@"; do
+        [ "${circle_state[$m]:-0}" = 0 ] && circle_visit "$label" "$m"
+    done
+    return 0
+}
+circle_visit() {
+    local label="$1" m="$2" d i
+    circle_state["$m"]=1
+    circle_path+=("$m")
+    for d in ${deps[$m]:-}; do
+        if [ "${circle_state[$d]:-0}" = 1 ]; then
+            local out="" on=0
+            for i in "${circle_path[@]}"; do
+                [ "$i" = "$d" ] && on=1
+                [ "$on" = 1 ] && out+="$i -> "
+            done
+            problem "$label: ${out}$d"
+        elif [ "${circle_state[$d]:-0}" = 0 ]; then
+            circle_visit "$label" "$d"
+        fi
+    done
+    unset 'circle_path[${#circle_path[@]}-1]'
+    circle_state["$m"]=2
+}
+
+# HEADER-FORMAT TABLE-FILE: a problem per include of a module in a higher
+# layer; HEADER-FORMAT names the included module's header (printf, "%s.h").
+report_layer_breaks() {
+    local fmt="$1" table="$2" m d lm ld
+    for m in "${!deps[@]}"; do
+        lm="${layer_of[$m]:-}"
+        [ -n "$lm" ] || continue
+        for d in ${deps[$m]}; do
+            ld="${layer_of[$d]:-}"
+            if [ -n "$ld" ] && [ "$ld" -gt "$lm" ]; then
+                # shellcheck disable=SC2059
+                problem "layer: $m (layer $lm) includes $(printf "$fmt" "$d"), which is in the higher layer $ld ($table, section 2)"
+            fi
+        done
+    done
+    return 0
+}
+
+if [ "${1:-}" = --functions ]; then
+    return 0
+fi
 
 ROOT="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 cd "$ROOT"
@@ -100,36 +173,11 @@ for f in "${headers[@]}" "${sources[@]}"; do
     while IFS= read -r dep; do
         [ "$dep" = "$m" ] && continue
         [ -f "include/$dep.h" ] || continue
-        case " ${deps[$m]:-} " in *" $dep "*) ;; *) deps["$m"]="${deps[$m]:-} $dep" ;; esac
+        add_dep "$m" "$dep"
     done < <(includes_of "$f" | sed -n -E 's/^"([^"]+)\.h"$/\1/p')
 done
 
-declare -A state   # unset: not seen, 1: on the current path, 2: done
-path=()
-cycles=0
-visit() {
-    local m="$1" d i
-    state["$m"]=1
-    path+=("$m")
-    for d in ${deps[$m]:-}; do
-        if [ "${state[$d]:-0}" = 1 ]; then
-            local out="" on=0
-            for i in "${path[@]}"; do
-                [ "$i" = "$d" ] && on=1
-                [ "$on" = 1 ] && out+="$i -> "
-            done
-            problem "include circle: ${out}$d"
-            cycles=$((cycles + 1))
-        elif [ "${state[$d]:-0}" = 0 ]; then
-            visit "$d"
-        fi
-    done
-    unset 'path[${#path[@]}-1]'
-    state["$m"]=2
-}
-for m in $(printf '%s\n' "${module_of[@]}" | sort -u); do
-    [ "${state[$m]:-0}" = 0 ] && visit "$m"
-done
+report_circles "include circle" $(printf '%s\n' "${module_of[@]}" | sort -u)
 
 # 5. layers: the table of include/README.md, bottom-up. A row is
 #   | layer | `sc_a.h`, `sc_b.h` | job |
@@ -156,16 +204,7 @@ else
         b="$(basename "$h" .h)"
         [ -n "${layer_of[$b]:-}" ] || problem "$h is not in the layer table of include/README.md"
     done
-    for m in "${!deps[@]}"; do
-        lm="${layer_of[$m]:-}"
-        [ -n "$lm" ] || continue
-        for d in ${deps[$m]}; do
-            ld="${layer_of[$d]:-}"
-            if [ -n "$ld" ] && [ "$ld" -gt "$lm" ]; then
-                problem "layer: $m (layer $lm) includes $d.h, which is in the higher layer $ld (include/README.md, section 2)"
-            fi
-        done
-    done
+    report_layer_breaks "%s.h" include/README.md
 fi
 
 # Names defined or declared at file level: a line that starts in column 0
@@ -218,8 +257,50 @@ for f in "${glue[@]}"; do
              sed -nE 's/^[[:space:]]*#[[:space:]]*define[[:space:]]+([A-Za-z_][A-Za-z0-9_]*).*/\1/p; s/^[[:space:]]*}[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*;.*/\1/p; s/^typedef[^(]*[ *]([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*;.*/\1/p; s/^(struct|union|enum)[[:space:]]+([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*\{.*/\2/p; s/^(static[[:space:]]+)?(const[[:space:]]+)?[A-Za-z_][A-Za-z0-9_]*[[:space:]*]+([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*(=|;|\[).*/\3/p' "$f" | sed 's/^/0 /')
 done
 
+# 8. no function over 100 lines, core and glue alike. A function: a line
+# in column 0 with NAME( that does not end in ";", then a line "{", up to
+# the next line "}".
+MAX_FUNCTION_LINES=100
+code=("${headers[@]}" "${sources[@]}" "${glue[@]}")
+for f in "${code[@]}"; do
+    [ -f "$f" ] || continue
+    while read -r lineno len name; do
+        problem "$f:$lineno: $name is $len lines from { to }: a function has at most $MAX_FUNCTION_LINES (split it)"
+    done < <(awk -v max="$MAX_FUNCTION_LINES" '
+        /^[A-Za-z_].*\(/ && !/;[[:space:]]*$/ { cand = $0; cl = FNR }
+        /^\{/ { if (cand != "") { start = FNR; at = cl; name = cand; infn = 1 } }
+        /^\}/ {
+            if (infn && FNR - start + 1 > max) {
+                s = name; sub(/\(.*/, "", s); n = split(s, w, /[ *]+/); nm = w[n]
+                if (nm ~ /^[A-Z0-9_]+$/) { a = name; sub(/^[^(]*\(/, "", a); sub(/\).*/, "", a); nm = nm "(" a ")" }
+                print at, FNR - start + 1, nm
+            }
+            infn = 0; cand = ""
+        }' "$f")
+done
+
+# 9. no #define that hides a return (`return`, or PHP's RETURN_* macros).
+for f in "${code[@]}"; do
+    [ -f "$f" ] || continue
+    while read -r lineno name; do
+        problem "$f:$lineno: #define $name hides a return in its body: make it a function that answers, and return in the caller"
+    done < <(awk '
+        /^[[:space:]]*#[[:space:]]*define[[:space:]]/ {
+            inm = 1; start = FNR; body = $0
+            sub(/^[[:space:]]*#[[:space:]]*define[[:space:]]+/, "", body)
+            name = body; sub(/[^A-Za-z0-9_].*/, "", name)
+            body = substr(body, length(name) + 1)
+        }
+        !/^[[:space:]]*#[[:space:]]*define[[:space:]]/ && inm { body = $0 }
+        inm {
+            gsub(/\/\*([^*]|\*[^\/])*\*\//, " ", body); sub(/\/\/.*/, "", body)
+            if (body ~ /(^|[^A-Za-z0-9_])(return|RETURN_[A-Z_]+)([^A-Za-z0-9_]|$)/) { print start, name; inm = 0 }
+            else if ($0 !~ /\\[[:space:]]*$/) inm = 0
+        }' "$f")
+done
+
 if [ "$fail" -ne 0 ]; then
     echo "check-core: FAILED" >&2
     exit 1
 fi
-echo "check-core: ok (${#headers[@]} headers, ${#sources[@]} sources: no PHP header, the three headings, no include circle, layers, module prefixes; glue: no sc_ names)"
+echo "check-core: ok (${#headers[@]} headers, ${#sources[@]} sources: no PHP header, the three headings, no include circle, layers, module prefixes; glue: no sc_ names; core and glue: no function over $MAX_FUNCTION_LINES lines, no #define that returns)"

@@ -9,9 +9,9 @@
 #   valgrind     memory checking phase of scripts/test.sh
 #   make, gcc    compiler toolchain (normally preinstalled)
 # For the other platforms of scripts/test.sh (phase 6):
-#   debootstrap  the PHP 8.4 / 8.5 / 8.6 chroots (tests/phpver/chroot.sh)
+#   debootstrap  the PHP 8.4 / 8.5 / 8.6 chroots (scripts/provision/chroot.sh)
 #   dpkg-dev, libpcre2-dev  PHP 8.2 ZTS from Debian's source package
-#                (tests/zts/build-php.sh, with apt lists of its own)
+#                (scripts/provision/php-zts.sh, with apt lists of its own)
 #   apache2, libapache2-mod-php8.2, wrk  the Apache prefork test; installed
 #                with a temporary policy-rc.d so that no system Apache starts
 # Nothing here starts a service.

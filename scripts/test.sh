@@ -15,36 +15,25 @@
 # lives beside its tests (tests/<area>/run.sh ...), which can also be run on
 # its own (each has --help).
 #
-# What "everything" is, in order:
-#   1. setup          scripts/setup.sh (packages; no-op when present)
-#   2. build          scripts/build.sh (clean build, fails on any compiler warning)
-#   3. phpt           the phpt suite (tests/run-phpt.sh, see tests/README.md)
-#   4. phpt-valgrind  the phpt suite under valgrind (tests/run-phpt.sh --valgrind)
-#   5. extra phases   EXTRA_TESTS below (debian-package's bookworm root,
-#      tests/debian/root.sh, is prepared in the background like the
-#      platforms' roots: see 6)
-#   6. platforms      PLATFORM_TESTS below: the phpt suite on PHP 8.4, 8.5 and
-#      8.6 NTS (Debian roots made by tests/phpver/chroot.sh: trixie; sid plus
-#      experimental), the phpt suite and the thread driver on PHP 8.2 and 8.6
-#      ZTS (tests/zts/build-php.sh), one named segment shared with zero-copy
-#      on by PHP 8.2 NTS, 8.2 ZTS and 8.4 (zc-cross-build), Apache prefork + mod_php,
-#      the phpt suite and a kill test against an AddressSanitizer +
-#      UndefinedBehaviorSanitizer build (tests/asan/run.sh), and the phpt
-#      suite against the debug build (scripts/build.sh --debug: SC_ASSERT on).
-#      The roots and the ZTS PHPs are made once and cached under
-#      $SHARDCACHE_CACHE_DIR (default /opt/shardcache; an empty folder
-#      there makes a fresh machine's run); they are prepared in the
-#      background (nice) from the start of the run, while phases 2-5 run
-#      (PREPS below).
-# OPTIONAL_TESTS (below, none at present) run only when named.
+# What "everything" is: the phases `scripts/test.sh --list` prints, in that
+# order, but the optional ones (the list is kept in this file alone; docs
+# include its output: scripts/check-docs.sh). Their kinds: prereq (setup,
+# build), core (the phpt suite, and under valgrind), extra (EXTRA_TESTS
+# below), platform (PLATFORM_TESTS below: other PHP versions, builds and
+# SAPIs) and optional (OPTIONAL_TESTS below, run only when named). The
+# roots and PHP builds the platform phases need (PREPS below) are made
+# once and cached under $SHARDCACHE_CACHE_DIR (default /opt/shardcache; an
+# empty folder there makes a fresh machine's run); they are prepared in
+# the background (nice) from the start of the run, while the other phases
+# run.
 # Prints a per-phase summary, a table per PHP version / build / SAPI, and,
 # as the very last line, "N passed, N failed" summed over the phases.
 # Exits non-zero on any failure.
 #
 # Options:
 #   --list          list the phases and exit
-#   --no-valgrind   skip phase 4 in a whole run (quick local runs; CI always runs it)
-#   --no-platforms  skip phase 6 in a whole run (only PHP 8.2 NTS)
+#   --no-valgrind   skip phpt-valgrind in a whole run (quick local runs; CI always runs it)
+#   --no-platforms  skip the platform phases in a whole run (only PHP 8.2 NTS)
 #   --no-build      skip setup and build: test the existing modules/shardcache.so
 #   --incremental   pass --incremental to scripts/build.sh
 #   -h, --help      this text
@@ -117,13 +106,13 @@ PLATFORM_TESTS=(
 
 # OPTIONAL TESTS: "name|timeout|shell command", run only when named.
 # ZTS PHP 8.6: optional until Debian's mirror serves a php8.6 source
-# package that downloads (`bash tests/zts/build-php.sh 8.6 --versions` lists
-# what its index names; the files of 8.6.0~rc3-1 answer 404; build-php.sh
+# package that downloads (`bash scripts/provision/php-zts.sh 8.6 --versions`
+# lists what its index names; the files of 8.6.0~rc3-1 answer 404; php-zts.sh
 # exits 3).
 OPTIONAL_TESTS=(
-    "phpt-8.6-zts|1500|bash tests/zts/build-php.sh 8.6 && bash tests/zts/run.sh 8.6 phpt --"
-    "zts-threads-8.6|1200|bash tests/zts/build-php.sh 8.6 && bash tests/zts/run.sh 8.6 driver --threads=8 --child-threads=2 --seconds=60"
-    "zts-threads-8.6-vg|1200|bash tests/zts/build-php.sh 8.6 && bash tests/zts/run.sh 8.6 driver --threads=4 --child-threads=1 --seconds=8 --ops=100 --fatal-every=0 --valgrind"
+    "phpt-8.6-zts|1500|bash scripts/provision/php-zts.sh 8.6 && bash tests/zts/run.sh 8.6 phpt --"
+    "zts-threads-8.6|1200|bash scripts/provision/php-zts.sh 8.6 && bash tests/zts/run.sh 8.6 driver --threads=8 --child-threads=2 --seconds=60"
+    "zts-threads-8.6-vg|1200|bash scripts/provision/php-zts.sh 8.6 && bash tests/zts/run.sh 8.6 driver --threads=4 --child-threads=1 --seconds=8 --ops=100 --fatal-every=0 --valgrind"
 )
 # ---------------------------------------------------------------------------
 
@@ -378,16 +367,16 @@ step() { # NAME CMD...
 # with an EXTRA_PLATFORM). Each runs at most once, niced; the
 # roots (debootstrap) one after another in one chain, the ZTS PHP builds
 # (compiling, the slow ones) in another, so that at most two run at once
-# beside the test phases. A preparation that fails (tests/zts/build-php.sh
+# beside the test phases. A preparation that fails (scripts/provision/php-zts.sh
 # exits 3 when the mirror serves no source it can download) fails each of
 # its phases, with its reason, in the summary.
 PREPS=(
-    "debroot|8.2 NTS deb*|bash tests/debian/root.sh"
-    "php84|8.4 NTS*|bash tests/phpver/chroot.sh 8.4"
-    "php85|8.5 NTS*|bash tests/phpver/chroot.sh 8.5"
-    "php86|8.6 NTS*|bash tests/phpver/chroot.sh 8.6"
-    "zts|8.2 ZTS*|bash tests/zts/build-php.sh 8.2"
-    "zts86|8.6 ZTS*|bash tests/zts/build-php.sh 8.6"
+    "debroot|8.2 NTS deb*|bash scripts/provision/debian-root.sh"
+    "php84|8.4 NTS*|bash scripts/provision/chroot.sh 8.4"
+    "php85|8.5 NTS*|bash scripts/provision/chroot.sh 8.5"
+    "php86|8.6 NTS*|bash scripts/provision/chroot.sh 8.6"
+    "zts|8.2 ZTS*|bash scripts/provision/php-zts.sh 8.2"
+    "zts86|8.6 ZTS*|bash scripts/provision/php-zts.sh 8.6"
 )
 # prep_of PLATFORM: the name of the preparation a phase of that platform needs.
 prep_of() {

@@ -143,11 +143,12 @@ static void sc_cache_slam_record(sc_shard *shard, uint64_t hash, uint32_t len, i
     shard->slam_owner = owner;
 }
 
-/* An in-place store (sc_inplace.c) is done: count it, remember it for slam
- * defense, release the shard. */
-static void sc_cache_store_done(sc_cache *c, sc_shard *shard, uint64_t hash, uint32_t len, int64_t now, uint32_t owner,
-                          bool inserted)
+/* A store is done (shard REPAIR lock held): count it as an insert or an
+ * update, and remember it for slam defense. */
+static inline void sc_cache_store_counted(sc_cache *c, sc_shard *shard, uint64_t hash, uint32_t len, int64_t now,
+                                          uint32_t owner, bool inserted)
 {
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
     if (inserted) {
         sc_layout_head(shard)->inserts++;
     } else {
@@ -156,14 +157,13 @@ static void sc_cache_store_done(sc_cache *c, sc_shard *shard, uint64_t hash, uin
     if (c->slam_defense) {
         sc_cache_slam_record(shard, hash, len, now, owner);
     }
-    sc_shard_unlock(shard);
 }
 
 /* Makes the entry, evicting from this shard when memory is short: expired
  * entries first, then (for small entries, whose slabs this shard owns)
  * others in CLOCK order - unless first_round and another shard keeps
  * entries of deleted keys (sc_lockless.c): then none, and the caller's
- * sc_evict_global removes those before anything is evicted. Shard write
+ * sc_evict_global removes those before anything is evicted. Shard REPAIR
  * lock held. */
 static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, const sc_key *key,
                             const sc_value_in *value, uint32_t ttl, int64_t now, uint32_t lane,
@@ -218,6 +218,11 @@ static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, c
          * few and then let the caller evict across the cache instead of
          * emptying this shard. */
         uint32_t left = 16;
+        /* Each turn evicts one entry in CLOCK order (first of the same
+         * size class, then any) and tries again: until the entry is made,
+         * the table is empty, nothing more may go (sc_evict_clock evicts
+         * none: the rest is within its owners' share), or, with retired
+         * entries waiting here, after 16 turns. */
 #define SC_EVICT_MORE() (!shard->retire.head || left-- > 0)
         while (!off && SC_EVICT_MORE() && sc_layout_head(shard)->table.used
                && sc_evict_clock(seg, shard, 1, usable, fp)) {
@@ -281,161 +286,148 @@ static inline const sc_entry *sc_cache_seen_find(sc_seg *seg, const sc_shard_hea
     return seen->e;
 }
 
-sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *value, uint32_t ttl,
-                         int64_t now, bool add_only)
-{
-    sc_seg *seg = &c->seg;
-    uint64_t hash = sc_hash_mix(key->glue_hash);
-    sc_shard *shard = sc_layout_shard_for(seg, hash);
-    sc_shard_head *head = sc_layout_head(shard);
-    sc_table *table = &head->table;
-    uint64_t size = sizeof(sc_entry) + (uint64_t)key->len + value->len;
-    const sc_entry *old;
-    sc_off off;
-    uint32_t slot = 0, owner = c->slam_defense ? sc_cache_slam_owner() : 0, lane;
-    sc_table_seen seen = {.seq = 1};
-    sc_fair_pass fpass, *fp = NULL;
-    int attempt;
-    bool old_gone, sweep, lockless;
+/* One store: its arguments and what its steps found, handed from step to
+ * step (all inlined into sc_cache_store). */
+typedef struct sc_cache_store_op {
+    sc_cache *c;
+    const sc_key *key;
+    const sc_value_in *value;
+    sc_shard *shard;
+    sc_table_seen *seen;        /* the store's last lookup of its key */
+    sc_fair_pass *fp;           /* isolation: whose entries may go; NULL: anybody's */
+    uint64_t hash;
+    int64_t now;
+    uint32_t ttl;
+    uint32_t owner;             /* the storing thread for slam defense (0: off) */
+    uint32_t lane;              /* the allocation lane (sc_pin_lane) */
+    bool add_only;
+    bool lockless;              /* the lockless store may be tried */
+    bool sweep;                 /* set when done: every shard's retired entries can go */
+} sc_cache_store_op;
 
-    if (size > sc_alloc_max_request(&seg->ac) || value->len > UINT32_MAX) {
-        return SC_TOOBIG;
+/* sc_cache_store's steps answer a sc_status, or one of these. */
+enum {
+    SC_STORE_GO_ON = -1,        /* not done: the next step */
+    SC_STORE_NO_ROOM = -2       /* no memory for the entry: evict (lock released), try again */
+};
+
+/* What the store may end with before it makes an entry (shard REPAIR lock
+ * held; first: the first round): SC_SLAM, SC_EXISTS for an add over a
+ * live entry, SC_OK when the lockless store or the in-place store did
+ * it; else SC_STORE_GO_ON. */
+static inline __attribute__((always_inline)) int sc_cache_store_shortcut(sc_cache_store_op *op, bool first)
+{
+    sc_seg *seg = &op->c->seg;
+    sc_shard *shard = op->shard;
+    sc_shard_head *head = sc_layout_head(shard);
+    const sc_value_in *value = op->value;
+    const sc_entry *old;
+    uint32_t slot;
+
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
+    if (op->c->slam_defense && sc_cache_slam_refused(shard, op->hash, op->key->len, op->now, op->owner)) {
+        return SC_SLAM;
     }
-    if (SC_UNLIKELY(__atomic_load_n(&seg->hdr->needs_reset, __ATOMIC_ACQUIRE))) {
-        sc_cache_reset(c);
+    if (op->add_only) {
+        old = sc_cache_seen_find(seg, head, op->key, op->hash, op->seen, &slot);
+        if (old && !sc_cache_entry_absent(op->c, old, op->now)) {
+            return SC_EXISTS;
+        }
     }
-    /* A value over one of the same type and length, neither
-     * with a TTL, is written into the entry without the shard's lock
-     * (sc_lockless.c; a zero-copy one only while nobody reads zero-copy
-     * values); everything else, and whatever that path declines,
-     * goes on below, with what this lookup found (seen). */
-    lockless = !add_only && !c->slam_defense && !c->idle_ttl && ttl == 0 && value->len <= SC_LOCKLESS_MAX_BYTES;
-    if (lockless && sc_cache_store_lockless(seg, shard, key, hash, value, now, &seen)) {
+    if (SC_UNLIKELY(shard->retire.head != 0)) {
+        sc_epoch_reclaim(seg, shard, false);
+    }
+    /* The lockless try met a writer's window (or the table changed after
+     * its look): the same try again, now that no window can open. Else a
+     * store over an entry it could rewrite makes a new one, and with many
+     * processes each such store opens the window that makes the next ones
+     * decline too. Lockless writers do not take the lock, so holding it
+     * while pinned waits for nobody. */
+    if (first && op->lockless && !sc_cache_seen_holds(head, op->seen)
+        && sc_cache_store_lockless(seg, shard, op->key, op->hash, value, op->now, op->seen)) {
         return SC_OK;
     }
-    lane = sc_pin_lane(shard);
-    if (c->owner_of) {
-        /* Isolation: evictions spare the owners within their share. */
-        fpass.fair = &seg->hdr->fair;
-        fpass.owner_of = c->owner_of;
-        fpass.hash = hash;
-        fpass.key = key->str;
-        fpass.key_len = key->len;
-        fpass.caller_known = false;
-        fpass.want_estimate = false;
-        fpass.surveyed = false;
-        fp = &fpass;
-    }
-    for (attempt = 0;; attempt++) {
-        sc_shard_lock(&c->seg, shard, SC_LOCK_REPAIR);
-        if (c->slam_defense && sc_cache_slam_refused(shard, hash, key->len, now, owner)) {
-            sc_shard_unlock(shard);
-            return SC_SLAM;
-        }
-        if (add_only) {
-            old = sc_cache_seen_find(seg, head, key, hash, &seen, &slot);
-            if (old && !sc_cache_entry_absent(c, old, now)) {
-                sc_shard_unlock(shard);
+    /* A scalar over a scalar is written into the entry that holds the key
+     * (sc_inplace.c): no allocation, no free, no slot; unless another lane
+     * made it and it is not homed: then it moves into this lane's slabs
+     * (the next steps). */
+    if (first && !sc_cache_has_bytes(value->vtype) && value->len == 0) {
+        old = sc_cache_seen_find(seg, head, op->key, op->hash, op->seen, &slot);
+        if (old && !sc_cache_has_bytes(old->vtype) && !sc_table_entry_foreign(old, op->lane)) {
+            sc_inplace_result r = sc_inplace_store(shard, (sc_entry *)old, value->vtype, value->scalar, op->ttl,
+                                                   op->now, op->add_only);
+            if (r == SC_INPLACE_EXISTS) {
                 return SC_EXISTS;
             }
-        }
-        if (SC_UNLIKELY(shard->retire.head != 0)) {
-            sc_epoch_reclaim(seg, shard, false);
-        }
-        /* The lockless try met a writer's window (or the table changed
-         * after its look): the same try again, now that no window can
-         * open. Else a store over an entry it could rewrite makes a new
-         * one, and with many processes each such store opens the window
-         * that makes the next ones decline too. Lockless writers do not
-         * take the lock, so holding it while pinned waits for nobody. */
-        if (attempt == 0 && lockless && !sc_cache_seen_holds(head, &seen)
-            && sc_cache_store_lockless(seg, shard, key, hash, value, now, &seen)) {
-            sc_shard_unlock(shard);
-            return SC_OK;
-        }
-        /* A scalar over a scalar is written into the entry that
-         * holds the key (sc_inplace.c): no allocation, no free, no slot;
-         * unless another lane made it and it is not homed: then it moves
-         * into this lane's slabs below. */
-        if (attempt == 0 && !sc_cache_has_bytes(value->vtype) && value->len == 0) {
-            old = sc_cache_seen_find(seg, head, key, hash, &seen, &slot);
-            if (old && !sc_cache_has_bytes(old->vtype) && !sc_table_entry_foreign(old, lane)) {
-                sc_inplace_result r = sc_inplace_store(shard, (sc_entry *)old, value->vtype, value->scalar, ttl,
-                                                       now, add_only);
-                if (r == SC_INPLACE_EXISTS) {
-                    sc_shard_unlock(shard);
-                    return SC_EXISTS;
-                }
-                if (r != SC_INPLACE_NO) {
-                    sc_cache_store_done(c, shard, hash, key->len, now, owner, r == SC_INPLACE_INSERTED);
-                    return SC_OK;
-                }
+            if (r != SC_INPLACE_NO) {
+                sc_cache_store_counted(op->c, shard, op->hash, op->key->len, op->now, op->owner,
+                                       r == SC_INPLACE_INSERTED);
+                return SC_OK;
             }
         }
-        off = sc_cache_make_entry(c, shard, hash, key, value, ttl, now, lane, attempt == 0, fp);
-        if (off && value->fixup && (((sc_entry *)(seg->base + off))->flags & SC_ENTRY_CHAINED)) {
-            /* A zero-copy layout needs one piece: the caller stores the
-             * value's copying form instead. */
-            sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
-            sc_shard_unlock(shard);
-            return SC_TOOBIG;
-        }
-        if (off) {
-            break;
-        }
-        sc_shard_unlock(shard);
-        if (fp && fp->want_estimate && !fp->surveyed) {
-            /* Whose entries may go is not known (sc_cache_make_entry
-             * evicted nothing): estimate it, then the same attempt again. */
-            sc_fair_refresh(seg, fp->owner_of);
-            fp->surveyed = true;
-            fp->want_estimate = false;
-            attempt--;
-            continue;
-        }
-        /* Pages freed by one round may be taken by other processes before
-         * this one gets back to them: a few rounds, then give up. */
-        if (attempt == SC_STORE_ROUNDS) {
-            __atomic_fetch_add(&shard->stats.nomem, 1, __ATOMIC_RELAXED);
+    }
+    return SC_STORE_GO_ON;
+}
+
+/* The key's slot for the new entry when the key has none (shard REPAIR
+ * lock held): SC_NOMEM when the table is full of live entries and can
+ * grow neither by resizing nor by evicting. */
+static inline __attribute__((always_inline)) sc_status sc_cache_store_slot(sc_cache_store_op *op, uint32_t *slot)
+{
+    sc_seg *seg = &op->c->seg;
+    sc_shard *shard = op->shard;
+    sc_shard_head *head = sc_layout_head(shard);
+
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
+    if (!sc_resize_reserve(seg, shard)) {
+        /* The table is full of live entries and cannot grow: make room in
+         * it by evicting some of this shard's entries. */
+        sc_evict_clock(seg, shard, (head->table.capacity >> 4) + 1, 0, op->fp);
+        if (!sc_resize_reserve(seg, shard)) {
+            shard->stats.nomem++;
             return SC_NOMEM;
         }
-        sc_evict_global(&c->seg, c->idle_ttl, (uint32_t)((size + SC_PAGE_SIZE - 1) >> SC_PAGE_SHIFT), now, fp);
     }
+    /* The look found where the key would go, unless the table changed
+     * since (a resize above). */
+    *slot = op->seen->free != SC_NONE && sc_cache_seen_holds(head, op->seen)
+                ? op->seen->free
+                : sc_table_free_slot(seg, &head->table, op->hash);
+    return SC_OK;
+}
 
-    /* Eviction above may have removed the old entry: look again, unless
-     * the shard is unchanged since the last look (seen). */
-    old = sc_cache_seen_find(seg, head, key, hash, &seen, &slot);
-    if (old && add_only && !sc_cache_entry_absent(c, old, now)) {
-        sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
-        sc_shard_unlock(shard);
+/* Links the new entry at off in the key's slot, in place of the key's
+ * old entry if any, and releases the old one (shard REPAIR lock held).
+ * SC_EXISTS for an add that finds a live entry after all (the new entry
+ * is given back), SC_NOMEM when the table has no slot for the key. */
+static inline __attribute__((always_inline)) sc_status sc_cache_store_link(sc_cache_store_op *op, sc_off off)
+{
+    sc_seg *seg = &op->c->seg;
+    sc_shard *shard = op->shard;
+    sc_entry *ne = (sc_entry *)(seg->base + off);
+    const sc_entry *old;
+    uint32_t slot;
+    bool old_gone;
+
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
+    /* Eviction may have removed the old entry: look again, unless the
+     * shard is unchanged since the last look (seen). */
+    old = sc_cache_seen_find(seg, sc_layout_head(shard), op->key, op->hash, op->seen, &slot);
+    if (old && op->add_only && !sc_cache_entry_absent(op->c, old, op->now)) {
+        sc_entry_free(seg, shard, ne);
         return SC_EXISTS;
     }
-    if (!old) {
-        if (!sc_resize_reserve(seg, shard)) {
-            /* The table is full of live entries and cannot grow: make room
-             * in it by evicting some of this shard's entries. */
-            sc_evict_clock(seg, shard, (table->capacity >> 4) + 1, 0, fp);
-            if (!sc_resize_reserve(seg, shard)) {
-                sc_entry_free(seg, shard, (sc_entry *)(seg->base + off));
-                shard->stats.nomem++;
-                sc_shard_unlock(shard);
-                return SC_NOMEM;
-            }
-        }
-        /* The look found where the key would go, unless the table
-         * changed since (a resize above). */
-        slot = seen.free != SC_NONE && sc_cache_seen_holds(head, &seen) ? seen.free
-                                                                         : sc_table_free_slot(seg, table, hash);
+    if (!old && sc_cache_store_slot(op, &slot) != SC_OK) {
+        sc_entry_free(seg, shard, ne);
+        return SC_NOMEM;
     }
-
     /* A key that lived in another lane's slabs (or moved before) stays
      * where it lands now, whoever stores it next (SC_ENTRY_HOMED). */
-    if (old && (old->flags & SC_ENTRY_HOMED || sc_table_entry_lane(old->flags) != lane % SC_ALLOC_LANES)) {
-        ((sc_entry *)(seg->base + off))->flags |= SC_ENTRY_HOMED;
+    if (old && (old->flags & SC_ENTRY_HOMED || sc_table_entry_lane(old->flags) != op->lane % SC_ALLOC_LANES)) {
+        ne->flags |= SC_ENTRY_HOMED;
     }
-    if (value->fixup) {
-        sc_entry *ne = (sc_entry *)(seg->base + off);
-        value->fixup(value->fixup_arg, SC_ENTRY_VAL(ne), value->len);
+    if (op->value->fixup) {
+        op->value->fixup(op->value->fixup_arg, SC_ENTRY_VAL(ne), op->value->len);
         sc_epoch_adopt(seg, shard, ne);
     }
     sc_shard_write_begin(shard);
@@ -443,37 +435,145 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
      * key deleted without the lock (SC_TTL_GONE) counts as absent; for an
      * add, one that a lockless store brought back since the check above
      * is there after all. */
-    if (SC_UNLIKELY(add_only) && old && !sc_cache_entry_absent(c, old, now)) {
+    if (SC_UNLIKELY(op->add_only) && old && !sc_cache_entry_absent(op->c, old, op->now)) {
         sc_shard_write_end(shard);
-        /* Never published; release, not free: a zero-copy one was
-         * adopted above (its bytes are counted as such). */
-        sc_epoch_release_entry(seg, shard, (sc_entry *)(seg->base + off));
-        sc_shard_unlock(shard);
+        /* Never published; release, not free: a zero-copy one was adopted
+         * above (its bytes are counted as such). */
+        sc_epoch_release_entry(seg, shard, ne);
         return SC_EXISTS;
     }
     old_gone = old && old->ttl == SC_TTL_GONE;
     if (old_gone) {
         /* Not published yet: see SC_ENTRY_REVIVED. */
-        ((sc_entry *)(seg->base + off))->flags |= SC_ENTRY_REVIVED;
+        ne->flags |= SC_ENTRY_REVIVED;
     }
-    sc_table_set(seg, table, slot, hash, off);
+    sc_table_set(seg, &sc_layout_head(shard)->table, slot, op->hash, off);
     sc_shard_write_end(shard);
 
-    sweep = old && sc_epoch_release_entry(seg, shard, (sc_entry *)old);
-    if (old && !old_gone) {
-        sc_layout_head(shard)->updates++;
-    } else {
-        sc_layout_head(shard)->inserts++;
+    op->sweep = old && sc_epoch_release_entry(seg, shard, (sc_entry *)old);
+    sc_cache_store_counted(op->c, shard, op->hash, op->key->len, op->now, op->owner, !old || old_gone);
+    return SC_OK;
+}
+
+/* One round of the locked store (shard REPAIR lock held; first: the
+ * first round): its answer, or SC_STORE_NO_ROOM when no memory was found
+ * for the entry. */
+static inline __attribute__((always_inline)) int sc_cache_store_round(sc_cache_store_op *op, bool first)
+{
+    sc_seg *seg = &op->c->seg;
+    sc_off off;
+    int r;
+
+    SC_ASSERT(sc_layout_shard_repair_held(op->shard));
+    r = sc_cache_store_shortcut(op, first);
+    if (r != SC_STORE_GO_ON) {
+        return r;
     }
-    if (c->slam_defense) {
-        sc_cache_slam_record(shard, hash, key->len, now, owner);
+    off = sc_cache_make_entry(op->c, op->shard, op->hash, op->key, op->value, op->ttl, op->now, op->lane, first,
+                              op->fp);
+    if (!off) {
+        return SC_STORE_NO_ROOM;
     }
-    sc_shard_unlock(shard);
-    if (SC_UNLIKELY(sweep)) {
+    if (op->value->fixup && (((sc_entry *)(seg->base + off))->flags & SC_ENTRY_CHAINED)) {
+        /* A zero-copy layout needs one piece: the caller stores the
+         * value's copying form instead. */
+        sc_entry_free(seg, op->shard, (sc_entry *)(seg->base + off));
+        return SC_TOOBIG;
+    }
+    return sc_cache_store_link(op, off);
+}
+
+/* A store's view of the owners under eviction (isolation: sc_fair.h),
+ * its owner not looked up yet. */
+static inline sc_fair_pass *sc_cache_store_fair(sc_fair_pass *fp, sc_cache *c, uint64_t hash, const sc_key *key)
+{
+    fp->fair = &c->seg.hdr->fair;
+    fp->owner_of = c->owner_of;
+    fp->hash = hash;
+    fp->key = key->str;
+    fp->key_len = key->len;
+    fp->caller_known = false;
+    fp->want_estimate = false;
+    fp->surveyed = false;
+    return fp;
+}
+
+sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *value, uint32_t ttl,
+                         int64_t now, bool add_only)
+{
+    sc_seg *seg = &c->seg;
+    uint64_t size = sizeof(sc_entry) + (uint64_t)key->len + value->len;
+    sc_table_seen seen = {.seq = 1};
+    sc_fair_pass fpass, *fp = NULL;
+    sc_cache_store_op op;
+    uint32_t round = 0;
+    int r;
+
+    if (size > sc_alloc_max_request(&seg->ac) || value->len > UINT32_MAX) {
+        return SC_TOOBIG;
+    }
+    if (SC_UNLIKELY(__atomic_load_n(&seg->hdr->needs_reset, __ATOMIC_ACQUIRE))) {
+        sc_cache_reset(c);
+    }
+    op.c = c;
+    op.key = key;
+    op.value = value;
+    op.hash = sc_hash_mix(key->glue_hash);
+    op.shard = sc_layout_shard_for(seg, op.hash);
+    op.seen = &seen;
+    op.now = now;
+    op.ttl = ttl;
+    op.add_only = add_only;
+    op.sweep = false;
+    /* A value over one of the same type and length, neither with a TTL,
+     * is written into the entry without the shard's lock (sc_lockless.c;
+     * a zero-copy one only while nobody reads zero-copy values);
+     * everything else, and whatever that path declines, goes on under
+     * the lock, with what this lookup found (seen). */
+    op.lockless = !add_only && !c->slam_defense && !c->idle_ttl && ttl == 0 && value->len <= SC_LOCKLESS_MAX_BYTES;
+    if (op.lockless && sc_cache_store_lockless(seg, op.shard, key, op.hash, value, now, &seen)) {
+        return SC_OK;
+    }
+    op.owner = c->slam_defense ? sc_cache_slam_owner() : 0;
+    op.lane = sc_pin_lane(op.shard);
+    if (c->owner_of) {
+        /* Isolation: evictions spare the owners within their share. */
+        fp = sc_cache_store_fair(&fpass, c, op.hash, key);
+    }
+    op.fp = fp;
+    /* Under the shard's REPAIR lock, taken and released once per round.
+     * Repeats while the entry finds no memory: once with an estimate of
+     * the owners' shares (the first time this shard evicted nothing for
+     * want of one; surveyed keeps it to once), and after each of at most
+     * SC_STORE_ROUNDS evictions across the cache (pages freed by one may
+     * be taken by other processes before this one gets back to them). */
+    for (;;) {
+        sc_shard_lock(seg, op.shard, SC_LOCK_REPAIR);
+        r = sc_cache_store_round(&op, round == 0);
+        sc_shard_unlock(op.shard);
+        if (r != SC_STORE_NO_ROOM) {
+            break;
+        }
+        if (fp && fp->want_estimate && !fp->surveyed) {
+            /* Whose entries may go is not known (sc_cache_make_entry
+             * evicted nothing): estimate it, then the same round again. */
+            sc_fair_refresh(seg, fp->owner_of);
+            fp->surveyed = true;
+            fp->want_estimate = false;
+            continue;
+        }
+        if (round == SC_STORE_ROUNDS) {
+            __atomic_fetch_add(&op.shard->stats.nomem, 1, __ATOMIC_RELAXED);
+            return SC_NOMEM;
+        }
+        sc_evict_global(seg, c->idle_ttl, (uint32_t)((size + SC_PAGE_SIZE - 1) >> SC_PAGE_SHIFT), now, fp);
+        round++;
+    }
+    if (SC_UNLIKELY(op.sweep)) {
         /* Nobody inside an epoch: what other shards retired goes now. */
         sc_evict_reclaimable(seg);
     }
-    return SC_OK;
+    return (sc_status)r;
 }
 
 /* ---- fetch ---- */
@@ -621,6 +721,11 @@ static __attribute__((noinline)) sc_status sc_cache_fetch_slow(sc_cache *c, cons
         sc_local.optimistic_retries++;
         __atomic_fetch_add(&shard->stats.optimistic_retries, 1, __ATOMIC_RELAXED);
     }
+    /* Optimistic tries: one repeats while a writer has the shard's window
+     * open (seq odd: up to SC_ODD_SPINS spins count as one try), when a
+     * writer changed the shard or a lockless store the entry during the
+     * copy, and once the sink has a buffer of the size the copy needs.
+     * At most SC_OPTIMISTIC_TRIES, then under the lock. */
     while (tries < SC_OPTIMISTIC_TRIES) {
         uint64_t start = sc_seq_read_begin(&head->seq);
         int r;
@@ -649,6 +754,12 @@ static __attribute__((noinline)) sc_status sc_cache_fetch_slow(sc_cache *c, cons
     }
 
     sc_local.locked_reads++;
+    /* Under the lock the entry stays as it is, but the sink's buffer is
+     * got with no lock held: repeats while the value found needs a buffer
+     * the sink does not have (another try after the value changed length
+     * or type meanwhile). Each turn ends with a buffer of the size just
+     * read, so only a writer changing the value between every two turns
+     * keeps it going. */
     for (;;) {
         int r;
         sc_shard_lock(&c->seg, shard, SC_LOCK_NO_REPAIR);
@@ -747,6 +858,9 @@ sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
     int tries;
     bool found;
 
+    /* Repeats while a writer has the shard's window open (seq odd: a spin)
+     * or changed the shard during the look (the counter moved): at most
+     * SC_OPTIMISTIC_TRIES * SC_ODD_SPINS looks, then one under the lock. */
     for (tries = 0; tries < SC_OPTIMISTIC_TRIES * SC_ODD_SPINS; tries++) {
         uint64_t start = sc_seq_read_begin(&head->seq);
         uint32_t slot;

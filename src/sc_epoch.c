@@ -75,6 +75,8 @@ static uint64_t sc_epoch_sat_sub(uint64_t *p, uint64_t v)
 {
     uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED), nv;
 
+    /* Repeats while another thread changed *p between the load and the
+     * swap (or the weak swap failed spuriously). */
     do {
         nv = old > v ? old - v : 0;
     } while (!__atomic_compare_exchange_n(p, &old, nv, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
@@ -136,6 +138,8 @@ static void sc_epoch_cover_add(sc_epoch_table *t, uint32_t c, uint64_t epoch)
     if (epoch > SC_EPOCH_COVER_MASK) {
         epoch = 1;
     }
+    /* Repeats while another thread changed the cell between the load and
+     * the swap. */
     do {
         e = w & SC_EPOCH_COVER_MASK;
         if (!(w >> SC_EPOCH_COVER_SHIFT) || epoch < e) {
@@ -151,6 +155,8 @@ static void sc_epoch_cover_drop(sc_epoch_table *t, uint32_t c)
 {
     uint64_t w = __atomic_load_n(&t->covers[c], __ATOMIC_SEQ_CST), n;
 
+    /* Repeats while another thread changed the cell between the load and
+     * the swap; ends at once on an empty cell. */
     do {
         n = w >> SC_EPOCH_COVER_SHIFT;
         if (!n) {
@@ -293,20 +299,27 @@ static void sc_epoch_raise_safe(sc_epoch_table *t, uint64_t min)
 {
     uint64_t safe = __atomic_load_n(&t->safe, __ATOMIC_RELAXED);
 
+    /* Repeats while another thread changed t->safe between the load and
+     * the swap (or the weak swap failed spuriously), until it is min or
+     * above. */
     while (safe < min && !__atomic_compare_exchange_n(&t->safe, &safe, min, true, __ATOMIC_RELAXED,
                                                       __ATOMIC_RELAXED)) {
     }
 }
 
-/* The smallest epoch a live thread has published (global + 1 when none),
- * raising t->safe to it. Remembers which slot held it back (blocker). */
-static uint64_t sc_epoch_scan(sc_seg *seg, int64_t now)
+/* One pass of sc_epoch_scan: the smallest epoch published (global + 1
+ * when none) in *min_out, where (at: the slot's index + 1, 0 for a fork
+ * cover or none) and whose (owner), and t->safe as read at its end in
+ * *safe_out. False when a cover moved to a slot during the pass (fork_ack
+ * moved), which may have read the slot before and the cell after: the
+ * pass tells nothing then. */
+static bool sc_epoch_scan_pass(sc_seg *seg, int64_t now, uint64_t *min_out, uint32_t *at_out, uint64_t *owner_out,
+                               uint64_t *safe_out)
 {
     sc_epoch_table *t = &seg->hdr->epochs;
-    uint64_t min, safe, owner = 0, acks;
-    uint32_t i, at = 0, tries = 0;
+    uint64_t min, owner = 0, acks;
+    uint32_t i, at = 0;
 
-again:
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     acks = __atomic_load_n(&t->fork_ack, __ATOMIC_SEQ_CST);
     min = __atomic_load_n(&t->global, __ATOMIC_SEQ_CST) + 1;
@@ -335,23 +348,35 @@ again:
             at = 0;
         }
     }
-    safe = __atomic_load_n(&t->safe, __ATOMIC_RELAXED);
+    *safe_out = __atomic_load_n(&t->safe, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&t->fork_ack, __ATOMIC_SEQ_CST) != acks) {
-        /* A cover moved to a slot during the scan, which may have read the
-         * slot before and the cell after: look again, or raise nothing. */
-        if (++tries < 4) {
-            at = 0;
-            owner = 0;
-            goto again;
+    *min_out = min;
+    *at_out = at;
+    *owner_out = owner;
+    return __atomic_load_n(&t->fork_ack, __ATOMIC_SEQ_CST) == acks;
+}
+
+/* The smallest epoch a live thread has published (global + 1 when none),
+ * raising t->safe to it. Remembers which slot held it back (blocker). */
+static uint64_t sc_epoch_scan(sc_seg *seg, int64_t now)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    uint64_t min, safe = 0, owner;
+    uint32_t at, tries;
+
+    /* Repeats while a cover moves to a slot during the pass (a fork child
+     * took a slot of its own): at most 4 passes, then nothing is raised
+     * (t->safe as the last pass read it). */
+    for (tries = 0; tries < 4; tries++) {
+        if (sc_epoch_scan_pass(seg, now, &min, &at, &owner, &safe)) {
+            __atomic_store_n(&t->blocker_epoch, min, __ATOMIC_RELAXED);
+            __atomic_store_n(&t->blocker_owner, owner, __ATOMIC_RELAXED);
+            __atomic_store_n(&t->blocker, at, __ATOMIC_RELAXED);
+            sc_epoch_raise_safe(t, min);
+            return min;
         }
-        return safe;
     }
-    __atomic_store_n(&t->blocker_epoch, min, __ATOMIC_RELAXED);
-    __atomic_store_n(&t->blocker_owner, owner, __ATOMIC_RELAXED);
-    __atomic_store_n(&t->blocker, at, __ATOMIC_RELAXED);
-    sc_epoch_raise_safe(t, min);
-    return min;
+    return safe;
 }
 
 /* True when a scan now could raise nothing: within the second of the last

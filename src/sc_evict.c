@@ -131,7 +131,8 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem
         return 0;
     }
     sc_shard_write_begin(shard);
-    /* Two turns of the hand: the first may only clear reference bits. */
+    /* The hand moves on until max entries went, the table is empty, or
+     * after two turns (the first may only clear reference bits). */
     while (removed < max && table->used && looked < 2 * table->capacity) {
         uint32_t slot = table->clock_hand;
         sc_entry *e = sc_table_slot_entry(seg, table, slot);
@@ -210,7 +211,8 @@ void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_
         sc_fair_survey(seg, fp->owner_of);
     }
     /* Each round takes a growing share of every shard: 1/8, 1/4, 1/2, all
-     * (of what the store may take, with fp). */
+     * (of what the store may take, with fp). Another round follows while
+     * the pool has fewer free pages than the target; four at most. */
     for (round = 0; round < 4 && sc_alloc_pool_free_pages(&seg->ac) < target; round++) {
         bool any = false;
         for (k = 0; k < seg->nshards && sc_alloc_pool_free_pages(&seg->ac) < target; k++) {

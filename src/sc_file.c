@@ -341,6 +341,7 @@ static int sc_file_lock(int fd, int op)
 {
     int rc;
 
+    /* Repeats only when a signal interrupted the wait (EINTR). */
     do {
         rc = flock(fd, op);
     } while (rc != 0 && errno == EINTR);
@@ -386,6 +387,36 @@ static int sc_file_format_fd(sc_seg *seg, int fd, const sc_file_opts *o, const c
 
 typedef enum { SC_MAKE_LINK, SC_MAKE_RENAME, SC_MAKE_PRIVATE } sc_file_make_mode;
 
+/* Creates the file that becomes the segment under a new temporary name
+ * beside the path (tmp, PATH_MAX bytes): its fd, or -1 with err. A random
+ * part in the name: another user who can write the directory cannot take
+ * the name first (O_EXCL would fail on his file). */
+static int sc_file_make_temp(const sc_file_opts *o, char *tmp, char *err, size_t errlen)
+{
+    static unsigned counter;
+    int fd, tries = 0;
+
+    /* Repeats while the name is taken (EEXIST: a name left by a process
+     * that died, or one someone chose to block): a new name each time, at
+     * most 8. */
+    do {
+        uint32_t r = 0;
+        if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+            r = (uint32_t)(uintptr_t)&r ^ (uint32_t)getpid() * 2654435761u ^ (uint32_t)tries;
+        }
+        if ((size_t)snprintf(tmp, PATH_MAX, "%s.%lu.%u.%08x.new", o->path, (unsigned long)getpid(),
+                             __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED), r) >= PATH_MAX) {
+            snprintf(err, errlen, "%s: path too long", o->path);
+            return -1;
+        }
+        fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, (mode_t)(o->mode & 0777));
+    } while (fd < 0 && errno == EEXIST && ++tries < 8);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+    }
+    return fd;
+}
+
 /* Makes a formatted segment file under a temporary name, holding its
  * exclusive flock, and links it to the path (SC_MAKE_RENAME: renames it
  * over whatever is there; SC_MAKE_PRIVATE: removes the name at once, so
@@ -395,28 +426,11 @@ typedef enum { SC_MAKE_LINK, SC_MAKE_RENAME, SC_MAKE_PRIVATE } sc_file_make_mode
  * over. */
 static int sc_file_make(sc_seg *seg, const sc_file_opts *o, sc_file_make_mode mode, char *err, size_t errlen)
 {
-    static unsigned counter;
     char tmp[PATH_MAX];
     int fd, rc;
 
-    int tries = 0;
-
-    /* A random part in the name: another user who can write the directory
-     * cannot take the name first (O_EXCL would fail on his file). */
-    do {
-        uint32_t r = 0;
-        if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
-            r = (uint32_t)(uintptr_t)&r ^ (uint32_t)getpid() * 2654435761u ^ (uint32_t)tries;
-        }
-        if ((size_t)snprintf(tmp, sizeof(tmp), "%s.%lu.%u.%08x.new", o->path, (unsigned long)getpid(),
-                             __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED), r) >= sizeof(tmp)) {
-            snprintf(err, errlen, "%s: path too long", o->path);
-            return -1;
-        }
-        fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, (mode_t)(o->mode & 0777));
-    } while (fd < 0 && errno == EEXIST && ++tries < 8);
+    fd = sc_file_make_temp(o, tmp, err, errlen);
     if (fd < 0) {
-        snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
         return -1;
     }
     if (mode == SC_MAKE_PRIVATE) {
@@ -788,10 +802,205 @@ static int sc_file_reformat(sc_seg *seg, int fd, const sc_file_opts *o, char *er
     return 0;
 }
 
+/* What one look at the path came to (sc_file_attach_once and its steps). */
+enum {
+    SC_ATTACH_FAILED = -1,      /* err says why */
+    SC_ATTACH_MAPPED = 0,       /* the segment at the path, mapped and checked */
+    SC_ATTACH_MADE,             /* a new segment made and mapped (linked or renamed to the path) */
+    SC_ATTACH_GO_ON,            /* a step's answer: the next step */
+    SC_ATTACH_AGAIN,            /* the path changed meanwhile: look again */
+    SC_ATTACH_PAUSE,            /* our file under a second name, or replaced since the open: look
+                                   again after a pause (err says why, for the last look) */
+    SC_ATTACH_LOCKED            /* took the replacement lock: the same look again */
+};
+
+/* Opens the path, checks the file and flocks it: exclusive when nobody
+ * else has it mapped (*exclusive), else shared. SC_ATTACH_GO_ON with *fd
+ * and the file's *st, still the file at the path. A path with no file is
+ * made here (SC_ATTACH_MADE, or SC_ATTACH_AGAIN when another process made
+ * it first: then theirs is the one to map). */
+static int sc_file_attach_open(sc_seg *seg, const sc_file_opts *o, int *fd, struct stat *st, bool *exclusive,
+                               char *err, size_t errlen)
+{
+    struct stat now;
+    int made;
+
+    *fd = open(o->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (*fd < 0) {
+        if (errno == ELOOP) {
+            snprintf(err, errlen, "%s is a symbolic link", o->path);
+            return SC_ATTACH_FAILED;
+        }
+        if (errno != ENOENT) {
+            snprintf(err, errlen, "cannot open %s: %s", o->path, strerror(errno));
+            return SC_ATTACH_FAILED;
+        }
+        made = sc_file_make(seg, o, SC_MAKE_LINK, err, errlen);
+        return made == -2 ? SC_ATTACH_AGAIN : made == 0 ? SC_ATTACH_MADE : SC_ATTACH_FAILED;
+    }
+    if (fstat(*fd, st) != 0) {
+        snprintf(err, errlen, "cannot stat %s: %s", o->path, strerror(errno));
+        close(*fd);
+        return SC_ATTACH_FAILED;
+    }
+    made = sc_file_check(st, o->path, o->mode, err, errlen);
+    if (made != 0) {
+        /* -2: our file with a second name (being linked into place by
+         * another process of ours: sc_file_make's link and unlink), or a
+         * file replaced since the open. */
+        close(*fd);
+        return made == -2 ? SC_ATTACH_PAUSE : SC_ATTACH_FAILED;
+    }
+    if (flock(*fd, LOCK_EX | LOCK_NB) == 0) {
+        *exclusive = true;
+    } else if (sc_file_lock(*fd, LOCK_SH) == 0) {
+        *exclusive = false;
+    } else {
+        snprintf(err, errlen, "cannot lock %s: %s", o->path, strerror(errno));
+        close(*fd);
+        return SC_ATTACH_FAILED;
+    }
+    /* The path may have been replaced while we waited for the lock. */
+    if (lstat(o->path, &now) != 0 || now.st_ino != st->st_ino || now.st_dev != st->st_dev || fstat(*fd, st) != 0) {
+        close(*fd);
+        return SC_ATTACH_AGAIN;
+    }
+    return SC_ATTACH_GO_ON;
+}
+
+/* The first user after a restart (exclusive flock on fd, its segment
+ * mapped): trusts the body or starts it afresh, counts the boot, then
+ * shares the flock. */
+static int sc_file_attach_boot(sc_seg *seg, int fd, const char *kboot, const sc_file_opts *o,
+                               sc_file_result *res, char *err, size_t errlen)
+{
+    char why[sizeof(res->note)];
+
+    SC_ASSERT(seg->hdr != NULL && seg->fd == fd);
+    if (!sc_file_boot_trusted(seg, kboot, why, sizeof(why))) {
+        if (sc_file_reformat(seg, fd, o, err, errlen) != 0) {
+            return SC_ATTACH_FAILED;
+        }
+        snprintf(res->note, sizeof(res->note), "%.100s was started afresh: %.180s", o->path, why);
+        res->created = true;
+        res->booted = true;
+    } else {
+        sc_file_boot_clear(seg, res);
+    }
+    seg->hdr->boots++;
+    memcpy(seg->hdr->kernel_boot, kboot, sizeof(seg->hdr->kernel_boot));
+    __atomic_store_n(&seg->hdr->closed, 0, __ATOMIC_SEQ_CST);
+    sc_file_lock(fd, LOCK_SH);
+    sc_file_compare_settings(seg->hdr, o, res);
+    return SC_ATTACH_MAPPED;
+}
+
+/* Maps the segment in fd (flocked; st: its stat) when it is to be
+ * trusted: SC_ATTACH_MAPPED (seg->fd is fd), SC_ATTACH_FAILED, or
+ * SC_ATTACH_GO_ON: not trusted, nothing mapped, res->note says why. fd is
+ * never closed here. */
+static int sc_file_attach_map(sc_seg *seg, int fd, const struct stat *st, bool exclusive, const char *kboot,
+                              const sc_file_opts *o, sc_file_result *res, char *err, size_t errlen)
+{
+    sc_header hdr;
+    void *base;
+
+    if ((uint64_t)st->st_size < sizeof(sc_header)) {
+        snprintf(res->note, sizeof(res->note), "it is too short (%llu bytes)", (unsigned long long)st->st_size);
+        return SC_ATTACH_GO_ON;
+    }
+    if (pread(fd, &hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr)) {
+        snprintf(res->note, sizeof(res->note), "its header cannot be read");
+        return SC_ATTACH_GO_ON;
+    }
+    if (!sc_file_header_trusted(&hdr, (uint64_t)st->st_size, o->version, res->note, sizeof(res->note))) {
+        return SC_ATTACH_GO_ON;
+    }
+    base = sc_file_mmap((size_t)st->st_size, fd);
+    if (base == MAP_FAILED) {
+        snprintf(err, errlen, "cannot map %s: %s", o->path, strerror(errno));
+        return SC_ATTACH_FAILED;
+    }
+    seg->fd = fd;
+    seg->named = true;
+    seg->opener = (int)getpid();
+    sc_layout_bind(seg, base);
+    if (exclusive) {
+        return sc_file_attach_boot(seg, fd, kboot, o, res, err, errlen);
+    }
+    /* A segment others map: what a live pool must trust is its peers, who
+     * change the body under its locks; what a mapping process can check
+     * cheaply is checked. */
+    if (sc_file_body_sane(seg, res->note, sizeof(res->note))) {
+        if (__atomic_load_n(&seg->hdr->closed, __ATOMIC_RELAXED) != 0) {
+            __atomic_store_n(&seg->hdr->closed, 0, __ATOMIC_SEQ_CST);
+        }
+        sc_file_compare_settings(seg->hdr, o, res);
+        return SC_ATTACH_MAPPED;
+    }
+    munmap(seg->base, seg->size);
+    memset(seg, 0, sizeof(*seg));
+    seg->fd = -1;
+    return SC_ATTACH_GO_ON;
+}
+
+/* The file in fd (flocked) is not to be trusted (res->note says why).
+ * Replacing is serialised: without the replacement lock (*lockfd < 0),
+ * takes it and answers SC_ATTACH_LOCKED, to look at the path again
+ * (another process may have replaced it meanwhile: then its segment is
+ * the one to map). With it, makes a new segment and renames it to the
+ * path (SC_ATTACH_MADE). Closes fd. */
+static int sc_file_attach_replace(sc_seg *seg, int fd, const sc_file_opts *o, int *lockfd, sc_file_result *res,
+                                  char *err, size_t errlen)
+{
+    char why[sizeof(res->note)];
+
+    if (*lockfd < 0) {
+        close(fd);
+        res->note[0] = '\0';
+        *lockfd = sc_file_replace_lock(o, err, errlen);
+        return *lockfd < 0 ? SC_ATTACH_FAILED : SC_ATTACH_LOCKED;
+    }
+    snprintf(why, sizeof(why), "%s", res->note);
+    /* Keep the old file's lock until the new file is in place: whoever
+     * waits for it then finds the path changed. */
+    if (sc_file_make(seg, o, SC_MAKE_RENAME, err, errlen) != 0) {
+        close(fd);
+        return SC_ATTACH_FAILED;
+    }
+    close(fd);
+    snprintf(res->note, sizeof(res->note), "%.100s was replaced by a new segment: %.180s", o->path, why);
+    res->replaced = true;
+    return SC_ATTACH_MADE;
+}
+
+/* One look at the path: open it (or make it), map it if trusted, else
+ * replace it. kboot: this boot's id; *lockfd: the replacement lock, once
+ * taken (kept until sc_file_attach returns). */
+static int sc_file_attach_once(sc_seg *seg, const sc_file_opts *o, const char *kboot, int *lockfd,
+                               sc_file_result *res, char *err, size_t errlen)
+{
+    struct stat st;
+    bool exclusive = false;
+    int fd, r = sc_file_attach_open(seg, o, &fd, &st, &exclusive, err, errlen);
+
+    if (r != SC_ATTACH_GO_ON) {
+        return r;
+    }
+    r = sc_file_attach_map(seg, fd, &st, exclusive, kboot, o, res, err, errlen);
+    if (r == SC_ATTACH_FAILED) {
+        close(fd);
+    }
+    if (r != SC_ATTACH_GO_ON) {
+        return r;
+    }
+    return sc_file_attach_replace(seg, fd, o, lockfd, res, err, errlen);
+}
+
 int sc_file_attach(sc_seg *seg, const sc_file_opts *o, sc_file_result *res, char *err, size_t errlen)
 {
     char kboot[sizeof(((sc_header *)0)->kernel_boot)];
-    int attempt, lockfd = -1, rc = -1;
+    int looks = 0, lockfd = -1, r;
 
     memset(seg, 0, sizeof(*seg));
     seg->fd = -1;
@@ -815,168 +1024,44 @@ int sc_file_attach(sc_seg *seg, const sc_file_opts *o, sc_file_result *res, char
         return sc_file_attach_private(seg, o, res, err, errlen);
     }
     sc_file_kernel_boot(kboot, sizeof(kboot));
-    for (attempt = 0; attempt < SC_ATTACH_TRIES; attempt++) {
-        struct stat st, now;
-        sc_header hdr;
-        bool exclusive;
-        void *base;
-        int fd = open(o->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-
-        if (fd < 0) {
-            int made;
-            if (errno == ELOOP) {
-                snprintf(err, errlen, "%s is a symbolic link", o->path);
-                goto out;
-            }
-            if (errno != ENOENT) {
-                snprintf(err, errlen, "cannot open %s: %s", o->path, strerror(errno));
-                goto out;
-            }
-            made = sc_file_make(seg, o, SC_MAKE_LINK, err, errlen);
-            if (made == -2) {
-                continue; /* another process made it first: map theirs */
-            }
-            if (made != 0) {
-                goto out;
-            }
-            goto made;
+    /* Repeats while the path changes under this process (other processes
+     * make, link or replace the file meanwhile): at most SC_ATTACH_TRIES
+     * looks, a pause of 1 ms after a look that found a file being linked
+     * into place. The look after this process took the replacement lock
+     * is the same look again and not counted; the lock is kept, so that
+     * happens once. */
+    for (;;) {
+        r = sc_file_attach_once(seg, o, kboot, &lockfd, res, err, errlen);
+        if (r == SC_ATTACH_LOCKED) {
+            continue;
         }
-        if (fstat(fd, &st) != 0) {
-            snprintf(err, errlen, "cannot stat %s: %s", o->path, strerror(errno));
-            close(fd);
-            goto out;
-        }
-        switch (sc_file_check(&st, o->path, o->mode, err, errlen)) {
-        case 0:
+        if (r != SC_ATTACH_AGAIN && r != SC_ATTACH_PAUSE) {
             break;
-        case -2:
-            /* Our file with a second name (being linked into place by
-             * another process of ours: sc_file_make's link and unlink),
-             * or a file replaced since the open: look again. */
-            close(fd);
-            if (attempt + 1 < SC_ATTACH_TRIES) {
-                struct timespec ms = {0, 1000000};
-                nanosleep(&ms, NULL);
-                err[0] = '\0';
-                continue;
-            }
-            goto out;
-        default:
-            close(fd);
-            goto out;
         }
-        if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-            exclusive = true;
-        } else if (sc_file_lock(fd, LOCK_SH) == 0) {
-            exclusive = false;
-        } else {
-            snprintf(err, errlen, "cannot lock %s: %s", o->path, strerror(errno));
-            close(fd);
-            goto out;
-        }
-        /* The path may have been replaced while we waited for the lock. */
-        if (lstat(o->path, &now) != 0 || now.st_ino != st.st_ino || now.st_dev != st.st_dev) {
-            close(fd);
-            continue;
-        }
-        if (fstat(fd, &st) != 0) {
-            close(fd);
-            continue;
-        }
-        if ((uint64_t)st.st_size < sizeof(sc_header)) {
-            snprintf(res->note, sizeof(res->note), "it is too short (%llu bytes)", (unsigned long long)st.st_size);
-        } else if (pread(fd, &hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr)) {
-            snprintf(res->note, sizeof(res->note), "its header cannot be read");
-        } else if (sc_file_header_trusted(&hdr, (uint64_t)st.st_size, o->version, res->note, sizeof(res->note))) {
-            base = sc_file_mmap((size_t)st.st_size, fd);
-            if (base == MAP_FAILED) {
-                snprintf(err, errlen, "cannot map %s: %s", o->path, strerror(errno));
-                close(fd);
-                goto out;
+        if (++looks == SC_ATTACH_TRIES) {
+            if (r == SC_ATTACH_AGAIN) {
+                snprintf(err, errlen, "%s kept changing while it was being opened", o->path);
             }
-            seg->fd = fd;
-            seg->named = true;
-            seg->opener = (int)getpid();
-            sc_layout_bind(seg, base);
-            if (exclusive) {
-                char why[sizeof(res->note)];
-                if (!sc_file_boot_trusted(seg, kboot, why, sizeof(why))) {
-                    if (sc_file_reformat(seg, fd, o, err, errlen) != 0) {
-                        close(fd);
-                        goto out;
-                    }
-                    snprintf(res->note, sizeof(res->note), "%.100s was started afresh: %.180s", o->path, why);
-                    res->created = true;
-                    res->booted = true;
-                } else {
-                    sc_file_boot_clear(seg, res);
-                }
-                seg->hdr->boots++;
-                memcpy(seg->hdr->kernel_boot, kboot, sizeof(kboot));
-                __atomic_store_n(&seg->hdr->closed, 0, __ATOMIC_SEQ_CST);
-                sc_file_lock(fd, LOCK_SH);
-                sc_file_compare_settings(seg->hdr, o, res);
-                rc = 0;
-                goto out;
-            }
-            /* A segment others map: what a live pool must trust is its
-             * peers, who change the body under its locks; what a mapping
-             * process can check cheaply is checked. */
-            if (sc_file_body_sane(seg, res->note, sizeof(res->note))) {
-                if (__atomic_load_n(&seg->hdr->closed, __ATOMIC_RELAXED) != 0) {
-                    __atomic_store_n(&seg->hdr->closed, 0, __ATOMIC_SEQ_CST);
-                }
-                sc_file_compare_settings(seg->hdr, o, res);
-                rc = 0;
-                goto out;
-            }
-            munmap(seg->base, seg->size);
-            memset(seg, 0, sizeof(*seg));
-            seg->fd = -1;
+            r = SC_ATTACH_FAILED;
+            break;
         }
-        /* Untrusted. Replacing is serialised: take the replacement lock,
-         * then look at the path again (another process may have replaced
-         * it meanwhile: then its segment is the one to map). */
-        if (lockfd < 0) {
-            close(fd);
-            res->note[0] = '\0';
-            lockfd = sc_file_replace_lock(o, err, errlen);
-            if (lockfd < 0) {
-                goto out;
-            }
-            attempt--;
-            continue;
-        }
-        {
-            char why[sizeof(res->note)];
-            snprintf(why, sizeof(why), "%s", res->note);
-            /* Keep the old file's lock until the new file is in place:
-             * whoever waits for it then finds the path changed. */
-            if (sc_file_make(seg, o, SC_MAKE_RENAME, err, errlen) != 0) {
-                close(fd);
-                goto out;
-            }
-            close(fd);
-            snprintf(res->note, sizeof(res->note), "%.100s was replaced by a new segment: %.180s", o->path, why);
-            res->replaced = true;
-            goto made;
+        if (r == SC_ATTACH_PAUSE) {
+            struct timespec ms = {0, 1000000};
+            nanosleep(&ms, NULL);
+            err[0] = '\0';
         }
     }
-    snprintf(err, errlen, "%s kept changing while it was being opened", o->path);
-    goto out;
-
-made:
-    res->created = true;
-    res->booted = true;
-    seg->hdr->boots = 1;
-    memcpy(seg->hdr->kernel_boot, kboot, sizeof(kboot));
-    sc_file_lock(seg->fd, LOCK_SH);
-    rc = 0;
-out:
+    if (r == SC_ATTACH_MADE) {
+        res->created = true;
+        res->booted = true;
+        seg->hdr->boots = 1;
+        memcpy(seg->hdr->kernel_boot, kboot, sizeof(kboot));
+        sc_file_lock(seg->fd, LOCK_SH);
+    }
     if (lockfd >= 0) {
         close(lockfd);
     }
-    return rc;
+    return r == SC_ATTACH_FAILED ? -1 : 0;
 }
 
 void sc_file_detach(sc_seg *seg)

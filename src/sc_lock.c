@@ -75,6 +75,8 @@ bool sc_mutex_lock_counted(sc_mutex *lock, bool *waited)
          * when the holder is running on another core). */
         int spins;
         *waited = true;
+        /* Until the lock is taken, or SC_LOCK_SPINS turns: then the
+         * kernel's wait. */
         for (spins = 0; spins < SC_LOCK_SPINS && rc == EBUSY; spins++) {
             sc_cpu_relax();
             if (sc_mutex_looks_free(lock)) {

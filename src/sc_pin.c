@@ -137,6 +137,10 @@ static int64_t sc_pin_wait(sc_live_table *live, sc_pin *pin)
     sc_owner holder;
     int64_t torn = 0;
 
+    /* Repeats while somebody holds the pin: a holder is inside one int
+     * update or one lockless store, so it lets go soon, or is found dead
+     * (looked at every SC_PIN_SPINS spins, yielding the CPU otherwise)
+     * and the pin is taken from it. */
     while ((holder = __atomic_load_n(&pin->owner, __ATOMIC_SEQ_CST)) != 0) {
         if (++spins < SC_PIN_SPINS) {
             sc_cpu_relax();

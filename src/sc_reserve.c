@@ -74,6 +74,42 @@ static void sc_reserve_wake_all(uint32_t *word)
 #endif
 }
 
+/* The slot of the shard's reservation of hash, with its owner and its
+ * wake count as read (*seen), or SC_NONE and a free slot in *free_slot
+ * (SC_NONE: none; the slots of dead owners are free, taken back here).
+ * Shard lock held (either mode). */
+static uint32_t sc_reserve_find(sc_seg *seg, sc_shard *shard, uint64_t hash, uint32_t *free_slot, sc_owner *owner,
+                                uint32_t *seen)
+{
+    uint32_t i;
+
+    SC_ASSERT(sc_layout_shard_held(shard));
+    *free_slot = SC_NONE;
+    for (i = 0; i < SC_RESERVATIONS; i++) {
+        sc_reservation *r = &shard->reservations[i];
+        if (r->hash == hash && r->owner) {
+            *owner = r->owner;
+            *seen = __atomic_load_n(&r->wake, __ATOMIC_RELAXED);
+            return i;
+        }
+        if (!r->owner && *free_slot == SC_NONE) {
+            *free_slot = i;
+        }
+    }
+    if (*free_slot == SC_NONE) {
+        /* All taken: slots whose owner died are free. */
+        for (i = 0; i < SC_RESERVATIONS && *free_slot == SC_NONE; i++) {
+            if (sc_live_gone(&seg->hdr->live, shard->reservations[i].owner)) {
+                shard->reservations[i].owner = 0;
+                shard->reservations[i].hash = 0;
+                __atomic_fetch_add(&shard->reservations[i].wake, 1, __ATOMIC_RELEASE);
+                *free_slot = i;
+            }
+        }
+    }
+    return SC_NONE;
+}
+
 sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out,
                            sc_reservation_ticket *ticket)
 {
@@ -84,8 +120,15 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
 
     ticket->shard = shard->index;
     ticket->slot = SC_NONE;
+    /* Repeats while another live thread holds the key's reservation: it
+     * computes the value, and each turn waits for its release (or
+     * SC_WAIT_SLICE_MS) and fetches again; also after the key was stored
+     * since the fetch, and after a dead holder's reservation was taken
+     * back. Ends with a hit, a reservation of this thread's, or a miss
+     * without one (nested, no free slot, no liveness slot); a holder that
+     * dies is found dead at the next turn. */
     for (;;) {
-        uint32_t i, slot, free_slot = SC_NONE, busy = SC_NONE, seen = 0;
+        uint32_t slot, free_slot = SC_NONE, busy, seen = 0;
         sc_owner owner = 0;
         const sc_entry *e;
 
@@ -104,29 +147,7 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
             sc_shard_unlock(shard);
             continue;
         }
-        for (i = 0; i < SC_RESERVATIONS; i++) {
-            sc_reservation *r = &shard->reservations[i];
-            if (r->hash == hash && r->owner) {
-                busy = i;
-                owner = r->owner;
-                seen = __atomic_load_n(&r->wake, __ATOMIC_RELAXED);
-                break;
-            }
-            if (!r->owner && free_slot == SC_NONE) {
-                free_slot = i;
-            }
-        }
-        if (busy == SC_NONE && free_slot == SC_NONE) {
-            /* All taken: slots whose owner died are free. */
-            for (i = 0; i < SC_RESERVATIONS && free_slot == SC_NONE; i++) {
-                if (sc_live_gone(&seg->hdr->live, shard->reservations[i].owner)) {
-                    shard->reservations[i].owner = 0;
-                    shard->reservations[i].hash = 0;
-                    __atomic_fetch_add(&shard->reservations[i].wake, 1, __ATOMIC_RELEASE);
-                    free_slot = i;
-                }
-            }
-        }
+        busy = sc_reserve_find(seg, shard, hash, &free_slot, &owner, &seen);
         if (busy == SC_NONE) {
             if (free_slot != SC_NONE && self) {
                 sc_reservation *r = &shard->reservations[free_slot];

@@ -127,6 +127,8 @@ static void sc_snapshot_add_whole(sc_snapshot *snap, sc_shard *shard, const sc_e
 {
     int tries;
 
+    /* Repeats while a lockless store is rewriting the entry (its version
+     * odd, or moved during the copy): SC_SNAP_TRIES copies at most. */
     for (tries = 0; tries < SC_SNAP_TRIES; tries++) {
         size_t len = snap->len;
         sc_ever ver = sc_table_ever_begin(e);

@@ -143,7 +143,7 @@ static inline sc_pinned_result sc_update_pinned(sc_cache *c, sc_shard *shard, co
     *status = sc_update_entry(e, vtype, op, a, b, now, result);
     sc_pin_release(pin);
     if (m) {
-        /* Confirmed by the counter, as a fetch's hit (SC_FAST_COMMIT). */
+        /* Confirmed by the counter, as a fetch's hit (sc_fetch_fast_commit). */
         m->glue_hash = key->glue_hash;
         m->key_len = key->len;
         m->index = shard->index;
@@ -169,6 +169,11 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
             return st;
         }
     }
+    /* Repeats when the key is missing and the add that creates it finds
+     * an entry after all (SC_EXISTS: another process created the key
+     * between this look and the add): the next look updates that one. At
+     * most 8 looks; a key created and deleted again each time ends in
+     * SC_NOMEM. */
     for (attempt = 0; attempt < 8; attempt++) {
         uint32_t slot;
         sc_entry *e;

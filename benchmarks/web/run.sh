@@ -62,7 +62,7 @@
 #                     or newest (the newest php-apcu source of the Debian
 #                     mirror), built (once, under
 #                     ${SHARDCACHE_CACHE_DIR:-/opt/shardcache}) by
-#                     benchmarks/build-apcu.sh (default apcu.so from PHP's
+#                     scripts/provision/apcu.sh (default apcu.so from PHP's
 #                     extension_dir: Debian's php8.2-apcu, 5.1.22 on bookworm)
 #   --out=FILE        also write the table (and the raw runs) to FILE
 #   --no-install      do not apt-get anything
@@ -73,8 +73,11 @@ set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 WEB_NAME=web-bench
-# shellcheck source=../benchmarks/web/lib.sh
-. "$ROOT/benchmarks/web/lib.sh"
+# shellcheck source=../../scripts/web/lib.sh
+. "$ROOT/scripts/web/lib.sh"
+# The benchmark's pages (and table.php) live beside this script.
+BENCH_DIR="$ROOT/benchmarks/web"
+WEB_PAGES="$BENCH_DIR/pages"
 
 SECS=10
 WARMUP=2
@@ -118,7 +121,7 @@ for arg in "$@"; do
         --out=*) OUT="${arg#*=}" ;;
         --no-install) INSTALL=0 ;;
         --keep) WEB_KEEP=1 ;;
-        -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sc_help "$0"; exit 0 ;;
         *) echo "web-bench: unknown option $arg" >&2; exit 2 ;;
     esac
 done
@@ -143,9 +146,9 @@ if [ "$PIN" -eq 1 ]; then
 fi
 SC_SO="$(web_resolve_so "$SC_SO")" && [ -n "$SC_SO" ] || { web_err "no directory for --shardcache"; exit 1; }
 if [[ "$APCU_SO" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
-    APCU_SO="$(bash "$ROOT/benchmarks/build-apcu.sh" "$APCU_SO")" || { web_err "no APCu $APCU_SO build"; exit 1; }
+    APCU_SO="$(bash "$ROOT/scripts/provision/apcu.sh" "$APCU_SO")" || { web_err "no APCu $APCU_SO build"; exit 1; }
 elif [ "$APCU_SO" = newest ]; then
-    APCU_SO="$(bash "$ROOT/benchmarks/build-apcu.sh" --newest)" || { web_err "no newest APCu build"; exit 1; }
+    APCU_SO="$(bash "$ROOT/scripts/provision/apcu.sh" --newest)" || { web_err "no newest APCu build"; exit 1; }
 fi
 APCU_SO="$(web_resolve_so "$APCU_SO")" && [ -n "$APCU_SO" ] || { web_err "no directory for --apcu"; exit 1; }
 for so in "$SC_SO" "$APCU_SO"; do
@@ -304,7 +307,7 @@ for W in "${WORKERS_A[@]}"; do
         # The paced load: PACE times the lower of the two caches' median
         # saturating rates of this page and worker count.
         for page in "${PAGES_A[@]}"; do
-            PACE_RATE[$W/$page]="$(php -n "$WEB_DIR/table.php" --rate "$WEB_TMP/raw-max.tsv" "$W" "$page" "$PACE")"
+            PACE_RATE[$W/$page]="$(php -n "$BENCH_DIR/table.php" --rate "$WEB_TMP/raw-max.tsv" "$W" "$page" "$PACE")"
             if [ -z "${PACE_RATE[$W/$page]}" ] || [ "${PACE_RATE[$W/$page]}" = 0 ]; then
                 note_error "$W workers, $page: no saturating rate to pace from"
                 ERRORS=$((ERRORS + 1)); PACE_RATE[$W/$page]=1000
@@ -314,7 +317,7 @@ for W in "${WORKERS_A[@]}"; do
     fi
 done
 
-table="$(php -n "$WEB_DIR/table.php" "$WEB_TMP/raw-max.tsv" "$WEB_TMP/raw-paced.tsv")"
+table="$(php -n "$BENCH_DIR/table.php" "$WEB_TMP/raw-max.tsv" "$WEB_TMP/raw-paced.tsv")"
 {
     echo "## Web benchmark: php-fpm + nginx, shardcache vs APCu"
     echo

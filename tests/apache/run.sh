@@ -27,8 +27,8 @@ set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 WEB_NAME=apache-test
-# shellcheck source=../benchmarks/web/lib.sh
-. "$ROOT/benchmarks/web/lib.sh"
+# shellcheck source=../../scripts/web/lib.sh
+. "$ROOT/scripts/web/lib.sh"
 
 SECS=30
 EVERY=3
@@ -41,7 +41,7 @@ for arg in "$@"; do
         --children=*) CHILDREN="${arg#*=}" ;;
         --so=*) SO="${arg#*=}" ;;
         --keep) WEB_KEEP=1 ;;
-        -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sc_help "$0"; exit 0 ;;
         *) echo "apache-test: unknown option $arg" >&2; exit 2 ;;
     esac
 done
@@ -66,7 +66,9 @@ trap 'exit 130' INT TERM
 
 # The children run as www-data: everything they read or write lives in TMP.
 mkdir -p "$TMP/htdocs" "$TMP/ini" "$TMP/run" "$TMP/out"
-cp "$WEB_PAGES"/abuse.php "$WEB_PAGES"/abuse.inc "$WEB_PAGES"/abuse_check.php "$TMP/htdocs/"
+# The abuse pages of tests/fpm/abuse.sh (among the web benchmark's pages).
+pages="$ROOT/benchmarks/web/pages"
+cp "$pages"/abuse.php "$pages"/abuse.inc "$pages"/abuse_check.php "$TMP/htdocs/"
 cp "$SO" "$TMP/shardcache.so"
 cat >"$TMP/htdocs/marker.php" <<'EOF'
 <?php
@@ -132,28 +134,16 @@ EOF
 }
 
 apache() { env -i PATH="$PATH" PHP_INI_SCAN_DIR= LANG=C apache2 -f "$TMP/httpd.conf" "$@"; }
-
-started=0
-for try in 1 2 3 4 5; do
-    PORT="$(web_free_port)" || { web_err "no free port"; exit 1; }
-    render_conf "$PORT"
+apache_launch() { # PORT (web_serve's START)
+    render_conf "$1"
     apache -DFOREGROUND </dev/null >"$TMP/apache.out" 2>&1 &
-    APACHE_PID=$!
-    for ((i = 0; i < 200; i++)); do
-        kill -0 "$APACHE_PID" 2>/dev/null || break
-        [ "$(web_http "http://127.0.0.1:$PORT/marker.php" 2 | head -n 1)" = 200 ] && { started=1; break; }
-        sleep 0.05
-    done
-    [ "$started" = 1 ] && break
-    web_stop_tree "$APACHE_PID" 5
-    APACHE_PID=""
-    grep -q 'Address already in use' "$TMP/error.log" "$TMP/apache.out" 2>/dev/null || break
-done
-if [ "$started" != 1 ]; then
-    web_err "apache did not start:"
-    cat "$TMP/apache.out" "$TMP/error.log" >&2 2>/dev/null
-    exit 1
-fi
+    WEB_SERVER_PID=$!
+}
+
+web_serve apache apache_launch marker.php 200 "$TMP/error.log" "$TMP/apache.out" || exit 1
+APACHE_PID="$WEB_SERVER_PID"
+WEB_SERVER_PID=""
+PORT="$WEB_PORT"
 web_log "apache prefork on 127.0.0.1:$PORT, $CHILDREN children, parent $APACHE_PID, $SO"
 
 # ---- load with graceful restarts ----

@@ -15,14 +15,9 @@
 #                 Debian does not ship yet (5.1.28: see tests/README.md)
 #
 # The sources are fetched once and cached outside the clone, in
-# ${SC_APCU_SUITE_CACHE:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}/apcu-suites}.
-# The Debian mirror is read from the apt configuration (/etc/apt/sources.list
-# and sources.list.d) at run time. 5.1.22 comes through `apt-get source`
-# with a private apt configuration holding a deb-src entry for bookworm (the
-# system's apt configuration is not changed); 5.1.24's orig tarball comes
-# from the mirror's pool (its name is looked up in sid's Sources index when
-# the pool path does not answer). Both are checked against the SHA-256 sums
-# below.
+# ${SC_APCU_SUITE_CACHE:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}/apcu-suites},
+# by scripts/provision/apcu-suite.sh (from the Debian mirror of the apt
+# configuration; checked against SHA-256 sums).
 #
 # Each suite runs in a copy of APCu's tree whose modules/apcu.so is a symlink
 # to the extension (APCu's server tests start `php -S` with
@@ -33,6 +28,7 @@
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+. "$ROOT/scripts/lib.sh"
 CACHE="${SC_APCU_SUITE_CACHE:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}/apcu-suites}"
 VERSIONS=(5.1.22 5.1.24)
 EXT=""
@@ -44,7 +40,7 @@ while [ $# -gt 0 ]; do
         --version=5.1.22|--version=5.1.24) VERSIONS=("${1#--version=}") ;;
         --tree=*) TREE="${1#--tree=}"; VERSIONS=(tree) ;;
         --apcu) EXT=apcu.so ;;
-        -h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sc_help "$0"; exit 0 ;;
         --) shift; EXTRA=("$@"); break ;;
         -*) echo "apcu-suite: unknown option $1" >&2; exit 2 ;;
         *) EXT="$1" ;;
@@ -53,14 +49,6 @@ while [ $# -gt 0 ]; do
 done
 
 fail() { echo "apcu-suite: $*" >&2; echo "apcu: 0 passed, 1 failed, 0 skipped"; exit 1; }
-
-# SHA-256 of the orig tarballs as Debian ships them (bookworm's holds APCu
-# 5.1.22 and 4.0.11 side by side; only apcu-5.1.22/ is used).
-declare -A ORIG_SHA256=(
-    [5.1.22]=a39fc6df90d86f340891f67cc7b644f1a9a36a9dc0d276cfa4e82346589037e7
-    [5.1.24]=5c28a55b27082c69657e25b7ecf553e2cf6b74ec3fa77d6b76f4fb982e001e43
-)
-declare -A SUITE=([5.1.22]=bookworm [5.1.24]=sid)
 
 PHP="${PHP:-$(command -v php || true)}"
 [ -n "$PHP" ] && [ -x "$PHP" ] || fail "no php binary (set PHP=...)"
@@ -79,71 +67,6 @@ RUN_TESTS="${RUN_TESTS:-$extdir/build/run-tests.php}"
 "$PHP" -n -d "extension=$EXT" -r 'exit(function_exists("apcu_store") ? 0 : 1);' 2>/dev/null \
     || fail "cannot load $EXT with $PHP -n"
 
-# The first http(s) Debian mirror of the apt configuration (one-line and
-# deb822 formats), without the security archive.
-debian_mirror() {
-    local files=() f
-    [ -f /etc/apt/sources.list ] && files+=(/etc/apt/sources.list)
-    for f in /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-        [ -f "$f" ] && files+=("$f")
-    done
-    [ "${#files[@]}" -gt 0 ] || return 1
-    grep -hoE '^(deb(-src)?( \[[^]]*\])?|URIs:) +https?://[^ ]+' "${files[@]}" \
-        | grep -oE 'https?://[^ ]+' | sed 's,/*$,,' | grep -v -- '-security' \
-        | grep -E '/debian$' | head -n 1
-}
-
-sha_ok() { # FILE VERSION
-    [ "$(sha256sum "$1" | cut -d' ' -f1)" = "${ORIG_SHA256[$2]}" ]
-}
-
-# fetch_orig VERSION -> the orig tarball in $CACHE (downloaded once).
-fetch_orig() {
-    local v="$1" tarball="$CACHE/php-apcu_$1.orig.tar" mirror
-    if [ -f "$tarball" ] && sha_ok "$tarball" "$v"; then
-        echo "$tarball"; return 0
-    fi
-    mirror="$(debian_mirror)" || true
-    [ -n "$mirror" ] || { echo "apcu-suite: no Debian mirror in /etc/apt/sources.list*" >&2; return 1; }
-    mkdir -p "$CACHE" || return 1
-    local tmp
-    tmp="$(mktemp -d "$CACHE/.fetch.XXXXXX")" || return 1
-    if [ "${SUITE[$v]}" = bookworm ]; then
-        # apt-get source through a private configuration: a deb-src entry for
-        # bookworm and lists of its own, so the system's apt state is untouched.
-        mkdir -p "$tmp/lists/partial" "$tmp/etc"
-        printf 'deb-src %s bookworm main\n' "$mirror" >"$tmp/etc/sources.list"
-        local aptopts=(-o "Dir::Etc::SourceList=$tmp/etc/sources.list" -o "Dir::Etc::SourceParts=$tmp/etc"
-                       -o "Dir::State::Lists=$tmp/lists" -o "Dir::Cache::pkgcache=" -o "Dir::Cache::srcpkgcache="
-                       -o "APT::Sandbox::User=$(id -un)" -o Debug::NoLocking=1)
-        apt-get "${aptopts[@]}" -qq update >&2 </dev/null \
-            && (cd "$tmp" && apt-get "${aptopts[@]}" -qq --download-only source php-apcu >&2 </dev/null)
-        local got
-        got="$(ls "$tmp"/php-apcu_"$v"*.orig.tar.* 2>/dev/null | head -n 1)"
-        [ -n "$got" ] && mv "$got" "$tmp/orig.tar"
-    else
-        local url="$mirror/pool/main/p/php-apcu/php-apcu_$v.orig.tar.gz"
-        if ! curl -fsSL --retry 2 -o "$tmp/orig.tar" "$url"; then
-            # Not at the usual pool path: look the file up in sid's Sources.
-            local dir file
-            if curl -fsSL --retry 2 "$mirror/dists/sid/main/source/Sources.xz" | xz -dc >"$tmp/Sources"; then
-                dir="$(awk '/^Package: php-apcu$/ {p=1} p && /^Directory:/ {print $2; exit}' "$tmp/Sources")"
-                file="$(awk '/^Package: php-apcu$/ {p=1} p && /^Files:/ {f=1; next} p && f && /orig\.tar/ {print $3; exit}' "$tmp/Sources")"
-                [ -n "$dir" ] && [ -n "$file" ] && curl -fsSL --retry 2 -o "$tmp/orig.tar" "$mirror/$dir/$file"
-            fi
-        fi
-    fi
-    if [ -f "$tmp/orig.tar" ] && sha_ok "$tmp/orig.tar" "$v"; then
-        mv "$tmp/orig.tar" "$tarball"
-        rm -rf "$tmp"
-        echo "$tarball"; return 0
-    fi
-    [ -f "$tmp/orig.tar" ] && echo "apcu-suite: php-apcu $v: checksum mismatch" >&2
-    rm -rf "$tmp"
-    echo "apcu-suite: could not fetch php-apcu $v from $mirror" >&2
-    return 1
-}
-
 TOTAL_P=0 TOTAL_F=0 TOTAL_S=0
 status=0
 for v in "${VERSIONS[@]}"; do
@@ -157,7 +80,7 @@ for v in "${VERSIONS[@]}"; do
         mkdir -p "$src" && cp -R "$TREE/tests" "$src/" \
             || { TOTAL_F=$((TOTAL_F + 1)); status=1; rm -rf "$tree"; continue; }
     else
-        tarball="$(fetch_orig "$v")" || { TOTAL_F=$((TOTAL_F + 1)); status=1; continue; }
+        tarball="$(bash "$ROOT/scripts/provision/apcu-suite.sh" "$v")" || { TOTAL_F=$((TOTAL_F + 1)); status=1; continue; }
         tree="$CACHE/run-$v-$$"
         rm -rf "$tree"
         mkdir -p "$tree" || fail "cannot create $tree"

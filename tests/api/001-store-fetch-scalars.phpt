@@ -1,5 +1,7 @@
 --TEST--
-apcu_store/apcu_fetch round-trip scalars: null, bool, int, float (NAN, INF, -0.0), binary strings
+apcu_store/apcu_fetch round-trip scalars: null, bool, int, float, string
+--DESCRIPTION--
+Floats include NAN, INF and -0.0; strings include binary strings.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

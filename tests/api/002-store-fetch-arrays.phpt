@@ -1,5 +1,8 @@
 --TEST--
-apcu_store/apcu_fetch round-trip arrays: packed, hash, mixed keys, holes, nesting, key order
+apcu_store/apcu_fetch round-trip arrays, keys and their order kept
+--DESCRIPTION--
+Packed and hash arrays, mixed keys, holes and nesting; the key order is
+kept.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-apcu_store/apcu_fetch round-trip objects: visibility, inheritance, __sleep/__wakeup, __serialize/__unserialize
+apcu_store/apcu_fetch round-trip objects, with their magic methods
+--DESCRIPTION--
+Covers property visibility, inheritance, __sleep/__wakeup and
+__serialize/__unserialize.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-apcu_store/apcu_fetch round-trip enums (pure and backed), alone, in arrays and in objects; identity is preserved
+apcu_store/apcu_fetch round-trip enums, and an enum case stays the same case
+--DESCRIPTION--
+Pure and backed enums, alone, in arrays and in objects; identity is
+preserved.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

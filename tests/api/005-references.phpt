@@ -1,5 +1,8 @@
 --TEST--
-PHP references and shared objects inside stored arrays keep their identity within the fetched value
+References and shared objects inside a stored array keep their identity
+--DESCRIPTION--
+PHP references and shared objects inside stored arrays keep their identity
+within the fetched value.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-Stored values are snapshots: mutating the original after store, or a fetched copy, changes nothing stored
+Stored values are snapshots: later changes to the original or a copy don't leak
+--DESCRIPTION--
+Mutating the original after the store, or mutating a fetched copy, changes
+nothing stored.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,7 @@
 --TEST--
-apcu_delete: string and array forms (the array form returns the keys that could not be deleted)
+apcu_delete: string and array forms
+--DESCRIPTION--
+The array form returns the keys that could not be deleted.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,7 @@
 --TEST--
-apcu_clear_cache removes every entry; apcu_enabled reports true when the cache is usable
+apcu_clear_cache removes every entry; apcu_enabled is true when usable
+--DESCRIPTION--
+apcu_enabled reports true when the cache is usable.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

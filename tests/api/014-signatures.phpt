@@ -1,5 +1,8 @@
 --TEST--
-Function signatures (parameter names, types, defaults, by-reference, return types) match APCu 5.1
+Function signatures match APCu 5.1
+--DESCRIPTION--
+Parameter names, types, defaults, by-reference parameters and return types
+all match APCu 5.1.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,7 @@
 --TEST--
-Per-entry TTL: 0 never expires, positive expires, negative is already expired, large values
+Per-entry TTL: 0 never expires, positive expires, negative already expired
+--DESCRIPTION--
+Large TTL values are covered too.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,9 @@
 --TEST--
-Values that cannot be stored: resources, closures, anonymous classes, throwing __sleep/__serialize; fetch-time exceptions
+Values that cannot be stored are refused; fetch-time exceptions reach the caller
+--DESCRIPTION--
+Values that cannot be stored: resources, closures, anonymous classes, and
+objects whose __sleep or __serialize throws. Exceptions thrown at fetch time
+are covered too.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,7 @@
 --TEST--
-Special keys: empty string, NUL bytes, binary, very long (100 KB, 1 MB), near-identical keys
+Special keys: empty, NUL bytes, binary, very long, near-identical
+--DESCRIPTION--
+Very long keys are 100 KB and 1 MB long.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

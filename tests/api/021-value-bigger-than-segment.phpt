@@ -1,5 +1,7 @@
 --TEST--
-A value bigger than the whole segment is refused cleanly (false, no warning) and the cache keeps working
+A value bigger than the segment is refused cleanly; the cache keeps working
+--DESCRIPTION--
+The store returns false, with no warning.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-apcu_fetch(array): a value whose __wakeup changes a key behind a reference (to an int, an array, an object) or the key array itself never crashes
+apcu_fetch(array): __wakeup changing a key or the key array never crashes
+--DESCRIPTION--
+The value's __wakeup changes a key behind a reference (to an int, an array,
+or an object), or changes the key array itself.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

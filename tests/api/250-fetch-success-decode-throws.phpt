@@ -1,5 +1,8 @@
 --TEST--
-apcu_fetch: $success is true when the key is found but decoding its value throws (as in APCu 5.1.22)
+apcu_fetch: $success is true when the key is found but decoding throws
+--DESCRIPTION--
+As in APCu 5.1.22: the key is found, decoding its value throws, and $success
+is still true.
 --INI--
 apc.enable_cli=1
 --FILE--

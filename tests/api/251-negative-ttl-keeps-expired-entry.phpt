@@ -1,5 +1,8 @@
 --TEST--
-A negative ttl stores an entry that is expired from the start and kept, as in APCu 5.1.22: counted, listed, deletable, never fetched
+A negative ttl stores an entry that is expired from the start, and keeps it
+--DESCRIPTION--
+As in APCu 5.1.22, the entry is counted, listed and deletable, but never
+fetched.
 --INI--
 apc.enable_cli=1
 --FILE--

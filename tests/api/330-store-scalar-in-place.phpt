@@ -1,5 +1,9 @@
 --TEST--
-A scalar stored over a scalar (written into the existing entry): value and type, ttl, hits, store order, add, inc, figures and memory are those of a fresh store
+A scalar stored over a scalar in place looks exactly like a fresh store
+--DESCRIPTION--
+The new scalar is written into the existing entry. Value and type, ttl,
+hits, store order, add, inc, figures and memory are all those of a fresh
+store.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

@@ -1,5 +1,13 @@
 --TEST--
-Scalars overwritten with a scalar of the same type, and strings, arrays, objects with one of the same type and length, all with no TTL (issue 20: written into the entry without the shard lock): values, TTLs, apcu_key_info times, APCUIterator order, num_inserts, and shardcache_info counting those stores per thread (lockless_updates), not in the shard rows; other stores keep the locked path
+Same-type, same-length overwrites without TTL skip the lock, counted per thread
+--DESCRIPTION--
+Scalars overwritten with a scalar of the same type, and strings, arrays and
+objects overwritten with one of the same type and length, all with no TTL,
+are written into the entry without the shard lock.
+
+Checked: values, TTLs, apcu_key_info times, APCUIterator order, num_inserts,
+and shardcache_info counting those stores per thread (lockless_updates), not
+in the shard rows. Other stores keep the locked path.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

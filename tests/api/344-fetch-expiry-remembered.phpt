@@ -1,5 +1,13 @@
 --TEST--
-Expiry of entries a process has just fetched (its fetch memo holds them): ints, floats, zero-copy strings and arrays and copied strings with a 1-second ttl are found until the ttl runs out and are misses after it ($success false), while entries without a ttl stay; with apc.use_request_time=1 the request's start is the time, so the same entries stay found for the whole request
+Entries in the fetch memo still expire on time; use_request_time holds them
+--DESCRIPTION--
+Expiry of entries a process has just fetched (its fetch memo holds them):
+ints, floats, zero-copy strings and arrays, and copied strings with a
+1-second ttl are found until the ttl runs out and are misses after it
+($success false), while entries without a ttl stay.
+
+With apc.use_request_time=1 the request's start is the time, so the same
+entries stay found for the whole request.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,14 @@
 --TEST--
-Keys deleted without the shard lock (issue 20: the entry stays in its slot as SC_TTL_GONE): absent for fetch, exists, key_info, cache_info (list and num_entries), APCUIterator, add, inc, dec, cas, entry, delete (single and array forms); a store of the same type and length brings the key back (a lockless insert), any other store replaces it under the lock; shardcache_info's lockless_deletes, lockless_inserts, entries, inserts and deletes agree, and a clear starts them over
+A key deleted without the lock is absent everywhere and can come back
+--DESCRIPTION--
+Keys deleted without the shard lock stay in their slot as SC_TTL_GONE. They
+are absent for fetch, exists, key_info, cache_info (list and num_entries),
+APCUIterator, add, inc, dec, cas, entry and delete (single and array forms).
+
+A store of the same type and length brings the key back (a lockless insert);
+any other store replaces it under the lock. shardcache_info's
+lockless_deletes, lockless_inserts, entries, inserts and deletes agree, and
+a clear starts them over.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

@@ -1,5 +1,12 @@
 --TEST--
-Arrays copied out of the cache (zero-copy off): elements that the decoder reads in place (ints that fit 8 and 32 bits, strings up to 255 bytes) and the ones it hands to the full decoder (wider ints, longer strings, floats, bools, null, nested arrays) come back identical at every boundary, in lists and in hashes with int and string keys, and a fetched array is the caller's own
+Copied arrays decode identically on both sides of the fast path's limits
+--DESCRIPTION--
+Arrays copied out of the cache (zero-copy off). Elements that the decoder
+reads in place (ints that fit 8 and 32 bits, strings up to 255 bytes) and
+the ones it hands to the full decoder (wider ints, longer strings, floats,
+bools, null, nested arrays) come back identical at every boundary, in lists
+and in hashes with int and string keys, and a fetched array is the caller's
+own.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

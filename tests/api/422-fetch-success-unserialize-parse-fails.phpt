@@ -1,5 +1,10 @@
 --TEST--
-apcu_fetch: when unserialize() cannot parse a stored value without throwing (nesting past unserialize_max_depth), the fetch returns false with PHP's warning and notice and $success is false (as in APCu 5.1.22); in the array form the key is left out and $success is true
+apcu_fetch: an unserialize() parse failure gives false and $success false
+--DESCRIPTION--
+When unserialize() cannot parse a stored value without throwing (nesting
+past unserialize_max_depth), the fetch returns false with PHP's warning and
+notice, and $success is false, as in APCu 5.1.22. In the array form the key
+is left out and $success is true.
 --INI--
 apc.enable_cli=1
 --FILE--

@@ -1,5 +1,10 @@
 --TEST--
-apcu_fetch: when an exception is thrown while unserialize() parses a stored value (an autoloader that throws for the value's class; Serializable::unserialize that throws), the exception reaches the caller and $success is false (as in APCu 5.1.22); in the array form $success is true; a class that is only missing gives __PHP_Incomplete_Class and $success true
+apcu_fetch: an exception during unserialize() reaches the caller, $success false
+--DESCRIPTION--
+The exception comes from an autoloader that throws for the value's class, or
+from a Serializable::unserialize that throws. It reaches the caller and
+$success is false, as in APCu 5.1.22. In the array form $success is true. A
+class that is only missing gives __PHP_Incomplete_Class and $success true.
 --INI--
 apc.enable_cli=1
 error_reporting=E_ALL & ~E_DEPRECATED

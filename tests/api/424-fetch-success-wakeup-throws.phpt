@@ -1,5 +1,10 @@
 --TEST--
-apcu_fetch: when the parse succeeds and __wakeup or __unserialize then throws (PHP runs them after the parse), the exception reaches the caller and $success is true, the key was found (as in APCu 5.1.22); alone, nested in an array, and in the array form
+apcu_fetch: __wakeup/__unserialize throwing reaches the caller, $success true
+--DESCRIPTION--
+The parse succeeds and __wakeup or __unserialize then throws (PHP runs them
+after the parse). The exception reaches the caller and $success is true: the
+key was found, as in APCu 5.1.22. Checked alone, nested in an array, and in
+the array form.
 --INI--
 apc.enable_cli=1
 --FILE--

@@ -1,5 +1,11 @@
 --TEST--
-apcu_fetch of strings, arrays and objects (values that are copied) finds the entry again through the thread's memo of recent hits: a store of the same length (written into the entry), of another length or type, a delete, a clear and a store by another process are all seen by the next fetch
+apcu_fetch of copied values through the memo sees every change to the entry
+--DESCRIPTION--
+apcu_fetch of strings, arrays and objects (values that are copied) finds the
+entry again through the thread's memo of recent hits. A store of the same
+length (written into the entry), a store of another length or type, a
+delete, a clear and a store by another process are all seen by the next
+fetch.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 <?php if (!function_exists('pcntl_fork')) die('skip pcntl needed'); ?>

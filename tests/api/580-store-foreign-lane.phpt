@@ -1,5 +1,10 @@
 --TEST--
-Stores over entries another process made (issue 35): the first store of a process moves the key into its own slabs under the shard lock, every later one is written in place without it, by that process and by every other (a key moves at most once); values stay right throughout
+Stores over another process's entry: the key moves once, then no lock is taken
+--DESCRIPTION--
+The first store of a process moves the key into its own slabs under the
+shard lock; every later one is written in place without it, by that process
+and by every other, so a key moves at most once. Values stay right
+throughout.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

@@ -1,5 +1,8 @@
 --TEST--
-Wrong key and argument types: warnings, TypeErrors, ArgumentCountErrors and key conversions
+Wrong key and argument types: warnings, errors and key conversions
+--DESCRIPTION--
+Covers warnings, TypeErrors, ArgumentCountErrors and the conversions applied
+to keys.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

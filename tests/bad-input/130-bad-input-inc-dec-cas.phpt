@@ -1,5 +1,7 @@
 --TEST--
-Bad input to apcu_inc/apcu_dec/apcu_cas: non-int entries, wrong argument types, odd keys, negative ttls
+Bad input to apcu_inc/apcu_dec/apcu_cas
+--DESCRIPTION--
+Non-int entries, wrong argument types, odd keys and negative ttls.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-Bad input to apcu_entry: invalid callbacks and keys, callbacks that throw, return unstorable values, nest, or change the cache
+Bad input to apcu_entry: bad callbacks and keys, throwing or odd callbacks
+--DESCRIPTION--
+Invalid callbacks and keys, and callbacks that throw, return unstorable
+values, nest, or change the cache.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-Hard values: deep nesting (arrays, objects, both), recursion through references, object cycles, very wide arrays, odd array keys
+Hard values: deep nesting, reference recursion, object cycles, wide arrays
+--DESCRIPTION--
+Deep nesting (arrays, objects, both), recursion through references, object
+cycles, very wide arrays and odd array keys.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,9 @@
 --TEST--
-A fatal error while a fetched value is decoded (E_USER_ERROR in __wakeup, memory exhausted in __unserialize, a fatal in the autoloader) frees the scratch buffer: valgrind finds nothing definitely lost
+A fatal error while a fetched value is decoded frees the scratch buffer
+--DESCRIPTION--
+The fatal errors: E_USER_ERROR in __wakeup, memory exhausted in
+__unserialize, and a fatal in the autoloader. Under valgrind nothing is
+definitely lost.
 --SKIPIF--
 <?php
 if (!extension_loaded('shardcache')) die('skip shardcache only: checks its scratch buffer');

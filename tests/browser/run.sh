@@ -26,6 +26,10 @@ set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
+WEB_NAME=browser-test
+# web_free_port; sc_help, sc_apt_install (scripts/lib.sh)
+# shellcheck source=../../scripts/web/lib.sh
+. "$ROOT/scripts/web/lib.sh"
 SO="${SO:-$ROOT/modules/shardcache.so}"
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 
@@ -35,7 +39,7 @@ for arg in "$@"; do
     case "$arg" in
         --out=*) out="${arg#--out=}"; keep=1 ;;
         --keep) keep=1 ;;
-        -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sc_help "$0"; exit 0 ;;
         *) echo "browser-test: unknown option $arg" >&2; exit 2 ;;
     esac
 done
@@ -66,23 +70,14 @@ trap 'exit 130' INT TERM
 
 # ---- chromium ----
 if [ ! -x "$CHROMIUM" ]; then
-    echo "browser-test: installing chromium with apt-get"
-    [ "$(id -u)" -eq 0 ] || fail_setup "chromium missing and not root: apt-get install chromium"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq </dev/null >"$work/apt.log" 2>&1 \
-        && apt-get install -y -qq -o Dpkg::Use-Pty=0 chromium </dev/null >>"$work/apt.log" 2>&1 \
-        || { tail -n 20 "$work/apt.log" >&2; fail_setup "apt-get install chromium failed"; }
+    sc_apt_install browser-test chromium || fail_setup "apt-get install chromium failed"
 fi
 [ -x "$CHROMIUM" ] || fail_setup "$CHROMIUM still missing"
 echo "browser-test: $("$CHROMIUM" --version 2>/dev/null | head -n 1)"
 
 # ---- node + playwright-core ----
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-    echo "browser-test: installing nodejs and npm with apt-get"
-    [ "$(id -u)" -eq 0 ] || fail_setup "node/npm missing and not root"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq </dev/null >/dev/null 2>&1
-    apt-get install -y -qq -o Dpkg::Use-Pty=0 nodejs npm </dev/null >/dev/null 2>&1 || fail_setup "apt-get install nodejs npm failed"
+    sc_apt_install browser-test nodejs npm || fail_setup "apt-get install nodejs npm failed"
 fi
 want_pw="$(php -n -r 'echo json_decode(file_get_contents($argv[1]), true)["dependencies"]["playwright-core"];' tests/browser/package.json)"
 have_pw="$(php -n -r '$f = $argv[1]; echo is_file($f) ? json_decode(file_get_contents($f), true)["version"] : "";' \
@@ -95,10 +90,6 @@ fi
 echo "browser-test: node $(node --version), playwright-core $want_pw"
 
 # ---- servers ----
-free_port() {
-    php -n -r '$s = stream_socket_server("tcp://127.0.0.1:0", $e, $m) or exit(1);
-               echo explode(":", stream_socket_get_name($s, false))[1];'
-}
 PASSWORD="bt-$(php -n -r 'echo bin2hex(random_bytes(8));')"
 PHP_SERVER=(php -n -d "extension=$SO" -d apc.enable_cli=1 -d apc.shm_size=32M -d shardcache.shards=16
             -d error_reporting=-1 -d display_errors=1 -d log_errors=0)
@@ -118,9 +109,9 @@ start_server() { # LOGNAME PORT [env...]
     fail_setup "server $name did not start on port $port"
 }
 
-port1="$(free_port)" || fail_setup "no free port"
+port1="$(web_free_port)" || fail_setup "no free port"
 start_server server "$port1" SHARDCACHE_DASHBOARD_PASSWORD="$PASSWORD"
-port2="$(free_port)" || fail_setup "no free port"
+port2="$(web_free_port)" || fail_setup "no free port"
 start_server server-nopass "$port2" -u SHARDCACHE_DASHBOARD_PASSWORD
 echo "browser-test: dashboard at http://127.0.0.1:$port1/dashboard.php (and :$port2 without a password)"
 

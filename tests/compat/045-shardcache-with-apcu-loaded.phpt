@@ -1,5 +1,7 @@
 --TEST--
-With the real APCu loaded too, apcu_* stay APCu's and shardcache_* are shardcache's own, separate cache
+With the real APCu loaded too, apcu_* stay APCu's, shardcache_* have their own
+--DESCRIPTION--
+The shardcache_* functions are shardcache's own, separate cache.
 --SKIPIF--
 <?php
 if (!extension_loaded('shardcache')) die('skip shardcache not loaded');

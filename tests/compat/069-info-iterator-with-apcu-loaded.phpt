@@ -1,5 +1,9 @@
 --TEST--
-With APCu loaded too, APCUIterator, APC_* constants and apcu_*_info stay APCu's; shardcache_*_info report shardcache's own cache; with shardcache.apcu_compat=0 no APCu name is registered
+With APCu loaded too, the iterator, constants and *_info functions stay APCu's
+--DESCRIPTION--
+APCUIterator, the APC_* constants and apcu_*_info stay APCu's;
+shardcache_*_info report shardcache's own cache. With
+shardcache.apcu_compat=0 no APCu name is registered.
 --SKIPIF--
 <?php
 // run-tests runs this with the --INI-- below, so APCu is loaded here when it is installed

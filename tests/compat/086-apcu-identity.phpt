@@ -1,5 +1,9 @@
 --TEST--
-Detected as APCu: extension_loaded('apcu'), phpversion('apcu') 5.1.28, the apcu_* functions and APCUIterator belong to extension "apcu", ini_get_all('apcu'), APCu's constants
+Detected as APCu: extension, version, functions, iterator, settings, constants
+--DESCRIPTION--
+extension_loaded('apcu'); phpversion('apcu') is 5.1.28; the apcu_* functions
+and APCUIterator belong to extension "apcu"; ini_get_all('apcu'); APCu's
+constants.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

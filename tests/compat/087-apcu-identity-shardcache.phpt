@@ -1,5 +1,10 @@
 --TEST--
-shardcache: the "apcu" extension it registers depends on shardcache and says so in phpinfo; the apc.* entries are listed under it; with the real APCu loaded too (either order) APCu keeps its name and everything starts and shuts down cleanly
+shardcache: the "apcu" extension it registers depends on it, APCu can coexist
+--DESCRIPTION--
+The "apcu" extension shardcache registers depends on shardcache and says so
+in phpinfo; the apc.* entries are listed under it. With the real APCu loaded
+too (in either order) APCu keeps its name and everything starts and shuts
+down cleanly.
 --SKIPIF--
 <?php
 if (!extension_loaded('shardcache')) die('skip shardcache not loaded');

@@ -1,5 +1,9 @@
 --TEST--
-shardcache: shardcache.apcu_compat=0 turns the APCu identity off (no apcu_* functions, no "apcu" extension, no APCUIterator) while the apc.* settings are still read
+shardcache: apcu_compat=0 turns the APCu identity off, apc.* still read
+--DESCRIPTION--
+shardcache.apcu_compat=0 turns the APCu identity off (no apcu_* functions,
+no "apcu" extension, no APCUIterator) while the apc.* settings are still
+read.
 --SKIPIF--
 <?php if (!extension_loaded('shardcache')) die('skip shardcache not loaded'); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-The APCu identity lists every usable serializer whatever the load order: igbinary started before or after the cache extension (APCu lists "php, igbinary" both ways)
+The APCu identity lists every usable serializer whatever the load order
+--DESCRIPTION--
+igbinary is started before or after the cache extension; APCu lists "php,
+igbinary" both ways.
 --SKIPIF--
 <?php
 if (!file_exists(ini_get('extension_dir') . '/igbinary.so')) die('skip igbinary.so not installed');

@@ -1,5 +1,10 @@
 --TEST--
-apc.mmap_hugepage_size (APCu 5.1.28): default 0, system-only; the values APCu 5.1.28 refuses stop startup with its errors; a power of two that divides apc.shm_size starts and asks for transparent huge pages on the segment (madvise: VmFlags "hg"), 0 does not
+apc.mmap_hugepage_size: APCu 5.1.28's checks; a valid size asks for huge pages
+--DESCRIPTION--
+The setting comes from APCu 5.1.28: default 0, system-only. The values APCu
+5.1.28 refuses stop startup with its errors. A power of two that divides
+apc.shm_size starts and asks for transparent huge pages on the segment
+(madvise: VmFlags "hg"); 0 does not.
 --SKIPIF--
 <?php
 if (!extension_loaded('shardcache')) die('skip shardcache only');

@@ -1,5 +1,9 @@
 --TEST--
-apc.expunge_threshold (APCu's master, the successor of apc.smart): default 0.5, system-only, accepted from 0 to 100 with no effect (the cache works, apc.smart stays); outside that range startup stops with APCu's error
+apc.expunge_threshold: accepted from 0 to 100 with no effect, else startup stops
+--DESCRIPTION--
+The setting is from APCu's master, the successor of apc.smart: default 0.5,
+system-only, accepted from 0 to 100 with no effect (the cache works,
+apc.smart stays). Outside that range startup stops with APCu's error.
 --SKIPIF--
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
 --INI--

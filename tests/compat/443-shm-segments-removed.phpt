@@ -1,5 +1,8 @@
 --TEST--
-apc.shm_segments, removed in APCu 5.1.25: any value (1, 0, 4, not a number) starts quietly, with display_startup_errors on: no warning, ini_get() false as in APCu 5.1.28, the cache works
+apc.shm_segments (removed in APCu 5.1.25): any value starts quietly
+--DESCRIPTION--
+Any value (1, 0, 4, not a number) starts quietly with display_startup_errors
+on: no warning, ini_get() is false as in APCu 5.1.28, and the cache works.
 --SKIPIF--
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
 --FILE--

@@ -1,5 +1,11 @@
 --TEST--
-The identity is APCu 5.1.28's, checked against the real APCu 5.1.22 and what changed up to 5.1.28: apcu_cache_info() keys (cleanups, defragmentations before expunges, now an int), the apc.* settings in order with their defaults (apc.shm_segments gone, apc.mmap_hugepage_size after apc.mmap_file_mask, apc.entries_hint 0) plus apc.expunge_threshold, php --ri apcu's Version
+The identity is APCu 5.1.28's, checked against APCu 5.1.22 and later changes
+--DESCRIPTION--
+Checked against the real APCu 5.1.22 and what changed up to 5.1.28:
+apcu_cache_info() keys (cleanups, and defragmentations before expunges, now
+an int), the apc.* settings in order with their defaults (apc.shm_segments
+gone, apc.mmap_hugepage_size after apc.mmap_file_mask, apc.entries_hint 0)
+plus apc.expunge_threshold, and the Version line of php --ri apcu.
 --SKIPIF--
 <?php
 if (!extension_loaded('shardcache')) die('skip shardcache only');

@@ -16,7 +16,7 @@
 #    metrics.php uncompressed); Provides names php-shardcache and not php-apcu; Depends
 #    names the PHP API; the description tells about php-apcu; lintian finds
 #    no error, and no warning other than those listed in LINTIAN_ALLOWED.
-# 3. In a private Debian bookworm root (tests/debian/root.sh, cached under
+# 3. In a private Debian bookworm root (scripts/provision/debian-root.sh, cached under
 #    $SHARDCACHE_CACHE_DIR, default /opt/shardcache; an overlay over it, in
 #    private mount and network namespaces: nothing of it outlives the test, the cached root and this
 #    machine's PHP are not changed, and nothing is downloaded), as an
@@ -70,7 +70,7 @@ fi
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/shardcache-deb.XXXXXX")"
 # The bookworm root (a debootstrap when it is not cached) is made in the
 # background, niced, while the package builds.
-nice -n 10 bash "$ROOT/tests/debian/root.sh" >"$WORK/root.out" 2>"$WORK/root.log" </dev/null &
+nice -n 10 bash "$ROOT/scripts/provision/debian-root.sh" >"$WORK/root.out" 2>"$WORK/root.log" </dev/null &
 ROOT_JOB=$!
 cleanup() {
     kill "$ROOT_JOB" 2>/dev/null && wait "$ROOT_JOB" 2>/dev/null
@@ -180,7 +180,7 @@ if wait "$ROOT_JOB" && ROOTFS="$(cat "$WORK/root.out")" && [ -n "$ROOTFS" ]; the
     cat "$WORK/root.log"
 else
     ROOT_JOB=""
-    bad "the bookworm root (tests/debian/root.sh) could not be made:"; tail -n 30 "$WORK/root.log"; finish
+    bad "the bookworm root (scripts/provision/debian-root.sh) could not be made:"; tail -n 30 "$WORK/root.log"; finish
 fi
 echo "debian-package: root $ROOTFS ready after $(elapsed)"
 unshare -m -n --propagation private bash "$ROOT/tests/debian/inside.sh" \

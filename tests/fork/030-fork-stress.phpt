@@ -1,5 +1,7 @@
 --TEST--
-Fork stress: 4 processes x 20000 mixed store/fetch/delete/add ops on 200 shared keys, every read verified
+Fork stress: 4 processes x 20000 mixed ops on 200 shared keys, reads checked
+--DESCRIPTION--
+The mixed ops are store, fetch, delete and add; every read is verified.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

@@ -1,5 +1,8 @@
 --TEST--
-Fork visibility: parent's entries are seen by children, a child's writes/deletes/clear are seen by the parent and later children
+Fork visibility: parent's and children's writes are seen by each other
+--DESCRIPTION--
+The parent's entries are seen by children; a child's writes, deletes and
+clear are seen by the parent and by later children.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

@@ -1,5 +1,5 @@
 --TEST--
-Fork race: 4 processes apcu_add the same keys at the same time; exactly one winner per key
+Fork race: 4 processes apcu_add the same keys at once; one winner per key
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

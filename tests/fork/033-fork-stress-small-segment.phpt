@@ -1,5 +1,7 @@
 --TEST--
-Fork stress in a 4 MB segment (constant eviction): 4 processes x 20000 mixed ops on 200 shared keys, every read verified
+Fork stress in a 4 MB segment (constant eviction): every read checked
+--DESCRIPTION--
+4 processes x 20000 mixed ops on 200 shared keys; every read is verified.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

@@ -1,5 +1,8 @@
 --TEST--
-Fork: APCUIterator and apcu_cache_info in processes running while others store and delete; every item read is checked
+Fork: APCUIterator and apcu_cache_info while others store and delete
+--DESCRIPTION--
+The iterator and apcu_cache_info run in processes while others store and
+delete; every item read is checked.
 --SKIPIF--
 <?php
 if (!class_exists('APCUIterator')) die('skip APCUIterator not available');

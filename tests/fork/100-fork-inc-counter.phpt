@@ -1,5 +1,8 @@
 --TEST--
-4 processes x 50,000 apcu_inc on one counter (missing at the start): it ends at exactly 200,000 and every call returned a distinct value
+4 processes x 50,000 apcu_inc on one counter: exactly 200,000, distinct results
+--DESCRIPTION--
+The counter is missing at the start. It ends at exactly 200,000 and every
+call returned a distinct value.
 --SKIPIF--
 <?php require __DIR__ . '/../lib/fork-update.inc'; fu_skip(); ?>
 --INI--

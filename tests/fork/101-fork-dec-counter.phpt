@@ -1,5 +1,8 @@
 --TEST--
-4 processes x 50,000 apcu_dec (steps 1 and 2) on one counter starting at 300,000: it ends at exactly 0 and the results form one serial history
+4 processes x 50,000 apcu_dec on one counter: exactly 0, one serial history
+--DESCRIPTION--
+The steps are 1 and 2, the counter starts at 300,000. It ends at exactly 0
+and the results form one serial history.
 --SKIPIF--
 <?php require __DIR__ . '/../lib/fork-update.inc'; fu_skip(); ?>
 --INI--

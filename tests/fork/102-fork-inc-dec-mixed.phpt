@@ -1,5 +1,8 @@
 --TEST--
-4 processes mixing apcu_inc(3) and apcu_dec(1) on one missing counter, 50,000 ops each: it ends at exactly 200,000 and the results form one serial history
+4 processes mix apcu_inc(3)/apcu_dec(1) on one counter: exact, serial history
+--DESCRIPTION--
+The counter is missing at the start; 50,000 ops each. It ends at exactly
+200,000 and the results form one serial history.
 --SKIPIF--
 <?php require __DIR__ . '/../lib/fork-update.inc'; fu_skip(); ?>
 --INI--

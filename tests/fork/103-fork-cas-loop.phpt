@@ -1,5 +1,9 @@
 --TEST--
-4 processes x 50,000 increments through apcu_fetch + apcu_cas retry loops on one counter: it ends at exactly 200,000 and every successful cas claimed a distinct value; then cas loops racing apcu_inc
+4 processes x 50,000 apcu_cas retry loops on one counter: exact, no double claim
+--DESCRIPTION--
+Increments go through apcu_fetch + apcu_cas retry loops on one counter. It
+ends at exactly 200,000 and every successful cas claimed a distinct value.
+Then cas loops race apcu_inc.
 --SKIPIF--
 <?php require __DIR__ . '/../lib/fork-update.inc'; fu_skip(); ?>
 --INI--

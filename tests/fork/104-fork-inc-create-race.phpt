@@ -1,5 +1,9 @@
 --TEST--
-4 processes apcu_inc the same 3,000 missing keys at the same moment (creation races): each key ends at 4 and its four calls returned 1, 2, 3 and 4; the same for apcu_dec with a ttl
+4 processes apcu_inc the same missing keys at once: each ends at 4, results 1-4
+--DESCRIPTION--
+3,000 missing keys are incremented at the same moment (creation races). Each
+key ends at 4 and its four calls returned 1, 2, 3 and 4. The same holds for
+apcu_dec with a ttl.
 --SKIPIF--
 <?php require __DIR__ . '/../lib/fork-update.inc'; fu_skip(); ?>
 --INI--

@@ -1,5 +1,9 @@
 --TEST--
-apcu_entry under contention: 4 processes ask for the same missing key while its callback is held running; the callback runs exactly once in total and every caller gets its value (20 rounds)
+apcu_entry under contention: the callback runs once, every caller gets its value
+--DESCRIPTION--
+4 processes ask for the same missing key while its callback is held running.
+The callback runs exactly once in total and every caller gets its value (20
+rounds).
 --SKIPIF--
 <?php require __DIR__ . '/../lib/fork-update.inc'; fu_skip(); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-apcu_entry contention on 1,000 keys, default 64 shards: 4 processes, each key's callback runs exactly once and everybody gets its value
+apcu_entry contention on 1,000 keys, 64 shards: each callback runs once
+--DESCRIPTION--
+The default 64 shards, 4 processes: each key's callback runs exactly once
+and everybody gets its value.
 --SKIPIF--
 <?php require __DIR__ . '/../lib/fork-update.inc'; fu_skip(); ?>
 --INI--

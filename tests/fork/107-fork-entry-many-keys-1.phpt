@@ -1,5 +1,8 @@
 --TEST--
-apcu_entry contention on 1,000 keys, shardcache.shards=1 (every key in one shard): 4 processes, each key's callback runs exactly once and everybody gets its value
+apcu_entry contention on 1,000 keys, 1 shard: each callback runs once
+--DESCRIPTION--
+shardcache.shards=1 puts every key in one shard. 4 processes: each key's
+callback runs exactly once and everybody gets its value.
 --SKIPIF--
 <?php require __DIR__ . '/../lib/fork-update.inc'; fu_skip(); ?>
 --INI--

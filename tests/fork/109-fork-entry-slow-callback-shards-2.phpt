@@ -1,5 +1,9 @@
 --TEST--
-apcu_entry with shardcache.shards=2: a slow callback for one key delays neither fetches, stores, updates nor apcu_entry of other keys; a waiter for the same key gets its value
+apcu_entry, 2 shards: a slow callback for one key delays no other key
+--DESCRIPTION--
+With shardcache.shards=2, a slow callback for one key delays neither
+fetches, stores, updates nor apcu_entry of other keys; a waiter for the same
+key gets its value.
 --SKIPIF--
 <?php
 require __DIR__ . '/../lib/fork-update.inc';

@@ -1,5 +1,9 @@
 --TEST--
-apcu_entry: a fatal error (bailout) inside the callback must not leave the key blocked: while the failed process is still alive (running its shutdown functions), another process's apcu_entry for that key computes the value itself
+apcu_entry: a fatal error in the callback does not leave the key blocked
+--DESCRIPTION--
+The fatal error is a bailout inside the callback. While the failed process
+is still alive (running its shutdown functions), another process's
+apcu_entry for that key computes the value itself.
 --SKIPIF--
 <?php require __DIR__ . '/../lib/fork-update.inc'; fu_skip(); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-apcu_entry: when the running callback throws, the two processes waiting for the same key go on: exactly one of them runs its own callback and both get that value
+apcu_entry: when the callback throws, exactly one waiter computes the value
+--DESCRIPTION--
+When the running callback throws, the two processes waiting for the same key
+go on: exactly one of them runs its own callback and both get that value.
 --SKIPIF--
 <?php require __DIR__ . '/../lib/fork-update.inc'; fu_skip(); ?>
 --INI--

@@ -1,5 +1,9 @@
 --TEST--
-shardcache apcu_entry: a value another process stores for the key while the callback runs is kept (the callback's result is only returned), as APCu keeps a value stored inside the callback (see 094)
+shardcache apcu_entry: a store by another process during the callback is kept
+--DESCRIPTION--
+A value another process stores for the key while the callback runs is kept;
+the callback's result is only returned. APCu likewise keeps a value stored
+inside the callback (see 094).
 --SKIPIF--
 <?php
 require __DIR__ . '/../lib/fork-update.inc';

@@ -1,5 +1,8 @@
 --TEST--
-apcu_inc/apcu_dec racing apcu_delete and apcu_store of the same key: every inc/dec succeeds with an int (a missing key is recreated from 0, never reported as a failure)
+apcu_inc/apcu_dec racing apcu_delete and apcu_store: every inc/dec succeeds
+--DESCRIPTION--
+Every inc/dec of the same key succeeds with an int: a missing key is
+recreated from 0, never reported as a failure.
 --SKIPIF--
 <?php require __DIR__ . '/../lib/fork-update.inc'; fu_skip(); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-Lock-free apcu_inc/apcu_dec/apcu_cas racing writers in the same shard (one shard): counts stay exact, and no update lands in memory a writer freed and reused (every string read is checksummed)
+Lock-free apcu_inc/dec/cas racing writers in one shard: exact, no use-after-free
+--DESCRIPTION--
+Counts stay exact, and no update lands in memory a writer freed and reused;
+every string read is checksummed.
 --SKIPIF--
 <?php require __DIR__ . '/../lib/fork-update.inc'; fu_skip(); ?>
 --INI--

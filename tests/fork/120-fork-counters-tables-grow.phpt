@@ -1,5 +1,9 @@
 --TEST--
-Fork race on counters while tables grow and fill with tombstones: 4 processes inc counters spread over every shard and race cas on 4000 slots, while storing and deleting thousands of other keys; every increment counted once, one cas winner per slot
+Fork race on counters while tables grow and fill with tombstones: exact counts
+--DESCRIPTION--
+4 processes inc counters spread over every shard and race cas on 4000 slots,
+while storing and deleting thousands of other keys. Every increment is
+counted once, and there is one cas winner per slot.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

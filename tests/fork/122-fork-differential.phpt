@@ -1,5 +1,9 @@
 --TEST--
-Differential fork stress: 4 processes x 12000 random store/add/fetch/delete/inc/dec/cas/entry/exists/clear; every value read was written for its key by its writer, and never older than one read before
+Differential fork stress: every value read is its writer's, and never stale
+--DESCRIPTION--
+4 processes x 12000 random store/add/fetch/delete/inc/dec/cas/entry/exists/
+clear. Every value read was written for its key by its writer, and is never
+older than one read before.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

@@ -1,5 +1,9 @@
 --TEST--
-Fork stress: scalars overwritten in place (and turned into strings and back) while other processes fetch them and apcu_inc them; every value read belongs to its key, every inc result too, and the last store of every key stays
+Fork stress: scalars overwritten in place while others read them and inc them
+--DESCRIPTION--
+Scalars are overwritten in place (and turned into strings and back) while
+other processes fetch them and apcu_inc them. Every value read belongs to
+its key, every inc result too, and the last store of every key stays.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

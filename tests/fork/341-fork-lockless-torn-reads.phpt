@@ -1,5 +1,10 @@
 --TEST--
-Fork: two writers overwrite shared keys of every scalar type (int, float, bool, null: written without the shard lock, issue 20) and same-length strings, while readers fetch them, ask apcu_key_info and walk APCUIterator: every value read is one that was stored whole, every time is sane, and the last stores stay
+Fork: lockless scalar and string overwrites are never read torn
+--DESCRIPTION--
+Two writers overwrite shared keys of every scalar type (int, float, bool,
+null: written without the shard lock) and same-length strings, while readers
+fetch them, ask apcu_key_info and walk APCUIterator. Every value read is one
+that was stored whole, every time is sane, and the last stores stay.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

@@ -1,5 +1,9 @@
 --TEST--
-Fork: apcu_inc races with stores of the same key - ints over ints (written without the shard lock, issue 20) and int/float type changes (locked): an increment never lands on a float, every value read and every inc result is one of the key's own
+Fork: apcu_inc racing stores of the same key never lands on a float
+--DESCRIPTION--
+The stores are ints over ints (written without the shard lock) and int/float
+type changes (locked). An increment never lands on a float; every value read
+and every inc result is one of the key's own.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

@@ -1,5 +1,11 @@
 --TEST--
-Fetch memo: a process that has fetched keys (and so remembers where their entries are) sees every change other processes make to them: overwrites of the same type and length, of another type or length, deletes, clears, apcu_inc, stores with a ttl, stores already expired; and two keys with the same hash and length that share a memo slot never answer for each other
+Fetch memo: a process sees every change others make to keys it has fetched
+--DESCRIPTION--
+A process that has fetched keys (and so remembers where their entries are)
+sees every change other processes make to them: overwrites of the same type
+and length, of another type or length, deletes, clears, apcu_inc, stores
+with a ttl, stores already expired. Two keys with the same hash and length
+that share a memo slot never answer for each other.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

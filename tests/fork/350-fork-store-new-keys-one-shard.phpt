@@ -1,5 +1,12 @@
 --TEST--
-Fork, one shard: two writers store the same new keys at once (values of different lengths) while a third stores and deletes keys of its own (tombstones, free slots that move) and a fourth adds thousands of keys (the table grows again and again): every store's look before the lock is used under it only while the shard is unchanged, so no key is ever stored twice, lost or given a slot another key holds
+Fork, one shard: racing stores of new keys never store twice, lose or misplace
+--DESCRIPTION--
+Two writers store the same new keys at once (values of different lengths)
+while a third stores and deletes keys of its own (tombstones, free slots
+that move) and a fourth adds thousands of keys (the table grows again and
+again). Every store's look before the lock is used under it only while the
+shard is unchanged, so no key is ever stored twice, lost or given a slot
+another key holds.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

@@ -1,5 +1,12 @@
 --TEST--
-Fork, one shard: processes race on the same keys with apcu_add as a lock (the holder's fetch, same-length store and delete must all see it alone), with stores, adds, deletes and fetches of shared keys, and with inc against delete, while a reader checks every value it sees (issue 20: deletes without the lock keep the entry, a same-length store brings it back): no violation, the counts agree, the figures agree with the listing
+Fork, one shard: races on lockless-deleted keys break no rule, counts agree
+--DESCRIPTION--
+Processes race on the same keys with apcu_add as a lock (the holder's fetch,
+same-length store and delete must all see it alone), with stores, adds,
+deletes and fetches of shared keys, and with inc against delete, while a
+reader checks every value it sees. Deletes without the lock keep the entry;
+a same-length store brings it back. No violation; the counts agree, and the
+figures agree with the listing.
 --SKIPIF--
 <?php
 require __DIR__ . '/../lib/fork-update.inc';

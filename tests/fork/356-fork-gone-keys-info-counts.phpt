@@ -1,5 +1,13 @@
 --TEST--
-Fork: writers delete their own keys without the lock, bring them back with same-length stores, replace them with other lengths and add them, checking every answer, while another process walks apcu_cache_info and APCUIterator (every value listed whole, no key twice); whenever the writers pause, num_entries, the cache_list, the iterator, shardcache_info entries and the per-shard entries all equal the keys the writers hold (issue 20: kept entries are not counted)
+Fork: with keys deleted and revived without the lock, every count is exact
+--DESCRIPTION--
+Writers delete their own keys without the lock, bring them back with
+same-length stores, replace them with other lengths and add them, checking
+every answer, while another process walks apcu_cache_info and APCUIterator
+(every value listed whole, no key twice). Whenever the writers pause,
+num_entries, the cache_list, the iterator, shardcache_info entries and the
+per-shard entries all equal the keys the writers hold: kept entries are not
+counted.
 --SKIPIF--
 <?php
 require __DIR__ . '/../lib/fork-update.inc';

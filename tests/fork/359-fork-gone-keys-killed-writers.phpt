@@ -1,5 +1,11 @@
 --TEST--
-Fork: processes that delete their keys without the lock and bring them back with same-length stores (issue 20) are killed (SIGKILL) at arbitrary points, round after round: no hang, every key reads absent or a value its writer stored, nothing is repaired or reset, the keys can be stored again, and the entries figure always equals the listing
+Fork: writers of lockless deletes killed at any point: no hang, no bad value
+--DESCRIPTION--
+Processes that delete their keys without the lock and bring them back with
+same-length stores are killed (SIGKILL) at arbitrary points, round after
+round. No hang; every key reads absent or a value its writer stored; nothing
+is repaired or reset; the keys can be stored again; and the entries figure
+always equals the listing.
 --SKIPIF--
 <?php
 require __DIR__ . '/../lib/fork-update.inc';

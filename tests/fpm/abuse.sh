@@ -4,7 +4,7 @@
 # nginx on 127.0.0.1, loaded by wrk on benchmarks/web/pages/abuse.php (30
 # random cache operations per request on shared keys, every value read
 # checked: key, writer pid, checksum, payload), while
-# benchmarks/web/killer.php SIGKILLs random fpm workers at random moments
+# tests/fpm/killer.php SIGKILLs random fpm workers at random moments
 # (log-uniform 200 us .. 100 ms apart, bounded count); the fpm master
 # replaces them.
 #
@@ -57,8 +57,10 @@ set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 WEB_NAME=fpm-abuse
-# shellcheck source=../benchmarks/web/lib.sh
-. "$ROOT/benchmarks/web/lib.sh"
+# shellcheck source=../../scripts/web/lib.sh
+. "$ROOT/scripts/web/lib.sh"
+# abuse.php, abuse_check.php and whoami.php are among the web benchmark's pages.
+WEB_PAGES="$ROOT/benchmarks/web/pages"
 
 SECS=20
 WORKERS=8
@@ -90,7 +92,7 @@ for arg in "$@"; do
         --no-install) INSTALL=0 ;;
         --fpm-retries=*) FPM_RETRIES="${arg#*=}" ;;
         --no-fpm-retry) FPM_RETRIES=0 ;;
-        -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sc_help "$0"; exit 0 ;;
         *) echo "fpm-abuse: unknown option $arg" >&2; exit 2 ;;
     esac
 done
@@ -139,7 +141,7 @@ wrk_out="$WEB_TMP/wrk.out"
 web_wrk "$wrk_out" -t"$THREADS" -c"$CONNS" -d"${SECS}s" --timeout 5s --latency "$BASE/abuse.php" &
 wrk_pid=$!
 kill_secs=$((SECS - 1))
-php -n -d extension=posix "$WEB_DIR/killer.php" --master="$FPM_PID" --seconds="$kill_secs" \
+php -n -d extension=posix "$ROOT/tests/fpm/killer.php" --master="$FPM_PID" --seconds="$kill_secs" \
     --max-kills="$MAX_KILLS" --min-us="$MIN_US" --max-us="$MAX_US" --seed="$SEED" \
     --log="$WEB_TMP/kills.log" >"$WEB_TMP/killer.out" 2>&1 </dev/null &
 killer_pid=$!

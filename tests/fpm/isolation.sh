@@ -29,8 +29,8 @@ set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 WEB_NAME=fpm-isolation
-# shellcheck source=../benchmarks/web/lib.sh
-. "$ROOT/benchmarks/web/lib.sh"
+# shellcheck source=../../scripts/web/lib.sh
+. "$ROOT/scripts/web/lib.sh"
 
 # shellcheck source=common.sh
 . "$ROOT/tests/fpm/common.sh"
@@ -62,21 +62,8 @@ FCGI="$ROOT/tests/fpm/fcgi.php"
 
 CONF="$(fpm_two_pools sc-iso-a sc-iso-b 2)"
 
-rm -f "$WEB_TMP/a.sock" "$WEB_TMP/b.sock"
-"$FPM_BIN" -n -F -y "$CONF" -d "extension=$SO" -d extension=posix -d apc.shm_size=8M \
-    -d "apc.preload_path=$WEB_TMP/preload" -d log_errors=1 -d display_errors=0 \
-    -d "error_log=$WEB_TMP/php-errors.log" >>"$WEB_TMP/php-fpm.out" 2>&1 </dev/null &
-FPM_PID=$!
-# Until both pools listen with all their workers, or the master has ended.
-started=1
-while :; do
-    kill -0 "$FPM_PID" 2>/dev/null || { cat "$WEB_TMP/php-fpm.out" >&2; FPM_PID=""; break; }
-    if [ -S "$WEB_TMP/a.sock" ] && [ -S "$WEB_TMP/b.sock" ] && [ "$(web_children "$FPM_PID" | wc -l)" -ge 4 ]; then
-        started=0; break
-    fi
-    sleep 0.05
-done
-[ "$started" -eq 0 ] || abort "php-fpm did not start"
+fpm_start_pools "$CONF" "$SO" 4 -d apc.shm_size=8M -d "apc.preload_path=$WEB_TMP/preload" \
+    || abort "php-fpm did not start"
 
 # req POOL QUERY -> the page's answer
 req() { php -n "$FCGI" "$WEB_TMP/$1.sock" "$PAGE" "$2" 2>>"$WEB_TMP/fcgi.err"; }

@@ -49,8 +49,8 @@ set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 WEB_NAME=fpm-segments
-# shellcheck source=../benchmarks/web/lib.sh
-. "$ROOT/benchmarks/web/lib.sh"
+# shellcheck source=../../scripts/web/lib.sh
+. "$ROOT/scripts/web/lib.sh"
 
 # shellcheck source=common.sh
 . "$ROOT/tests/fpm/common.sh"
@@ -97,18 +97,8 @@ if [ -f "$OPCACHE" ]; then
              -d opcache.preload_user=sc-pool-a)
 fi
 
-start_fpm() {
-    rm -f "$WEB_TMP/a.sock" "$WEB_TMP/b.sock"
-    "$FPM_BIN" -n -F -y "$CONF" -d "extension=$SO" -d extension=posix "${INI[@]}" ${PRELOAD[@]+"${PRELOAD[@]}"} -d log_errors=1 \
-        -d display_errors=0 -d "error_log=$WEB_TMP/php-errors.log" >>"$WEB_TMP/php-fpm.out" 2>&1 </dev/null &
-    FPM_PID=$!
-    # Until both pools listen with all their workers, or the master has ended.
-    while :; do
-        kill -0 "$FPM_PID" 2>/dev/null || { cat "$WEB_TMP/php-fpm.out" >&2; FPM_PID=""; return 1; }
-        [ -S "$WEB_TMP/a.sock" ] && [ -S "$WEB_TMP/b.sock" ] && [ "$(web_children "$FPM_PID" | wc -l)" -ge 6 ] && return 0
-        sleep 0.05
-    done
-}
+# Both pools, 3 workers each.
+start_fpm() { fpm_start_pools "$CONF" "$SO" 6 "${INI[@]}" ${PRELOAD[@]+"${PRELOAD[@]}"}; }
 
 # req POOL QUERY -> the page's answer
 req() { php -n "$FCGI" "$WEB_TMP/$1.sock" "$PAGE" "$2" 2>>"$WEB_TMP/fcgi.err"; }

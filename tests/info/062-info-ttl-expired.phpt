@@ -1,5 +1,8 @@
 --TEST--
-Expired entries: not listed by APCUIterator, apcu_cache_info's cache_list or apcu_key_info; ttl reported per entry
+Expired entries are listed nowhere; ttl is reported per entry
+--DESCRIPTION--
+Expired entries are not listed by APCUIterator, apcu_cache_info's cache_list
+or apcu_key_info. The ttl is reported per entry.
 --SKIPIF--
 <?php if (!class_exists('APCUIterator')) die('skip APCUIterator not available'); ?>
 --INI--

@@ -1,5 +1,9 @@
 --TEST--
-apcu_cache_info: keys, order and types of the full and limited forms (APCu 5.1.28's); counters of one process (apcu_exists counts as in 5.1.25+); cache_list rows
+apcu_cache_info: APCu 5.1.28's keys and types, one process's counters, rows
+--DESCRIPTION--
+Keys, order and types of the full and limited forms are APCu 5.1.28's. The
+counters are those of one process (apcu_exists counts as in 5.1.25+). The
+cache_list rows are checked too.
 --SKIPIF--
 <?php if (!function_exists('apcu_cache_info')) die('skip apcu_cache_info not available'); ?>
 --INI--

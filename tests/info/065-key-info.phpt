@@ -1,5 +1,7 @@
 --TEST--
-apcu_key_info: keys, order and types; missing keys; ttl; replaced entries; bad arguments
+apcu_key_info: keys, order and types; missing keys; ttl; replaced entries
+--DESCRIPTION--
+Bad arguments are covered too.
 --SKIPIF--
 <?php if (!function_exists('apcu_key_info')) die('skip apcu_key_info not available'); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-apcu_sma_info: keys and types of the full and limited forms; free blocks; available memory follows stores and deletes
+apcu_sma_info: full and limited forms; available memory follows the cache
+--DESCRIPTION--
+Keys and types of the full and limited forms; free blocks; available memory
+follows stores and deletes.
 --SKIPIF--
 <?php if (!function_exists('apcu_sma_info')) die('skip apcu_sma_info not available'); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-Info functions and APCUIterator with the cache disabled (apc.enable_cli=0): warnings and false, null, Error
+Info functions and APCUIterator with the cache disabled: warnings, false, Error
+--DESCRIPTION--
+The cache is disabled with apc.enable_cli=0. The answers are warnings and
+false, null, or an Error.
 --SKIPIF--
 <?php if (!function_exists('apcu_cache_info')) die('skip apcu_cache_info not available'); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-shardcache_info(): keys and types, per-shard rows, size classes, and the invariants tying the figures together
+shardcache_info(): keys and types, shard rows, and invariants between figures
+--DESCRIPTION--
+Keys and types, per-shard rows, size classes, and the invariants tying the
+figures together.
 --SKIPIF--
 <?php if (!function_exists('shardcache_info')) die('skip shardcache_info not available'); ?>
 --INI--

@@ -1,5 +1,9 @@
 --TEST--
-shardcache: phpinfo() section: support, version, APCu names, serializer, preload, shards, memory, entries, hits and misses (live), INI entries; the disabled states say why
+shardcache: phpinfo() section lists support, settings and live figures
+--DESCRIPTION--
+The section shows support, version, APCu names, serializer, preload, shards,
+memory, entries, hits and misses (live), and the INI entries. The disabled
+states say why.
 --SKIPIF--
 <?php if (!extension_loaded('shardcache')) die('skip shardcache not loaded'); ?>
 --INI--

@@ -1,5 +1,10 @@
 --TEST--
-apcu_cache_info() as in APCu 5.1.28: cleanups and defragmentations (ints) between num_entries and expunges, in the full and limited forms; a store that finds no room sweeps expired entries and counts a cleanup; nothing is ever defragmented; apcu_clear_cache() sets cleanups back to 0
+apcu_cache_info() cleanups and defragmentations as in APCu 5.1.28
+--DESCRIPTION--
+cleanups and defragmentations (ints) sit between num_entries and expunges,
+in the full and limited forms. A store that finds no room sweeps expired
+entries and counts a cleanup; nothing is ever defragmented;
+apcu_clear_cache() sets cleanups back to 0.
 --SKIPIF--
 <?php if (!function_exists('apcu_cache_info')) die('skip apcu_cache_info not available'); ?>
 --INI--

@@ -1,5 +1,9 @@
 --TEST--
-apcu_exists() counts as a fetch since APCu 5.1.25: num_hits and num_misses grow by one per key found or missing (string and array forms); after 32 hits (one sampled hit) the entry's num_hits and access time are recorded as a fetch's
+apcu_exists() counts as a fetch (APCu 5.1.25+): hits, misses, access time
+--DESCRIPTION--
+num_hits and num_misses grow by one per key found or missing (string and
+array forms). After 32 hits (one sampled hit) the entry's num_hits and
+access time are recorded as a fetch's.
 --SKIPIF--
 <?php if (!function_exists('apcu_exists')) die('skip apcu_exists not available'); ?>
 --INI--

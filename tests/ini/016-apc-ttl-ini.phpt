@@ -1,5 +1,8 @@
 --TEST--
-apc.ttl only lets idle entries without their own ttl be reclaimed; it does not make them expire for readers
+apc.ttl only lets idle entries be reclaimed; readers still see them
+--DESCRIPTION--
+apc.ttl only lets idle entries without their own ttl be reclaimed; it does
+not make them expire for readers.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

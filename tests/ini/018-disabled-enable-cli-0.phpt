@@ -1,5 +1,7 @@
 --TEST--
-apc.enable_cli=0 in the CLI: the cache is disabled (apc.enabled still reads "1"), functions behave as with apc.enabled=0
+apc.enable_cli=0 in the CLI: the cache is disabled, as with apc.enabled=0
+--DESCRIPTION--
+apc.enabled still reads "1"; the functions behave as with apc.enabled=0.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,9 @@
 --TEST--
-apc.* INI settings: the same names, defaults and change modes as APCu 5.1.28, plus apc.expunge_threshold of APCu's master (ini_get_all, ini_get, ini_get_all('apcu'))
+apc.* INI settings: names, defaults and change modes of APCu 5.1.28
+--DESCRIPTION--
+The same names, defaults and change modes as APCu 5.1.28, plus
+apc.expunge_threshold of APCu's master. Read with ini_get_all, ini_get and
+ini_get_all('apcu').
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,9 @@
 --TEST--
-apc.* change modes: ini_set fails for every PHP_INI_SYSTEM setting and works for apc.use_request_time, which then freezes the clock of TTL checks at the request start
+apc.* change modes: only apc.use_request_time can be set at run time
+--DESCRIPTION--
+ini_set fails for every PHP_INI_SYSTEM setting and works for
+apc.use_request_time, which then freezes the clock of TTL checks at the
+request start.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

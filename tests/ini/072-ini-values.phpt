@@ -1,5 +1,9 @@
 --TEST--
-Every apc.* setting given a non-default value: ini_get reports it, the settings without meaning for shardcache are accepted (apc.shm_segments, gone since APCu 5.1.25, quietly: not listed), and the cache works
+Every apc.* setting given a non-default value: reported, accepted, cache works
+--DESCRIPTION--
+ini_get reports each value. The settings without meaning for shardcache are
+accepted; apc.shm_segments, gone since APCu 5.1.25, is accepted quietly and
+not listed. The cache works.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

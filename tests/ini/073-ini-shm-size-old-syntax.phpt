@@ -1,5 +1,7 @@
 --TEST--
-apc.shm_size below 1M (64): APCu's startup warning, read as 64M (the old syntax), ini_get keeps "64", the cache works
+apc.shm_size below 1M (64): APCu's startup warning, read as 64M, cache works
+--DESCRIPTION--
+This is the old syntax. ini_get keeps "64".
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-apc.shm_size that is not a size ("abc"): PHP's quantity warning, the setting is refused (ini_get shows the default 32M), the cache works with 32M
+apc.shm_size that is not a size: warning, refused, the cache works with 32M
+--DESCRIPTION--
+Given "abc": PHP's quantity warning, the setting is refused (ini_get shows
+the default 32M), and the cache works with 32M.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,7 @@
 --TEST--
-apc.shm_size=0: refused without a message (ini_get shows the default 32M), the cache works
+apc.shm_size=0: refused without a message, the cache works
+--DESCRIPTION--
+ini_get shows the default 32M.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

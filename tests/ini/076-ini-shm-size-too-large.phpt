@@ -1,5 +1,8 @@
 --TEST--
-shardcache: apc.shm_size at or above shardcache's 32G limit (40G): a startup warning and a 32M segment instead (APCu stops with a fatal error when it cannot map it)
+shardcache: apc.shm_size at or above the 32G limit: a warning and a 32M segment
+--DESCRIPTION--
+Given 40G: a startup warning and a 32M segment instead. APCu stops with a
+fatal error when it cannot map it.
 --SKIPIF--
 <?php if (!extension_loaded('shardcache')) die('skip shardcache not loaded'); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-apc.shm_segments, removed in APCu 5.1.25: accepted quietly whatever its value (no warning), not a setting (ini_get is false, not in ini_get_all('apcu')), the cache works
+apc.shm_segments (removed in APCu 5.1.25): accepted quietly, not a setting
+--DESCRIPTION--
+Accepted quietly whatever its value (no warning); not a setting (ini_get is
+false, not in ini_get_all('apcu')); the cache works.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

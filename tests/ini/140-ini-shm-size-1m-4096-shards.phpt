@@ -1,5 +1,5 @@
 --TEST--
-apc.shm_size=1M with shardcache.shards=4096: fewer shards are used and the cache works
+apc.shm_size=1M with shardcache.shards=4096: fewer shards, the cache works
 --SKIPIF--
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only: APCu treats its INI settings its own way'); ?>
 --INI--

@@ -1,5 +1,9 @@
 --TEST--
-shardcache.shards=0 (the default): one shard per 512 KiB of apc.shm_size, a power of two from 64 to 1024 (fewer only where the segment is too small for 64, as for any count), no warning
+shardcache.shards=0 (the default): one shard per 512 KiB, 64 to 1024, no warning
+--DESCRIPTION--
+One shard per 512 KiB of apc.shm_size, a power of two from 64 to 1024 (fewer
+only where the segment is too small for 64, as for any count), and no
+warning.
 --SKIPIF--
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only: APCu has no shards'); ?>
 <?php if (!function_exists('proc_open')) die('skip needs proc_open'); ?>

@@ -1,5 +1,7 @@
 --TEST--
-apc.entries_hint=999999999999 (far more than the segment can index): the cache still works
+apc.entries_hint=999999999999: the cache still works
+--DESCRIPTION--
+The hint is far more than the segment can index.
 --SKIPIF--
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only: APCu treats its INI settings its own way'); ?>
 --INI--

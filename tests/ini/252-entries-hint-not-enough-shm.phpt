@@ -1,5 +1,8 @@
 --TEST--
-apc.entries_hint that the segment cannot index at all (1M entries in apc.shm_size=1M): APCu's startup error; hints that fit, or are judged as APCu judges them, start
+apc.entries_hint the segment cannot index at all: APCu's startup error
+--DESCRIPTION--
+1M entries in apc.shm_size=1M gives APCu's startup error. Hints that fit, or
+are judged as APCu judges them, start.
 --FILE--
 <?php
 require __DIR__ . '/../lib/compat.inc';

@@ -1,5 +1,8 @@
 --TEST--
-apc.slam_defense=1: a store of the key another process stored last in the same second is refused (store, add, array store); the storer itself and other keys are not
+apc.slam_defense=1: a key another process stored this second is refused
+--DESCRIPTION--
+A store of the key another process stored last in the same second is refused
+(store, add, array store). The storer itself and other keys are not refused.
 --SKIPIF--
 <?php if (!extension_loaded('pcntl')) die('skip pcntl required'); ?>
 --INI--

@@ -1,5 +1,7 @@
 --TEST--
-apc.slam_defense=0: off (the default): another process may store the same key in the same second
+apc.slam_defense=0 (the default): another process may store the same key
+--DESCRIPTION--
+Another process may store the same key in the same second.
 --SKIPIF--
 <?php if (!extension_loaded('pcntl')) die('skip pcntl required'); ?>
 --INI--

@@ -1,5 +1,7 @@
 --TEST--
-shardcache.ini lists every registered setting once, commented out, at its real default, and no other
+shardcache.ini lists every registered setting once, at its real default
+--DESCRIPTION--
+Each setting is commented out, and no other setting is listed.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_store')) die('skip shardcache not loaded');

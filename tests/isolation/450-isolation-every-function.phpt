@@ -1,5 +1,10 @@
 --TEST--
-shardcache.isolation=user (the default): two Unix users share no entry through any function (fetch, exists, add, store, delete, inc, dec, cas, entry, key_info, APCUIterator, cache_info, shardcache_info, clear), in both directions; root's clear empties everything
+shardcache.isolation=user: two users share no entry through any function
+--DESCRIPTION--
+user is the default. Two Unix users share no entry through any function
+(fetch, exists, add, store, delete, inc, dec, cas, entry, key_info,
+APCUIterator, cache_info, shardcache_info, clear), in both directions.
+Root's clear empties everything.
 --SKIPIF--
 <?php
 if (!function_exists('pcntl_fork') || !function_exists('posix_setuid')) die('skip pcntl and posix needed');

@@ -1,5 +1,9 @@
 --TEST--
-shardcache.isolation=user: entries loaded by apc.preload_path are read by every user; a user's store, inc, delete or clear touches only its own copy; only root's clear removes them
+shardcache.isolation=user: preloaded entries are shared, changes are per user
+--DESCRIPTION--
+Entries loaded by apc.preload_path are read by every user; a user's store,
+inc, delete or clear touches only its own copy; only root's clear removes
+them.
 --SKIPIF--
 <?php
 if (!function_exists('pcntl_fork') || !function_exists('posix_setuid')) die('skip pcntl and posix needed');

@@ -1,5 +1,8 @@
 --TEST--
-shardcache.isolation: posix_seteuid changes whose entries the same process sees at once (the fetch memo included)
+shardcache.isolation: posix_seteuid changes whose entries are seen at once
+--DESCRIPTION--
+The same process sees the other user's entries at once, the fetch memo
+included.
 --SKIPIF--
 <?php
 if (!function_exists('pcntl_fork') || !function_exists('posix_setuid')) die('skip pcntl and posix needed');

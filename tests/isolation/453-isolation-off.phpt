@@ -1,5 +1,8 @@
 --TEST--
-shardcache.isolation=off: every user reads, overwrites and clears the one shared namespace (the risk the README states)
+shardcache.isolation=off: every user shares one namespace
+--DESCRIPTION--
+Every user reads, overwrites and clears the one shared namespace (the risk
+the README states).
 --SKIPIF--
 <?php
 if (!function_exists('pcntl_fork') || !function_exists('posix_setuid')) die('skip pcntl and posix needed');

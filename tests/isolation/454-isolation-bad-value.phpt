@@ -1,5 +1,8 @@
 --TEST--
-shardcache.isolation: a value other than user or off is refused with a warning; the default (user) stays
+shardcache.isolation: another value is refused with a warning, user stays
+--DESCRIPTION--
+A value other than user or off is refused with a warning; the default (user)
+stays.
 --INI--
 apc.enable_cli=1
 shardcache.isolation=bogus

@@ -1,5 +1,9 @@
 --TEST--
-shardcache.isolation=user: one user filling memory many times over evicts its own entries, never those of a user within its fair share; both directions; the users' figures in shardcache_info
+shardcache.isolation=user: a flooding user evicts only its own entries
+--DESCRIPTION--
+One user filling memory many times over evicts its own entries, never those
+of a user within its fair share; both directions. The users' figures in
+shardcache_info are checked.
 --SKIPIF--
 <?php
 if (!function_exists('pcntl_fork') || !function_exists('posix_setuid')) die('skip pcntl and posix needed');

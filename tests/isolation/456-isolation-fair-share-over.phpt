@@ -1,5 +1,10 @@
 --TEST--
-shardcache.isolation=user: a user holding more than its fair share loses entries to another user's stores, down to about its share and no further; three users: two quiet ones keep everything; a user's own clear drops the estimate that counted it above its share
+shardcache.isolation=user: a user over its fair share loses entries to others
+--DESCRIPTION--
+A user holding more than its fair share loses entries to another user's
+stores, down to about its share and no further. With three users, two quiet
+ones keep everything. A user's own clear drops the estimate that counted it
+above its share.
 --SKIPIF--
 <?php
 if (!function_exists('pcntl_fork') || !function_exists('posix_setuid')) die('skip pcntl and posix needed');

@@ -1,5 +1,10 @@
 --TEST--
-shardcache.isolation=user: a store that took an estimate of the users' bytes (sc_fair_refresh) evicts with it in its own shard even if it is no longer fresh by then (its process descheduled past SC_FAIR_FRESH; gdb marks it stale right after the survey): no expunge across the cache
+shardcache.isolation=user: a stale fair-share estimate evicts in its own shard
+--DESCRIPTION--
+A store that took an estimate of the users' bytes (sc_fair_refresh) evicts
+with it in its own shard even if it is no longer fresh by then (its process
+descheduled past SC_FAIR_FRESH; gdb marks it stale right after the survey).
+There is no expunge across the cache.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

@@ -1,5 +1,8 @@
 --TEST--
-APCUIterator: class shape, method signatures and the APC_ITER_* / APC_LIST_* constants of APCu 5.1.22
+APCUIterator: class shape, signatures and constants of APCu 5.1.22
+--DESCRIPTION--
+Class shape, method signatures and the APC_ITER_* / APC_LIST_* constants of
+APCu 5.1.22.
 --SKIPIF--
 <?php if (!class_exists('APCUIterator')) die('skip APCUIterator not available'); ?>
 --INI--

@@ -1,5 +1,7 @@
 --TEST--
-APCUIterator: foreach over every entry with the default format; keys, values of every type, item fields
+APCUIterator: foreach over every entry with the default format
+--DESCRIPTION--
+Keys, values of every type, and item fields.
 --SKIPIF--
 <?php if (!class_exists('APCUIterator')) die('skip APCUIterator not available'); ?>
 --INI--

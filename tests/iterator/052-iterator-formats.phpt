@@ -1,5 +1,7 @@
 --TEST--
-APCUIterator: every format flag alone, combinations, APC_ITER_NONE, APC_ITER_ALL and -1
+APCUIterator: every format flag alone and combined
+--DESCRIPTION--
+Combinations, APC_ITER_NONE, APC_ITER_ALL and -1 too.
 --SKIPIF--
 <?php if (!class_exists('APCUIterator')) die('skip APCUIterator not available'); ?>
 --INI--

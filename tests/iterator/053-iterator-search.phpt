@@ -1,5 +1,8 @@
 --TEST--
-APCUIterator: search by regular expression (matched against the key) and by an array of keys; ignored search types
+APCUIterator: search by regular expression and by an array of keys
+--DESCRIPTION--
+The regular expression is matched against the key. Ignored search types are
+covered too.
 --SKIPIF--
 <?php if (!class_exists('APCUIterator')) die('skip APCUIterator not available'); ?>
 --INI--

@@ -1,5 +1,7 @@
 --TEST--
-APCUIterator: key, current, next, rewind and valid called directly, on an empty cache, past the end, and restarted
+APCUIterator: key, current, next, rewind and valid called directly
+--DESCRIPTION--
+On an empty cache, past the end, and restarted.
 --SKIPIF--
 <?php if (!class_exists('APCUIterator')) die('skip APCUIterator not available'); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-APCUIterator: chunk sizes (0 = 100, 1, small, large) give every entry; a chunk holds chunk_size + 1 entries, as in APCu
+APCUIterator: every chunk size gives every entry, chunks as in APCu
+--DESCRIPTION--
+Chunk sizes 0 (= 100), 1, small and large give every entry; a chunk holds
+chunk_size + 1 entries, as in APCu.
 --SKIPIF--
 <?php if (!class_exists('APCUIterator')) die('skip APCUIterator not available'); ?>
 --INI--

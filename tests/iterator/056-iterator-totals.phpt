@@ -1,5 +1,7 @@
 --TEST--
-APCUIterator: getTotalCount, getTotalSize and getTotalHits follow the search, are computed once, and ignore the list
+APCUIterator: getTotalCount, getTotalSize and getTotalHits follow the search
+--DESCRIPTION--
+They follow the search, are computed once, and ignore the list.
 --SKIPIF--
 <?php if (!class_exists('APCUIterator')) die('skip APCUIterator not available'); ?>
 --INI--

@@ -1,5 +1,7 @@
 --TEST--
-apcu_delete(APCUIterator): deletes every entry the iterator would still visit; returns true
+apcu_delete(APCUIterator): deletes what the iterator would still visit
+--DESCRIPTION--
+It deletes every entry the iterator would still visit and returns true.
 --SKIPIF--
 <?php if (!class_exists('APCUIterator')) die('skip APCUIterator not available'); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-APCUIterator: invalid list types, uninitialized iterators, cloning, serialization, argument errors
+APCUIterator: bad list types, uninitialized, clone, serialize, argument errors
+--DESCRIPTION--
+Invalid list types, uninitialized iterators, cloning, serialization, and
+argument errors.
 --SKIPIF--
 <?php if (!class_exists('APCUIterator')) die('skip APCUIterator not available'); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-APCUIterator: a search string that is not a valid regular expression: PCRE's warning, then a fatal error, as in APCu
+APCUIterator: an invalid regular expression is a fatal error, as in APCu
+--DESCRIPTION--
+A search string that is not a valid regular expression gives PCRE's warning,
+then a fatal error, as in APCu.
 --SKIPIF--
 <?php if (!class_exists('APCUIterator')) die('skip APCUIterator not available'); ?>
 --INI--

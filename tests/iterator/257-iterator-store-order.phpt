@@ -1,5 +1,8 @@
 --TEST--
-shardcache: APCUIterator yields entries in the order they were stored, across every shard (a replaced entry moves to the end), whatever the chunk size or search, with 1 and 64 shards; an iterator made before the stores sees them
+shardcache: APCUIterator yields entries in store order across every shard
+--DESCRIPTION--
+A replaced entry moves to the end. Holds whatever the chunk size or search,
+with 1 and 64 shards; an iterator made before the stores sees them.
 --SKIPIF--
 <?php if (!extension_loaded('shardcache')) die('skip shardcache-specific: APCu walks its hash slots'); ?>
 --FILE--

@@ -1,5 +1,9 @@
 --TEST--
-APCUIterator: entries deleted, cleared or replaced after the iteration started are not yielded from a later chunk (only the rest of the current chunk stays, as in APCu), with one shard and with the default count
+APCUIterator: entries gone after the iteration started are not yielded later
+--DESCRIPTION--
+Entries deleted, cleared or replaced after the iteration started are not
+yielded from a later chunk (only the rest of the current chunk stays, as in
+APCu), with one shard and with the default count.
 --FILE--
 <?php
 require __DIR__ . '/../lib/compat.inc';

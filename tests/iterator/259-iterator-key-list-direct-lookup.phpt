@@ -1,5 +1,8 @@
 --TEST--
-APCUIterator over a list of keys looks the keys up: 3 keys of a shard holding 48 MiB are read without copying the rest (peak RSS), for the items and for getTotalCount
+APCUIterator over a list of keys looks the keys up without copying the rest
+--DESCRIPTION--
+3 keys of a shard holding 48 MiB are read without copying the rest (peak
+RSS), for the items and for getTotalCount.
 --INI--
 apc.enable_cli=1
 apc.shm_size=128M

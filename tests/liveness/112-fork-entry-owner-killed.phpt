@@ -1,5 +1,9 @@
 --TEST--
-shardcache apcu_entry: when the process running a callback is killed (SIGKILL), a process waiting for that key takes over once the dead one is reaped and computes the value itself
+shardcache apcu_entry: a waiter takes over from a callback's killed process
+--DESCRIPTION--
+When the process running a callback is killed (SIGKILL), a process waiting
+for that key takes over once the dead one is reaped and computes the value
+itself.
 --SKIPIF--
 <?php
 require __DIR__ . '/../lib/fork-update.inc';

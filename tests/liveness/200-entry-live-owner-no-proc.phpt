@@ -1,5 +1,9 @@
 --TEST--
-apcu_entry with /proc hidden (chroot pool, minimal container): a process waiting for a key that a live process is computing waits for it; the callback runs once
+apcu_entry with /proc hidden: a waiter waits for a live owner, callback once
+--DESCRIPTION--
+/proc is hidden as in a chroot pool or a minimal container. A process
+waiting for a key that a live process is computing waits for it; the
+callback runs once.
 --SKIPIF--
 <?php
 require __DIR__ . '/../lib/noproc.inc';

@@ -1,5 +1,8 @@
 --TEST--
-apcu_entry: the reservation of an owner that was killed is taken over even when an unrelated, live process got the dead owner's pid
+apcu_entry: a killed owner's reservation is taken over though its pid is reused
+--DESCRIPTION--
+The reservation of an owner that was killed is taken over even when an
+unrelated, live process got the dead owner's pid.
 --SKIPIF--
 <?php
 require __DIR__ . '/../lib/fork-update.inc';

@@ -1,5 +1,9 @@
 --TEST--
-apcu_entry: a child forked by a process that already used the cache is an owner of its own: when the child is killed computing a key, a waiter takes the key over although the parent lives on
+apcu_entry: a forked child is an owner of its own, taken over when killed
+--DESCRIPTION--
+A child forked by a process that already used the cache is an owner of its
+own: when the child is killed computing a key, a waiter takes the key over
+although the parent lives on.
 --SKIPIF--
 <?php
 require __DIR__ . '/../lib/fork-update.inc';

@@ -1,5 +1,10 @@
 --TEST--
-Liveness slots: with all 1,024 held by live processes, a process without one fetches (zero-copy values copied), increments and stores at the fallback's cost: it remembers that it found none and looks again only rarely, never at every operation; every value it reads is right
+Liveness slots all taken: a process without one works at the fallback's cost
+--DESCRIPTION--
+With all 1,024 slots held by live processes, a process without one fetches
+(zero-copy values copied), increments and stores at the fallback's cost: it
+remembers that it found none and looks again only rarely, never at every
+operation. Every value it reads is right.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

@@ -1,5 +1,9 @@
 --TEST--
-Value sizes around size classes, pages and page runs round-trip exactly; a full cache still takes big values; random operations against a model in a small segment never return a wrong value
+Value sizes around size classes and pages round-trip; model test never wrong
+--DESCRIPTION--
+Value sizes around size classes, pages and page runs round-trip exactly; a
+full cache still takes big values; random operations against a model in a
+small segment never return a wrong value.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,10 @@
 --TEST--
-Spare slabs: an emptied slab stays with its shard and serves the next slab of any class without the page pool (a longer spare is split: the rest stays a spare); spares go back to the pool before a store that needs them would evict (own shard and other shards), and count as available memory
+Spare slabs: an emptied slab stays with its shard and is reused before evicting
+--DESCRIPTION--
+An emptied slab stays with its shard and serves the next slab of any class
+without the page pool (a longer spare is split: the rest stays a spare).
+Spares go back to the pool before a store that needs them would evict (own
+shard and other shards), and count as available memory.
 --SKIPIF--
 <?php if (!function_exists('shardcache_info')) die('skip shardcache_info not available'); ?>
 --INI--

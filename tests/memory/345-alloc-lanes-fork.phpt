@@ -1,5 +1,10 @@
 --TEST--
-Allocation lanes: processes storing into the same shard at the same time fill slabs of their own (no cache line holds entries of two processes), a forked child does not keep its parent's lane, and a process whose lane has no free object takes another lane's before the pool's reserve or anything stored
+Allocation lanes: processes storing into one shard fill slabs of their own
+--DESCRIPTION--
+Processes storing into the same shard at the same time fill slabs of their
+own (no cache line holds entries of two processes). A forked child does not
+keep its parent's lane. A process whose lane has no free object takes
+another lane's before the pool's reserve or anything stored.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache_info not available');

@@ -1,5 +1,10 @@
 --TEST--
-One shard, full: every store makes room by evicting, often the very key it overwrites (the store's earlier look is stale then, and the key is looked up again): each value stored is fetched back whole, every key is listed at most once, and the figures agree with the listing
+One full shard: a store that evicts the key it overwrites still stores it whole
+--DESCRIPTION--
+Every store makes room by evicting, often the very key it overwrites (the
+store's earlier look is stale then, and the key is looked up again). Each
+value stored is fetched back whole, every key is listed at most once, and
+the figures agree with the listing.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

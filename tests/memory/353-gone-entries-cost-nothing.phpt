@@ -1,5 +1,12 @@
 --TEST--
-Entries kept by deletes without the lock (issue 20: SC_TTL_GONE) never cost live data or table growth: a full cache of kept entries takes new keys without evicting any (they go first, counted neither as evicted nor expired), store/delete churn of ever new keys keeps the table at its size and the memory bounded, and a store of another length over a kept entry frees it (the figures say so)
+Entries kept by lockless deletes cost no live data and no table growth
+--DESCRIPTION--
+Entries kept by deletes without the lock (SC_TTL_GONE) never cost live data
+or table growth. A full cache of kept entries takes new keys without
+evicting any (they go first, counted neither as evicted nor expired);
+store/delete churn of ever new keys keeps the table at its size and the
+memory bounded; and a store of another length over a kept entry frees it
+(the figures say so).
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

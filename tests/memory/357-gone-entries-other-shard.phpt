@@ -1,5 +1,10 @@
 --TEST--
-Entries kept by deletes without the lock (issue 20: SC_TTL_GONE) in one shard never cost live data of another: with one shard full of kept entries, the other shard's new keys take their memory instead of evicting live keys of their own (as they could when deletes freed memory at once)
+Entries kept by lockless deletes in one shard cost no live data of another
+--DESCRIPTION--
+Entries kept by deletes without the lock (SC_TTL_GONE) in one shard never
+cost live data of another. With one shard full of kept entries, the other
+shard's new keys take their memory instead of evicting live keys of their
+own (as they could if deletes freed memory at once).
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

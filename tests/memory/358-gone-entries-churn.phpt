@@ -1,5 +1,11 @@
 --TEST--
-A cache kept 60% full of live data under stores of new keys, overwrites and deletes (values from 16 bytes to 64 KiB, most deleted without the lock, issue 20): deleted keys' kept entries must not push live keys out - no live key lost, no eviction, as on f20eead where every delete freed its memory at once (a small copy of benchmarks/churn.php)
+A 60%-full cache under churn: kept deleted entries push out no live key
+--DESCRIPTION--
+The cache is kept 60% full of live data under stores of new keys, overwrites
+and deletes (values from 16 bytes to 64 KiB, most deleted without the lock).
+Deleted keys' kept entries must not push live keys out: no live key lost and
+no eviction, as at commit f20eead, where every delete freed its memory at
+once. The test is a small copy of benchmarks/churn.php.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

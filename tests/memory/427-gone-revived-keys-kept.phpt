@@ -1,5 +1,10 @@
 --TEST--
-Entries kept by lockless deletes of keys that are stored again (store/delete churn) survive the pass that makes table room, so that their next stores stay lockless; kept entries of keys never stored again still go, and the table stays bounded
+Kept entries of keys stored again survive table cleanup; the table stays bounded
+--DESCRIPTION--
+Entries kept by lockless deletes of keys that are stored again (store/delete
+churn) survive the pass that makes table room, so that their next stores
+stay lockless. Kept entries of keys never stored again still go, and the
+table stays bounded.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

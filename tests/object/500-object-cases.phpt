@@ -1,5 +1,8 @@
 --TEST--
-object form: each kind of object comes back as unserialize(serialize()) gives it (typed, readonly, parent privates, dynamic, uninitialized, enums, identity, references, cycles)
+object form: each kind of object comes back as unserialize(serialize()) gives
+--DESCRIPTION--
+Kinds covered: typed, readonly, parent privates, dynamic, uninitialized,
+enums, identity, references, cycles.
 --INI--
 apc.enable_cli=1
 --FILE--

@@ -1,5 +1,7 @@
 --TEST--
-object form through unserialize() (the path of changed or missing classes): the cases of 500 give the same results
+object form through unserialize(): the cases of 500 give the same results
+--DESCRIPTION--
+unserialize() is the path of changed or missing classes.
 --ENV--
 SHARDCACHE_TEST_OBJ_TEXT=1
 --INI--

@@ -1,5 +1,7 @@
 --TEST--
-object form: differential fuzzer, random object graphs (seeded) fetched natively equal unserialize(serialize())
+object form: fuzzed object graphs fetched natively equal unserialize(serialize)
+--DESCRIPTION--
+A differential fuzzer with seeded random object graphs.
 --INI--
 apc.enable_cli=1
 --FILE--

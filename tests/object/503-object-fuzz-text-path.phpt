@@ -1,5 +1,7 @@
 --TEST--
-object form: differential fuzzer through the unserialize() path (the text made from the stored graph)
+object form: differential fuzzer through the unserialize() path
+--DESCRIPTION--
+The text is made from the stored graph.
 --ENV--
 SHARDCACHE_TEST_OBJ_TEXT=1
 --INI--

@@ -1,5 +1,9 @@
 --TEST--
-object form: a class changed since the store (retyped, removed, added, visibility, __wakeup), missing (autoload, then __PHP_Incomplete_Class): what unserialize() gives
+object form: a class changed or missing since the store: unserialize()'s result
+--DESCRIPTION--
+The class is changed since the store (retyped, removed, added, visibility,
+__wakeup) or missing (autoload, then __PHP_Incomplete_Class); the result is
+what unserialize() gives.
 --SKIPIF--
 <?php if (!function_exists('pcntl_fork')) die('skip pcntl'); ?>
 --INI--

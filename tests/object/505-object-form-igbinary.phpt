@@ -1,5 +1,7 @@
 --TEST--
-object form: apc.serializer=igbinary keeps objects on igbinary (what igbinary gives, nothing stored in the object form)
+object form: apc.serializer=igbinary keeps objects on igbinary
+--DESCRIPTION--
+The result is what igbinary gives; nothing is stored in the object form.
 --SKIPIF--
 <?php
 if (extension_loaded('igbinary')) die('skip igbinary already loaded');

@@ -1,5 +1,10 @@
 --TEST--
-object form: values it does not take go through serialize() as before (internal classes such as DateInterval and ArrayObject, user subclasses of DateTimeImmutable, __serialize, __sleep, __wakeup, Serializable, dynamic properties without #[AllowDynamicProperties], a low serialize_precision, Closure)
+object form: values it does not take go through serialize()
+--DESCRIPTION--
+Those values: internal classes such as DateInterval and ArrayObject, user
+subclasses of DateTimeImmutable, __serialize, __sleep, __wakeup,
+Serializable, dynamic properties without #[AllowDynamicProperties], a low
+serialize_precision, Closure.
 --INI--
 apc.enable_cli=1
 error_reporting=-1

@@ -1,5 +1,9 @@
 --TEST--
-object form, zero-copy: an object's arrays are laid out in the segment and handed out in place (or copied by the iterator); the cases of 500 and the fuzzer give unserialize()'s results
+object form, zero-copy: an object's arrays are handed out in place
+--DESCRIPTION--
+An object's arrays are laid out in the segment and handed out in place (or
+copied by the iterator); the cases of 500 and the fuzzer give
+unserialize()'s results.
 --INI--
 apc.enable_cli=1
 shardcache.zero_copy=1

@@ -1,5 +1,9 @@
 --TEST--
-object form: after a value whose first object's class held something the form does not take, the next 15 such values go to serialize() at once, the 16th tries again; every value fetched is unserialize()'s
+object form: after a refused class, the next 15 such values skip the attempt
+--DESCRIPTION--
+After a value whose first object's class held something the form does not
+take, the next 15 such values go to serialize() at once and the 16th tries
+again. Every value fetched is unserialize()'s.
 --INI--
 apc.enable_cli=1
 --FILE--

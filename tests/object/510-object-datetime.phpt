@@ -1,5 +1,8 @@
 --TEST--
-object form: DateTime, DateTimeImmutable and DateTimeZone come back as unserialize(serialize()) gives them (every timezone_type, microseconds, far dates, identity, references; subclasses go to serialize())
+object form: DateTime, DateTimeImmutable, DateTimeZone as unserialize() gives
+--DESCRIPTION--
+They come back as unserialize(serialize()) gives them: every timezone_type,
+microseconds, far dates, identity, references. Subclasses go to serialize().
 --INI--
 apc.enable_cli=1
 error_reporting=E_ALL & ~E_DEPRECATED

@@ -1,5 +1,8 @@
 --TEST--
-object form: DateTime, DateTimeImmutable and DateTimeZone through the unserialize() path (the text made from the stored graph) equal unserialize(serialize())
+object form: DateTime and DateTimeZone through unserialize() match serialize()
+--DESCRIPTION--
+DateTime, DateTimeImmutable and DateTimeZone through the unserialize() path
+(the text made from the stored graph) equal unserialize(serialize()).
 --ENV--
 SHARDCACHE_TEST_OBJ_TEXT=1
 --INI--

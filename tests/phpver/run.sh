@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build shardcache against Debian's PHP of one version (8.4, 8.5 or 8.6: NTS)
 # and run the phpt suite there. The root with that PHP comes from
-# tests/phpver/chroot.sh (made once, cached). The working tree is copied into
+# scripts/provision/chroot.sh (made once, cached). The working tree is copied into
 # the root (/build/shardcache), so the build here does not touch modules/ of
 # the checkout.
 #
@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do
 done
 
 start=$(date +%s)
-CHROOT="$(bash tests/phpver/chroot.sh "$VER")"
+CHROOT="$(bash scripts/provision/chroot.sh "$VER")"
 echo "test-phpver: root $CHROOT (PHP $VER) ready after $(( $(date +%s) - start ))s"
 
 dest="$CHROOT/build/shardcache"
@@ -54,4 +54,4 @@ if [ "$build_only" -eq 0 ]; then
     [ "${#extra[@]}" -gt 0 ] && args="-- $(printf '%q ' "${extra[@]}")"
     cmd="$cmd && php -v | head -n 1 && JOBS=${JOBS:-2} bash tests/run-phpt.sh /build/shardcache/modules/shardcache.so $args"
 fi
-bash tests/phpver/chroot.sh "$VER" --run "$cmd"
+bash scripts/provision/chroot.sh "$VER" --run "$cmd"

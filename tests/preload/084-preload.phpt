@@ -1,5 +1,8 @@
 --TEST--
-apc.preload_path: every <key>.data file (one serialize()d value each) is loaded at startup as APCu does; other names, subdirectories, empty, truncated or invalid files are skipped
+apc.preload_path: every <key>.data file is loaded at startup as APCu does
+--DESCRIPTION--
+Each file holds one serialize()d value. Other names, subdirectories, and
+empty, truncated or invalid files are skipped.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

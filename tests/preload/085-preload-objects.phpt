@@ -1,5 +1,10 @@
 --TEST--
-shardcache: apc.preload_path files holding objects, enums or references (APCu crashes on them at startup) are stored as serialized text and built when fetched, in the request: user classes, autoloading, incomplete classes; malformed ones are skipped
+shardcache: preloaded objects, enums and references are built when fetched
+--DESCRIPTION--
+apc.preload_path files holding objects, enums or references (APCu crashes on
+them at startup) are stored as serialized text and built when fetched, in
+the request: user classes, autoloading, incomplete classes. Malformed ones
+are skipped.
 --SKIPIF--
 <?php if (!extension_loaded('shardcache')) die('skip shardcache not loaded'); ?>
 --INI--

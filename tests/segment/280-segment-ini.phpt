@@ -1,5 +1,10 @@
 --TEST--
-shardcache.segment, shardcache.segment_mode: defaults, PHP_INI_SYSTEM, bad modes (0640 and 0644 too); a named segment is a 0600 file (whatever the umask) that a later process maps with its entries; %u, %U and %p
+shardcache.segment and segment_mode: defaults, modes, a 0600 file, %u %U %p
+--DESCRIPTION--
+shardcache.segment and shardcache.segment_mode: defaults, PHP_INI_SYSTEM,
+bad modes (0640 and 0644 too). A named segment is a 0600 file (whatever the
+umask) that a later process maps with its entries. %u, %U and %p are
+covered.
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>

@@ -1,5 +1,9 @@
 --TEST--
-shardcache.segment refusals: a symbolic link (to a good segment, or dangling), a directory, a FIFO: warning, a private anonymous segment in that process instead (it works), nothing mapped or created through the link, the target untouched
+shardcache.segment refusals: a symbolic link, a directory, a FIFO
+--DESCRIPTION--
+The link may point to a good segment or dangle. Each gives a warning and a
+private anonymous segment in that process instead (it works); nothing is
+mapped or created through the link, and the target is untouched.
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>

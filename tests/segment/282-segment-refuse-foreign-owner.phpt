@@ -1,5 +1,8 @@
 --TEST--
-shardcache.segment refusals: a file owned by another user is refused, whatever shardcache.segment_mode and the file's group (warning, a private segment instead, the file unchanged)
+shardcache.segment refusals: a file owned by another user is refused
+--DESCRIPTION--
+Refused whatever shardcache.segment_mode and the file's group: a warning, a
+private segment instead, and the file unchanged.
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>

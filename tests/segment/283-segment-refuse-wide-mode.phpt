@@ -1,5 +1,9 @@
 --TEST--
-shardcache.segment refusals: a file with permission bits beyond shardcache.segment_mode (0644, 0606, 0660 and 0640 under 0600, setuid) is refused and left as it is (the process uses a private segment instead); bits within the mode are accepted
+shardcache.segment refusals: permission bits beyond segment_mode are refused
+--DESCRIPTION--
+A file with permission bits beyond shardcache.segment_mode (0644, 0606, 0660
+and 0640 under 0600, setuid) is refused and left as it is; the process uses
+a private segment instead. Bits within the mode are accepted.
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>

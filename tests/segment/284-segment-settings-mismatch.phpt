@@ -1,5 +1,9 @@
 --TEST--
-shardcache.segment: a process whose apc.shm_size / shardcache.shards / apc.entries_hint differ from the existing segment's maps it as it is, says so once (one warning), and changes nothing; the same settings give no warning
+shardcache.segment: different settings map the segment as is, with one warning
+--DESCRIPTION--
+A process whose apc.shm_size / shardcache.shards / apc.entries_hint differ
+from the existing segment's maps it as it is, says so once (one warning),
+and changes nothing. The same settings give no warning.
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>

@@ -1,5 +1,10 @@
 --TEST--
-shardcache.segment: a segment of another shardcache version, another layout, another byte order, too short, or with a size that does not match its file is never trusted: a new segment is made and renamed over it (new file, 0600, empty) with a warning; a process still mapping the old file keeps working on it
+shardcache.segment: a foreign or inconsistent segment is replaced, not trusted
+--DESCRIPTION--
+A segment of another shardcache version, another layout, another byte order,
+too short, or with a size that does not match its file is never trusted: a
+new segment is made and renamed over it (new file, 0600, empty) with a
+warning. A process still mapping the old file keeps working on it.
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>

@@ -1,5 +1,8 @@
 --TEST--
-shardcache.segment: 8 processes started at once on a missing segment all end up on one segment (each increments a counter in it; once all 8 have, each reads 8), with no temporary file left; 5 rounds
+shardcache.segment: 8 processes starting at once all end up on one segment
+--DESCRIPTION--
+The segment is missing at the start. Each process increments a counter in
+it; once all 8 have, each reads 8. No temporary file is left; 5 rounds.
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>

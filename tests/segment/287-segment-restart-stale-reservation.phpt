@@ -1,5 +1,11 @@
 --TEST--
-shardcache.segment, restart: an apcu_entry reservation left by a process that stopped using the segment while its pid lives on (it exec'd another program: as when a pid is reused after a restart) is cleared by the next first user of the segment, whose apcu_entry then computes at once instead of waiting forever; the boot count goes up only when no other process maps the segment
+shardcache.segment, restart: a stale apcu_entry reservation is cleared
+--DESCRIPTION--
+An apcu_entry reservation left by a process that stopped using the segment
+while its pid lives on (it exec'd another program, as when a pid is reused
+after a restart) is cleared by the next first user of the segment, whose
+apcu_entry then computes at once instead of waiting forever. The boot count
+goes up only when no other process maps the segment.
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>

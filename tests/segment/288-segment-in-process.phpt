@@ -1,5 +1,10 @@
 --TEST--
-shardcache.segment in the test process itself (so that the valgrind run sees the named-segment code): the segment file is made at startup, mapped, and every operation works on it (store, fetch, add, inc, cas, entry, delete, iterator, info, clear); with %p the file has no name (nothing is left at the path)
+shardcache.segment in the test process itself: every operation works on it
+--DESCRIPTION--
+This lets the valgrind run see the named-segment code. The segment file is
+made at startup, mapped, and every operation works on it (store, fetch, add,
+inc, cas, entry, delete, iterator, info, clear). With %p the file has no
+name (nothing is left at the path).
 --SKIPIF--
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
 --INI--

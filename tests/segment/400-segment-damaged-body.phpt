@@ -1,5 +1,11 @@
 --TEST--
-shardcache.segment, a damaged body found by the first user after a restart: a file whose header survived but whose body is zeros, one whose shard constant (a head's offset) or shard table (its place, size or count) was changed, and one with bytes changed after its last user closed it are started afresh (a warning), never used as they are: every later process works on them, none crashes or hangs
+shardcache.segment, restart: a damaged body is started afresh, never used
+--DESCRIPTION--
+A damaged body found by the first user after a restart: a file whose header
+survived but whose body is zeros, one whose shard constant (a head's offset)
+or shard table (its place, size or count) was changed, and one with bytes
+changed after its last user closed it are started afresh (a warning), never
+used as they are. Every later process works on them; none crashes or hangs.
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>

@@ -1,5 +1,10 @@
 --TEST--
-shardcache.segment, a damaged segment that another process maps: a later process checks the shard constants and the locks before it uses the segment; a changed head offset or a lock that is no longer a robust mutex makes it replace the file (a warning), never crash or hang; the next processes map the replacement
+shardcache.segment, damaged while mapped: a later process replaces the file
+--DESCRIPTION--
+A damaged segment that another process maps: a later process checks the
+shard constants and the locks before it uses the segment. A changed head
+offset or a lock that is no longer a robust mutex makes it replace the file
+(a warning), never crash or hang. The next processes map the replacement.
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>

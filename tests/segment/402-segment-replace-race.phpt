@@ -1,5 +1,10 @@
 --TEST--
-shardcache.segment, replacing an untrusted segment that an old process still maps: 10 processes started at once all replace it through one lock, so exactly one replacement wins and all 10 end up on one segment (each increments a counter; once all 10 have, each reads 10); 3 rounds
+shardcache.segment: 10 processes replacing a segment at once end up on one
+--DESCRIPTION--
+The untrusted segment is still mapped by an old process. 10 processes
+started at once all replace it through one lock, so exactly one replacement
+wins and all 10 end up on one segment (each increments a counter; once all
+10 have, each reads 10). 3 rounds.
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>

@@ -1,5 +1,9 @@
 --TEST--
-shardcache.segment with %p: a per-process segment leaves no file, whether its process ends or is killed; a file left at the path by a dead process with the same pid (a recycled pid) is never read, and is removed
+shardcache.segment with %p: a per-process segment leaves no file behind
+--DESCRIPTION--
+No file is left whether its process ends or is killed. A file left at the
+path by a dead process with the same pid (a recycled pid) is never read, and
+is removed.
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>

@@ -1,5 +1,10 @@
 --TEST--
-shardcache.segment_mode=0660 with shardcache.isolation=off: a segment root made for group G is shared by two users of G (each sees the other's stores); a segment one member made is refused by the other (warning, a private segment instead, the file untouched); a user outside G cannot open it
+shardcache.segment_mode=0660, isolation off: a group's members share a segment
+--DESCRIPTION--
+With shardcache.isolation=off, a segment root made for group G is shared by
+two users of G (each sees the other's stores). A segment one member made is
+refused by the other (warning, a private segment instead, the file
+untouched). A user outside G cannot open it.
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>

@@ -1,5 +1,10 @@
 --TEST--
-shardcache.segment directories: every directory above the file must be owned by root or this user and writable by nobody else unless sticky (group-writable: this process's group only); else a warning and a private segment, nothing created there
+shardcache.segment directories: unsafe parent directories are refused
+--DESCRIPTION--
+Every directory above the file must be owned by root or this user and
+writable by nobody else unless sticky (group-writable: this process's group
+only). Otherwise a warning and a private segment, and nothing is created
+there.
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>

@@ -1,5 +1,11 @@
 --TEST--
-shardcache.segment refusals: a segment with a second hard link; a FIFO at the replacement lock file (".NAME.lock") when the segment must be replaced: refused without blocking. The private segment instead is reported (warning, phpinfo's Segment row, shardcache_info()['segment_refused']), sized by apc.shm_size and preloaded
+shardcache.segment refusals: a hard-linked segment, a FIFO at the lock file
+--DESCRIPTION--
+A segment with a second hard link, and a FIFO at the replacement lock file
+(".NAME.lock") when the segment must be replaced, are refused without
+blocking. The private segment used instead is reported (warning, phpinfo's
+Segment row, shardcache_info()['segment_refused']), sized by apc.shm_size
+and preloaded.
 --SKIPIF--
 <?php if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: many child PHP processes, each traced (288 runs a named segment under valgrind)'); ?>
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>

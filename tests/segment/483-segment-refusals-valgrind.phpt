@@ -1,5 +1,10 @@
 --TEST--
-shardcache.segment refusals under valgrind (288 covers making and mapping a segment there): a second hard link (looked at again, then refused), a FIFO at the lock file while replacing: each child PHP runs under memcheck with no error and nothing definitely lost, and its private segment works
+shardcache.segment refusals under valgrind: no error, nothing lost
+--DESCRIPTION--
+Refusals covered: a second hard link (looked at again, then refused), and a
+FIFO at the lock file while replacing. Each child PHP runs under memcheck
+with no error and nothing definitely lost, and its private segment works.
+Test 288 covers making and mapping a segment under valgrind.
 --SKIPIF--
 <?php
 if (getenv('SHARDCACHE_VALGRIND')) die('skip already under valgrind: the children below run under valgrind themselves');

@@ -1,5 +1,8 @@
 --TEST--
-apc.serializer=default (APCu's built-in format): objects, enums, references and plain values round-trip as with apc.serializer=php; objects go through php serialize()
+apc.serializer=default (APCu's built-in format): values round-trip as with php
+--DESCRIPTION--
+Objects, enums, references and plain values round-trip as with
+apc.serializer=php; objects go through php serialize().
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

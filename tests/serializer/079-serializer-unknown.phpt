@@ -1,5 +1,7 @@
 --TEST--
-apc.serializer naming no registered serializer: silently the default behaviour, as in APCu (ini_get still shows the name)
+apc.serializer naming no registered serializer: the default quietly, as in APCu
+--DESCRIPTION--
+ini_get still shows the name.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

@@ -1,5 +1,9 @@
 --TEST--
-apc.serializer=igbinary with the igbinary extension (registered through APCu's apc_register_serializer hook): values round-trip, igbinary does the serializing (its __sleep notice), phpinfo lists it
+apc.serializer=igbinary with igbinary: values round-trip through igbinary
+--DESCRIPTION--
+igbinary registers through APCu's apc_register_serializer hook. Values
+round-trip, igbinary does the serializing (its __sleep notice), and phpinfo
+lists it.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');

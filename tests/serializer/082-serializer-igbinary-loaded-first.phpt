@@ -1,5 +1,8 @@
 --TEST--
-shardcache: apc.serializer=igbinary when igbinary starts before shardcache (so it found no registration hook): igbinary is used through its C API
+shardcache: igbinary started before shardcache is used through its C API
+--DESCRIPTION--
+With apc.serializer=igbinary and igbinary started before shardcache (so it
+found no registration hook), igbinary is used through its C API.
 --SKIPIF--
 <?php
 if (!extension_loaded('shardcache')) die('skip shardcache not loaded');

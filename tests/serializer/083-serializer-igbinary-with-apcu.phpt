@@ -1,5 +1,8 @@
 --TEST--
-shardcache: with APCu and igbinary loaded too, apc.serializer=igbinary (APCu's setting) makes shardcache_* use igbinary, found in APCu's registry
+shardcache: with APCu and igbinary loaded, shardcache_* use igbinary too
+--DESCRIPTION--
+apc.serializer=igbinary (APCu's setting) makes shardcache_* use igbinary,
+found in APCu's registry.
 --SKIPIF--
 <?php
 if (!extension_loaded('shardcache')) die('skip shardcache not loaded');

@@ -1,5 +1,8 @@
 --TEST--
-apc.serializer=igbinary: a resource nested in an array goes to igbinary with the rest of the value (NULL, with igbinary's notice), as in APCu; with the php serializer it is int(0)
+apc.serializer=igbinary: a resource nested in an array is NULL, as in APCu
+--DESCRIPTION--
+The resource goes to igbinary with the rest of the value (NULL, with
+igbinary's notice), as in APCu. With the php serializer it is int(0).
 --SKIPIF--
 <?php if (!file_exists(ini_get('extension_dir') . '/igbinary.so')) die('skip igbinary.so not installed'); ?>
 --FILE--

@@ -1,5 +1,9 @@
 --TEST--
-apc.serializer=default: arrays holding shared PHP references keep every reference and shared array as APCu's default serializer does (a cycle comes back at the level it was stored); writes through the fetched references
+apc.serializer=default: shared references in arrays are kept as APCu keeps them
+--DESCRIPTION--
+Arrays holding shared PHP references keep every reference and shared array
+as APCu's default serializer does (a cycle comes back at the level it was
+stored). Writes through the fetched references are checked.
 --INI--
 apc.enable_cli=1
 apc.serializer=default

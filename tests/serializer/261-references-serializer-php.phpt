@@ -1,5 +1,8 @@
 --TEST--
-apc.serializer=php: arrays holding shared PHP references go through serialize() as in APCu (a cycle comes back one level lower)
+apc.serializer=php: references in arrays go through serialize(), as in APCu
+--DESCRIPTION--
+Arrays holding shared PHP references go through serialize() as in APCu; a
+cycle comes back one level lower.
 --INI--
 apc.enable_cli=1
 apc.serializer=php

@@ -1,5 +1,7 @@
 --TEST--
-shardcache.shards that is not a power of two (3): startup warning, falls back to 64 shards, the cache works
+shardcache.shards not a power of two (3): warning, 64 shards, the cache works
+--DESCRIPTION--
+A startup warning, then a fall back to 64 shards.
 --SKIPIF--
 <?php if (!extension_loaded('shardcache')) die('skip shardcache not loaded'); ?>
 --INI--

@@ -1,5 +1,9 @@
 --TEST--
-shardcache: when apc.shm_size cannot be used and 32M is mapped instead, the automatic shard count is the one of 32M (too large a size, and a size that cannot be mapped)
+shardcache: when 32M replaces apc.shm_size, the shard count is 32M's
+--DESCRIPTION--
+When apc.shm_size cannot be used and 32M is mapped instead, the automatic
+shard count is the one of 32M. Covered: too large a size, and a size that
+cannot be mapped.
 --SKIPIF--
 <?php
 if (!extension_loaded('shardcache')) die('skip shardcache-specific');

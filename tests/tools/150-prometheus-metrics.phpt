@@ -1,5 +1,7 @@
 --TEST--
-tools/metrics.php: shardcache_prometheus() is valid Prometheus text format and reports shardcache_info()
+tools/metrics.php: shardcache_prometheus() is valid Prometheus text
+--DESCRIPTION--
+The output is valid Prometheus text format and reports shardcache_info().
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache_info() needs the shardcache extension');

@@ -1,5 +1,8 @@
 --TEST--
-tools/metrics.php: shardcache_prometheus($info) renders any shardcache_info() shape: missing and unknown keys, odd values, label escaping
+tools/metrics.php: shardcache_prometheus($info) renders any shardcache_info()
+--DESCRIPTION--
+Any shardcache_info() shape: missing and unknown keys, odd values, label
+escaping.
 --SKIPIF--
 <?php
 if (!is_file(__DIR__ . '/../../tools/metrics.php')) die('skip tools/metrics.php not shipped here');

@@ -1,5 +1,8 @@
 --TEST--
-dashboard: keys with a NUL byte or invalid UTF-8 are deleted from the key list and from the key's page (the form carries the key's bytes exactly)
+dashboard: keys with a NUL byte or invalid UTF-8 can be deleted
+--DESCRIPTION--
+They are deleted from the key list and from the key's page; the form carries
+the key's bytes exactly.
 --SKIPIF--
 <?php
 require __DIR__ . '/../lib/dashboard.inc';

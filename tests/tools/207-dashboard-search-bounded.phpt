@@ -1,5 +1,7 @@
 --TEST--
-dashboard: a key search is bounded by the keys it examines (matching or not) and by time, and the page says where it stopped
+dashboard: a key search is bounded, and the page says where it stopped
+--DESCRIPTION--
+The search is bounded by the keys it examines (matching or not) and by time.
 --SKIPIF--
 <?php
 require __DIR__ . '/../lib/dashboard.inc';

@@ -1,5 +1,8 @@
 --TEST--
-apcu_inc/apcu_dec: step, &$success, missing and expired keys start from 0, non-integer values are left alone, key conversions, argument errors
+apcu_inc/apcu_dec: step, &$success, missing keys, non-integers, errors
+--DESCRIPTION--
+Missing and expired keys start from 0, non-integer values are left alone;
+key conversions and argument errors are covered too.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,7 @@
 --TEST--
-apcu_inc/apcu_dec at PHP_INT_MAX/PHP_INT_MIN: the result wraps around and stays an int, as in APCu 5.1.22
+apcu_inc/apcu_dec at PHP_INT_MAX/PHP_INT_MIN: wraps around, as in APCu 5.1.22
+--DESCRIPTION--
+The result wraps around and stays an int.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

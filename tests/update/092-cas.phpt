@@ -1,5 +1,8 @@
 --TEST--
-apcu_cas: replaces an int only when it equals $old, never inserts, leaves non-int values and expired entries alone, argument errors
+apcu_cas: replaces an int only when it equals $old, never inserts
+--DESCRIPTION--
+Non-int values and expired entries are left alone; argument errors are
+covered too.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-apcu_entry: the callback gets the key, its result is stored and returned, it runs only on a miss; exceptions propagate and store nothing; nested calls; unstorable results; argument errors
+apcu_entry: the callback runs only on a miss, its result is stored and returned
+--DESCRIPTION--
+The callback gets the key. Exceptions propagate and store nothing. Nested
+calls, unstorable results and argument errors are covered too.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

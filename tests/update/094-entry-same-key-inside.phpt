@@ -1,5 +1,9 @@
 --TEST--
-apcu_entry: when the key gets stored while the callback runs (nested apcu_entry for the same key, apcu_store/apcu_add/apcu_inc inside), that value stays; the callback's result is only returned
+apcu_entry: a value stored for the key while the callback runs stays
+--DESCRIPTION--
+The key gets stored by a nested apcu_entry for the same key, or by
+apcu_store/apcu_add/apcu_inc inside the callback; that value stays and the
+callback's result is only returned.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

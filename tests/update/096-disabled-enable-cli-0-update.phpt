@@ -1,5 +1,8 @@
 --TEST--
-apc.enable_cli=0: apcu_inc/apcu_dec/apcu_cas return false, apcu_entry returns null without calling its callback
+apc.enable_cli=0: inc/dec/cas return false, apcu_entry null without a callback
+--DESCRIPTION--
+apcu_inc/apcu_dec/apcu_cas return false; apcu_entry returns null without
+calling its callback.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

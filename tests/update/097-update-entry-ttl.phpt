@@ -1,5 +1,8 @@
 --TEST--
-TTL with apcu_inc/apcu_dec/apcu_cas/apcu_entry: $ttl applies only to an entry they create; an updated entry keeps its own expiry
+TTL with inc/dec/cas/entry: $ttl applies only to an entry they create
+--DESCRIPTION--
+Covers apcu_inc, apcu_dec, apcu_cas and apcu_entry. An updated entry keeps
+its own expiry.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-shardcache: TTLs of 2^32 seconds and more never expire (APCu 5.1.22 truncates them to 32 bits instead, so 2^32 + 1 expires after 1 s there)
+shardcache: TTLs of 2^32 seconds and more never expire
+--DESCRIPTION--
+APCu 5.1.22 truncates them to 32 bits instead, so 2^32 + 1 expires after 1 s
+there.
 --SKIPIF--
 <?php if (!extension_loaded('shardcache')) die('skip shardcache-specific: APCu truncates huge TTLs to 32 bits'); ?>
 --INI--

@@ -1,5 +1,8 @@
 --TEST--
-apcu_inc/apcu_dec/apcu_cas/apcu_entry signatures (names, types, defaults, by-reference, return types) match APCu 5.1; named arguments
+apcu_inc/dec/cas/entry signatures match APCu 5.1; named arguments work
+--DESCRIPTION--
+Names, types, defaults, by-reference parameters and return types match APCu
+5.1; named arguments are checked.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 --INI--

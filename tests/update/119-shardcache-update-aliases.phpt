@@ -1,5 +1,5 @@
 --TEST--
-shardcache_inc/dec/cas/entry: same signatures as the apcu_* names and the same cache
+shardcache_inc/dec/cas/entry: same signatures and cache as the apcu_* names
 --SKIPIF--
 <?php
 if (!extension_loaded('shardcache')) die('skip shardcache not loaded');

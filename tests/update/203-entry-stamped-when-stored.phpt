@@ -1,5 +1,7 @@
 --TEST--
-apcu_entry: the stored value is stamped when it is stored, not when the callback started (a callback slower than the ttl stores a live value)
+apcu_entry: the value is stamped when stored, not when the callback started
+--DESCRIPTION--
+A callback slower than the ttl stores a live value.
 --SKIPIF--
 <?php if (!function_exists('apcu_entry')) die('skip apcu functions not available'); ?>
 --INI--

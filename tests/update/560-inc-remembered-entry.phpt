@@ -1,5 +1,10 @@
 --TEST--
-apcu_inc/apcu_dec/apcu_cas find a key's entry again through the thread's memo of recent hits: every change of the key (in-place store, delete, a store of another type, a clear, a store by another process, a fetch) is seen by the next update
+apcu_inc/dec/cas through the memo see every change to the key
+--DESCRIPTION--
+apcu_inc/apcu_dec/apcu_cas find a key's entry again through the thread's
+memo of recent hits. Every change of the key (in-place store, delete, a
+store of another type, a clear, a store by another process, a fetch) is seen
+by the next update.
 --SKIPIF--
 <?php if (!function_exists('apcu_store')) die('skip apcu functions not available'); ?>
 <?php if (!function_exists('pcntl_fork')) die('skip pcntl needed'); ?>

@@ -1,5 +1,7 @@
 --TEST--
-Zero-copy values: which shapes are laid out in place, fetched without a copy, and equal to what was stored
+Zero-copy values: which shapes are laid out in place and fetched without copy
+--DESCRIPTION--
+The values fetched without a copy equal what was stored.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

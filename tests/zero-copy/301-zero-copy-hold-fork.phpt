@@ -1,5 +1,9 @@
 --TEST--
-Zero-copy: 3 readers hold 128 fetched arrays and strings each while 2 writers overwrite, delete, expire, evict and clear thousands of times; every element of every held value is still right at the end
+Zero-copy: values held by readers stay right while writers churn the cache
+--DESCRIPTION--
+3 readers hold 128 fetched arrays and strings each while 2 writers
+overwrite, delete, expire, evict and clear thousands of times; every element
+of every held value is still right at the end.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

@@ -1,5 +1,10 @@
 --TEST--
-shardcache.zero_copy: off by default in the CLI (auto), where a script may run for ever without a request end; -d shardcache.zero_copy=1 turns it on; on a named segment, values laid out by a zero-copy process are read right by processes with zero-copy off or mapping the file elsewhere
+shardcache.zero_copy: off by default in the CLI, on with -d zero_copy=1
+--DESCRIPTION--
+Off by default in the CLI (auto), where a script may run for ever without a
+request end; -d shardcache.zero_copy=1 turns it on. On a named segment,
+values laid out by a zero-copy process are read right by processes with
+zero-copy off or mapping the file elsewhere.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

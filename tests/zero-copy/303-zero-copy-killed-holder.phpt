@@ -1,5 +1,10 @@
 --TEST--
-Zero-copy: memory retired while a live process holds a value stays retired (a clear keeps it); once the holder is killed (SIGKILL), its epoch is released through its liveness slot and the memory comes back, by a clear and by ordinary reclamation
+Zero-copy: memory held by a killed holder comes back through its liveness slot
+--DESCRIPTION--
+Memory retired while a live process holds a value stays retired (a clear
+keeps it). Once the holder is killed (SIGKILL), its epoch is released
+through its liveness slot and the memory comes back, by a clear and by
+ordinary reclamation.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

@@ -1,5 +1,10 @@
 --TEST--
-Zero-copy in a long-running worker (no request end): what it can pin is bounded by shardcache.zero_copy_max; past the bound stores go on (in the copying layout) and never fail, and the worker's values stay right; once it ends the memory comes back
+Zero-copy in a long-running worker: what it pins is bounded by zero_copy_max
+--DESCRIPTION--
+The worker has no request end. What it can pin is bounded by
+shardcache.zero_copy_max; past the bound stores go on (in the copying
+layout) and never fail, and the worker's values stay right. Once it ends the
+memory comes back.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

@@ -1,5 +1,10 @@
 --TEST--
-Zero-copy: a shard repaired (its writer killed with SIGKILL holding the shard lock) while a reader holds one of its values keeps its pages for that reader (the value stays intact while the cache is refilled), and gives them back once the reader has gone: no bytes stay held
+Zero-copy: a repaired shard keeps a reader's pages until the reader has gone
+--DESCRIPTION--
+The shard is repaired because its writer was killed with SIGKILL holding the
+shard lock, while a reader holds one of its values. The pages stay for that
+reader (the value stays intact while the cache is refilled) and are given
+back once the reader has gone: no bytes stay held.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

@@ -1,5 +1,14 @@
 --TEST--
-zero-copy on a named segment mapped at another address: a writer stores arrays (packed, hash, holes, int/float/numeric keys, nested, empty, shared key strings) and a long string with zero-copy on; readers that map the segment elsewhere (one kept off the writer's address by a blocker, one where ASLR put it, one with zero-copy off) copy every value (relocating its pointers) and get every element right; an array laid out by a PHP whose arrays have another shape is a miss; corrupt layouts give a warning and false, never a crash
+zero-copy, segment at another address: readers copy and relocate every value
+--DESCRIPTION--
+A writer stores arrays (packed, hash, holes, int/float/numeric keys, nested,
+empty, shared key strings) and a long string with zero-copy on, on a named
+segment. Readers that map the segment elsewhere (one kept off the writer's
+address by a blocker, one where ASLR put it, one with zero-copy off) copy
+every value (relocating its pointers) and get every element right.
+
+An array laid out by a PHP whose arrays have another shape is a miss.
+Corrupt layouts give a warning and false, never a crash.
 --SKIPIF--
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
 <?php if (!function_exists('proc_open')) die('skip needs proc_open'); ?>

@@ -1,5 +1,11 @@
 --TEST--
-Zero-copy: a process that borrowed arrays forks and exits; its child keeps the borrowed arrays (it published the same epoch at the fork) and stores something of its own (which must not end that epoch), while another process deletes, overwrites and refills the whole cache; every element the child holds is still right, and its memory comes back once the child has ended
+Zero-copy: a child forked inside an epoch keeps the borrowed arrays right
+--DESCRIPTION--
+A process that borrowed arrays forks and exits. Its child keeps the borrowed
+arrays (it published the same epoch at the fork) and stores something of its
+own (which must not end that epoch), while another process deletes,
+overwrites and refills the whole cache. Every element the child holds is
+still right, and its memory comes back once the child has ended.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

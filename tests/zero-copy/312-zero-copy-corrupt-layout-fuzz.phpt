@@ -1,5 +1,11 @@
 --TEST--
-zero-copy: the copying reader never trusts a layout: a reader at another address corrupts random bytes (and 8-byte words: pointers, counts, lengths) of stored arrays in the segment file, 1500 times, and fetches after each: it gets an array or, with a warning, false; never a crash (valgrind checks every read of the copy)
+zero-copy: the copying reader survives corrupt layouts: an array or false
+--DESCRIPTION--
+The copying reader never trusts a layout. A reader at another address
+corrupts random bytes (and 8-byte words: pointers, counts, lengths) of
+stored arrays in the segment file, 1500 times, and fetches after each: it
+gets an array or, with a warning, false; never a crash (valgrind checks
+every read of the copy).
 --SKIPIF--
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
 <?php if (!function_exists('proc_open')) die('skip needs proc_open'); ?>

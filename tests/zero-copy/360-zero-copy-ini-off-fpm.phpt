@@ -1,5 +1,8 @@
 --TEST--
-shardcache.zero_copy=off (also no, false, an empty value: php.ini's parser turns them all into "") is off under php-fpm, whose auto is on; phpinfo()'s Zero-copy row says what the process uses
+shardcache.zero_copy=off is off under php-fpm; phpinfo() shows the mode
+--DESCRIPTION--
+Also no, false and an empty value: php.ini's parser turns them all into "".
+php-fpm's auto is on. phpinfo()'s Zero-copy row says what the process uses.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

@@ -1,5 +1,11 @@
 --TEST--
-Fetch paths: strings around the zero-copy minimum (64 bytes) in place or copied, changes after fetch separate; keys of every length from 2 to 80 bytes (and longer) with the same hash found only by an exact match, wherever they differ; many keys per shard (keys away from their home slot); ints, non-string keys, arrays of keys and $success
+Fetch paths: strings near the zero-copy minimum, colliding keys, crowded shards
+--DESCRIPTION--
+Strings around the zero-copy minimum (64 bytes) are in place or copied, and
+changes after the fetch separate. Keys of every length from 2 to 80 bytes
+(and longer) with the same hash are found only by an exact match, wherever
+they differ. Many keys per shard (keys away from their home slot). Ints,
+non-string keys, arrays of keys and $success.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

@@ -1,5 +1,11 @@
 --TEST--
-Zero-copy: with shardcache.zero_copy_max full and a reader that stays inside its epoch, stores fall back to the copying layout at no extra cost: a writer that enters and leaves an epoch around every store (as requests do) does not scan the epoch slots at every store, only when the reader that holds everything back may have left (or once a second); every value stays right
+Zero-copy: with zero_copy_max full, stores fall back without epoch-slot scans
+--DESCRIPTION--
+With shardcache.zero_copy_max full and a reader that stays inside its epoch,
+stores fall back to the copying layout at no extra cost. A writer that
+enters and leaves an epoch around every store (as requests do) does not scan
+the epoch slots at every store, only when the reader that holds everything
+back may have left (or once a second). Every value stays right.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

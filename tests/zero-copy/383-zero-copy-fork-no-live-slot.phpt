@@ -1,5 +1,11 @@
 --TEST--
-Zero-copy: a process that borrowed arrays forks while every liveness slot is held by live processes; the child gets no slot (no epoch of its own): it copies every later fetch, and the arrays it inherited stay right after the parent has exited and another process has overwritten them and refilled the cache; once it ends, their memory comes back
+Zero-copy: a child forked with no liveness slot copies; inherited arrays stay
+--DESCRIPTION--
+A process that borrowed arrays forks while every liveness slot is held by
+live processes. The child gets no slot (no epoch of its own): it copies
+every later fetch, and the arrays it inherited stay right after the parent
+has exited and another process has overwritten them and refilled the cache.
+Once it ends, their memory comes back.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

@@ -1,5 +1,11 @@
 --TEST--
-Zero-copy: a process that borrowed arrays forks; gdb holds the child before its fork handler runs (before it has an epoch of its own) while the parent goes on, leaves and exits and another process overwrites and refills the cache; the child, let go, still finds every inherited array right: it is covered from the fork on, with no wait and no timeout
+Zero-copy: a forked child is covered from the fork on, before its own epoch
+--DESCRIPTION--
+A process that borrowed arrays forks; gdb holds the child before its fork
+handler runs (before it has an epoch of its own) while the parent goes on,
+leaves and exits and another process overwrites and refills the cache. The
+child, let go, still finds every inherited array right: it is covered from
+the fork on, with no wait and no timeout.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

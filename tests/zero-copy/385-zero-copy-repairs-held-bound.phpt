@@ -1,5 +1,11 @@
 --TEST--
-Zero-copy: one long-lived reader inside its epoch while writer after writer is killed holding the shard lock (each repair holds the shard's pages for the reader): what the reader holds back stays bounded by shardcache.zero_copy_max, stores keep succeeding, and the reader's value stays right
+Zero-copy: pages held back by repairs for one reader stay within zero_copy_max
+--DESCRIPTION--
+One long-lived reader stays inside its epoch while writer after writer is
+killed holding the shard lock (each repair holds the shard's pages for the
+reader). What the reader holds back stays bounded by
+shardcache.zero_copy_max, stores keep succeeding, and the reader's value
+stays right.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

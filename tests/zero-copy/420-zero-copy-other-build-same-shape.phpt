@@ -1,5 +1,10 @@
 --TEST--
-zero-copy on a named segment shared by two PHP builds whose arrays have the same shape (8.2 and 8.4, NTS and ZTS, debug): an array laid out by the other build is read (copied) by every function: fetch, exists, add, the iterator, apcu_key_info and apcu_entry (which does not call its callback) agree
+zero-copy, segment shared by builds of one array shape: every function reads it
+--DESCRIPTION--
+The named segment is shared by two PHP builds whose arrays have the same
+shape (8.2 and 8.4, NTS and ZTS, debug). An array laid out by the other
+build is read (copied) by every function: fetch, exists, add, the iterator,
+apcu_key_info and apcu_entry (which does not call its callback) agree.
 --SKIPIF--
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
 <?php if (!function_exists('proc_open')) die('skip needs proc_open'); ?>

@@ -1,5 +1,11 @@
 --TEST--
-zero-copy on a named segment shared with a PHP build whose arrays have another shape: its arrays, which this process cannot read, are absent for every function alike: fetch misses, exists is false, add stores, the iterator and apcu_key_info leave them out, apcu_entry computes and stores, apcu_inc starts the key over; the other process's strings are read from their bytes
+zero-copy, segment shared with another array shape: its arrays are absent
+--DESCRIPTION--
+The named segment is shared with a PHP build whose arrays have another
+shape. Its arrays, which this process cannot read, are absent for every
+function alike: fetch misses, exists is false, add stores, the iterator and
+apcu_key_info leave them out, apcu_entry computes and stores, apcu_inc
+starts the key over. The other process's strings are read from their bytes.
 --SKIPIF--
 <?php if (!extension_loaded('shardcache')) die('skip shardcache only'); ?>
 <?php if (!function_exists('proc_open')) die('skip needs proc_open'); ?>

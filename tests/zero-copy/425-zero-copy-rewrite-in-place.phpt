@@ -1,5 +1,11 @@
 --TEST--
-Zero-copy: with nobody inside an epoch, a store over a zero-copy value of the same length rewrites it in place and a delete keeps it (nothing retired); with a reader inside, the same store makes a new entry, retires the old one and the reader's values stay as they were; once the reader is gone, the next store frees what was retired
+Zero-copy: same-length stores rewrite in place only with no reader inside
+--DESCRIPTION--
+With nobody inside an epoch, a store over a zero-copy value of the same
+length rewrites it in place and a delete keeps it (nothing retired). With a
+reader inside, the same store makes a new entry, retires the old one, and
+the reader's values stay as they were. Once the reader is gone, the next
+store frees what was retired.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

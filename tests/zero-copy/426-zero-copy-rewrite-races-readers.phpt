@@ -1,5 +1,11 @@
 --TEST--
-Zero-copy: a writer stores, deletes and stores again same-length zero-copy strings and arrays of 16 keys without pause (rewritten in place whenever nobody is inside an epoch) while 60 reader processes start one after another, each fetching every key twice and checking every value, and every held value again at its end: no reader ever sees a torn, mixed or changed value
+Zero-copy: in-place rewrites racing 60 readers never show a torn value
+--DESCRIPTION--
+A writer stores, deletes and stores again same-length zero-copy strings and
+arrays of 16 keys without pause (rewritten in place whenever nobody is
+inside an epoch) while 60 reader processes start one after another, each
+fetching every key twice and checking every value, and every held value
+again at its end. No reader ever sees a torn, mixed or changed value.
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

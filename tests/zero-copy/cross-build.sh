@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Real PHP builds sharing one named segment with zero-copy on: PHP 8.2 NTS
-# (/usr/bin/php8.2), PHP 8.2 ZTS (tests/zts/build-php.sh) and PHP 8.4 NTS
-# (Debian trixie's, in the root of tests/phpver/chroot.sh 8.4), each with
+# (/usr/bin/php8.2), PHP 8.2 ZTS (scripts/provision/php-zts.sh) and PHP 8.4 NTS
+# (Debian trixie's, in the root of scripts/provision/chroot.sh 8.4), each with
 # shardcache built for it, all mapping the same segment file.
 #
 #   tests/zero-copy/cross-build.sh [--so=PATH] [--zts-so=PATH] [--no-8.4]
@@ -58,7 +58,7 @@ t0=$(date +%s)
 give_up() { echo "zc-cross-build: $*"; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
 
 [ -f "$SO" ] || give_up "$SO not found (scripts/build.sh)"
-ZTS_PREFIX="$(bash tests/zts/build-php.sh 8.2)" || give_up "no ZTS PHP (tests/zts/build-php.sh 8.2)"
+ZTS_PREFIX="$(bash scripts/provision/php-zts.sh 8.2)" || give_up "no ZTS PHP (scripts/provision/php-zts.sh 8.2)"
 if [ -z "$ZTS_SO" ]; then
     bash tests/zts/run.sh build >/tmp/zc-cross-build-zts.$$.log 2>&1 \
         || { tail -n 20 /tmp/zc-cross-build-zts.$$.log; rm -f /tmp/zc-cross-build-zts.$$.log; give_up "the ZTS build failed"; }
@@ -67,7 +67,7 @@ if [ -z "$ZTS_SO" ]; then
 fi
 tmp_base=/tmp
 if [ "$with84" -eq 1 ]; then
-    CHROOT="$(bash tests/phpver/chroot.sh 8.4)" || give_up "no PHP 8.4 root (tests/phpver/chroot.sh 8.4)"
+    CHROOT="$(bash scripts/provision/chroot.sh 8.4)" || give_up "no PHP 8.4 root (scripts/provision/chroot.sh 8.4)"
     # The sources (tracked and new, not ignored) into the root's own build
     # tree; files that did not change keep their time, so make rebuilds
     # only what changed. The module that tests/phpver/run.sh 8.4 built
@@ -98,7 +98,7 @@ if [ "$with84" -eq 1 ]; then
         for f in "$src84"/src/*.[ch] "$src84"/include/*.h "$src84"/php/*.[ch] "$src84"/*.[ch]; do
             [ -e "$f" ] && [ ! -e "$ROOT/${f#"$src84"/}" ] && rm -f "$f"
         done
-        bash tests/phpver/chroot.sh 8.4 --run "cd /build/shardcache-xbuild && bash scripts/build.sh --incremental" \
+        bash scripts/provision/chroot.sh 8.4 --run "cd /build/shardcache-xbuild && bash scripts/build.sh --incremental" \
             >"$CHROOT/tmp/zc-cross-build-84.$$.log" 2>&1 \
             || { tail -n 20 "$CHROOT/tmp/zc-cross-build-84.$$.log"; rm -f "$CHROOT/tmp/zc-cross-build-84.$$.log"; give_up "the 8.4 build failed"; }
         rm -f "$CHROOT/tmp/zc-cross-build-84.$$.log"
@@ -121,7 +121,7 @@ php_of() {
                      tests/zero-copy/cross-build.php "$@" 2>&1 ;;
         8.2-ZTS) "$ZTS_PREFIX/bin/php" "${INI[@]}" -d "extension=$ZTS_SO" -d "shardcache.segment=$seg" \
                      tests/zero-copy/cross-build.php "$@" 2>&1 ;;
-        8.4-NTS) bash tests/phpver/chroot.sh 8.4 --run "php8.4 ${INI[*]} -d extension=$SO84 \
+        8.4-NTS) bash scripts/provision/chroot.sh 8.4 --run "php8.4 ${INI[*]} -d extension=$SO84 \
                      -d shardcache.segment=/tmp/${dir##*/}/segment /build/shardcache-xbuild/tests/zero-copy/cross-build.php $* 2>&1" ;;
     esac
 }
@@ -133,7 +133,7 @@ for b in 8.2-NTS 8.2-ZTS 8.4-NTS; do
     what="$(case "$b" in
         8.2-NTS) /usr/bin/php8.2 -n -r 'echo PHP_VERSION, PHP_ZTS ? " ZTS" : " NTS";' ;;
         8.2-ZTS) "$ZTS_PREFIX/bin/php" -n -r 'echo PHP_VERSION, PHP_ZTS ? " ZTS" : " NTS";' ;;
-        8.4-NTS) bash tests/phpver/chroot.sh 8.4 --run "php8.4 -n -r 'echo PHP_VERSION, PHP_ZTS ? \" ZTS\" : \" NTS\";'" ;;
+        8.4-NTS) bash scripts/provision/chroot.sh 8.4 --run "php8.4 -n -r 'echo PHP_VERSION, PHP_ZTS ? \" ZTS\" : \" NTS\";'" ;;
     esac)"
     echo "zc-cross-build: $b is PHP $what"
     WHAT[$b]="$what"

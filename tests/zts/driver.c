@@ -3,7 +3,7 @@
  * threaded server (FrankenPHP, Apache's event MPM with ZTS) runs them, plus
  * a forked second process doing the same.
  *
- * Built against a ZTS PHP with the embed SAPI (tests/zts/build-php.sh) by
+ * Built against a ZTS PHP with the embed SAPI (scripts/provision/php-zts.sh) by
  * tests/zts/run.sh. One process starts PHP once (module startup: the cache
  * is mapped here), forks a child, and each process runs its threads; every
  * thread runs PHP requests in a loop (request startup, one call into

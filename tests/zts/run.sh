@@ -8,7 +8,7 @@
 #                                   [--seconds=60] [--valgrind]
 #   bash tests/zts/run.sh [8.6] build                           build only
 #
-# Without a version: PHP 8.2. The ZTS PHP comes from tests/zts/build-php.sh
+# Without a version: PHP 8.2. The ZTS PHP comes from scripts/provision/php-zts.sh
 # (built once, cached under /opt). The extension is built for it in
 # .build-zts/ (8.2) or .build-zts-8.6/ of the checkout (a copy of the
 # sources; modules/ of the checkout is not touched), with the same
@@ -29,7 +29,7 @@ case "$mode" in
 esac
 
 t0=$(date +%s)
-PREFIX="$(bash tests/zts/build-php.sh "$VER")"
+PREFIX="$(bash scripts/provision/php-zts.sh "$VER")"
 echo "test-zts: ZTS PHP at $PREFIX ($("$PREFIX/bin/php" -n -r 'echo PHP_VERSION, PHP_ZTS ? " ZTS" : " NTS";'))," \
      "ready after $(( $(date +%s) - t0 ))s"
 

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# build-apcu.sh: builds APCu for the PHP 8.2 CLI (phpize8.2) and prints the
-# path of its apcu.so, the peer of the side-by-side benchmarks
-# (compare.php --apcu=PATH, speed.sh, web/run.sh, instr.sh PATH ...).
+# Builds APCu for the PHP 8.2 CLI (phpize8.2) and prints the path of its
+# apcu.so, the peer of the side-by-side benchmarks (benchmarks/compare.php
+# --apcu=PATH, speed.sh, web/run.sh, instr.sh PATH ...).
 #
-#   build-apcu.sh --newest          the newest php-apcu source the Debian
-#                                   mirror serves (or a newer build already
-#                                   in the cache), built if not yet built
-#   build-apcu.sh --src=DIR         the APCu source tree DIR (its version is
-#                                   read from DIR/php_apc.h)
-#   build-apcu.sh VERSION [SRC_DIR] APCu VERSION (e.g. 5.1.24)
-#   build-apcu.sh --versions        print what the mirror serves, newest
-#                                   first: "DEBIAN_VERSION SUITE" per line
+#   scripts/provision/apcu.sh --newest   the newest php-apcu source the
+#                                   Debian mirror serves (or a newer build
+#                                   already in the cache), built if not yet
+#   scripts/provision/apcu.sh --src=DIR  the APCu source tree DIR (its
+#                                   version is read from DIR/php_apc.h)
+#   scripts/provision/apcu.sh VERSION [SRC_DIR]  APCu VERSION (e.g. 5.1.24)
+#   scripts/provision/apcu.sh --versions  print what the mirror serves,
+#                                   newest first: "DEBIAN_VERSION SUITE" a line
 #
 # Builds land in $APCU_DIR/apcu-VERSION/apcu.so, outside the clone, with
 # APCU_DIR = ${SHARDCACHE_APCU_DIR:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}};
@@ -35,9 +35,10 @@
 # Exit status: 0 = path printed; 1 = no source, or the build failed;
 # 2 = usage.
 set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-APCU_DIR="${SHARDCACHE_APCU_DIR:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}}"
-MIRROR="${SC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+APCU_DIR="${SHARDCACHE_APCU_DIR:-$SC_CACHE_DIR}"
 SUITES="${SC_APCU_SUITES:-bookworm trixie sid experimental}"
 PHPIZE="${PHPIZE:-phpize8.2}"
 PHPCONFIG="${PHP_CONFIG:-php-config8.2}"
@@ -45,7 +46,7 @@ LISTS="$APCU_DIR/apt-php-apcu"
 
 say() { echo "build-apcu: $*" >&2; }
 usage() {
-    sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+    sc_help "$0" >&2
     exit 2
 }
 
@@ -54,7 +55,7 @@ case "${1:-}" in
     --newest) mode=newest; [ $# -eq 1 ] || usage ;;
     --versions) mode=versions; [ $# -eq 1 ] || usage ;;
     --src=*) mode=src; src_arg="${1#*=}"; [ $# -eq 1 ] || usage ;;
-    -h|--help) sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sc_help "$0"; exit 0 ;;
     *) mode=version; ver="${1:-}"; src_arg="${2:-}"; [ $# -le 2 ] || usage
        [[ "$ver" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || usage ;;
 esac
@@ -70,58 +71,34 @@ phpapi="$("$PHPCONFIG" --phpapi 2>/dev/null || true)"
 
 # ---- Debian's php-apcu sources, with apt lists of our own ---------------
 
-APT_OPTS=(-o Dir::Etc::SourceList="$LISTS/sources.list" -o Dir::Etc::SourceParts=-
-          -o Dir::State::Lists="$LISTS/lists" -o Dir::Cache="$LISTS/cache"
-          -o Acquire::Check-Valid-Until=false -o Acquire::Languages=none)
 mirror_note=""   # says when the lists are not fresh
 lists_updated=0
 
-# apt-get update of our lists (once per run of this script; under a lock:
-# two runs would fight over apt's lock of the lists directory).
+# apt-get update of our lists (once per run of this script); sets SC_APT_OPTS.
 update_lists() {
-    local s
-    mkdir -p "$LISTS/lists/partial" "$LISTS/cache/archives/partial"
+    local s lines=()
     for s in $SUITES; do
-        echo "deb-src [check-valid-until=no] $MIRROR $s main"
-    done >"$LISTS/sources.list.new"
-    mv "$LISTS/sources.list.new" "$LISTS/sources.list"
-    exec 8>"$LISTS/lock"
-    flock 8
-    if ! apt-get "${APT_OPTS[@]}" -qq update </dev/null >"$tmp/update.log" 2>&1 \
+        lines+=("deb-src [check-valid-until=no] $SC_MIRROR $s main")
+    done
+    if ! sc_apt_lists "$LISTS" "$tmp/update.log" "${lines[@]}" \
         || grep -q '^[EW]: Failed to fetch' "$tmp/update.log"; then
         if ls "$LISTS/lists/"*_Sources* >/dev/null 2>&1; then
-            mirror_note="the mirror $MIRROR could not be (fully) read; package lists of $(date -r "$LISTS/lists" '+%Y-%m-%d')"
+            mirror_note="the mirror $SC_MIRROR could not be (fully) read; package lists of $(date -r "$LISTS/lists" '+%Y-%m-%d')"
         else
-            mirror_note="the mirror $MIRROR could not be read"
+            mirror_note="the mirror $SC_MIRROR could not be read"
         fi
         say "$mirror_note:"
         grep -E '^(E|W|Err):' "$tmp/update.log" | head -n 4 | sed 's/^/  /' >&2 || true
     fi
-    flock -u 8
     lists_updated=1
 }
 
 # "DEBIAN_VERSION SUITE" per line, newest first (apt-cache madison lines:
 # " php-apcu | 5.1.24-1 | http://deb.debian.org/debian sid/main Sources").
 mirror_versions() {
-    apt-cache "${APT_OPTS[@]}" madison php-apcu 2>/dev/null \
+    apt-cache "${SC_APT_OPTS[@]}" madison php-apcu 2>/dev/null \
         | awk -F'|' '$3 ~ /Sources/ { gsub(/ /, "", $2); split($3, a, " "); split(a[2], b, "/"); print $2, b[1] }' \
-        | sort -u | sort_debian_versions
-}
-
-sort_debian_versions() {   # stdin: "VERSION REST" lines; stdout: newest first
-    local lines=() i j t
-    mapfile -t lines
-    for ((i = 1; i < ${#lines[@]}; i++)); do
-        for ((j = i; j > 0; j--)); do
-            if dpkg --compare-versions "${lines[j]%% *}" gt "${lines[j-1]%% *}"; then
-                t="${lines[j]}"; lines[j]="${lines[j-1]}"; lines[j-1]="$t"
-            else
-                break
-            fi
-        done
-    done
-    [ "${#lines[@]}" -eq 0 ] || printf '%s\n' "${lines[@]}"
+        | sort -u | sc_debian_sort
 }
 
 # APCu's upstream version in a Debian version: 5.1.22+4.0.11-2 -> 5.1.22
@@ -134,7 +111,7 @@ fetch_debian_source() {
     mkdir -p "$dl"; chmod 755 "$dl"
     src="" how=""
     local why="its .dsc did not download"
-    if (cd "$dl" && apt-get "${APT_OPTS[@]}" -qq source --download-only "php-apcu=$debver" \
+    if (cd "$dl" && apt-get "${SC_APT_OPTS[@]}" -qq source --download-only "php-apcu=$debver" \
             </dev/null >"$tmp/source.log" 2>&1) && ls "$dl"/*.dsc >/dev/null 2>&1 \
         && { command -v dpkg-source >/dev/null 2>&1 || { why="no dpkg-source (dpkg-dev)"; false; }; } \
         && { why="dpkg-source -x failed"; (cd "$dl" && dpkg-source -x ./*.dsc "$tmp/deb-$debver" >>"$tmp/source.log" 2>&1); }; then
@@ -143,7 +120,7 @@ fetch_debian_source() {
         # The .dsc may not download (some mirrors serve the tarballs only):
         # the upstream tarball, its checksum checked by apt against the list.
         rm -rf "$tmp/deb-$debver"
-        (cd "$dl" && apt-get "${APT_OPTS[@]}" -qq source --download-only --tar-only "php-apcu=$debver" \
+        (cd "$dl" && apt-get "${SC_APT_OPTS[@]}" -qq source --download-only --tar-only "php-apcu=$debver" \
             </dev/null >>"$tmp/source.log" 2>&1) || true
         local tarball
         tarball="$(ls "$dl"/php-apcu_*.orig.tar.* 2>/dev/null | head -n 1 || true)"
@@ -275,11 +252,11 @@ case "$mode" in
             if [ -n "$mirror_note" ]; then
                 say "no php-apcu source known: $mirror_note, and no lists of an earlier update are there"
             else
-                say "the mirror $MIRROR offers no php-apcu source (suites: $SUITES)"
+                say "the mirror $SC_MIRROR offers no php-apcu source (suites: $SUITES)"
             fi
             exit 1
         fi
-        say "php-apcu sources on $MIRROR: $(printf '%s, ' "${offered[@]}" | sed 's/, $//')"
+        say "php-apcu sources on $SC_MIRROR: $(printf '%s, ' "${offered[@]}" | sed 's/, $//')"
         # The newest first; an older one only when a newer one cannot be built.
         tried=" "
         for line in "${offered[@]}"; do

@@ -8,10 +8,20 @@
 # downloaded with `apt-get download` and unpacked with `dpkg -x` into
 #   ${SHARDCACHE_YAC_DIR:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}/yac}
 # Idempotent: when yac.so is already there, only its path is printed.
+#
+#   bash scripts/provision/yac.sh      fetch if missing, print yac.so's path
+#
 # Exit status: 0 = path printed; 1 = the package could not be had.
 set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+case "${1:-}" in
+    -h|--help) sc_help "$0"; exit 0 ;;
+    "") ;;
+    *) echo "fetch-yac: unknown option $1" >&2; exit 2 ;;
+esac
 
-dest="${SHARDCACHE_YAC_DIR:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}/yac}"
+dest="${SHARDCACHE_YAC_DIR:-$SC_CACHE_DIR/yac}"
 pkg="php8.2-yac"
 
 find_so() { find "$dest" -name yac.so -path '*/php/*' 2>/dev/null | head -n 1 || true; }

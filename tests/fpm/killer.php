@@ -1,6 +1,6 @@
 <?php
 /*
- * benchmarks/web/killer.php - the killer of tests/fpm/abuse.sh: SIGKILLs
+ * tests/fpm/killer.php - the killer of tests/fpm/abuse.sh: SIGKILLs
  * random php-fpm workers (children of one master) at random moments.
  *
  *   php -n -d extension=posix killer.php --master=PID --seconds=S

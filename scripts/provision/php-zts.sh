@@ -14,9 +14,12 @@
 # outside the clone and redone only when missing or when this script's
 # configure line changes.
 #
-#   bash tests/zts/build-php.sh [8.2|8.6]            build if missing, print the prefix
-#   bash tests/zts/build-php.sh [8.2|8.6] --prefix   print the prefix only (no build)
-#   bash tests/zts/build-php.sh [8.2|8.6] --versions print the versions the mirror serves
+#   bash scripts/provision/php-zts.sh [8.2|8.6]             build if missing,
+#                                                  print the prefix
+#   bash scripts/provision/php-zts.sh [8.2|8.6] --prefix    print the prefix
+#                                                  only (no build)
+#   bash scripts/provision/php-zts.sh [8.2|8.6] --versions  print the versions
+#                                                  the mirror serves
 #
 # Exit status 3: the mirror serves no such source package, or none of its
 # versions downloaded (nothing built; the caller reports why).
@@ -30,12 +33,12 @@
 # Result: $PREFIX/bin/php (ZTS CLI), $PREFIX/bin/phpize, $PREFIX/bin/php-config,
 # $PREFIX/lib/libphp.so (embed), $PREFIX/.stamp (what was built, build seconds).
 set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 VER=8.2
 case "${1:-}" in 8.2|8.6) VER="$1"; shift ;; esac
-MIRROR="${SC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-SECURITY="${SC_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}"
-CACHE_DIR="${SHARDCACHE_CACHE_DIR:-/opt/shardcache}"
+case "${1:-}" in -h|--help) sc_help "$0"; exit 0 ;; esac
 # Minimal on purpose (build time on 2 shared cores): what the phpt suite and
 # the driver use. json, pcre (the system's libpcre2), random, reflection,
 # spl, standard are always built; no opcache (no test needs it, and its JIT
@@ -46,9 +49,9 @@ CONFIGURE=(--disable-all --enable-zts --enable-embed=shared --enable-cli
            --disable-cgi --disable-phpdbg --disable-opcache --enable-pcntl
            --enable-posix --with-external-pcre --without-pear)
 if [ "$VER" = 8.6 ]; then
-    PREFIX="${SC_PHP86_ZTS_PREFIX:-$CACHE_DIR/php-8.6-zts}"
-    SOURCES="deb-src [check-valid-until=no] $MIRROR sid main
-deb-src [check-valid-until=no] $MIRROR experimental main"
+    PREFIX="${SC_PHP86_ZTS_PREFIX:-$SC_CACHE_DIR/php-8.6-zts}"
+    SOURCES=("deb-src [check-valid-until=no] $SC_MIRROR sid main"
+             "deb-src [check-valid-until=no] $SC_MIRROR experimental main")
     # Since 8.5 opcache is part of PHP and cannot be left out; its JIT can
     # (the slowest part to compile, and no test needs it). ext/uri (8.5+)
     # is always built, with its bundled libraries.
@@ -56,10 +59,10 @@ deb-src [check-valid-until=no] $MIRROR experimental main"
                --disable-cgi --disable-phpdbg --disable-opcache-jit --enable-pcntl
                --enable-posix --with-external-pcre --without-pear)
 else
-    PREFIX="${SC_PHP_ZTS_PREFIX:-$CACHE_DIR/php-8.2-zts}"
-    SOURCES="deb-src $MIRROR bookworm main
-deb-src $MIRROR bookworm-updates main
-deb-src $SECURITY bookworm-security main"
+    PREFIX="${SC_PHP_ZTS_PREFIX:-$SC_CACHE_DIR/php-8.2-zts}"
+    SOURCES=("deb-src $SC_MIRROR bookworm main"
+             "deb-src $SC_MIRROR bookworm-updates main"
+             "deb-src $SC_SECURITY_MIRROR bookworm-security main")
 fi
 CFLAGS_ZTS="-O1 -g1"
 KEY="configure=${CONFIGURE[*]} cflags=$CFLAGS_ZTS"
@@ -75,31 +78,17 @@ stamp_ok() {
 if [ "$LIST_ONLY" -eq 0 ] && stamp_ok; then echo "$PREFIX"; exit 0; fi
 
 # mirror_versions: the versions of php$VER's source package that the
-# mirror's fresh Sources indexes list, newest first (dpkg's order), one a line.
+# mirror's fresh Sources indexes list, newest first (dpkg's order), one a line
+# (none, and success, when apt-cache knows no such package).
 mirror_versions() {
-    local v sorted=() i j t
-    for v in $(apt-cache "${APT_OPTS[@]}" showsrc "php$VER" 2>/dev/null | sed -n 's/^Version: //p' | sort -u); do
-        sorted+=("$v")
-    done
-    # Insertion sort by dpkg --compare-versions (a handful of versions).
-    for ((i = 1; i < ${#sorted[@]}; i++)); do
-        for ((j = i; j > 0; j--)); do
-            dpkg --compare-versions "${sorted[j]}" gt "${sorted[j-1]}" || break
-            t="${sorted[j]}"; sorted[j]="${sorted[j-1]}"; sorted[j-1]="$t"
-        done
-    done
-    [ "${#sorted[@]}" -gt 0 ] && printf '%s\n' "${sorted[@]}"
-    return 0
+    apt-cache "${SC_APT_OPTS[@]}" showsrc "php$VER" 2>/dev/null | sed -n 's/^Version: //p' | sort -u | sc_debian_sort \
+        || true
 }
 
-# setup_lists DIR: apt options (APT_SRC) with the sources above and lists of
-# their own under DIR, freshly updated: what the mirror serves now.
+# setup_lists DIR: apt options (SC_APT_OPTS) with the sources above and lists
+# of their own under DIR, freshly updated: what the mirror serves now.
 setup_lists() {
-    mkdir -p "$1/lists/partial"
-    printf '%s\n' "$SOURCES" >"$1/sources.list"
-    APT_OPTS=(-o Dir::Etc::SourceList="$1/sources.list" -o Dir::Etc::SourceParts=-
-              -o Dir::State::Lists="$1/lists" -o Acquire::Check-Valid-Until=false)
-    apt-get "${APT_OPTS[@]}" -qq update </dev/null >"$1/update.log" 2>&1 \
+    sc_apt_lists "$1" "$1/update.log" "${SOURCES[@]}" \
         || { echo "php-zts: apt-get update of the source lists failed:" >&2; tail -n 5 "$1/update.log" >&2; return 1; }
 }
 
@@ -112,19 +101,15 @@ if [ "$LIST_ONLY" -eq 1 ]; then
     exit 0
 fi
 
-mkdir -p "$(dirname "$PREFIX")"
-exec 9>"$PREFIX.lock"
-flock 9
+sc_lock "$PREFIX"
 if stamp_ok; then echo "$PREFIX"; exit 0; fi
 
 export DEBIAN_FRONTEND=noninteractive
-APT=(apt-get -o DPkg::Lock::Timeout=900 -y -qq)
 # Build tools, and libpcre2-dev (the only library --disable-all needs).
-need=()
-for pkg in dpkg-dev gcc make pkg-config xz-utils libpcre2-dev; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q '^install ok installed$' || need+=("$pkg")
-done
-[ "${#need[@]}" -gt 0 ] && { "${APT[@]}" update </dev/null; "${APT[@]}" install "${need[@]}" </dev/null >/dev/null; }
+mapfile -t need < <(sc_missing_pkgs dpkg-dev gcc make pkg-config xz-utils libpcre2-dev)
+if [ "${#need[@]}" -gt 0 ]; then
+    sc_apt_install php-zts "${need[@]}" >&2 || exit 1
+fi
 
 work="$(mktemp -d /var/tmp/shardcache-php-zts.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
@@ -139,7 +124,7 @@ else
     if [ -n "$VERSIONS" ]; then echo "php-zts: the mirror serves php$VER source" $VERSIONS >&2; fi
 fi
 if [ -z "$VERSIONS" ]; then
-    echo "php-zts: the mirror serves no php$VER source package ($(printf '%s' "$SOURCES" | tr '\n' ';'))" >&2
+    echo "php-zts: the mirror serves no php$VER source package ($(IFS=';'; echo "${SOURCES[*]}"))" >&2
     exit 3
 fi
 
@@ -148,7 +133,7 @@ cd "$work/src"
 chmod 755 "$work/src"
 got=""
 for v in $VERSIONS; do
-    if apt-get "${APT_OPTS[@]}" source -qq --download-only "php$VER=$v" </dev/null >"$work/source.log" 2>&1; then
+    if apt-get "${SC_APT_OPTS[@]}" source -qq --download-only "php$VER=$v" </dev/null >"$work/source.log" 2>&1; then
         got="$v"; break
     fi
     echo "php-zts: php$VER $v did not download, trying the next:" >&2

@@ -1,4 +1,5 @@
--- benchmarks/web/report.lua - wrk reporter: after the run, prints one line
+-- scripts/web/report.lua - wrk reporter (web_wrk of lib.sh): after the run,
+-- prints one line
 --   WRKRESULT requests=N duration_us=N status_errors=N connect=N read=N write=N
 --             timeout=N p50_us=N p90_us=N p99_us=N mean_us=N max_us=N
 -- status_errors counts responses that were not 2xx/3xx.

@@ -15,11 +15,13 @@
 #   (8.5 and 8.6 have no apcu / igbinary packages: the tests that need them
 #   are skipped there, each saying why.)
 #
-#   bash tests/phpver/chroot.sh VERSION            make the root if missing, print its path
-#   bash tests/phpver/chroot.sh VERSION --root     print the path only
-#   bash tests/phpver/chroot.sh VERSION --run CMD  run CMD (bash -c) inside the root, in a
-#                                              private mount namespace with /proc, /dev
-#                                              and /dev/shm mounted (gone when CMD ends)
+#   bash scripts/provision/chroot.sh VERSION        make the root if missing,
+#                                                   print its path
+#   bash scripts/provision/chroot.sh VERSION --root print the path only
+#   bash scripts/provision/chroot.sh VERSION --run CMD
+#                                   run CMD (bash -c) inside the root, in a
+#                                   private mount namespace with /proc, /dev
+#                                   and /dev/shm mounted (gone when CMD ends)
 #
 # sid's and experimental's Release files can be past their Valid-Until on a
 # mirror snapshot: apt in the root runs with Acquire::Check-Valid-Until=false
@@ -31,15 +33,15 @@
 # (default $SHARDCACHE_CACHE_DIR/sid-php86), SC_DEBIAN_MIRROR (default
 # http://deb.debian.org/debian).
 set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 VER="${1:-}"
 [ $# -gt 0 ] && shift
-MIRROR="${SC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-CACHE_DIR="${SHARDCACHE_CACHE_DIR:-/opt/shardcache}"
 TOOLS="gcc,make,libc6-dev,autoconf,pkg-config,procps"
 case "$VER" in
     8.4)
-        ROOTFS="${SC_PHP84_ROOT:-$CACHE_DIR/trixie-php84}"
+        ROOTFS="${SC_PHP84_ROOT:-$SC_CACHE_DIR/trixie-php84}"
         SUITE=trixie
         # Installed by debootstrap itself (trixie has them all).
         PKGS="php8.4-cli,php8.4-dev,php8.4-apcu,php8.4-igbinary,php8.4-opcache,$TOOLS"
@@ -47,7 +49,7 @@ case "$VER" in
     8.5|8.6)
         v="${VER/./}"
         var="SC_PHP${v}_ROOT"
-        ROOTFS="${!var:-$CACHE_DIR/sid-php$v}"
+        ROOTFS="${!var:-$SC_CACHE_DIR/sid-php$v}"
         SUITE=sid
         PKGS="$TOOLS"
         # From experimental, named one by one (apt's pkg/suite): the rest of
@@ -57,11 +59,11 @@ case "$VER" in
         # experimental's php-common (2:102~) Breaks php8.5-common, and apt's
         # solver does not fall back to sid's by itself: named.
         [ "$VER" = 8.5 ] && EXP_PKGS="$EXP_PKGS php-common/sid" ;;
-    -h|--help|"") sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h|--help|"") sc_help "$0"; exit 0 ;;
     *) echo "phpver: unknown PHP version $VER (8.4, 8.5 or 8.6)" >&2; exit 2 ;;
 esac
-# The key of a root: when it changes, the root is made again. (For 8.4 the
-# same key as the older tests/php84/chroot.sh, so its cached root stays.)
+# The key of a root: when it changes, the root is made again (its text is
+# what the cached roots' stamps hold: reworded, it rebuilds them).
 KEY="pkgs=$PKGS"
 [ -n "$EXP_PKGS" ] && KEY="$KEY experimental=$EXP_PKGS"
 # Added to an existing root with its own apt when missing (no rebuild).
@@ -70,28 +72,12 @@ APT_OPTS="-o DPkg::Lock::Timeout=900 -o Acquire::Check-Valid-Until=false"
 
 stamp_ok() { [ -x "$ROOTFS/usr/bin/php$VER" ] && [ -f "$ROOTFS/.shardcache-stamp" ] && grep -qxF "$KEY" "$ROOTFS/.shardcache-stamp"; }
 
-run_in() { # ROOT CMD
-    # unshare -m: the mounts exist only in this private namespace, so nothing
-    # is left mounted if the command is killed. -f: the chroot'ed shell is a
-    # child that sees the new namespace.
-    unshare -m -f --propagation private bash -c '
-        set -e
-        r="$1"; shift
-        mount -t proc proc "$r/proc"
-        mount --rbind /dev "$r/dev"
-        mkdir -p "$r/dev/shm" && mount -t tmpfs -o mode=1777 tmpfs "$r/dev/shm"
-        exec chroot "$r" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-            HOME=/root LANG=C.UTF-8 TERM=dumb NO_INTERACTION=1 CI="${CI:-}" DEBIAN_FRONTEND=noninteractive \
-            /bin/bash -c "$1"
-    ' run "$@"
-}
-
 case "${1:-}" in
     --root) echo "$ROOTFS"; exit 0 ;;
     --run)
         shift
         stamp_ok || bash "$0" "$VER" >/dev/null
-        run_in "$ROOTFS" "$*"
+        sc_chroot_run "$ROOTFS" "$*"
         exit $? ;;
     "") ;;
     *) echo "phpver: unknown option $1" >&2; exit 2 ;;
@@ -106,49 +92,32 @@ extras_ok() {
 add_extras() {
     extras_ok && return 0
     echo "phpver $VER: installing $EXTRA_PKGS in the root" >&2
-    run_in "$ROOTFS" "apt-get $APT_OPTS -qq update && apt-get $APT_OPTS -y -qq install $EXTRA_PKGS >/dev/null"
+    sc_chroot_run "$ROOTFS" "apt-get $APT_OPTS -qq update && apt-get $APT_OPTS -y -qq install $EXTRA_PKGS >/dev/null"
 }
 
 if stamp_ok; then add_extras; echo "$ROOTFS"; exit 0; fi
 
-mkdir -p "$(dirname "$ROOTFS")"
-exec 9>"$ROOTFS.lock"
-flock 9
+sc_lock "$ROOTFS"
 if stamp_ok; then add_extras; echo "$ROOTFS"; exit 0; fi
 
 export DEBIAN_FRONTEND=noninteractive
-if ! command -v debootstrap >/dev/null 2>&1; then
-    apt-get -o DPkg::Lock::Timeout=900 -y -qq update </dev/null
-    apt-get -o DPkg::Lock::Timeout=900 -y -qq install debootstrap </dev/null >/dev/null
-fi
-
 start=$(date +%s)
 tmp="$ROOTFS.new"
-rm -rf "$tmp"
-echo "phpver $VER: debootstrap $SUITE into $ROOTFS (a few minutes)" >&2
-if ! debootstrap --variant=minbase --include="$PKGS" "$SUITE" "$tmp" "$MIRROR" >"$tmp.log" 2>&1; then
-    tail -n 30 "$tmp.log" >&2
-    [ -f "$tmp/debootstrap/debootstrap.log" ] && tail -n 30 "$tmp/debootstrap/debootstrap.log" >&2
-    exit 1
-fi
-rm -f "$tmp.log"
+sc_debootstrap "phpver $VER" "$ROOTFS" "$SUITE" "$SC_MIRROR" --include="$PKGS" || exit 1
 if [ -n "$EXP_PKGS" ]; then
     echo 'Acquire::Check-Valid-Until "false";' >"$tmp/etc/apt/apt.conf.d/99shardcache-valid-until"
     cat >"$tmp/etc/apt/sources.list" <<EOF
-deb $MIRROR $SUITE main
-deb $MIRROR experimental main
+deb $SC_MIRROR $SUITE main
+deb $SC_MIRROR experimental main
 EOF
     echo "phpver $VER: installing from experimental: $EXP_PKGS" >&2
-    if ! run_in "$tmp" "apt-get $APT_OPTS -qq update && apt-get $APT_OPTS -y -qq --no-install-recommends install $EXP_PKGS >/tmp/apt.log 2>&1 || { tail -n 40 /tmp/apt.log; exit 1; }" >&2; then
+    if ! sc_chroot_run "$tmp" "apt-get $APT_OPTS -qq update && apt-get $APT_OPTS -y -qq --no-install-recommends install $EXP_PKGS >/tmp/apt.log 2>&1 || { tail -n 40 /tmp/apt.log; exit 1; }" >&2; then
         exit 1
     fi
-    run_in "$tmp" "apt-get clean"
+    sc_chroot_run "$tmp" "apt-get clean"
 fi
 # The distribution's ini files may load extensions; tests run php -n anyway.
-echo "$KEY" >"$tmp/.shardcache-stamp"
-echo "setup_seconds=$(( $(date +%s) - start ))" >>"$tmp/.shardcache-stamp"
-rm -rf "$ROOTFS"
-mv "$tmp" "$ROOTFS"
+sc_root_install "$tmp" "$ROOTFS" "$KEY" "$start"
 add_extras
 echo "phpver $VER: ready in $(( $(date +%s) - start ))s: $(chroot "$ROOTFS" "php$VER" -n -v | head -n 1)" >&2
 echo "$ROOTFS"

@@ -12,8 +12,9 @@
 # mount namespace. It is made again when its key (the package lists below)
 # changes.
 #
-#   bash tests/debian/root.sh          make the root if missing, print its path
-#   bash tests/debian/root.sh --root   print the path only
+#   bash scripts/provision/debian-root.sh         make the root if missing,
+#                                                 print its path
+#   bash scripts/provision/debian-root.sh --root  print the path only
 #
 # Environment: SHARDCACHE_CACHE_DIR (default /opt/shardcache: the cache of
 # slow builds), SC_BOOKWORM_DEB_ROOT (default
@@ -21,10 +22,10 @@
 # SC_DEBIAN_MIRROR (default http://deb.debian.org/debian),
 # SC_DEBIAN_SECURITY_MIRROR (default http://deb.debian.org/debian-security).
 set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ROOTFS="${SC_BOOKWORM_DEB_ROOT:-${SHARDCACHE_CACHE_DIR:-/opt/shardcache}/bookworm-deb}"
-MIRROR="${SC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-SECURITY="${SC_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}"
+ROOTFS="${SC_BOOKWORM_DEB_ROOT:-$SC_CACHE_DIR/bookworm-deb}"
 # Installed by apt in the root (after the security suite is added, so that
 # its PHP is the one the build machine's php8.2-dev comes from).
 PKGS="php8.2-cli php8.2-fpm nginx-light"
@@ -35,7 +36,7 @@ APT_OPTS="-o DPkg::Lock::Timeout=900 -o Dpkg::Use-Pty=0"
 
 case "${1:-}" in
     --root) echo "$ROOTFS"; exit 0 ;;
-    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sc_help "$0"; exit 0 ;;
     "") ;;
     *) echo "debian-root: unknown option $1" >&2; exit 2 ;;
 esac
@@ -43,50 +44,23 @@ esac
 stamp_ok() { [ -f "$ROOTFS/.shardcache-stamp" ] && grep -qxF "$KEY" "$ROOTFS/.shardcache-stamp"; }
 
 if stamp_ok; then echo "$ROOTFS"; exit 0; fi
-mkdir -p "$(dirname "$ROOTFS")"
-exec 9>"$ROOTFS.lock"
-flock 9
+sc_lock "$ROOTFS"
 if stamp_ok; then echo "$ROOTFS"; exit 0; fi
 
 export DEBIAN_FRONTEND=noninteractive
-if ! command -v debootstrap >/dev/null 2>&1; then
-    apt-get $APT_OPTS -y -qq update </dev/null
-    apt-get $APT_OPTS -y -qq install debootstrap </dev/null >/dev/null
-fi
-
-# in_new ROOT CMD: CMD (bash -c) inside ROOT, with /proc and /dev mounted in
-# a private mount namespace (gone when CMD ends).
-in_new() {
-    unshare -m -f --propagation private bash -c '
-        set -e
-        r="$1"; shift
-        mount -t proc proc "$r/proc"
-        mount --rbind /dev "$r/dev"
-        exec chroot "$r" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-            HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive /bin/bash -c "$1"
-    ' run "$@"
-}
-
 start=$(date +%s)
 tmp="$ROOTFS.new"
-rm -rf "$tmp"
-echo "debian-root: debootstrap bookworm into $ROOTFS (a few minutes)" >&2
-if ! debootstrap --variant=minbase bookworm "$tmp" "$MIRROR" >"$tmp.log" 2>&1; then
-    tail -n 30 "$tmp.log" >&2
-    [ -f "$tmp/debootstrap/debootstrap.log" ] && tail -n 30 "$tmp/debootstrap/debootstrap.log" >&2
-    exit 1
-fi
-rm -f "$tmp.log"
+sc_debootstrap debian-root "$ROOTFS" bookworm "$SC_MIRROR" || exit 1
 cat >"$tmp/etc/apt/sources.list" <<EOF
-deb $MIRROR bookworm main
-deb $MIRROR bookworm-updates main
-deb $SECURITY bookworm-security main
+deb $SC_MIRROR bookworm main
+deb $SC_MIRROR bookworm-updates main
+deb $SC_SECURITY_MIRROR bookworm-security main
 EOF
-printf '#!/bin/sh\n# shardcache tests/debian/root.sh: no service starts in this root\nexit 101\n' \
+printf '#!/bin/sh\n# shardcache scripts/provision/debian-root.sh: no service starts in this root\nexit 101\n' \
     >"$tmp/usr/sbin/policy-rc.d"
 chmod 755 "$tmp/usr/sbin/policy-rc.d"
 echo "debian-root: installing $PKGS, downloading $DOWNLOAD" >&2
-if ! in_new "$tmp" "apt-get $APT_OPTS -qq update && apt-get $APT_OPTS -y -qq upgrade >/tmp/apt.log 2>&1 \
+if ! sc_chroot_run "$tmp" "apt-get $APT_OPTS -qq update && apt-get $APT_OPTS -y -qq upgrade >/tmp/apt.log 2>&1 \
         && apt-get $APT_OPTS -y -qq --no-install-recommends install $PKGS >>/tmp/apt.log 2>&1 \
         && apt-get $APT_OPTS -y -qq --no-install-recommends install --download-only $DOWNLOAD >>/tmp/apt.log 2>&1 \
         || { tail -n 40 /tmp/apt.log; exit 1; }" >&2; then
@@ -99,9 +73,6 @@ find "$tmp/var/cache/apt/archives" -maxdepth 1 -name '*.deb' | while read -r deb
     for p in $DOWNLOAD; do case "${deb##*/}" in "${p}_"*) keep=1 ;; esac; done
     [ "$keep" -eq 1 ] || rm -f "$deb"
 done
-echo "$KEY" >"$tmp/.shardcache-stamp"
-echo "setup_seconds=$(( $(date +%s) - start ))" >>"$tmp/.shardcache-stamp"
-rm -rf "$ROOTFS"
-mv "$tmp" "$ROOTFS"
+sc_root_install "$tmp" "$ROOTFS" "$KEY" "$start"
 echo "debian-root: ready in $(( $(date +%s) - start ))s: $(chroot "$ROOTFS" php8.2 -n -v | head -n 1)" >&2
 echo "$ROOTFS"

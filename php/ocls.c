@@ -1,0 +1,171 @@
+/*
+ * php/ocls.c - the object form's classes (php/ocls.h): which classes the
+ * form takes (php/object.c says which), their fingerprints, and the
+ * classes a stored value names, looked up without autoloading.
+ */
+#ifdef HAVE_CONFIG_H
+# include "config.h"
+#endif
+
+#include "php.h"
+#include "ext/date/php_date.h"
+#include "ocls.h"
+#include "debug.h"
+
+#if defined(ZTS) && defined(COMPILE_DL_SHARDCACHE)
+ZEND_TSRMLS_CACHE_EXTERN()
+#endif
+
+/* The caches of php_shardcache.h have PHP_SC_OCLS_SLOTS slots. */
+_Static_assert(sizeof(((zend_shardcache_globals *) 0)->obj_fps) / sizeof(((zend_shardcache_globals *) 0)->obj_fps[0])
+                   == PHP_SC_OCLS_SLOTS,
+               "SCG(obj_fps) has PHP_SC_OCLS_SLOTS slots");
+_Static_assert(sizeof(((zend_shardcache_globals *) 0)->obj_names) / sizeof(((zend_shardcache_globals *) 0)->obj_names[0])
+                   == PHP_SC_OCLS_SLOTS,
+               "SCG(obj_names) has PHP_SC_OCLS_SLOTS slots");
+
+zend_class_entry *php_sc_ocls_date_ces[3];
+
+void php_sc_ocls_minit(void)
+{
+    php_sc_ocls_date_ces[0] = php_date_get_immutable_ce();
+    php_sc_ocls_date_ces[1] = php_date_get_date_ce();
+    php_sc_ocls_date_ces[2] = php_date_get_timezone_ce();
+}
+
+void php_sc_ocls_request_end(void)
+{
+    memset(SCG(obj_fps), 0, sizeof(SCG(obj_fps)));
+    memset(SCG(obj_names), 0, sizeof(SCG(obj_names)));
+}
+
+static zend_always_inline uint64_t php_sc_fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        h = (h ^ s[i]) * UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
+static zend_always_inline uint64_t php_sc_fnv_str(uint64_t h, zend_string *s)
+{
+    uint64_t n = ZSTR_LEN(s);
+    h = php_sc_fnv(h, &n, sizeof(n));
+    return php_sc_fnv(h, ZSTR_VAL(s), ZSTR_LEN(s));
+}
+
+static zend_always_inline uint64_t php_sc_fnv_u64(uint64_t h, uint64_t v)
+{
+    return php_sc_fnv(h, &v, sizeof(v));
+}
+
+uint64_t php_sc_ocls_compute(zend_class_entry *ce)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    zend_class_entry *c;
+    uint32_t i;
+
+    ZEND_ASSERT(php_sc_ocls_date_ces[0] && php_sc_ocls_date_ces[1] && php_sc_ocls_date_ces[2]);   /* MINIT ran */
+    if (!(ce->ce_flags & ZEND_ACC_LINKED)) {
+        return 0;
+    }
+    if (php_sc_ocls_unser(ce)) {
+        /* Its __serialize() array's shape is the PHP version's. */
+        if (!ce->__serialize || !ce->__unserialize) {
+            return 0;
+        }
+        h = php_sc_fnv_u64(h, 0x75);
+        h = php_sc_fnv_u64(h, PHP_VERSION_ID);
+        h = php_sc_fnv_str(h, ce->name);
+        return h ? h : 1;
+    }
+    if (ce->ce_flags & ZEND_ACC_ENUM) {
+        h = php_sc_fnv_u64(h, 0xe);
+        h = php_sc_fnv_str(h, ce->name);
+        return h ? h : 1;
+    }
+    if (ce->ce_flags & (ZEND_ACC_INTERFACE | ZEND_ACC_TRAIT | ZEND_ACC_EXPLICIT_ABSTRACT_CLASS
+                        | ZEND_ACC_IMPLICIT_ABSTRACT_CLASS | ZEND_ACC_ANON_CLASS | ZEND_ACC_NOT_SERIALIZABLE)) {
+        return 0;
+    }
+    for (c = ce; c; c = c->parent) {
+        if ((c->type != ZEND_USER_CLASS && c != zend_standard_class_def) || c->create_object) {
+            return 0;
+        }
+        if (c->__serialize || c->__unserialize || c->serialize || c->unserialize) {
+            return 0;
+        }
+    }
+    if (zend_hash_exists(&ce->function_table, ZSTR_KNOWN(ZEND_STR_SLEEP))
+        || zend_hash_exists(&ce->function_table, ZSTR_KNOWN(ZEND_STR_WAKEUP))) {
+        return 0;
+    }
+#if PHP_VERSION_ID >= 80400
+    if (ce->num_hooked_props) {
+        return 0;
+    }
+#endif
+    h = php_sc_fnv_str(h, ce->name);
+    h = php_sc_fnv_u64(h, ce->ce_flags & (ZEND_ACC_ALLOW_DYNAMIC_PROPERTIES | ZEND_ACC_NO_DYNAMIC_PROPERTIES
+#ifdef ZEND_ACC_READONLY_CLASS
+                                          | ZEND_ACC_READONLY_CLASS
+#endif
+                                          ));
+    for (c = ce->parent; c; c = c->parent) {
+        h = php_sc_fnv_str(h, c->name);
+    }
+    h = php_sc_fnv_u64(h, ce->num_interfaces);
+    for (i = 0; i < ce->num_interfaces; i++) {
+        h = php_sc_fnv_str(h, ce->interfaces[i]->name);
+    }
+    h = php_sc_fnv_u64(h, (uint64_t) ce->default_properties_count);
+    for (i = 0; i < (uint32_t) ce->default_properties_count; i++) {
+        zend_property_info *info = ce->properties_info_table[i];
+        if (!info) {
+            h = php_sc_fnv_u64(h, 0x5107);
+            continue;
+        }
+        h = php_sc_fnv_str(h, info->name);
+        h = php_sc_fnv_str(h, info->ce->name);
+        h = php_sc_fnv_u64(h, info->flags);
+        h = php_sc_fnv_u64(h, (uint64_t) info->offset);
+        if (ZEND_TYPE_IS_SET(info->type)) {
+            zend_string *t = zend_type_to_string(info->type);
+            h = php_sc_fnv_str(h, t);
+            zend_string_release(t);
+        } else {
+            h = php_sc_fnv_u64(h, 0x7e);
+        }
+    }
+    return h ? h : 1;
+}
+
+void php_sc_ocls_refused(zend_class_entry *ce)
+{
+    uint32_t i = php_sc_ocls_slot(ce);
+    if (SCG(obj_fps)[i].ce == ce) {
+        SCG(obj_fps)[i].skip = PHP_SC_OCLS_SKIP;
+    }
+}
+
+zend_class_entry *php_sc_ocls_lookup(const char *name, size_t len, void **slot)
+{
+    zend_class_entry *ce;
+    zend_string *zs;
+
+    if (len == 0 || memchr(name, '\0', len)) {
+        return NULL;
+    }
+    zs = zend_string_init(name, len, 0);
+    ce = zend_lookup_class_ex(zs, NULL, ZEND_FETCH_CLASS_NO_AUTOLOAD);
+    zend_string_release(zs);
+    if (!ce || !(ce->ce_flags & ZEND_ACC_LINKED) || (ce->ce_flags & ZEND_ACC_ANON_CLASS)) {
+        return NULL;
+    }
+    if (ZSTR_LEN(ce->name) == len && memcmp(ZSTR_VAL(ce->name), name, len) == 0) {
+        *slot = ce;
+    }
+    return ce;
+}

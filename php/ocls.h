@@ -1,0 +1,135 @@
+/*
+ * php/ocls.h - the object form's classes (php/ocls.c): which classes the
+ * form takes and their fingerprints, the classes a stored value names
+ * looked up without autoloading (both cached per thread for the request),
+ * and the head of object-form bytes (its class table) as the two readers,
+ * php/odec.c and php/otext.c, share it. The form: php/object.c.
+ */
+#ifndef SHARDCACHE_OCLS_H
+#define SHARDCACHE_OCLS_H
+
+#include "php.h"
+#include "php_shardcache.h"
+#include "value_fmt.h"
+#include "zc_copy.h"
+
+/* Per thread, for this request (classes are never freed inside one; the
+ * tables are emptied at its end: php_sc_ocls_request_end): fingerprints by
+ * class, classes by name (SCG(obj_fps), SCG(obj_names), of this many
+ * slots each, direct-mapped). */
+#define PHP_SC_OCLS_SLOTS 32
+
+/* DateTimeImmutable, DateTime, DateTimeZone (php_sc_ocls_unser): internal
+ * classes, the same for the whole process, set by php_sc_ocls_minit. */
+extern zend_class_entry *php_sc_ocls_date_ces[3];
+
+/* MINIT (ext/date starts before any shared extension): the date classes. */
+void php_sc_ocls_minit(void);
+/* Request end: forgets the classes looked up this request. */
+void php_sc_ocls_request_end(void);
+
+/* Internal classes whose instances the form keeps as the array their
+ * __serialize() returns, rebuilt at fetch by __unserialize() with it, as
+ * unserialize() rebuilds them: DateTime, DateTimeImmutable and
+ * DateTimeZone themselves (not their subclasses), whose state is that
+ * array of scalars and whose __unserialize() runs no user code. */
+static zend_always_inline bool php_sc_ocls_unser(const zend_class_entry *ce)
+{
+    return ce->type == ZEND_INTERNAL_CLASS
+           && (ce == php_sc_ocls_date_ces[0] || ce == php_sc_ocls_date_ces[1] || ce == php_sc_ocls_date_ces[2]);
+}
+
+/* Whether the form takes instances of ce, and its fingerprint (0: no): its
+ * name, parents, interfaces, flags, and per declared slot the property's
+ * name, declaring class, flags and type. Uncached: php_sc_ocls_fp. */
+uint64_t php_sc_ocls_compute(zend_class_entry *ce);
+
+static zend_always_inline uint32_t php_sc_ocls_slot(const zend_class_entry *ce)
+{
+    return ((uintptr_t) ce >> 4) & (PHP_SC_OCLS_SLOTS - 1);
+}
+
+/* php_sc_ocls_compute(ce), from this request's cache. */
+static zend_always_inline uint64_t php_sc_ocls_fp(zend_class_entry *ce)
+{
+    uint32_t i = php_sc_ocls_slot(ce);
+    if (EXPECTED(SCG(obj_fps)[i].ce == ce)) {
+        return SCG(obj_fps)[i].fp;
+    }
+    SCG(obj_fps)[i].fp = php_sc_ocls_compute(ce);
+    SCG(obj_fps)[i].ce = ce;
+    SCG(obj_fps)[i].skip = 0;
+    return SCG(obj_fps)[i].fp;
+}
+
+/* Values whose first object is of class ce held something the form does
+ * not take last time (a DateTime inside an entity, ...): the next 15 such
+ * stores go to serialize() at once instead of walking as far again; the
+ * 16th tries again. Only speed depends on it: serialize() is exact too. */
+#define PHP_SC_OCLS_SKIP 15
+
+/* Whether this store of a value whose first object is of class ce goes to
+ * serialize() at once (counts the skip down). */
+static zend_always_inline bool php_sc_ocls_skip(zend_class_entry *ce)
+{
+    uint32_t i = php_sc_ocls_slot(ce);
+    if (SCG(obj_fps)[i].ce == ce && SCG(obj_fps)[i].skip) {
+        SCG(obj_fps)[i].skip--;
+        return true;
+    }
+    return false;
+}
+
+/* A value whose first class is ce was refused: skip the next stores. */
+void php_sc_ocls_refused(zend_class_entry *ce);
+
+/* php_sc_ocls_find when the class is not in its slot of the cache: looks
+ * it up and, when found under that exact name, puts it in *slot. */
+zend_class_entry *php_sc_ocls_lookup(const char *name, size_t len, void **slot);
+
+/* The loaded class of that exact name (no autoload), or NULL; hash: the
+ * name's hash as stored. */
+static zend_always_inline zend_class_entry *php_sc_ocls_find(const char *name, size_t len, uint64_t hash)
+{
+    void **slot = &SCG(obj_names)[(hash ^ (hash >> 17)) & (PHP_SC_OCLS_SLOTS - 1)];
+    zend_class_entry *ce = *slot;
+
+    if (EXPECTED(ce && ZSTR_LEN(ce->name) == len && memcmp(ZSTR_VAL(ce->name), name, len) == 0)) {
+        return ce;
+    }
+    return php_sc_ocls_lookup(name, len, slot);
+}
+
+/* ---- the head of stored bytes, as read ---------------------------------- */
+
+#define PHP_SC_OLEFT(p, end) ((size_t) ((end) - (p)))
+
+/* One class of the head. */
+typedef struct php_sc_ocls_in {
+    uint8_t kind;                 /* PHP_SC_OCLS_* */
+    const char *name;
+    uint32_t name_len;
+    uint64_t hash, fp;
+    uint32_t nslots;
+    const unsigned char *slots;   /* nslots x (u32 length, name) */
+    zend_class_entry *ce;         /* native decode: the live class */
+} php_sc_ocls_in;
+
+/* The head (read by php/odec.c), and where the body lies. */
+typedef struct php_sc_ohead {
+    uint32_t ntargets, ncls, levels;
+    php_sc_ocls_in *cls;
+    const unsigned char *body, *end;
+    const char *zc_hdr;     /* zero-copy layout: its header, and bytes from there */
+    size_t zc_len;
+    bool zc_borrow;         /* its arrays are used in place */
+} php_sc_ohead;
+
+/* PHP_SC_O_ZARR at pos: the immutable array of h's zero-copy layout, in
+ * place or copied (php_sc_zc_array_at); false when h is in no layout. */
+static zend_always_inline bool php_sc_ohead_zarr(const php_sc_ohead *h, uint32_t pos, zval *out)
+{
+    return h->zc_hdr && php_sc_zc_array_at(h->zc_hdr, h->zc_len, pos, h->zc_borrow, out);
+}
+
+#endif

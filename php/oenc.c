@@ -1,0 +1,648 @@
+/*
+ * php/oenc.c - the object form's encoder (php/oenc.h): a value holding
+ * objects, or an array holding shared PHP references, written as the graph
+ * serialize() would write, in binary (the form and what it takes:
+ * php/object.c). Runs no user code but the __serialize() of the date
+ * classes (php_sc_ocls_unser), which runs none of its own.
+ */
+#ifdef HAVE_CONFIG_H
+# include "config.h"
+#endif
+
+#include "php.h"
+#include "zend_interfaces.h"
+#include "zend_exceptions.h"
+#include "oenc.h"
+#include "debug.h"
+#include "ocls.h"
+#include "object.h"
+#include "plain_enc.h"
+
+#if defined(ZTS) && defined(COMPILE_DL_SHARDCACHE)
+ZEND_TSRMLS_CACHE_EXTERN()
+#endif
+
+typedef struct php_sc_oenc {
+    char *buf;
+    size_t len, cap;
+    HashTable memo;            /* object or reference (address) -> target id */
+    uint32_t ntargets;
+    zend_class_entry **cls;    /* classes in the order of their first use */
+    uint32_t ncls, clscap;
+    uint32_t depth;
+    uint32_t level, max_level; /* unserialize()'s nesting: objects and non-empty arrays */
+    bool not_plain;            /* the top array is known not to be plain */
+    php_sc_obj_zc_hook zc;     /* zero-copy layout: lays out plain arrays (NULL: none) */
+    void *zc_ctx;
+    uint32_t nzc;              /* arrays laid out so */
+} php_sc_oenc;
+
+static zend_never_inline void php_sc_oenc_grow(php_sc_oenc *e, size_t need)
+{
+    size_t cap = e->cap ? e->cap : 256;
+    while (cap - e->len < need) {
+        cap *= 2;
+    }
+    e->buf = erealloc(e->buf, cap);
+    e->cap = cap;
+}
+
+static zend_always_inline char *php_sc_oenc_reserve(php_sc_oenc *e, size_t need)
+{
+    if (UNEXPECTED(e->cap - e->len < need)) {
+        php_sc_oenc_grow(e, need);
+    }
+    return e->buf + e->len;
+}
+
+static zend_always_inline void php_sc_oenc_u8(php_sc_oenc *e, uint8_t v)
+{
+    *php_sc_oenc_reserve(e, 1) = (char) v;
+    e->len++;
+}
+
+static zend_always_inline void php_sc_oenc_tag_u32(php_sc_oenc *e, uint8_t tag, uint32_t v)
+{
+    char *p = php_sc_oenc_reserve(e, 5);
+    p[0] = (char) tag;
+    php_sc_store_u32(p + 1, v);
+    e->len += 5;
+}
+
+static zend_always_inline void php_sc_oenc_u32(php_sc_oenc *e, uint32_t v)
+{
+    char *p = php_sc_oenc_reserve(e, 4);
+    php_sc_store_u32(p, v);
+    e->len += 4;
+}
+
+static zend_always_inline bool php_sc_oenc_str(php_sc_oenc *e, uint8_t tag, const char *s, size_t n)
+{
+    char *p;
+    if (n > UINT32_MAX - 16) {
+        return false;
+    }
+    p = php_sc_oenc_reserve(e, 5 + n);
+    p[0] = (char) tag;
+    php_sc_store_u32(p + 1, (uint32_t) n);
+    memcpy(p + 5, s, n);
+    e->len += 5 + n;
+    return true;
+}
+
+static zend_always_inline void php_sc_oenc_long(php_sc_oenc *e, zend_long lv, uint8_t t8, uint8_t t32, uint8_t t64)
+{
+    e->len += php_sc_fmt_put_long(php_sc_oenc_reserve(e, 9), lv, t8, t32, t64);
+}
+
+/* The target id of ptr, or (first time) -1 after giving it the next id. */
+static zend_always_inline zend_long php_sc_oenc_memo(php_sc_oenc *e, const void *ptr)
+{
+    zval *found = zend_hash_index_find(&e->memo, (zend_ulong) (uintptr_t) ptr);
+    zval id;
+
+    if (found) {
+        return Z_LVAL_P(found);
+    }
+    ZVAL_LONG(&id, (zend_long) e->ntargets++);
+    zend_hash_index_add_new(&e->memo, (zend_ulong) (uintptr_t) ptr, &id);
+    return -1;
+}
+
+static uint32_t php_sc_oenc_class(php_sc_oenc *e, zend_class_entry *ce)
+{
+    uint32_t i;
+    for (i = 0; i < e->ncls; i++) {
+        if (e->cls[i] == ce) {
+            return i;
+        }
+    }
+    if (e->ncls == e->clscap) {
+        e->clscap = e->clscap ? e->clscap * 2 : 8;
+        e->cls = safe_erealloc(e->cls, e->clscap, sizeof(*e->cls), 0);
+    }
+    e->cls[e->ncls] = ce;
+    return e->ncls++;
+}
+
+static bool php_sc_oenc_value(php_sc_oenc *e, zval *zv);
+
+static bool php_sc_oenc_array(php_sc_oenc *e, HashTable *ht)
+{
+    size_t mark = e->len;
+    zend_ulong h;
+    zend_string *key;
+    zval *val;
+    bool ok = true;
+    uint32_t levels;
+
+    /* No object and no shared reference inside: the plain format. */
+    php_sc_oenc_u8(e, PHP_SC_O_PLAIN);
+    if (e->not_plain) {
+        e->not_plain = false;   /* php/value.c tried the top array already */
+        e->len = mark;
+    } else if (php_sc_plain_encode_append(ht, &e->buf, &e->len, &e->cap, &levels)) {
+        if (e->level + levels > e->max_level) {
+            e->max_level = e->level + levels;
+        }
+        if (e->zc && zend_hash_num_elements(ht)) {
+            /* In a zero-copy layout: the array itself, immutable. */
+            uint32_t pos;
+            e->len = mark;
+            if (!e->zc(e->zc_ctx, ht, &pos)) {
+                return false;
+            }
+            php_sc_oenc_tag_u32(e, PHP_SC_O_ZARR, pos);
+            e->nzc++;
+        }
+        return true;
+    }
+    e->len = mark;
+    if (GC_IS_RECURSIVE(ht)) {
+        return false;   /* serialize() writes N; there: leave it to it */
+    }
+    if (!(GC_FLAGS(ht) & GC_IMMUTABLE)) {
+        GC_PROTECT_RECURSION(ht);
+    }
+    if (zend_hash_num_elements(ht) && ++e->level > e->max_level) {
+        e->max_level = e->level;
+    }
+    if (zend_array_is_list(ht)) {
+        php_sc_oenc_tag_u32(e, PHP_SC_O_LIST, zend_hash_num_elements(ht));
+        ZEND_HASH_FOREACH_VAL(ht, val) {
+            if (!php_sc_oenc_value(e, val)) {
+                ok = false;
+                break;
+            }
+        } ZEND_HASH_FOREACH_END();
+    } else {
+        php_sc_oenc_tag_u32(e, PHP_SC_O_HASH, zend_hash_num_elements(ht));
+        ZEND_HASH_FOREACH_KEY_VAL(ht, h, key, val) {
+            if (key) {
+                if (!php_sc_oenc_str(e, PHP_SC_O_KSTR, ZSTR_VAL(key), ZSTR_LEN(key))) {
+                    ok = false;
+                    break;
+                }
+            } else {
+                php_sc_oenc_long(e, (zend_long) h, 0, PHP_SC_K_I32, PHP_SC_K_I64);
+            }
+            if (!php_sc_oenc_value(e, val)) {
+                ok = false;
+                break;
+            }
+        } ZEND_HASH_FOREACH_END();
+    }
+    if (!(GC_FLAGS(ht) & GC_IMMUTABLE)) {
+        GC_UNPROTECT_RECURSION(ht);
+    }
+    if (zend_hash_num_elements(ht)) {
+        e->level--;
+    }
+    return ok;
+}
+
+/* An object of a php_sc_ocls_unser class (already given its target id):
+ * the array its __serialize() returns, taken only when every key is a
+ * string or an int and every value a scalar (no object or reference whose
+ * identity unserialize() would have to keep). */
+static zend_never_inline bool php_sc_oenc_unser(php_sc_oenc *e, zend_object *obj)
+{
+    zend_class_entry *ce = obj->ce;
+    zval data, *val;
+    zend_ulong h;
+    zend_string *key;
+    bool ok = true;
+
+    ZEND_ASSERT(e->ntargets > 0);
+    if (!php_sc_ocls_fp(ce) || EG(exception)) {
+        return false;
+    }
+#if PHP_VERSION_ID >= 80400
+    if (zend_object_is_lazy(obj)) {
+        return false;
+    }
+#endif
+    ZVAL_UNDEF(&data);
+    zend_call_known_instance_method_with_0_params(ce->__serialize, obj, &data);
+    if (EG(exception)) {
+        /* (an object never initialized: serialize() throws it again) */
+        zend_clear_exception();
+        zval_ptr_dtor(&data);
+        return false;
+    }
+    if (Z_TYPE(data) != IS_ARRAY || zend_hash_num_elements(Z_ARRVAL(data)) > UINT32_MAX / 2) {
+        zval_ptr_dtor(&data);
+        return false;
+    }
+    if (++e->depth > PHP_SC_VALUE_MAX_DEPTH) {
+        zval_ptr_dtor(&data);
+        return false;
+    }
+    if (++e->level > e->max_level) {
+        e->max_level = e->level;
+    }
+    php_sc_oenc_tag_u32(e, PHP_SC_O_UOBJ, php_sc_oenc_class(e, ce));
+    php_sc_oenc_u32(e, zend_hash_num_elements(Z_ARRVAL(data)));
+    ZEND_HASH_FOREACH_KEY_VAL(Z_ARRVAL(data), h, key, val) {
+        if (Z_TYPE_P(val) > IS_STRING) {
+            ok = false;
+            break;
+        }
+        if (key) {
+            ok = php_sc_oenc_str(e, PHP_SC_O_KSTR, ZSTR_VAL(key), ZSTR_LEN(key));
+        } else {
+            php_sc_oenc_long(e, (zend_long) h, 0, PHP_SC_K_I32, PHP_SC_K_I64);
+        }
+        if (!ok || !php_sc_oenc_value(e, val)) {
+            ok = false;
+            break;
+        }
+    } ZEND_HASH_FOREACH_END();
+    zval_ptr_dtor(&data);
+    e->depth--;
+    e->level--;
+    return ok;
+}
+
+/* An enum case (already given its target id): its class and case name. */
+static zend_always_inline bool php_sc_oenc_enum(php_sc_oenc *e, zend_object *obj)
+{
+    zend_class_entry *ce = obj->ce;
+    zval *name;
+
+    ZEND_ASSERT(e->ntargets > 0);
+    if (!php_sc_ocls_fp(ce)) {
+        return false;
+    }
+    name = OBJ_PROP_NUM(obj, 0);   /* a case's name (zend_enum.h's zend_enum_fetch_case_name) */
+    if (Z_TYPE_P(name) != IS_STRING) {
+        return false;
+    }
+    php_sc_oenc_tag_u32(e, PHP_SC_O_ENUM, php_sc_oenc_class(e, ce));
+    php_sc_oenc_u32(e, (uint32_t) Z_STRLEN_P(name));
+    memcpy(php_sc_oenc_reserve(e, Z_STRLEN_P(name)), Z_STRVAL_P(name), Z_STRLEN_P(name));
+    e->len += Z_STRLEN_P(name);
+    return true;
+}
+
+/* The properties of obj, which has a properties table, in serialize()'s
+ * order: the table's (declared slots first, then dynamic properties in
+ * the order they were made); *ndecl and *ndyn counted up. */
+static zend_always_inline bool php_sc_oenc_props(php_sc_oenc *e, zend_object *obj, uint32_t count, uint32_t *ndecl,
+                                                 uint32_t *ndyn)
+{
+    zend_class_entry *ce = obj->ce;
+    bool dyn_seen = false;
+    zend_ulong h;
+    zend_string *key;
+    zval *val;
+
+    ZEND_HASH_FOREACH_KEY_VAL(obj->properties, h, key, val) {
+        (void) h;
+        if (!key) {
+            return false;
+        }
+        if (Z_TYPE_P(val) == IS_INDIRECT) {
+            zval *slot = Z_INDIRECT_P(val);
+            uintptr_t idx;
+            if (Z_TYPE_P(slot) == IS_UNDEF) {
+                continue;
+            }
+            idx = (uintptr_t) (slot - obj->properties_table);
+            if (dyn_seen || slot < obj->properties_table || idx >= count || !ce->properties_info_table[idx]) {
+                return false;
+            }
+            php_sc_oenc_u32(e, (uint32_t) idx);
+            if (!php_sc_oenc_value(e, slot)) {
+                return false;
+            }
+            (*ndecl)++;
+        } else {
+            if (Z_TYPE_P(val) == IS_UNDEF) {
+                continue;
+            }
+            if (!(ce->ce_flags & ZEND_ACC_ALLOW_DYNAMIC_PROPERTIES)) {
+                return false;
+            }
+            dyn_seen = true;
+            if (!php_sc_oenc_str(e, PHP_SC_O_KSTR, ZSTR_VAL(key), ZSTR_LEN(key)) || !php_sc_oenc_value(e, val)) {
+                return false;
+            }
+            (*ndyn)++;
+        }
+    } ZEND_HASH_FOREACH_END();
+    return true;
+}
+
+/* An object not met before in this value (already given its target id). */
+static bool php_sc_oenc_object(php_sc_oenc *e, zend_object *obj)
+{
+    zend_class_entry *ce = obj->ce;
+    uint32_t count, ndecl = 0, ndyn = 0, i;
+    size_t decl_at;
+
+    ZEND_ASSERT(e->ntargets > 0);
+    if (ce->ce_flags & ZEND_ACC_ENUM) {
+        return php_sc_oenc_enum(e, obj);
+    }
+    if (obj->handlers != &std_object_handlers) {
+        return php_sc_ocls_unser(ce) && php_sc_oenc_unser(e, obj);
+    }
+    if (!php_sc_ocls_fp(ce)) {
+        return false;
+    }
+#if PHP_VERSION_ID >= 80400
+    if (zend_object_is_lazy(obj)) {
+        return false;
+    }
+#endif
+    count = (uint32_t) ce->default_properties_count;
+    php_sc_oenc_tag_u32(e, PHP_SC_O_OBJ, php_sc_oenc_class(e, ce));
+    decl_at = e->len;
+    php_sc_oenc_u32(e, 0);
+    php_sc_oenc_u32(e, 0);
+    if (++e->depth > PHP_SC_VALUE_MAX_DEPTH) {
+        return false;
+    }
+    if (++e->level > e->max_level) {
+        e->max_level = e->level;
+    }
+    if (obj->properties) {
+        if (!php_sc_oenc_props(e, obj, count, &ndecl, &ndyn)) {
+            return false;
+        }
+    } else {
+        for (i = 0; i < count; i++) {
+            zval *slot = OBJ_PROP_NUM(obj, i);
+            if (Z_TYPE_P(slot) == IS_UNDEF || !ce->properties_info_table[i]) {
+                continue;
+            }
+            php_sc_oenc_u32(e, i);
+            if (!php_sc_oenc_value(e, slot)) {
+                return false;
+            }
+            ndecl++;
+        }
+    }
+    php_sc_store_u32(e->buf + decl_at, ndecl);
+    php_sc_store_u32(e->buf + decl_at + 4, ndyn);
+    e->depth--;
+    e->level--;
+    return true;
+}
+
+static bool php_sc_oenc_value(php_sc_oenc *e, zval *zv)
+{
+    if (Z_TYPE_P(zv) == IS_REFERENCE) {
+        zval *inner = Z_REFVAL_P(zv);
+        if (Z_REFCOUNT_P(zv) == 1) {
+            zv = inner;   /* held here only: a plain value to serialize() too */
+        } else {
+            /* As serialize(): a reference to an object counts as the object. */
+            const void *key = Z_TYPE_P(inner) == IS_OBJECT ? (const void *) Z_OBJ_P(inner) : (const void *) Z_REF_P(zv);
+            zend_long id = php_sc_oenc_memo(e, key);
+            if (id >= 0) {
+                php_sc_oenc_tag_u32(e, PHP_SC_O_REFTO, (uint32_t) id);
+                return true;
+            }
+            if (Z_TYPE_P(inner) == IS_OBJECT) {
+                return php_sc_oenc_object(e, Z_OBJ_P(inner));
+            }
+            php_sc_oenc_u8(e, PHP_SC_O_TARGET);
+            zv = inner;
+        }
+    }
+    switch (Z_TYPE_P(zv)) {
+        case IS_NULL:
+            php_sc_oenc_u8(e, PHP_SC_T_NULL);
+            return true;
+        case IS_FALSE:
+            php_sc_oenc_u8(e, PHP_SC_T_FALSE);
+            return true;
+        case IS_TRUE:
+            php_sc_oenc_u8(e, PHP_SC_T_TRUE);
+            return true;
+        case IS_LONG:
+            php_sc_oenc_long(e, Z_LVAL_P(zv), PHP_SC_T_I8, PHP_SC_T_I32, PHP_SC_T_I64);
+            return true;
+        case IS_DOUBLE: {
+            uint64_t bits;
+            double d = Z_DVAL_P(zv);
+            char *p = php_sc_oenc_reserve(e, 9);
+            memcpy(&bits, &d, 8);
+            p[0] = (char) PHP_SC_T_DOUBLE;
+            php_sc_store_u64(p + 1, bits);
+            e->len += 9;
+            return true;
+        }
+        case IS_STRING:
+            return php_sc_oenc_str(e, PHP_SC_T_STR32, Z_STRVAL_P(zv), Z_STRLEN_P(zv));
+        case IS_ARRAY: {
+            bool ok;
+            if (++e->depth > PHP_SC_VALUE_MAX_DEPTH) {
+                return false;
+            }
+            ok = php_sc_oenc_array(e, Z_ARRVAL_P(zv));
+            e->depth--;
+            return ok;
+        }
+        case IS_OBJECT: {
+            zend_long id = php_sc_oenc_memo(e, Z_OBJ_P(zv));
+            if (id >= 0) {
+                php_sc_oenc_tag_u32(e, PHP_SC_O_OBJREF, (uint32_t) id);
+                return true;
+            }
+            return php_sc_oenc_object(e, Z_OBJ_P(zv));
+        }
+        default:
+            return false;
+    }
+}
+
+/* The bytes of a class's slot names in the header: per declared slot a
+ * u32 length and the mangled name. */
+static uint32_t php_sc_ocls_slot_bytes(const zend_class_entry *ce)
+{
+    uint32_t n = (uint32_t) ce->default_properties_count, j, bytes = 0;
+    for (j = 0; j < n; j++) {
+        zend_property_info *info = ce->properties_info_table[j];
+        bytes += 4 + (info ? (uint32_t) ZSTR_LEN(info->name) : 0);
+    }
+    return bytes;
+}
+
+/* Whether the class of the first object in sight (the value, or the first
+ * object element of the array) was refused just before: the store gives
+ * up at once (php_sc_ocls_skip). */
+static zend_always_inline bool php_sc_oenc_skip(zval *value)
+{
+    zval *first = NULL, *v;
+
+    if (Z_TYPE_P(value) == IS_OBJECT) {
+        first = value;
+    } else if (Z_TYPE_P(value) == IS_ARRAY) {
+        ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(value), v) {
+            ZVAL_DEREF(v);
+            if (Z_TYPE_P(v) == IS_OBJECT) {
+                first = v;
+                break;
+            }
+        } ZEND_HASH_FOREACH_END();
+    }
+    return first && php_sc_ocls_skip(Z_OBJCE_P(first));
+}
+
+/* The head's size: 14 bytes, then per class its kind, name, hash and
+ * fingerprint, and for a class (not an enum or a date class) its slots. */
+static zend_always_inline size_t php_sc_oenc_head_size(const php_sc_oenc *e)
+{
+    size_t hlen = 14;
+    uint32_t i;
+
+    for (i = 0; i < e->ncls; i++) {
+        zend_class_entry *ce = e->cls[i];
+        hlen += 5 + ZSTR_LEN(ce->name) + 16;
+        if (!(ce->ce_flags & ZEND_ACC_ENUM) && !php_sc_ocls_unser(ce)) {
+            hlen += 8 + php_sc_ocls_slot_bytes(ce);
+        }
+    }
+    return hlen;
+}
+
+/* Writes class ce's part of the head at p; returns its end. */
+static zend_always_inline char *php_sc_oenc_head_class(zend_class_entry *ce, char *p)
+{
+    bool is_enum = (ce->ce_flags & ZEND_ACC_ENUM) != 0, is_unser = !is_enum && php_sc_ocls_unser(ce);
+    uint32_t n, j;
+
+    p[0] = (char) (is_enum ? PHP_SC_OCLS_ENUM : is_unser ? PHP_SC_OCLS_UNSER : PHP_SC_OCLS_CLASS);
+    php_sc_store_u32(p + 1, (uint32_t) ZSTR_LEN(ce->name));
+    memcpy(p + 5, ZSTR_VAL(ce->name), ZSTR_LEN(ce->name));
+    p += 5 + ZSTR_LEN(ce->name);
+    php_sc_store_u64(p, (uint64_t) zend_string_hash_val(ce->name));
+    php_sc_store_u64(p + 8, php_sc_ocls_fp(ce));
+    p += 16;
+    if (is_enum || is_unser) {
+        return p;
+    }
+    n = (uint32_t) ce->default_properties_count;
+    php_sc_store_u32(p, n);
+    php_sc_store_u32(p + 4, php_sc_ocls_slot_bytes(ce));
+    p += 8;
+    for (j = 0; j < n; j++) {
+        zend_property_info *info = ce->properties_info_table[j];
+        php_sc_store_u32(p, info ? (uint32_t) ZSTR_LEN(info->name) : PHP_SC_OBJ_NOSLOT);
+        p += 4;
+        if (info) {
+            memcpy(p, ZSTR_VAL(info->name), ZSTR_LEN(info->name));
+            p += ZSTR_LEN(info->name);
+        }
+    }
+    return p;
+}
+
+/* Writes the head (php_sc_oenc_head_size bytes) at p; returns its end. */
+static zend_always_inline char *php_sc_oenc_head_write(const php_sc_oenc *e, char *p)
+{
+    uint32_t i;
+
+    p[0] = (char) PHP_SC_OBJ_FORM;
+    p[1] = (char) PHP_SC_OBJ_VERSION;
+    php_sc_store_u32(p + 2, e->ntargets);
+    php_sc_store_u32(p + 6, e->ncls);
+    php_sc_store_u32(p + 10, e->max_level);
+    p += 14;
+    for (i = 0; i < e->ncls; i++) {
+        p = php_sc_oenc_head_class(e->cls[i], p);
+    }
+    return p;
+}
+
+/* The walk failed: what it made is dropped; outside a zero-copy layout
+ * (whose attempt may fail for room, not the class's doing) the first
+ * class is skipped for the next stores and the value counted as refused. */
+static void php_sc_oenc_drop(php_sc_oenc *e, bool zc)
+{
+    if (!zc) {
+        if (e->ncls) {
+            php_sc_ocls_refused(e->cls[0]);
+        }
+        php_sc_obj_refused++;
+    }
+    if (e->buf) {
+        efree(e->buf);
+    }
+    if (e->cls) {
+        efree(e->cls);
+    }
+}
+
+static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_zc_hook zc, void *zc_ctx, uint32_t *nzc,
+                                   bool not_plain)
+{
+    php_sc_oenc e;
+    size_t hlen;
+    bool ok;
+    char *data, *p;
+
+    /* serialize() rounds floats to serialize_precision digits. */
+    if (PG(serialize_precision) != -1 && PG(serialize_precision) < 17) {
+        return false;
+    }
+    if (php_sc_oenc_skip(value)) {
+        if (!zc) {
+            php_sc_obj_refused++;
+        }
+        return false;
+    }
+    memset(&e, 0, sizeof(e));
+    e.zc = zc;
+    e.zc_ctx = zc_ctx;
+    e.not_plain = not_plain;
+    zend_hash_init(&e.memo, 8, NULL, NULL, 0);
+    ok = php_sc_oenc_value(&e, value);
+    zend_hash_destroy(&e.memo);
+    if (!ok) {
+        php_sc_oenc_drop(&e, zc != NULL);
+        return false;
+    }
+    ZEND_ASSERT(e.buf && e.level == 0 && e.depth == 0);   /* a whole value, every level closed */
+
+    /* The head (its size first, then written in place before the body). */
+    hlen = php_sc_oenc_head_size(&e);
+    data = emalloc(hlen + e.len);
+    p = php_sc_oenc_head_write(&e, data);
+    ZEND_ASSERT((size_t) (p - data) == hlen);
+    if (e.cls) {
+        efree(e.cls);
+    }
+    memcpy(p, e.buf, e.len);
+    out->vtype = SC_V_SERIALIZED;
+    out->owned_buf = data;
+    out->data = data;
+    out->len = hlen + e.len;
+    efree(e.buf);
+    if (nzc) {
+        *nzc = e.nzc;
+    }
+    return true;
+}
+
+bool php_sc_obj_encode(zval *value, php_sc_encoded *out)
+{
+    if (!php_sc_obj_encode_impl(value, out, NULL, NULL, NULL, Z_TYPE_P(value) == IS_ARRAY)) {
+        return false;
+    }
+    php_sc_obj_stored++;
+    return true;
+}
+
+bool php_sc_obj_encode_zc(zval *value, php_sc_obj_zc_hook hook, void *ctx, php_sc_encoded *out, uint32_t *nzc)
+{
+    return php_sc_obj_encode_impl(value, out, hook, ctx, nzc, false);
+}
+
+void php_sc_obj_count_zc_store(void)
+{
+    php_sc_obj_stored++;
+}

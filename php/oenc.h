@@ -1,0 +1,31 @@
+/*
+ * php/oenc.h - the object form's encoder (php/oenc.c; the form:
+ * php/object.c).
+ */
+#ifndef SHARDCACHE_OENC_H
+#define SHARDCACHE_OENC_H
+
+#include "php.h"
+#include "value_fmt.h"
+
+/* Encodes value (an object, or an array holding objects or shared
+ * references) in the object form into *out (SC_V_SERIALIZED, owned_buf).
+ * False, with nothing raised and *out untouched: the value is not one the
+ * form takes (see php/object.c); the caller serializes it. Runs no user
+ * code. An array value must be one the plain format refused
+ * (php_sc_plain_encode): its top level is not tried in it again. */
+bool php_sc_obj_encode(zval *value, php_sc_encoded *out);
+
+/* Zero-copy layouts (php/zc_store.c): lays out the plain, non-empty array
+ * ht in the layout being built and gives the position, from the layout's
+ * header, of a pointer to it; false: it cannot (the store gives up the
+ * layout). */
+typedef bool (*php_sc_obj_zc_hook)(void *ctx, HashTable *ht, uint32_t *pos);
+
+/* php_sc_obj_encode, with plain arrays handed to hook instead of being
+ * written (PHP_SC_O_ZARR); *nzc: how many. Counts nothing: the caller
+ * calls php_sc_obj_count_zc_store() once it stored the layout. */
+bool php_sc_obj_encode_zc(zval *value, php_sc_obj_zc_hook hook, void *ctx, php_sc_encoded *out, uint32_t *nzc);
+void php_sc_obj_count_zc_store(void);
+
+#endif

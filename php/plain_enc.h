@@ -1,0 +1,29 @@
+/*
+ * php/plain_enc.h - the plain format's encoder (php/plain_enc.c): plain
+ * arrays (no object, no shared reference unless in the memo form) as
+ * SC_V_ARRAY data. Its decoder: php/plain_dec.h.
+ */
+#ifndef SHARDCACHE_PLAIN_ENC_H
+#define SHARDCACHE_PLAIN_ENC_H
+
+#include "php.h"
+#include "value_fmt.h"
+
+/* apc.serializer=default: arrays holding shared PHP references keep them in
+ * the plain format's memo form instead of being refused, as APCu's default
+ * serializer keeps them. Set once at module startup, like the serializer. */
+void php_sc_plain_set_native_refs(bool on);
+
+/* Encodes the array ht as SC_V_ARRAY data into *out (owned_buf). False:
+ * ht is not plain (*out untouched, nothing raised, nothing left
+ * allocated); the caller stores it another way. */
+bool php_sc_plain_encode(HashTable *ht, php_sc_encoded *out);
+
+/* Appends the plain encoding of ht (no objects, no shared references, never
+ * the memo form) at *buf + *len (an emalloc'd buffer of *cap bytes, grown
+ * as needed); false: ht is not plain (*len unchanged). *depth: the levels
+ * of non-empty arrays in it (unserialize()'s count for max_depth). For the
+ * object form (php/oenc.c). */
+bool php_sc_plain_encode_append(HashTable *ht, char **buf, size_t *len, size_t *cap, uint32_t *depth);
+
+#endif
