@@ -457,13 +457,9 @@ static PHP_MINFO_FUNCTION(shardcache)
                              php_sc_apc_ini_ours ? (php_sc_apcu_identity ? "shardcache's (listed under apcu)" : "shardcache's")
                                              : "read from the APCu extension's entries");
     if (php_sc_active) {
-        sc_cache_figures f;
-        uint64_t lh, lm;
+        php_sc_info_brief f;
 
-        /* Hits and misses are recorded one in sc_info_hit_sample() per
-         * thread; add this thread's not yet recorded ones. */
-        sc_cache_figures_get(&php_sc_shared_cache, &f);
-        sc_info_local_unrecorded(&php_sc_shared_cache, &lh, &lm);
+        php_sc_info_brief_get(&f);
         php_info_print_table_row(2, "Serializer", php_sc_serializer_describe());
         php_info_print_table_row(2, "Zero-copy", php_sc_zc_on ? "on" : "off");
         if (SCG(preload_path) && *SCG(preload_path)) {
@@ -478,11 +474,13 @@ static PHP_MINFO_FUNCTION(shardcache)
         php_sc_info_row_u64("Data area bytes", f.mem_total);
         php_sc_info_row_u64("Memory used bytes", f.mem_used);
         php_sc_info_row_u64("Memory free bytes", f.mem_free);
-        php_sc_info_row_u64("Entries", php_sc_info_entries_seen(f.entries));
-        php_sc_info_row_u64("Hits", f.hits + lh);
-        php_sc_info_row_u64("Misses", f.misses + lm);
-        php_sc_info_row_u64("Inserts", f.inserts);
-        php_sc_info_row_u64("Evictions", f.evicted);
+        php_sc_info_row_u64("Entries", f.entries);
+        php_sc_info_row_u64("Hits", f.hits);
+        if (f.segment) {
+            php_sc_info_row_u64("Misses", f.misses);
+            php_sc_info_row_u64("Inserts", f.inserts);
+            php_sc_info_row_u64("Evictions", f.evicted);
+        }
     }
     php_info_print_table_end();
     DISPLAY_INI_ENTRIES();

@@ -72,6 +72,11 @@ void sc_info_shard_get(sc_cache *c, uint32_t shard, sc_info_shard *out);
  * size its first table will have (read without locks: a statistic). */
 uint64_t sc_info_nominal_slots(const sc_cache *c);
 
+/* Slots of every shard's first table: the number of shards times the
+ * first table's size, whatever the tables have grown to since (a figure no
+ * store or delete moves). */
+uint64_t sc_info_initial_slots(const sc_cache *c);
+
 /* Stores and deletes made without a shard lock (sc_lockless.c) since the
  * last clear, all processes: counted per thread (sc_live_slot.counts), so
  * they are in no shard's figures; add them to the totals. what:

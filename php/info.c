@@ -33,6 +33,23 @@
  *  - Times are Unix seconds (APCu 5.1.22 reports a monotonic clock here).
  * Unlike APCu, apcu_clear_cache does not reset these counters: they count
  * from the creation of the segment (start_time).
+ *
+ * What a tenant reads (php_sc_owner_tenant: isolation on, not root): only
+ * figures of its own entries, of its own process, or segment-wide figures
+ * that no other user's store, fetch or delete moves, so that no figure
+ * tells it what another user does:
+ *  - apcu_cache_info: the cache list, num_entries, mem_size, num_hits
+ *    (its entries' hits), num_inserts (its entry count), num_misses 0,
+ *    slot_distribution: its own entries (preloaded ones show 0 hits:
+ *    php/owner.c); cleanups and expunges 0; num_slots the shards' first
+ *    tables (sc_info_initial_slots), whatever the tables have grown to.
+ *  - apcu_sma_info: avail_mem in steps of 1/PHP_SC_INFO_FREE_STEPS of the
+ *    data area (php_sc_info_free_seen), block_lists one block of that size
+ *    at offset 0.
+ *  - shardcache_info: php_sc_info_tenant; no per_shard rows, classes,
+ *    large runs or segment counters.
+ *  - apcu_key_info: its own entries only (php/owner.c).
+ * Root (isolation on) and processes with isolation off read everything.
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
@@ -47,6 +64,24 @@
 #include "sc_info.h"
 
 /* ---- helpers ---- */
+
+/* A tenant reads free memory rounded down to a step of this fraction of
+ * the data area (whole pages): another user's stores and deletes move what
+ * it reads only when they cross a step. */
+#define PHP_SC_INFO_FREE_STEPS 64
+
+static uint64_t php_sc_info_free_seen(uint64_t free_bytes, uint64_t total_bytes)
+{
+    uint64_t step = (total_bytes / PHP_SC_INFO_FREE_STEPS) & ~(uint64_t)(SC_PAGE_SIZE - 1);
+
+    if (!php_sc_owner_tenant()) {
+        return free_bytes;
+    }
+    if (step == 0) {
+        step = SC_PAGE_SIZE;
+    }
+    return free_bytes - free_bytes % step;
+}
 
 /* As in APCu, the cache list and apcu_key_info show entries whose TTL has
  * passed but which are still in the table (APCUIterator skips them): a
@@ -185,20 +220,50 @@ static void php_sc_cache_list(php_sc_view *v, zval *cache_list, zval *slot_distr
     }
 }
 
-uint64_t php_sc_info_entries_seen(uint64_t entries)
+void php_sc_info_brief_get(php_sc_info_brief *b)
 {
+    sc_cache_figures f;
+    uint64_t lh, lm;
     php_sc_view v;
 
-    if (SCG(owner_all)) {
-        return entries;
+    memset(b, 0, sizeof(*b));
+    sc_cache_figures_get(&php_sc_shared_cache, &f);
+    b->nshards = f.nshards;
+    b->mem_total = f.mem_total;
+    if (php_sc_owner_tenant()) {
+        sc_info_pool pool;
+        php_sc_cache_list(&v, NULL, NULL);
+        sc_info_pool_get(&php_sc_shared_cache, false, &pool);
+        b->mem_used = v.mem;
+        b->mem_free = php_sc_info_free_seen((pool.free_pages + pool.spare_pages) << SC_PAGE_SHIFT,
+                                            pool.total_pages << SC_PAGE_SHIFT);
+        sc_info_pool_free(&pool);
+        b->entries = v.entries;
+        b->hits = v.hits;
+        return;
     }
-    php_sc_cache_list(&v, NULL, NULL);
-    return v.entries == v.all ? entries : v.entries;
+    /* Hits and misses are recorded one in sc_info_hit_sample() per thread;
+     * add this thread's not yet recorded ones. */
+    sc_info_local_unrecorded(&php_sc_shared_cache, &lh, &lm);
+    b->segment = true;
+    b->mem_used = f.mem_used;
+    b->mem_free = f.mem_free;
+    b->entries = f.entries;
+    if (!SCG(owner_all)) {
+        php_sc_cache_list(&v, NULL, NULL);
+        if (v.entries != v.all) {
+            b->entries = v.entries;
+        }
+    }
+    b->hits = f.hits + lh;
+    b->misses = f.misses + lm;
+    b->inserts = f.inserts;
+    b->evicted = f.evicted;
 }
 
 ZEND_FUNCTION(shardcache_cache_info)
 {
-    bool limited = false;
+    bool limited = false, tenant;
     sc_cache_figures f;
     php_sc_totals t;
     php_sc_view v;
@@ -215,8 +280,15 @@ ZEND_FUNCTION(shardcache_cache_info)
                          "No APC info available.  Perhaps APC is not enabled? Check apc.enabled in your ini file");
         RETURN_FALSE;
     }
+    tenant = php_sc_owner_tenant();
     sc_cache_figures_get(&php_sc_shared_cache, &f);
-    php_sc_sum_shards(&t, NULL);
+    memset(&t, 0, sizeof(t));
+    if (!tenant) {
+        php_sc_sum_shards(&t, NULL);
+    } else {
+        /* Figures of the whole segment that other users' activity moves. */
+        f.expunges = 0;
+    }
     sc_info_local_unrecorded(&php_sc_shared_cache, &local_hits, &local_misses);
     if (!limited) {
         array_init(&cache_list);
@@ -225,17 +297,18 @@ ZEND_FUNCTION(shardcache_cache_info)
     php_sc_cache_list(&v, limited ? NULL : &cache_list, limited ? NULL : &slots);
 
     array_init(return_value);
-    add_assoc_long(return_value, "num_slots", (zend_long)sc_info_nominal_slots(&php_sc_shared_cache));
+    add_assoc_long(return_value, "num_slots", (zend_long)(tenant ? sc_info_initial_slots(&php_sc_shared_cache)
+                                                                 : sc_info_nominal_slots(&php_sc_shared_cache)));
     add_assoc_long(return_value, "ttl", (zend_long)php_sc_shared_cache.idle_ttl);
-    if (v.entries == v.all) {
+    if (!tenant && v.entries == v.all) {
         /* The caller sees every entry: the cache's own figures. */
         add_assoc_double(return_value, "num_hits", (double)(t.sum.hits + local_hits));
         add_assoc_double(return_value, "num_misses", (double)(t.sum.misses + local_misses));
         add_assoc_double(return_value, "num_inserts", (double)(t.sum.inserts + t.sum.updates));
         add_assoc_long(return_value, "num_entries", (zend_long)t.sum.entries);
     } else {
-        /* Other users' entries exist: only what the caller's own entries
-         * record (php/owner.c). */
+        /* A tenant, or other users' entries exist: only what the caller's
+         * own entries record (php/owner.c). */
         add_assoc_double(return_value, "num_hits", (double)v.hits);
         add_assoc_double(return_value, "num_misses", 0);
         add_assoc_double(return_value, "num_inserts", (double)v.entries);
@@ -245,7 +318,7 @@ ZEND_FUNCTION(shardcache_cache_info)
     add_assoc_long(return_value, "defragmentations", 0);
     add_assoc_long(return_value, "expunges", (zend_long)f.expunges);
     add_assoc_long(return_value, "start_time", (zend_long)f.start_time);
-    add_assoc_double(return_value, "mem_size", (double)(v.entries == v.all ? t.sum.mem_entries : v.mem));
+    add_assoc_double(return_value, "mem_size", (double)(!tenant && v.entries == v.all ? t.sum.mem_entries : v.mem));
     add_assoc_string(return_value, "memory_type", "mmap");
     if (!limited) {
         zval deleted_list;
@@ -287,8 +360,9 @@ ZEND_FUNCTION(shardcache_key_info)
 
 ZEND_FUNCTION(shardcache_sma_info)
 {
-    bool limited = false;
+    bool limited = false, tenant;
     sc_info_pool pool;
+    uint64_t total, avail;
 
     ZEND_PARSE_PARAMETERS_START(0, 1)
         Z_PARAM_OPTIONAL
@@ -299,16 +373,20 @@ ZEND_FUNCTION(shardcache_sma_info)
         php_error_docref(NULL, E_WARNING, "No APC SMA info available.  Perhaps APC is disabled via apc.enabled?");
         RETURN_FALSE;
     }
-    if (!sc_info_pool_get(&php_sc_shared_cache, !limited, &pool)) {
+    tenant = php_sc_owner_tenant();
+    if (!sc_info_pool_get(&php_sc_shared_cache, !limited && !tenant, &pool)) {
         zend_throw_error(NULL, "Out of memory while listing the free blocks");
         RETURN_THROWS();
     }
+    total = pool.total_pages << SC_PAGE_SHIFT;
+    /* Free pages and the shards' spare slabs: both take stores without
+     * evicting anything; block_lists lists both. A tenant reads them
+     * rounded (php_sc_info_free_seen), as one block at offset 0. */
+    avail = php_sc_info_free_seen((pool.free_pages + pool.spare_pages) << SC_PAGE_SHIFT, total);
     array_init(return_value);
     add_assoc_long(return_value, "num_seg", 1);
-    add_assoc_double(return_value, "seg_size", (double)(pool.total_pages << SC_PAGE_SHIFT));
-    /* Free pages and the shards' spare slabs: both take stores without
-     * evicting anything; block_lists lists both. */
-    add_assoc_double(return_value, "avail_mem", (double)((pool.free_pages + pool.spare_pages) << SC_PAGE_SHIFT));
+    add_assoc_double(return_value, "seg_size", (double)total);
+    add_assoc_double(return_value, "avail_mem", (double)avail);
     if (!limited) {
         zval lists, blocks;
         uint64_t i;
@@ -319,6 +397,13 @@ ZEND_FUNCTION(shardcache_sma_info)
             array_init_size(&b, 2);
             add_assoc_long(&b, "size", (zend_long)pool.runs[i].size);
             add_assoc_long(&b, "offset", (zend_long)pool.runs[i].offset);
+            add_next_index_zval(&blocks, &b);
+        }
+        if (tenant && avail) {
+            zval b;
+            array_init_size(&b, 2);
+            add_assoc_long(&b, "size", (zend_long)avail);
+            add_assoc_long(&b, "offset", 0);
             add_next_index_zval(&blocks, &b);
         }
         add_next_index_zval(&lists, &blocks);
@@ -345,9 +430,10 @@ static void php_sc_info_local(zval *dst)
 /* shardcache_info's isolation figures (php/owner.c): isolation, owner_uid
  * and users (uid => entries, mem_size; "preload" for the preloaded
  * entries): every user for root with isolation on, else the caller's own
- * and the preloaded ones. When other users' entries exist and the caller
- * may not count them, entries and mem_entries, and each per_shard row's
- * entries, count only what the caller sees. */
+ * and the preloaded ones. per_shard: the segment's figures (not a
+ * tenant's: NULL); when other users' entries exist and the caller may not
+ * count them, entries and mem_entries, and each per_shard row's entries,
+ * count only what the caller sees. */
 static void php_sc_info_users(zval *dst, zval *per_shard)
 {
     uint32_t n = php_sc_active ? sc_cache_nshards(&php_sc_shared_cache) : 0, i;
@@ -392,7 +478,7 @@ static void php_sc_info_users(zval *dst, zval *per_shard)
         }
         sc_snapshot_free(snap);
     }
-    if (!SCG(owner_all) && seen != all) {
+    if (per_shard && !SCG(owner_all) && seen != all) {
         /* Other users' entries exist: count only the caller's. */
         add_assoc_long(dst, "entries", (zend_long)seen);
         add_assoc_long(dst, "mem_entries", (zend_long)mem);
@@ -411,6 +497,49 @@ static void php_sc_info_users(zval *dst, zval *per_shard)
     add_assoc_zval(dst, "users", &users);
 }
 
+/* shardcache_info for a tenant (php_sc_owner_tenant): its own entries
+ * (entries, mem_used and mem_entries their bytes, hits their sampled
+ * hits), free memory in steps (php_sc_info_free_seen), its process's
+ * figures, and segment figures that no other user's store, fetch or delete
+ * moves (size, shards, clears, resets, start time). No per-shard rows,
+ * size classes, large runs or segment counters. */
+static void php_sc_info_tenant(zval *rv)
+{
+    sc_cache_figures f;
+    sc_info_pool pool;
+    php_sc_view v;
+
+    memset(&f, 0, sizeof(f));
+    memset(&pool, 0, sizeof(pool));
+    memset(&v, 0, sizeof(v));
+    if (php_sc_active) {
+        sc_cache_figures_get(&php_sc_shared_cache, &f);
+        sc_info_pool_get(&php_sc_shared_cache, false, &pool);
+        php_sc_cache_list(&v, NULL, NULL);
+    }
+    array_init(rv);
+    add_assoc_bool(rv, "enabled", php_sc_active);
+    add_assoc_string(rv, "segment_refused", php_sc_seg_refused);
+    add_assoc_string(rv, "view", "user");
+    add_assoc_long(rv, "shards", (zend_long)f.nshards);
+    add_assoc_long(rv, "entries", (zend_long)v.entries);
+    add_assoc_long(rv, "mem_total", (zend_long)(pool.total_pages << SC_PAGE_SHIFT));
+    add_assoc_long(rv, "mem_used", (zend_long)v.mem);
+    add_assoc_long(rv, "mem_entries", (zend_long)v.mem);
+    add_assoc_long(rv, "mem_free", (zend_long)php_sc_info_free_seen((pool.free_pages + pool.spare_pages) << SC_PAGE_SHIFT,
+                                                                     pool.total_pages << SC_PAGE_SHIFT));
+    add_assoc_long(rv, "hits", (zend_long)v.hits);
+    add_assoc_long(rv, "hit_sample", (zend_long)sc_info_hit_sample());
+    add_assoc_long(rv, "clears", (zend_long)f.clears);
+    add_assoc_long(rv, "resets", (zend_long)f.resets);
+    add_assoc_long(rv, "start_time", (zend_long)f.start_time);
+    php_sc_info_local(rv);
+    php_sc_zc_info(rv);
+    php_sc_obj_info(rv);
+    php_sc_info_users(rv, NULL);
+    sc_info_pool_free(&pool);
+}
+
 ZEND_FUNCTION(shardcache_info)
 {
     sc_cache_figures f;
@@ -420,6 +549,11 @@ ZEND_FUNCTION(shardcache_info)
     uint32_t i;
 
     ZEND_PARSE_PARAMETERS_NONE();
+
+    if (php_sc_owner_tenant()) {
+        php_sc_info_tenant(return_value);
+        return;
+    }
 
     memset(&f, 0, sizeof(f));
     memset(&t, 0, sizeof(t));
@@ -435,6 +569,7 @@ ZEND_FUNCTION(shardcache_info)
     array_init(return_value);
     add_assoc_bool(return_value, "enabled", php_sc_active);
     add_assoc_string(return_value, "segment_refused", php_sc_seg_refused);
+    add_assoc_string(return_value, "view", "segment");
     add_assoc_long(return_value, "shards", (zend_long)t.nshards);
     add_assoc_long(return_value, "slots", (zend_long)t.sum.slots);
     add_assoc_long(return_value, "entries", (zend_long)t.sum.entries);

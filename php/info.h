@@ -8,10 +8,18 @@
 #include "php.h"
 
 void php_sc_info_minit(int module_number);
-/* phpinfo's Entries: entries (the cache's count) for root with isolation
- * on and for a caller that sees every entry (php/owner.c), else the
- * entries it sees. */
-uint64_t php_sc_info_entries_seen(uint64_t entries);
+/* phpinfo's figures, as shardcache_info gives them to the caller.
+ * segment false (a tenant, php/owner.c): its own entries (entries,
+ * mem_used their bytes, hits their sampled hits), free memory rounded as
+ * apcu_sma_info's avail_mem; misses, inserts and evicted not read (0).
+ * Else the segment's, but entries counts only what the caller sees when
+ * other users' entries exist and it is not root. */
+typedef struct php_sc_info_brief {
+    bool segment;
+    uint64_t nshards, mem_total, mem_used, mem_free, entries;
+    uint64_t hits, misses, inserts, evicted;
+} php_sc_info_brief;
+void php_sc_info_brief_get(php_sc_info_brief *b);
 
 ZEND_FUNCTION(shardcache_cache_info);
 ZEND_FUNCTION(shardcache_key_info);

@@ -184,7 +184,23 @@ bool php_sc_owner_visible(const sc_entry_meta *m, uint32_t *owner)
     return o == SCG(owner_id) || o == PHP_SC_OWNER_PUBLIC;
 }
 
-bool php_sc_owner_listed(const sc_entry_meta *m, int64_t now)
+bool php_sc_owner_tenant(void)
+{
+    return SCG(isolation) && !SCG(owner_all);
+}
+
+/* A preloaded entry as a tenant sees it: every user's reads of it record
+ * their hits and access time in it, so a tenant gets neither (0 hits, the
+ * access time is its mtime). */
+static void php_sc_owner_scrub(sc_entry_meta *m, uint32_t owner)
+{
+    if (owner == PHP_SC_OWNER_PUBLIC && owner != SCG(owner_id) && php_sc_owner_tenant()) {
+        m->nhits = 0;
+        m->atime = m->mtime;
+    }
+}
+
+bool php_sc_owner_listed(sc_entry_meta *m, int64_t now)
 {
     uint32_t o;
     sc_key k;
@@ -195,6 +211,7 @@ bool php_sc_owner_listed(const sc_entry_meta *m, int64_t now)
     if (o != PHP_SC_OWNER_PUBLIC || o == SCG(owner_id)) {
         return true;
     }
+    php_sc_owner_scrub(m, o);
     /* A preloaded entry that the caller's own entry of the key hides. */
     k.str = m->key;
     k.len = m->key_len;
@@ -220,6 +237,7 @@ sc_snapshot *php_sc_owner_snapshot_key(zend_string *key, int64_t now, bool with_
     }
     snap = sc_snapshot_key(&php_sc_shared_cache, &k, now, with_values);
     if (sc_snapshot_next(snap, m)) {
+        php_sc_owner_scrub(m, PHP_SC_OWNER_PUBLIC);
         return snap;
     }
     sc_snapshot_free(snap);

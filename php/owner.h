@@ -30,10 +30,17 @@ void php_sc_owner_bind(sc_cache *c);
 bool php_sc_owner_of(const sc_entry_meta *m, uint32_t *owner);
 /* The caller's own entry, or a public one (owner set when not NULL). */
 bool php_sc_owner_visible(const sc_entry_meta *m, uint32_t *owner);
-/* Visible, and not a public entry hidden by the caller's own of the key. */
-bool php_sc_owner_listed(const sc_entry_meta *m, int64_t now);
+/* A tenant: isolation on and not root. Its figures count only its own
+ * entries and activity, or are segment-wide totals (php/info.c). */
+bool php_sc_owner_tenant(void);
+/* Visible, and not a public entry hidden by the caller's own of the key.
+ * A public entry's hits and access time, which every user's reads move,
+ * are cleared in *m for a tenant. */
+bool php_sc_owner_listed(sc_entry_meta *m, int64_t now);
 /* The snapshot of key as the caller sees it: its own entry, else a
- * public one; NULL (nothing to free) when neither; *m filled. */
+ * public one (its hits and access time cleared for a tenant, as
+ * php_sc_owner_listed does); NULL (nothing to free) when neither; *m
+ * filled. */
 sc_snapshot *php_sc_owner_snapshot_key(zend_string *key, int64_t now, bool with_values, sc_entry_meta *m);
 /* apcu_clear_cache: root (isolation on) clears all, others their own. */
 void php_sc_owner_clear(void);

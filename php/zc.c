@@ -30,6 +30,7 @@
 #include "zc.h"
 #include "php_shardcache.h"
 #include "zc_copy.h"
+#include "owner.h"
 #include "value.h"
 
 /* Zero-copy values this thread could not borrow and copied, and values of
@@ -178,7 +179,9 @@ void php_sc_zc_info(zval *dst)
     array_init(&z);
     add_assoc_bool(&z, "enabled", php_sc_zc_on);
     add_assoc_long(&z, "budget", (zend_long)php_sc_zc_budget);
-    if (php_sc_active) {
+    /* The segment's zero-copy figures move with every user's values: not a
+     * tenant's to read (php/info.c). */
+    if (php_sc_active && !php_sc_owner_tenant()) {
         sc_cache_zc_figures_get(&php_sc_shared_cache, &f);
         add_assoc_long(&z, "bytes", (zend_long)f.bytes);
         add_assoc_long(&z, "retired_bytes", (zend_long)f.retired_bytes);

@@ -64,6 +64,11 @@ uint64_t sc_info_nominal_slots(const sc_cache *c)
     return slots;
 }
 
+uint64_t sc_info_initial_slots(const sc_cache *c)
+{
+    return (uint64_t)c->seg.nshards * c->seg.hdr->initial_capacity;
+}
+
 uint64_t sc_info_lockless(const sc_cache *c, unsigned what)
 {
     return sc_live_total(&c->seg.hdr->live, what);

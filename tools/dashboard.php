@@ -154,9 +154,12 @@ function scd_derived(array $info): array
     $n = fn($k) => is_int($info[$k] ?? null) || is_float($info[$k] ?? null) ? (float)$info[$k] : null;
     [$total, $used, $free, $run, $hits, $misses] =
         [$n('mem_total'), $n('mem_used'), $n('mem_free'), $n('largest_free_run'), $n('hits'), $n('misses')];
+    // A user's view (shardcache.isolation=user, not root): used is its own
+    // entries' bytes and free is rounded, so the rest is no shard's unused.
+    $own = ($info['view'] ?? '') === 'user';
     return [
         // Pages shards hold (slabs, runs) minus what they handed out.
-        'unused' => $total !== null && $used !== null && $free !== null ? max(0.0, $total - $used - $free) : null,
+        'unused' => !$own && $total !== null && $used !== null && $free !== null ? max(0.0, $total - $used - $free) : null,
         'fragmentation' => $free !== null && $run !== null ? ($free > 0 ? max(0.0, 1 - $run / $free) : 0.0) : null,
         'hit_ratio' => $hits !== null && $misses !== null && $hits + $misses > 0 ? $hits / ($hits + $misses) : null,
         'used_ratio' => $total ? ($used ?? 0) / $total : null,
@@ -791,6 +794,11 @@ details > summary { cursor:pointer; color:var(--accent); margin:.4rem 0; }
     <div class="card"><div class="label">This PHP process</div><div class="big"><?= scd_v($info, 'local.hits') ?></div>
       <div class="sub">hits, <?= scd_v($info, 'local.misses') ?> misses, <?= scd_v($info, 'local.optimistic_retries') ?> optimistic retries, <?= scd_v($info, 'local.locked_reads') ?> locked reads</div></div>
   </div>
+  <?php if (($info['view'] ?? '') === 'user') { ?>
+  <p class="muted" id="user-view">shardcache.isolation=user: this page runs as user <?= scd_v($info, 'owner_uid') ?> and shows only
+    that user's entries and their figures, and free memory in steps of 1/64 of the total; the segment's counters and per-shard
+    figures are root's to read.</p>
+  <?php } ?>
   <p class="muted">Shared hit and miss counts are sampled: each process records one hit (miss) in <?= scd_v($info, 'hit_sample') ?> as <?= scd_v($info, 'hit_sample') ?>, so they grow in steps. "This PHP process" counts exactly, but only for the process that served this page.</p>
 </section>
 
@@ -942,8 +950,9 @@ details > summary { cursor:pointer; color:var(--accent); margin:.4rem 0; }
   function derived(info) {
     const n = k => typeof info[k] === 'number' ? info[k] : null;
     const total = n('mem_total'), used = n('mem_used'), free = n('mem_free'), run = n('largest_free_run'), hits = n('hits'), misses = n('misses');
+    const own = info.view === 'user';
     return {
-      unused: total !== null && used !== null && free !== null ? Math.max(0, total - used - free) : null,
+      unused: !own && total !== null && used !== null && free !== null ? Math.max(0, total - used - free) : null,
       fragmentation: free !== null && run !== null ? (free > 0 ? Math.max(0, 1 - run / free) : 0) : null,
       hit_ratio: hits !== null && misses !== null && hits + misses > 0 ? hits / (hits + misses) : null,
       used_ratio: total ? (used || 0) / total : null,

@@ -10,8 +10,9 @@
 //   op=key_info&k=K           "null" | "array"
 //   op=list                   iterator keys | cache_info keys | num_entries
 //   op=users                  shardcache_info()['users'] uids (entries each)
-//   op=metrics                tools/metrics.php's shardcache_entries and the sum
-//                             of shardcache_shard_entries ("E S")
+//   op=metrics                tools/metrics.php's shardcache_entries and the
+//                             number of shardcache_shard_entries lines ("E N";
+//                             a pool's user reads no shard's figures: N is 0)
 //   op=clear                  "1"
 //   op=whoami                 "user=<name> uid=<uid> owner_uid=<owner_uid>"
 //   op=fill&p=P&from=F&n=N    stores keys P<F>..P<F+N-1>, 1,000-byte values:
@@ -62,7 +63,7 @@ switch ($_GET['op'] ?? '') {
         $text = shardcache_prometheus();
         preg_match('/^shardcache_entries (\d+)$/m', $text, $m);
         preg_match_all('/^shardcache_shard_entries\{[^}]*\} (\d+)$/m', $text, $sh);
-        echo ($m[1] ?? '?'), ' ', array_sum(array_map('intval', $sh[1]));
+        echo ($m[1] ?? '?'), ' ', count($sh[1]);
         break;
     case 'clear': echo (int)apcu_clear_cache(); break;
     case 'fill':

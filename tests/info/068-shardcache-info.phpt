@@ -142,6 +142,7 @@ try {
 -- top level
 enabled: boolean
 segment_refused: string
+view: string
 shards: integer
 slots: integer
 entries: integer

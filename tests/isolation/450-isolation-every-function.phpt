@@ -79,7 +79,7 @@ bool(false)
 array(0) {
 }
 NULL
-listed before: iterator=[] cache_list=[] num_entries=0 phpinfo=0 info=0/0
+listed before: iterator=[] cache_list=[] num_entries=0 phpinfo=0 info=0
 bool(true)
 string(4) "mine"
 bool(true)
@@ -91,12 +91,12 @@ bool(true)
 int(5)
 string(11) "computed k2"
 int(1)
-listed after: iterator=["arr","k","k2","n"] cache_list=["arr","k","k2","n"] num_entries=4 phpinfo=4 info=4/4
+listed after: iterator=["arr","k","k2","n"] cache_list=["arr","k","k2","n"] num_entries=4 phpinfo=4 info=4
 users: [65534] own entries: 4
 bool(true)
 array(0) {
 }
-listed after clear: iterator=[] cache_list=[] num_entries=0 phpinfo=0 info=0/0
+listed after clear: iterator=[] cache_list=[] num_entries=0 phpinfo=0 info=0
 --- other after:
 array(6) {
   ["k"]=>
@@ -117,11 +117,11 @@ array(6) {
   ["c"]=>
   int(7)
 }
-iterator=["arr","c","k","k2","n","only-other"] cache_list=["arr","c","k","k2","n","only-other"] num_entries=6 phpinfo=6 info=6/6
+iterator=["arr","c","k","k2","n","only-other"] cache_list=["arr","c","k","k2","n","only-other"] num_entries=6 phpinfo=6 info=6
 users: {"65533":{"entries":6,"mem_size":%d}}
 root: users [65533] iterator=[] cache_list=[] num_entries=0 phpinfo=6 info=6/6
 bool(true)
-other after root clear: iterator=[] cache_list=[] num_entries=0 phpinfo=0 info=0/0
+other after root clear: iterator=[] cache_list=[] num_entries=0 phpinfo=0 info=0
 === me 65533, other 65534
 bool(true)
 bool(true)
@@ -137,7 +137,7 @@ bool(false)
 array(0) {
 }
 NULL
-listed before: iterator=[] cache_list=[] num_entries=0 phpinfo=0 info=0/0
+listed before: iterator=[] cache_list=[] num_entries=0 phpinfo=0 info=0
 bool(true)
 string(4) "mine"
 bool(true)
@@ -149,12 +149,12 @@ bool(true)
 int(5)
 string(11) "computed k2"
 int(1)
-listed after: iterator=["arr","k","k2","n"] cache_list=["arr","k","k2","n"] num_entries=4 phpinfo=4 info=4/4
+listed after: iterator=["arr","k","k2","n"] cache_list=["arr","k","k2","n"] num_entries=4 phpinfo=4 info=4
 users: [65533] own entries: 4
 bool(true)
 array(0) {
 }
-listed after clear: iterator=[] cache_list=[] num_entries=0 phpinfo=0 info=0/0
+listed after clear: iterator=[] cache_list=[] num_entries=0 phpinfo=0 info=0
 --- other after:
 array(6) {
   ["k"]=>
@@ -175,8 +175,8 @@ array(6) {
   ["c"]=>
   int(7)
 }
-iterator=["arr","c","k","k2","n","only-other"] cache_list=["arr","c","k","k2","n","only-other"] num_entries=6 phpinfo=6 info=6/6
+iterator=["arr","c","k","k2","n","only-other"] cache_list=["arr","c","k","k2","n","only-other"] num_entries=6 phpinfo=6 info=6
 users: {"65534":{"entries":6,"mem_size":%d}}
 root: users [65534] iterator=[] cache_list=[] num_entries=0 phpinfo=6 info=6/6
 bool(true)
-other after root clear: iterator=[] cache_list=[] num_entries=0 phpinfo=0 info=0/0
+other after root clear: iterator=[] cache_list=[] num_entries=0 phpinfo=0 info=0

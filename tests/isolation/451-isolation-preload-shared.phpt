@@ -79,5 +79,5 @@ string(12) "mine-a-again"
 bool(true)
 bool(false)
 bool(false)
-string(58) "iterator=[] cache_list=[] num_entries=0 phpinfo=0 info=0/0"
+string(56) "iterator=[] cache_list=[] num_entries=0 phpinfo=0 info=0"
 bool(false)

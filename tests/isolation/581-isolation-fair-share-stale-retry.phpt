@@ -48,20 +48,22 @@ if ($p === 0) {
     for ($i = 0; $i < 24000; $i++) {
         $ok += apcu_store("k$i", value($i)) ? 1 : 0;
     }
-    fwrite($theirs, sprintf("filled: %s\n", $ok === 24000 && expunges() === 0 ? 'yes' : "no ($ok stored, expunges " . expunges() . ')'));
+    fwrite($theirs, sprintf("filled: %s\n", $ok === 24000 ? 'yes' : "no ($ok stored)"));
     fgets($theirs);                                     // "go": gdb is attached
-    $before = expunges();
     $ok = 0;
     for ($i = 24000; $i < 27000; $i++) {
         $ok += apcu_store("k$i", value($i)) && apcu_fetch("k$i") === value($i) ? 1 : 0;
     }
-    fwrite($theirs, sprintf("late stores: %d/3000 read back, expunges meanwhile: %d\n", $ok, expunges() - $before));
+    fwrite($theirs, sprintf("late stores: %d/3000 read back\n", $ok));
     posix_seteuid(0);
     posix_setegid(0);
     exit(0);
 }
 fclose($theirs);
-echo trim(fgets($mine)), "\n";
+/* Expunges are read by root: a tenant reads none (figures of the whole
+ * segment that other users' stores move, php/info.c). */
+echo trim(fgets($mine)), ', expunges: ', expunges(), "\n";
+$before = expunges();
 
 /* gdb: the estimate is made stale (when = 0: as after a clear), so the
  * next store that must evict surveys (sc_fair_refresh); right after that
@@ -90,12 +92,12 @@ proc_close($gdb);
 unlink($cmd);
 echo "made stale right after the store's survey: ",
      preg_match('/Breakpoint 1, .*sc_fair_refresh.*^sc_cache_store \(.*^STALE$/ms', $log) ? 'yes' : "no\n$log", "\n";
-echo trim(fgets($mine)), "\n";
+echo trim(fgets($mine)), ', expunges meanwhile: ', expunges() - $before, "\n";
 pcntl_waitpid($p, $st);
 echo "user exit: ", pcntl_wifexited($st) ? pcntl_wexitstatus($st) : 'signal ' . pcntl_wtermsig($st), "\n";
 ?>
 --EXPECT--
-filled: yes
+filled: yes, expunges: 0
 made stale right after the store's survey: yes
 late stores: 3000/3000 read back, expunges meanwhile: 0
 user exit: 0
