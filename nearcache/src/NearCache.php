@@ -17,9 +17,12 @@ use Shardcache\NearCache\Layout;
  *          database token when a copy is to be made) and the local copy
  *          filled, tagged with the key's epoch read BEFORE the Redis read,
  *          if the token is the one of the local generation (see Sync).
- * writes:  Redis first, then the key's local epoch is deleted, which kills any
- *          local copy, including one that a concurrent reader is about to
- *          install from an older Redis read (see Layout). The written value
+ * writes:  Redis first (each also deletes the key's remember() lease in the
+ *          same command or script: a computation that began before the write
+ *          does not store after it), then the key's local epoch is deleted,
+ *          which kills any local copy, including one that a concurrent
+ *          reader is about to install from an older Redis read (see
+ *          Layout). The written value
  *          is not installed locally: the host's own sync process receives the
  *          invalidation of this very write a moment later, and two writers of
  *          one host could install in the opposite order of their Redis writes;
@@ -238,15 +241,58 @@ class NearCache implements CacheInterface
         $ok = false;
         if ($r = $this->redis()) {
             try {
-                $ok = $ms === null
-                    ? $r->set($this->rprefix . $key, $payload)
-                    : $r->set($this->rprefix . $key, $payload, ['px' => $ms]);
+                $ok = $this->evalWithLease($r, self::SET_LUA, $key, [$payload, $ms === null ? '' : (string) $ms]) === 1;
             } catch (\RedisException|\RedisClusterException) {
                 $this->failed();
             }
         }
         $this->dropLocal([$key]);   // also after a failure: Redis may hold either value
-        return $ok === true;
+        return $ok;
+    }
+
+    /** SET KEYS[1] ARGV[1] (PX ARGV[2] unless ''), and DEL the lease KEYS[2] (if given). */
+    private const SET_LUA = "if KEYS[2] then redis.call('del', KEYS[2]) end "
+        . "if ARGV[2] == '' then redis.call('set', KEYS[1], ARGV[1]) else redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2]) end return 1";
+
+    /** The Redis key of $key's remember() lease (in $key's Redis Cluster slot). */
+    private function leaseKey(string $key): string
+    {
+        return Layout::leaseKey($this->ns, $key);
+    }
+
+    /**
+     * Runs $script with KEYS $key's value key and its lease, ARGV $args; its
+     * reply. A Redis Cluster refuses a command on two keys of a slot being
+     * migrated while only one of them is on the node (TRYAGAIN): then the
+     * lease is deleted first (a computation holding it cannot store any
+     * more) and the script runs on the value key alone; or, for remember()'s
+     * store of the lease $token (which cannot be split), the lease is
+     * released and nothing is stored (0).
+     *
+     * @param list<string> $args
+     */
+    private function evalWithLease(\Redis|\RedisCluster $r, string $script, string $key, array $args, ?string $token = null): mixed
+    {
+        $keys = [$this->rprefix . $key, $this->leaseKey($key)];
+        if (!$this->cluster) {
+            return $r->eval($script, [...$keys, ...$args], 2);
+        }
+        $r->clearLastError();
+        $res = $r->eval($script, [...$keys, ...$args], 2);
+        if (!$this->tryAgain($r, $res)) {
+            return $res;
+        }
+        if ($token !== null) {
+            $r->eval(self::RELEASE_LUA, [$keys[1], $token], 1);
+            return 0;
+        }
+        return $r->del($keys[1]) === false ? false : $r->eval($script, [$keys[0], ...$args], 1);
+    }
+
+    /** A Redis Cluster's TRYAGAIN (see evalWithLease()) for the command that returned $res. */
+    private function tryAgain(\Redis|\RedisCluster $r, mixed $res): bool
+    {
+        return $res === false && $this->cluster && str_starts_with((string) $r->getLastError(), 'TRYAGAIN');
     }
 
     public function delete($key): bool
@@ -271,14 +317,25 @@ class NearCache implements CacheInterface
                         break;
                     }
                     $user = [];
+                    $gone = [];
                     foreach ($keys as $rk) {
                         $k = substr($rk, strlen($this->rprefix));
                         if (!str_contains($k, '@')) {   // not a sync heartbeat
                             $user[] = $k;
+                            array_push($gone, $this->leaseKey($k), $rk);
+                        } elseif (str_starts_with($k, '@l:')) {
+                            $gone[] = $rk;      // a computation of a missing key
+                        }
+                    }
+                    if ($gone) {
+                        $this->cluster && $r->clearLastError();
+                        if ($this->tryAgain($r, $r->unlink($gone))) {
+                            foreach ($gone as $rk) {     // each lease before its key
+                                $r->unlink($rk);
+                            }
                         }
                     }
                     if ($user) {
-                        $r->unlink(array_map(fn ($k) => $this->rprefix . $k, $user));
                         $this->dropLocal($user);
                     }
                 } while ($it > 0);
@@ -349,16 +406,22 @@ class NearCache implements CacheInterface
                 throw new \RedisException('down');
             }
             if ($this->cluster) {
-                $res = [];      // one SET per key (each on its own node)
+                $res = [];      // one SET_LUA per key (each on its own node)
                 foreach ($payloads as $k => $payload) {
-                    $res[] = $ms === null ? $r->set($this->rprefix . $k, $payload) : $r->set($this->rprefix . $k, $payload, ['px' => $ms]);
+                    $res[] = $this->evalWithLease($r, self::SET_LUA, (string) $k, [$payload, $ms === null ? '' : (string) $ms]) === 1;
                 }
             } else {
+                // The leases die before the values are written: a computation
+                // holding one then cannot store any more.
                 $p = $r->multi(\Redis::PIPELINE);
+                $p->del(array_map(fn ($k) => $this->leaseKey((string) $k), array_keys($payloads)));
                 foreach ($payloads as $k => $payload) {
                     $ms === null ? $p->set($this->rprefix . $k, $payload) : $p->set($this->rprefix . $k, $payload, ['px' => $ms]);
                 }
                 $res = $p->exec();
+                if (is_array($res)) {
+                    array_shift($res);  // the DEL's count
+                }
             }
             if (!is_array($res)) {
                 $ok = false;
@@ -404,10 +467,10 @@ class NearCache implements CacheInterface
     /**
      * The value of $key; when it is missing, $callback computes it, once for
      * every host of the site: the caller that wins a short lease in Redis
-     * (SET ns:@l:KEY NX PX lease_ms) computes and stores it; the others wait
-     * (at most lease_wait_ms, then compute themselves) until the key or the
-     * lease is written, deleted or expires, and read it then. A waiter does
-     * not poll Redis while the host's local layer is usable: it arms two
+     * (SET ns:@l:{ns:KEY} NX PX lease_ms) computes and stores it; the others
+     * wait (at most lease_wait_ms, then compute themselves, and do not store)
+     * until the key or the lease is written, deleted or expires, and read it
+     * then. A waiter does not poll Redis while the host's local layer is usable: it arms two
      * local markers (the key's epoch and nc:ns:l:KEY), which the host's sync
      * deletes when Redis reports the key or its lease modified, and watches
      * them in the segment (checks 0.5 ms apart, then up to 8 ms); otherwise
@@ -415,9 +478,19 @@ class NearCache implements CacheInterface
      * (the process died) expires after lease_ms. A lease is not renewed by
      * itself (PHP cannot interrupt the callback safely): a computation that
      * runs longer than lease_ms lets a waiter take the lease and compute
-     * too (both store; the last one's value stays), unless the callback
-     * calls extendLease($key) at its own safe points, or lease_ms is set
-     * above the longest computation.
+     * too, unless the callback calls extendLease($key) at its own safe
+     * points, or lease_ms is set above the longest computation.
+     *
+     * A superseded computation does not store: the value is stored by one
+     * Lua script only if the lease still holds this computation's token
+     * (and the lease is deleted with it), and every write of the key
+     * (set(), delete(), add(), increment(), clear(), the *Multiple() ones)
+     * deletes its lease in the same command or script (setMultiple() on one
+     * Redis: a DEL just before its SETs). So after a write (e.g. "update
+     * the source, then delete the key") no computation that began before it
+     * stores its older result, and a computation whose lease expired stores
+     * nothing (a newer holder may have stored already). The callback's value
+     * is still returned to its own caller.
      *
      * Probabilistic early recomputation (XFetch, as Symfony's cache
      * contracts): the value is stored with the time its computation took
@@ -446,7 +519,7 @@ class NearCache implements CacheInterface
             throw new InvalidArgumentException('remember(): beta must be a float >= 0, INF included');
         }
         $metadata = ['expiry' => null, 'ctime' => 0];
-        $leaseKey = Layout::leaseKey($this->ns, $key);
+        $leaseKey = $this->leaseKey($key);
         $deadline = intdiv(hrtime(true), 1000000) + $this->leaseWaitMs;
         while (true) {
             $gen = $this->usableGeneration($now);
@@ -555,7 +628,7 @@ class NearCache implements CacheInterface
         $n = false;
         if ($r = $this->redis()) {
             try {
-                $n = $r->eval(self::INCR_LUA, [$this->rprefix . $key, (string) $by, self::TAG], 1);
+                $n = $this->evalWithLease($r, self::INCR_LUA, $key, [(string) $by, self::TAG]);
             } catch (\RedisException|\RedisClusterException) {
                 $this->failed();
             }
@@ -566,8 +639,9 @@ class NearCache implements CacheInterface
 
     /**
      * Stores $value under $key only if Redis holds no value for it (one SET
-     * NX with the TTL: atomic for every worker of every host; exactly one of
-     * racing add()s returns true). Returns true if this call stored it;
+     * NX with the TTL, and the key's lease deleted if it stored, in one
+     * script: atomic for every worker of every host; exactly one of racing
+     * add()s returns true). Returns true if this call stored it;
      * false if the key exists, the TTL is <= 0, the value cannot be
      * serialized or Redis failed. The local copy is dropped as by set().
      *
@@ -587,7 +661,7 @@ class NearCache implements CacheInterface
         $ok = false;
         if ($r = $this->redis()) {
             try {
-                $ok = $r->set($this->rprefix . $key, $payload, $ms === null ? ['nx'] : ['nx', 'px' => $ms]) === true;
+                $ok = $this->evalWithLease($r, self::ADD_LUA, $key, [$payload, $ms === null ? '' : (string) $ms]) === 1;
             } catch (\RedisException|\RedisClusterException) {
                 $this->failed();
             }
@@ -598,6 +672,11 @@ class NearCache implements CacheInterface
         return $ok;
     }
 
+    /** SET KEYS[1] ARGV[1] NX (PX ARGV[2] unless ''); if it did, DEL the lease KEYS[2] (if given). */
+    private const ADD_LUA = "local ok if ARGV[2] == '' then ok = redis.call('set', KEYS[1], ARGV[1], 'nx') "
+        . "else ok = redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) end "
+        . "if not ok then return 0 end if KEYS[2] then redis.call('del', KEYS[2]) end return 1";
+
     /**
      * Called from within remember()'s callback for $key: extends this
      * process's computation lease to $ms from now (default lease_ms), if it
@@ -605,7 +684,8 @@ class NearCache implements CacheInterface
      * process start computing the same key; a callback that may run long
      * calls this at its own safe points (between two steps). Returns false
      * when no lease of this process for $key is held any more (it expired
-     * and another process may be computing) or Redis failed.
+     * and another process may be computing, or a write of the key ended it:
+     * this computation's value will not be stored) or Redis failed.
      */
     public function extendLease(string $key, ?int $ms = null): bool
     {
@@ -614,7 +694,7 @@ class NearCache implements CacheInterface
             return false;
         }
         try {
-            return $r->eval(self::EXTEND_LUA, [Layout::leaseKey($this->ns, $key), $token, (string) max(1, $ms ?? $this->leaseMs)], 1) === 1;
+            return $r->eval(self::EXTEND_LUA, [$this->leaseKey($key), $token, (string) max(1, $ms ?? $this->leaseMs)], 1) === 1;
         } catch (\RedisException|\RedisClusterException) {
             $this->failed();
             return false;
@@ -629,7 +709,8 @@ class NearCache implements CacheInterface
 
     /**
      * KEYS[1] += ARGV[1] for a value TAG . "i:N;" or "N" (or none: 0), kept
-     * exact within 2^53 (Lua numbers), the TTL kept; false otherwise.
+     * exact within 2^53 (Lua numbers), the TTL kept, and the lease KEYS[2]
+     * (if given) deleted; false otherwise (nothing written).
      */
     private const INCR_LUA = <<<'LUA'
         local v = redis.call('GET', KEYS[1])
@@ -645,6 +726,7 @@ class NearCache implements CacheInterface
         n = n + tonumber(ARGV[1])
         if math.abs(n) > 9007199254740992 then return false end
         redis.call('SET', KEYS[1], ARGV[2] .. 'i:' .. string.format('%d', n) .. ';', 'KEEPTTL')
+        if KEYS[2] then redis.call('DEL', KEYS[2]) end
         return n
         LUA;
 
@@ -692,14 +774,15 @@ class NearCache implements CacheInterface
 
     /**
      * Computes $key's value with $callback, stores it with its computation
-     * time (unless the callback said not to, or the TTL is <= 0) and releases
-     * the lease $token (null: none held).
+     * time if the lease $token is still held (null: none held, never
+     * stored; nor when the callback said not to, or the TTL is <= 0) and
+     * releases the lease.
      *
      * @param null|int|\DateInterval $ttl
      */
     private function compute(string $key, $ttl, callable $callback, ?string $token, ?array &$metadata): mixed
     {
-        $leaseKey = Layout::leaseKey($this->ns, $key);
+        $leaseKey = $this->leaseKey($key);
         $save = true;
         $t0 = hrtime(true);
         $outer = $this->held[$key] ?? null;     // a nested remember() of the same key
@@ -725,31 +808,37 @@ class NearCache implements CacheInterface
         $ctime = (int) ceil((hrtime(true) - $t0) / 1e6);
         $ms = $this->ttlMs($ttl);
         $metadata = ['expiry' => $ms === null ? null : microtime(true) + $ms / 1000, 'ctime' => $ctime];
+        if ($token === null) {
+            return $value;      // no lease: nothing proves that no write came since the callback began
+        }
         $body = $save && ($ms === null || $ms > 0) ? $this->encode($value) : null;
-        $rc = $body !== null || $token !== null ? $this->redis() : null;
-        if ($rc !== null) {
+        if ($body === null) {
+            $this->release($leaseKey, $token);
+            return $value;
+        }
+        $stored = 0;
+        if ($rc = $this->redis()) {
             try {
-                // The value first, then the lease (a cluster: one by one).
-                $p = $this->cluster ? $rc : $rc->multi(\Redis::PIPELINE);
-                if ($body !== null) {
-                    $payload = self::META . pack('N', min($ctime, 0xffffffff)) . $body;
-                    $ms === null ? $p->set($this->rprefix . $key, $payload) : $p->set($this->rprefix . $key, $payload, ['px' => $ms]);
-                }
-                if ($token !== null) {
-                    $p->eval(self::RELEASE_LUA, [$leaseKey, $token], 1);
-                }
-                if (!$this->cluster) {
-                    $p->exec();
-                }
+                $payload = self::META . pack('N', min($ctime, 0xffffffff)) . $body;
+                $stored = $this->evalWithLease($rc, self::STORE_LUA, $key, [$token, $payload, $ms === null ? '' : (string) $ms], $token);
             } catch (\Throwable) {
                 $this->failed();
+                $stored = null;     // unknown
             }
         }
-        if ($body !== null) {
+        if ($stored !== 0) {
             $this->dropLocal([$key]);
         }
         return $value;
     }
+
+    /**
+     * If the lease KEYS[2] still holds ARGV[1]: deletes it and SETs KEYS[1]
+     * ARGV[2] (PX ARGV[3] unless ''); returns 1. Otherwise (the lease expired,
+     * or a write of the key deleted it) returns 0 and writes nothing.
+     */
+    private const STORE_LUA = "if redis.call('get', KEYS[2]) ~= ARGV[1] then return 0 end redis.call('del', KEYS[2]) "
+        . "if ARGV[3] == '' then redis.call('set', KEYS[1], ARGV[2]) else redis.call('set', KEYS[1], ARGV[2], 'px', ARGV[3]) end return 1";
 
     /** Deletes the lease key if it still holds $token. */
     private const RELEASE_LUA = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
@@ -982,7 +1071,21 @@ class NearCache implements CacheInterface
         $ok = false;
         if ($r = $this->redis()) {
             try {
-                $ok = $r->del(array_map(fn ($k) => $this->rprefix . $k, $keys)) !== false;
+                // Each key's lease with it (before it, where a cluster
+                // splits the DEL: the same slot, so one command anyway).
+                $del = [];
+                foreach ($keys as $k) {
+                    array_push($del, $this->leaseKey($k), $this->rprefix . $k);
+                }
+                $this->cluster && $r->clearLastError();
+                $ok = $r->del($del);
+                if ($this->tryAgain($r, $ok)) {
+                    $ok = true;
+                    foreach ($del as $rk) {     // each lease before its key
+                        $ok = $r->del($rk) !== false && $ok;
+                    }
+                }
+                $ok = $ok !== false;
             } catch (\RedisException|\RedisClusterException) {
                 $this->failed();
             }

@@ -43,6 +43,15 @@
 //                                  callback INCRs counter, then blocks for good;
 //                                  answers {"pid"} once it is computing
 //   kill-pid {"pid"}               SIGKILL and reap it
+//   remember-gate {"name","key","source","ttl"?,"beta"? (a number or "INF"),"options"?}  fork a worker whose
+//                                  remember() callback reads the Redis key source,
+//                                  reports it and blocks until remember-release;
+//                                  returns "price=" . source. Answers {"computing":
+//                                  true, "source"} once the callback read it ({"computing":
+//                                  false, "value"} if remember() returned without computing)
+//   remember-release {"name"}      unblock that callback; {"value"} remember() returned
+//   remember {"key","source","options"?}  remember() here, the callback returns
+//                                  "price=" . the Redis key source; {"value","computed"}
 //   remember-loop {"key","n","ttl","compute_ms","beta","counter"}  remember() n
 //                                  times here; {"pttls": PTTL of the key at each
 //                                  computation (-2: missing), "values"}
@@ -112,6 +121,7 @@ function cache(): ProbedNearCache
 $syncPid = 0;
 $waiter = null;     // set's WAIT connection
 $race = null;       // [pid, toChild, fromChild]
+$gates = [];        // remember-gate: name => [pid, socket]
 
 while (($line = fgets(STDIN)) !== false) {
     $cmd = json_decode($line, true);
@@ -358,6 +368,50 @@ while (($line = fgets(STDIN)) !== false) {
                 posix_kill($cmd['pid'], SIGKILL);
                 pcntl_waitpid($cmd['pid'], $st);
                 out(['ok' => true]);
+                break;
+            case 'remember-gate':
+                $pair = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
+                $pid = pcntl_fork();
+                if ($pid === 0) {
+                    fclose(STDIN);
+                    $c = new ProbedNearCache(connect($port), $ns, $cmd['options'] ?? []);
+                    $src = connect($port);
+                    $sock = $pair[1];
+                    $v = $c->remember($cmd['key'], $cmd['ttl'] ?? null, static function () use ($src, $cmd, $sock) {
+                        $s = $src->get($cmd['source']);
+                        fwrite($sock, json_encode(['source' => $s]) . "\n");
+                        fgets($sock);                  // until remember-release
+                        return 'price=' . $s;
+                    }, ($cmd['beta'] ?? 1.0) === 'INF' ? INF : (float) ($cmd['beta'] ?? 1.0));
+                    fwrite($sock, json_encode(['value' => $v]) . "\n");
+                    child_exit();
+                }
+                $r = json_decode((string) fgets($pair[0]), true);
+                if (is_array($r) && array_key_exists('source', $r)) {
+                    $gates[$cmd['name']] = [$pid, $pair[0]];
+                    out(['computing' => true, 'source' => $r['source']]);
+                } else {
+                    pcntl_waitpid($pid, $st);
+                    out(['computing' => false, 'value' => $r['value'] ?? null]);
+                }
+                break;
+            case 'remember-release':
+                [$pid, $sock] = $gates[$cmd['name']];
+                unset($gates[$cmd['name']]);
+                fwrite($sock, "go\n");
+                $r = json_decode((string) fgets($sock), true);
+                pcntl_waitpid($pid, $st);
+                out(is_array($r) ? $r : ['error' => 'worker gave no result']);
+                break;
+            case 'remember':
+                $c = new ProbedNearCache(connect($port), $ns, $cmd['options'] ?? []);
+                $src = connect($port);
+                $computed = false;
+                $v = $c->remember($cmd['key'], $cmd['ttl'] ?? null, static function () use ($src, $cmd, &$computed) {
+                    $computed = true;
+                    return 'price=' . $src->get($cmd['source']);
+                });
+                out(['value' => $v, 'computed' => $computed]);
                 break;
             case 'remember-loop':
                 $c = cache();

@@ -376,7 +376,7 @@ final class ClusterSync
                         $k = substr($rk, strlen($this->prefix));
                         if (str_contains($k, '@')) {
                             if (str_starts_with($k, '@l:')) {
-                                \shardcache_delete($this->lprefix . 'l:' . substr($k, 3));
+                                \shardcache_delete($this->lprefix . 'l:' . Layout::leasedKey($this->ns, $k));
                             }
                             continue;
                         }

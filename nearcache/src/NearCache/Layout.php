@@ -25,10 +25,17 @@ namespace Shardcache\NearCache;
  *                          it atomically with the values they cache. Not
  *                          on a Redis Cluster (one database, no SWAPDB):
  *                          there the state's TOKEN is "cluster".
- *   ns:@l:KEY              remember()'s computation lease of KEY: a random
+ *   ns:@l:{ns:KEY}         remember()'s computation lease of KEY: a random
  *                          token, SET NX PX lease_ms by the process that
- *                          computes KEY, deleted by it (if still its token)
- *                          once the value is stored.
+ *                          computes KEY. Its hash tag is the value key ns:KEY,
+ *                          so both are in one Redis Cluster slot (one Lua
+ *                          script may use both). The holder stores the value
+ *                          and deletes the lease in one script, only while
+ *                          the lease still holds its token; every write of
+ *                          KEY (set, delete, add, increment, clear) deletes
+ *                          the lease in the same command or script (or just
+ *                          before its SET), so a computation that started
+ *                          before a write never stores after it.
  *
  * Local segment (shardcache_* functions)
  *   nc:ns:@state           pack('q2', GEN, HBMS) . TOKEN; written by Sync only.
@@ -49,7 +56,7 @@ namespace Shardcache\NearCache;
  *                          key changed or vanished (delete, TTL, eviction).
  *   nc:ns:l:KEY            wake marker of remember()'s waiters for KEY: 8
  *                          random bytes (shardcache_add by a waiter), deleted
- *                          by Sync when Redis reports ns:@l:KEY modified
+ *                          by Sync when Redis reports ns:@l:{ns:KEY} modified
  *                          (taken, released, expired). Waiters also watch
  *                          the epoch, which Sync deletes when KEY is written.
  *   nc:ns:GEN:v:KEY        EPOCH . pack('q', EXPMS) . payload: the local copy,
@@ -95,7 +102,18 @@ final class Layout
     /** The Redis key of KEY's computation lease (NearCache::remember()). */
     public static function leaseKey(string $ns, string $key): string
     {
-        return $ns . ':@l:' . $key;
+        return $ns . ':@l:{' . $ns . ':' . $key . '}';
+    }
+
+    /**
+     * KEY of a lease key given without its "ns:" (as "@l:{ns:KEY}"); the
+     * part after "@l:" as it is for any other form.
+     */
+    public static function leasedKey(string $ns, string $rest): string
+    {
+        $k = substr($rest, 3);
+        $head = '{' . $ns . ':';
+        return str_starts_with($k, $head) && str_ends_with($k, '}') ? substr($k, strlen($head), -1) : $k;
     }
 
     /** The state's bytes (see nc:ns:@state). */

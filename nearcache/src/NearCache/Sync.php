@@ -236,7 +236,7 @@ final class Sync
                         if (str_starts_with($k, '@l:')) {
                             // A remember() lease taken, released or expired:
                             // wake this host's waiters for the key.
-                            \shardcache_delete($this->lprefix . 'l:' . substr($k, 3));
+                            \shardcache_delete($this->lprefix . 'l:' . Layout::leasedKey($this->ns, $k));
                         }
                         continue;               // another host's heartbeat, the token
                     }

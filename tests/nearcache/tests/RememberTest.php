@@ -6,6 +6,7 @@ namespace Shardcache\NearCacheTests;
 
 use PHPUnit\Framework\TestCase;
 use Shardcache\NearCache;
+use Shardcache\NearCache\Layout;
 use Shardcache\NearCacheTests\Support\Host;
 use Shardcache\NearCacheTests\Support\RedisServer;
 
@@ -107,7 +108,7 @@ final class RememberTest extends TestCase
         $this->assertCount(6, $res);
         $this->assertCount(1, array_unique(array_column($res, 'value')));
         $this->assertSame(1, (int) $r->get('count:long2'), 'extended: computed once');
-        $this->assertFalse((bool) $r->exists(self::NS . ':@l:long2'), 'the lease was released');
+        $this->assertFalse((bool) $r->exists(Layout::leaseKey(self::NS, 'long2')), 'the lease was released');
         $this->assertFalse((new NearCache($r, self::NS))->extendLease('long2'), 'no lease held outside remember()');
     }
 
@@ -122,7 +123,7 @@ final class RememberTest extends TestCase
         $this->assertTrue($hold['computing']);
         $this->assertSame(1, (int) $r->get('count:dead'));
         $a('kill-pid', ['pid' => $hold['pid']]);     // dies holding the lease
-        $this->assertGreaterThan(0, $r->pttl(self::NS . ':@l:dead'), 'the dead holder\'s lease is still there');
+        $this->assertGreaterThan(0, $r->pttl(Layout::leaseKey(self::NS, 'dead')), 'the dead holder\'s lease is still there');
         $res = $this->stampede('dead', 'count:dead', 2, 100, $opts);
         $done = self::nowMs();
         $this->assertCount(6, $res);
@@ -130,7 +131,7 @@ final class RememberTest extends TestCase
         $this->assertNotSame('holder', $res[0]['value']);
         $this->assertSame(2, (int) $r->get('count:dead'), 'the holder\'s, then exactly one more');
         $this->assertGreaterThanOrEqual($leaseMs, $done - $t0, 'nobody computed before the lease expired');
-        $this->assertFalse((bool) $r->exists(self::NS . ':@l:dead'), 'the lease was released');
+        $this->assertFalse((bool) $r->exists(Layout::leaseKey(self::NS, 'dead')), 'the lease was released');
     }
 
     public function testEarlyRecomputationOnlyWithBeta(): void
@@ -179,7 +180,7 @@ final class RememberTest extends TestCase
             $save = false;
             return 'x';
         }));
-        $this->assertFalse((bool) self::$redis->client()->exists(self::NS . ':nosave', self::NS . ':@l:nosave'));
+        $this->assertFalse((bool) self::$redis->client()->exists(self::NS . ':nosave', Layout::leaseKey(self::NS, 'nosave')));
         // An exception releases the lease at once.
         try {
             $c->remember('throws', 60, function () {
@@ -188,7 +189,7 @@ final class RememberTest extends TestCase
             $this->fail('no exception');
         } catch (\DomainException) {
         }
-        $this->assertFalse((bool) self::$redis->client()->exists(self::NS . ':@l:throws'));
+        $this->assertFalse((bool) self::$redis->client()->exists(Layout::leaseKey(self::NS, 'throws')));
         // An internal function as callback (called without arguments).
         $this->assertIsInt($c->remember('time', 60, 'time'));
         // A string that looks like the remember() format is stored tagged.
