@@ -99,28 +99,41 @@ typedef struct sc_cache {
      * per sc_cache_init or sc_cache_attach): what a thread remembered of
      * another mapping (sc_fetch_memos) is never used with this one. */
     uint64_t gen;
-    /* Set by the glue for a named segment (which other PHP builds may
-     * share), else NULL: whether a zero-copy value's bytes (len of them
-     * readable, any alignment) are a layout this process cannot read. Such
-     * an entry is absent for this process in every operation, as an
-     * expired one is (sc_cache_entry_absent); it stays for the others. */
-    bool (*unreadable)(const char *value, uint32_t len);
+    /* Set by the glue for a named segment (which other PHP builds, and
+     * processes with another serializer, may share), else NULL: whether a
+     * value of type vtype (one that sc_cache_vtype_checked names) whose
+     * bytes are value (len of them readable, any alignment; read with no
+     * lock they may be torn, and the caller's sequence check decides) is
+     * one this process cannot read. Such an entry is absent for this
+     * process in every operation, as an expired one is
+     * (sc_cache_entry_absent); it stays for the others. Reads only value. */
+    bool (*unreadable)(uint8_t vtype, const char *value, uint32_t len);
     /* Set by the glue when entries have owners (isolation), else NULL:
      * the owner of an entry from its hash and key. Stores that evict then
      * spare the owners within their fair share (sc_fair.h). */
     sc_fair_owner_fn owner_of;
 } sc_cache;
 
+/* Whether c->unreadable is asked about values of vtype: zero-copy
+ * layouts (of another PHP build) and serialized values (of another
+ * serializer). */
+static inline bool sc_cache_vtype_checked(uint8_t vtype)
+{
+    return vtype == SC_V_ZC || vtype == SC_V_SERIALIZED;
+}
+
 /* Whether e holds no value for this process at now: expired or deleted
- * (sc_evict_is_expired), or a zero-copy value it cannot read. e was found
- * in a table of c's segment, under the lock or optimistically (then only
- * bytes inside the segment are read, and the caller checks seq after). */
+ * (sc_evict_is_expired), or a value it cannot read (c->unreadable). e was
+ * found in a table of c's segment, under the lock or optimistically (then
+ * only bytes inside the segment are read, and the caller checks seq after). */
 static inline bool sc_cache_entry_absent(const sc_cache *c, const sc_entry *e, int64_t now)
 {
+    uint8_t vtype;
+
     if (sc_evict_is_expired(e, now)) {
         return true;
     }
-    if (SC_UNLIKELY(c->unreadable != NULL) && e->vtype == SC_V_ZC) {
+    if (SC_UNLIKELY(c->unreadable != NULL) && sc_cache_vtype_checked(vtype = e->vtype)) {
         const char *v = (const char *)(e + 1) + e->key_len;
         uint64_t at = (uint64_t)(v - c->seg.base), len = e->val_len;
         if (at >= c->seg.size) {
@@ -129,7 +142,7 @@ static inline bool sc_cache_entry_absent(const sc_cache *c, const sc_entry *e, i
         if (len > c->seg.size - at) {
             len = c->seg.size - at;
         }
-        return c->unreadable(v, (uint32_t)len);
+        return c->unreadable(vtype, v, (uint32_t)len);
     }
     return false;
 }

@@ -299,8 +299,9 @@ bool sc_layout_global_held(const sc_seg *seg);
 
 /* The segment's identity: what a process checks before it trusts a segment
  * file made by another process (sc_file.c). Bump SC_FORMAT whenever the
- * meaning of shared data changes without its layout changing. */
-#define SC_FORMAT 2
+ * meaning of shared data changes without its layout changing (3: the
+ * glue's third-party serialized values name their serializer). */
+#define SC_FORMAT 3
 #define SC_VERSION_LEN 32
 #define SC_CLOSED_MARK UINT32_C(0x434c4f53) /* "CLOS" */
 

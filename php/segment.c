@@ -21,6 +21,7 @@
 #include "owner.h"
 #include "compat.h"
 #include "zc.h"
+#include "serialized.h"
 #include "sc_cache.h"
 #include "sc_file.h"
 
@@ -199,6 +200,19 @@ static bool php_sc_start_private(const char *err, int level)
     return true;
 }
 
+/* sc_cache.unreadable for a named segment: values that another process
+ * sharing the file stored and this one cannot read. Zero-copy arrays of
+ * another PHP build's shape (php_sc_zc_unreadable), and values serialized
+ * by an apc.serializer this process does not have
+ * (php_sc_serialized_foreign). */
+static bool php_sc_segment_unreadable(uint8_t vtype, const char *value, uint32_t len)
+{
+    if (vtype == SC_V_SERIALIZED) {
+        return php_sc_serialized_foreign(value, len);
+    }
+    return vtype == SC_V_ZC && php_sc_zc_unreadable(value, len);
+}
+
 /* Maps the named segment `value` (a shardcache.segment value). Warnings are
  * startup warnings at startup and ordinary ones in a request. */
 static bool php_sc_attach_named(const char *value, int level)
@@ -225,9 +239,11 @@ static bool php_sc_attach_named(const char *value, int level)
     if (res.note[0]) {
         php_error_docref(NULL, level, "shardcache: %s", res.note);
     }
-    /* Another PHP build may share the file: its zero-copy arrays of
-     * another shape are absent here, in every function. */
-    php_sc_shared_cache.unreadable = php_sc_zc_unreadable;
+    /* Another PHP build may share the file, and processes with another
+     * apc.serializer: their zero-copy arrays of another shape, and their
+     * values of a serializer this process does not have, are absent here,
+     * in every function. */
+    php_sc_shared_cache.unreadable = php_sc_segment_unreadable;
     php_sc_shm_bytes = sc_cache_seg_size(&php_sc_shared_cache);
     ZEND_ASSERT(sc_cache_seg_named(&php_sc_shared_cache));
     php_sc_segment_ready(res.created);

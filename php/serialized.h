@@ -1,7 +1,8 @@
 /*
  * php/serialized.h - the serialized-value codec: SC_V_SERIALIZED data that
  * is serialize() text (and one NUL byte) or a third-party serializer's
- * bytes (0x00 first), and the apc.serializer in use (php/serialized.c).
+ * bytes (0x00, its name and 0x00 first), the apc.serializer in use and the
+ * serializers this process can decode with (php/serialized.c).
  * The object form, the third kind of SC_V_SERIALIZED data, is
  * php/object.c's.
  */
@@ -16,14 +17,28 @@
 typedef int (*php_sc_ext_serialize_fn)(unsigned char **buf, size_t *buf_len, const zval *value, void *config);
 typedef int (*php_sc_ext_unserialize_fn)(zval *value, unsigned char *buf, size_t buf_len, void *config);
 
-/* Values that must be serialized go through ser/unser instead of php
- * serialize(), and none takes the object form; NULL: php serialize().
- * Called once at module startup, before any value is stored, and never
- * while requests run: every process sharing the segment then decodes with
- * the serializer that encoded (the choice is inherited across fork). */
-void php_sc_serialized_set_serializer(php_sc_ext_serialize_fn ser, php_sc_ext_unserialize_fn unser, void *config);
+/* Values that must be serialized go through ser/unser, the serializer
+ * registered as name (not empty, no NUL byte, a string that lives as long
+ * as the module), instead of php serialize(), and none takes the object
+ * form; name NULL: php serialize(). Also forgets every decoder that
+ * php_sc_serialized_add_reader gave, and makes this one the first. Called
+ * at module startup, before any value is stored, and never while requests
+ * run (the choice is inherited across fork). */
+void php_sc_serialized_set_serializer(const char *name, php_sc_ext_serialize_fn ser, php_sc_ext_unserialize_fn unser,
+                                      void *config);
+/* One more serializer this process can decode values with, besides the
+ * one in use: a value stored by another process with that apc.serializer
+ * (on a named segment) is decoded with unser. The first one given for a
+ * name stays. Module startup only, after php_sc_serialized_set_serializer. */
+void php_sc_serialized_add_reader(const char *name, php_sc_ext_unserialize_fn unser, void *config);
 /* Whether a third-party serializer is in use (set above). */
 bool php_sc_serialized_external(void);
+/* Whether SC_V_SERIALIZED data (len bytes, any alignment, possibly being
+ * changed by a writer: it reads only a few bytes from its start) is in
+ * the third-party form of a serializer this process does not have: a
+ * value it cannot decode. No PHP state is used: safe under the core's
+ * locks, and for every thread. */
+bool php_sc_serialized_foreign(const char *data, size_t len);
 
 /* Encodes value with the serializer in use into *out (SC_V_SERIALIZED,
  * owned_str or owned_buf). FAILURE: it raised what it raises (a warning,

@@ -31,10 +31,15 @@
  *   - igbinary started before shardcache (its MINIT found no constant): its
  *     exported C API (igbinary_serialize / igbinary_unserialize).
  *
+ * Every serializer this process has (registered, or igbinary's C API)
+ * also decodes: a value in the third-party form names the serializer that
+ * wrote it (php/serialized.c), so a process on a named segment shared with
+ * processes of another apc.serializer decodes their values when it has
+ * their serializer, and finds them absent when it has not.
+ *
  * Invariants: the registry is written only during module startup (MINITs run
  * one at a time) and read afterwards; the choice never changes after
- * post-startup, so every process of the server decodes with the serializer
- * that encoded.
+ * post-startup (forked workers inherit it).
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
@@ -94,7 +99,7 @@ void php_sc_serializer_minit(int module_number, bool publish_hook)
      * run's registrations (they point into extensions that may have moved). */
     memset(php_sc_serializers, 0, sizeof(php_sc_serializers));
     php_sc_nserializers = 0;
-    php_sc_serialized_set_serializer(NULL, NULL, NULL);
+    php_sc_serialized_set_serializer(NULL, NULL, NULL, NULL);
     snprintf(php_sc_serializer_desc, sizeof(php_sc_serializer_desc), "php");
     if (!publish_hook) {
         return;
@@ -161,21 +166,44 @@ static bool php_sc_igbinary_api_available(void)
 
 /* ---- the choice ---- */
 
+/* Every serializer this process has, besides the one in use (given
+ * first), decodes the values that other processes stored with it on a
+ * shared named segment: the ones registered here, and igbinary through its
+ * C API when it did not register. (Serializers registered with APCu when
+ * APCu is loaded too are found by name only: the one in use.) */
+static void php_sc_serializer_add_readers(void)
+{
+    int i;
+
+    for (i = 0; i < php_sc_nserializers; i++) {
+        php_sc_serialized_add_reader(php_sc_serializers[i].name, php_sc_serializers[i].unserialize,
+                                     php_sc_serializers[i].config);
+    }
+    if (!php_sc_serializer_registered("igbinary") && php_sc_igbinary_api_available()) {
+        php_sc_igb_serialize = (int (*)(uint8_t **, size_t *, zval *))php_sc_module_symbol("igbinary", "igbinary_serialize");
+        php_sc_igb_unserialize =
+            (int (*)(const uint8_t *, size_t, zval *))php_sc_module_symbol("igbinary", "igbinary_unserialize");
+        php_sc_serialized_add_reader("igbinary", php_sc_igbinary_unserialize, NULL);
+    }
+}
+
 void php_sc_serializer_select(const char *name)
 {
     const php_sc_apc_serializer *found = NULL;
     php_sc_apc_serializer from_apcu;
     int i;
 
-    php_sc_serialized_set_serializer(NULL, NULL, NULL);
+    php_sc_serialized_set_serializer(NULL, NULL, NULL, NULL);
     php_sc_plain_set_native_refs(false);
     if (!name || !*name || strcmp(name, "php") == 0) {
         snprintf(php_sc_serializer_desc, sizeof(php_sc_serializer_desc), "php");
+        php_sc_serializer_add_readers();
         return;
     }
     if (strcmp(name, "default") == 0) {
         snprintf(php_sc_serializer_desc, sizeof(php_sc_serializer_desc), "default");
         php_sc_plain_set_native_refs(true);
+        php_sc_serializer_add_readers();
         return;
     }
     for (i = 0; i < php_sc_nserializers; i++) {
@@ -214,9 +242,11 @@ void php_sc_serializer_select(const char *name)
         snprintf(php_sc_serializer_desc, sizeof(php_sc_serializer_desc), "default (apc.serializer '%.100s' is not registered)",
                  name);
         php_sc_plain_set_native_refs(true);
+        php_sc_serializer_add_readers();
         return;
     }
-    php_sc_serialized_set_serializer(found->serialize, found->unserialize, found->config);
+    php_sc_serialized_set_serializer(found->name, found->serialize, found->unserialize, found->config);
+    php_sc_serializer_add_readers();
 }
 
 const char *php_sc_serializer_describe(void)

@@ -21,8 +21,9 @@
  * is taken (then the thread copies). */
 void php_sc_zc_enter(void);
 
-/* sc_cache.unreadable (sc_cache.h): the value bytes (any alignment, len
- * bytes that can be read) are an array or object layout of another shape. */
+/* For sc_cache.unreadable (sc_cache.h; php/segment.c): the bytes of an
+ * SC_V_ZC value (any alignment, len bytes that can be read) are an array
+ * or object layout of another shape. */
 bool php_sc_zc_unreadable(const char *value, uint32_t len);
 
 /* Fetch: makes the sink borrow zero-copy entries when this thread may

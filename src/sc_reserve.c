@@ -133,8 +133,8 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
         const sc_entry *e;
 
         if (sc_cache_fetch_hashed(c, key, hash, sc_seg_shard_index(seg, hash), now, sink, out) == SC_OK
-            && !(SC_UNLIKELY(c->unreadable != NULL) && out->vtype == SC_V_ZC && out->len <= UINT32_MAX
-                 && c->unreadable(out->data, (uint32_t)out->len))) {
+            && !(SC_UNLIKELY(c->unreadable != NULL) && sc_cache_vtype_checked(out->vtype)
+                 && out->len <= UINT32_MAX && c->unreadable(out->vtype, out->data, (uint32_t)out->len))) {
             return SC_OK;
         }
         if (!self) {

@@ -150,9 +150,10 @@ static inline sc_pinned_result sc_update_pinned(sc_cache *c, sc_shard *shard, co
         m->seq = start;
         m->e = e;
     }
-    /* A zero-copy value may be one this process cannot read, which is
-     * absent for it (sc_cache_entry_absent): the locked path decides. */
-    return SC_UNLIKELY(vtype == SC_V_ZC) ? SC_PINNED_LOCK : SC_PINNED_DONE;
+    /* A zero-copy or serialized value (not an int: nothing was changed)
+     * may be one this process cannot read, which is absent for it
+     * (sc_cache_entry_absent): the locked path decides. */
+    return SC_UNLIKELY(sc_cache_vtype_checked(vtype)) ? SC_PINNED_LOCK : SC_PINNED_DONE;
 }
 
 sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64_t a, int64_t b, uint32_t ttl,
