@@ -43,7 +43,12 @@
  *       kind only to see whether it is FREE, which only it can make so.
  *   Read under the pool lock by sc_alloc_reclaim_shard and sc_info.c's walk
  *   (cls and nused with relaxed loads, bounds-checked: they may be a
- *   moment old). */
+ *   moment old).
+ *   head of a slab or large run's head page: set to the page itself by
+ *   whoever makes the run (as above) and read by nobody but the check of
+ *   a restarted named segment: its last user links each shard's runs
+ *   through it at detach (sc_verify_close, exclusive flock), the shard's
+ *   first locker follows the links (sc_verify_shard). */
 typedef struct sc_page {
     uint8_t kind;       /* SC_PAGE_* */
     uint8_t cls;        /* slab: size class */
@@ -51,7 +56,10 @@ typedef struct sc_page {
                            caller's, sc_alloc_retag_locked) */
     uint32_t run;       /* head of a run (free, slab, large): pages in the run;
                            tail of a free run: pages in the run */
-    uint32_t head;      /* inner page of a slab, tail of a free run: head page */
+    uint32_t head;      /* inner page of a slab, tail of a free run: head page;
+                           head of a slab or large run of a shard: the next
+                           run of that shard's chain (sc_verify.c), SC_NONE
+                           at its end; nothing else reads it there */
     uint32_t nused;     /* slab: objects handed out */
     uint32_t free_obj;  /* slab: byte offset + 1 of the first free object, 0 = none */
     uint32_t bump;      /* slab: bytes at the start of the slab ever handed out */

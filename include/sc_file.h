@@ -45,9 +45,11 @@ int sc_file_attach(sc_seg *seg, const sc_file_opts *opts, sc_file_result *res, c
 
 /* Unmaps a named segment (sc_layout_destroy). The last user (it gets the
  * file's exclusive flock, and opened the file itself: not a forked child)
- * first stores the file's checksum and marks it closed, so that the next
- * first user may trust the body exactly; any other detacher marks it not
- * closed. An anonymous segment is only unmapped. */
+ * first gives every shard it used the checksum of its pages, stores the
+ * metadata's checksum and marks the file closed (sc_verify_close), so
+ * that the next first user may trust the metadata at once and each
+ * shard once checked; any other detacher marks it not closed. An
+ * anonymous segment is only unmapped. */
 void sc_file_detach(sc_seg *seg);
 
 /* Whether a shardcache.segment value names a file per process ("%p"). */

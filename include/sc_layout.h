@@ -177,6 +177,14 @@ _Static_assert(sizeof(sc_shard_head) == SC_CACHELINE, "a shard head is one cache
  *       lockers that were told the previous owner died.
  *   index, head_rel, live_rel: written once when the segment is made
  *       (sc_layout_format, one process), read with no lock afterwards.
+ *   verify, vhead, body_sum: named segments only (sc_verify.c). Written
+ *       by the last user of the file as it detaches (exclusive flock: no
+ *       other process maps it) and by the locker that checks a pending
+ *       shard (mutex held, window odd); read by every locker (verify, on
+ *       the line it has just written) and by the first user after a
+ *       restart; read with a relaxed load and no lock, as a hint, by
+ *       fetches that found the window odd (sc_cache.c: straight to the
+ *       lock). Zero in an anonymous segment.
  *   alloc: REPAIR lock (sc_alloc.c), reset by repair and clear. Its figures
  *       (the lanes' used_bytes, requested_bytes, nobjects; spare_reuses,
  *       spare_pages) are read with relaxed atomic loads and no lock by
@@ -189,6 +197,13 @@ _Static_assert(sizeof(sc_shard_head) == SC_CACHELINE, "a shard head is one cache
 typedef struct sc_shard {
     _Alignas(SC_CACHELINE) sc_mutex lock;
     uint32_t dirty;        /* a REPAIR holder has the lock (see sc_shard.c) */
+    /* Named segments (sc_verify.c): SC_VERIFY_PENDING while the shard's
+     * pages are as the last user of the file left them and not yet checked
+     * against body_sum; vhead: the first of its runs (page index, SC_NONE:
+     * none), linked through their head descriptors' head fields. */
+    uint32_t verify;
+    uint32_t vhead;
+    uint64_t body_sum;
     /* -- state of the lock's holders, each field under the lock named
      *    above; nothing an optimistic reader looks at. stats, then alloc:
      *    the counters every allocation and free writes are its lanes',
@@ -299,11 +314,12 @@ bool sc_layout_global_held(const sc_seg *seg);
 
 /* The segment's identity: what a process checks before it trusts a segment
  * file made by another process (sc_file.c). Bump SC_FORMAT whenever the
- * meaning of shared data changes without its layout changing (3: the
- * glue's third-party serialized values name their serializer). */
+ * meaning of shared data changes without its layout changing. */
 #define SC_FORMAT 3
 #define SC_VERSION_LEN 32
 #define SC_CLOSED_MARK UINT32_C(0x434c4f53) /* "CLOS" */
+/* sc_shard.verify of a shard whose pages wait for their check (sc_verify.c). */
+#define SC_VERIFY_PENDING UINT32_C(0x56455249) /* "VERI" */
 
 /* The segment header at offset 0.
  *   identity, requested settings, layout (magic .. initial_capacity,
@@ -315,8 +331,9 @@ bool sc_layout_global_held(const sc_seg *seg);
  *   closed, sum, kernel_boot: named segments only (sc_file.c). closed and
  *       sum are written by a process that detaches holding the file's
  *       exclusive flock (the last user: closed = SC_CLOSED_MARK, sum = the
- *       file's checksum), and closed is cleared (atomic store) by every
- *       process that maps the file before it uses it. kernel_boot (the
+ *       checksum of everything before the data area, sc_verify.c), and
+ *       closed is cleared (atomic store) by every process that maps the
+ *       file before it uses it. kernel_boot (the
  *       kernel's boot id) is written by the maker and by the first user
  *       after a restart, exclusive flock held. Read only by the first user
  *       after a restart, to decide whether the body may be trusted.
@@ -377,7 +394,8 @@ typedef struct sc_header {
      * segment (sc_file.c: what a restart may trust). */
     uint32_t closed;         /* SC_CLOSED_MARK, or 0 while in use */
     uint32_t unused_closed;
-    uint64_t sum;            /* checksum of the file, closed and sum read as 0 */
+    uint64_t sum;            /* checksum of everything before data_off, closed and sum read as 0
+                                (sc_verify_meta_sum); each shard's pages have their own (body_sum) */
     char kernel_boot[40];    /* /proc/sys/kernel/random/boot_id, or "" */
     _Alignas(SC_CACHELINE) sc_mutex global_lock;
     _Alignas(SC_CACHELINE) sc_pool pool;

@@ -705,6 +705,15 @@ static inline __attribute__((always_inline)) sc_status sc_cache_fetch_done(sc_ca
     return status;
 }
 
+/* Whether a reader that found the shard's window odd should go to the
+ * lock at once: the window is a restarted named segment's, whose pages
+ * only a locker checks (sc_verify.c). A relaxed read with no lock, a hint
+ * only: the locker decides. */
+static inline bool sc_cache_pending(const sc_shard *shard)
+{
+    return __atomic_load_n(&shard->verify, __ATOMIC_RELAXED) == SC_VERIFY_PENDING;
+}
+
 /* Every try after a first one that did not succeed: optimistic reads while
  * the shard's counter lets them, then under the lock. tries: optimistic
  * tries already spent; retried: the first one failed its check. */
@@ -730,6 +739,9 @@ static __attribute__((noinline)) sc_status sc_cache_fetch_slow(sc_cache *c, cons
         uint64_t start = sc_seq_read_begin(&head->seq);
         int r;
         if (SC_UNLIKELY(start & 1)) {
+            if (sc_cache_pending(shard)) {
+                break;
+            }
             if (++spins < SC_ODD_SPINS) {
                 sc_cpu_relax();
                 continue;
@@ -866,6 +878,9 @@ sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
         uint32_t slot;
         const sc_entry *e;
         if (start & 1) {
+            if (sc_cache_pending(shard)) {
+                break;
+            }
             sc_cpu_relax();
             continue;
         }

@@ -27,9 +27,12 @@
  * locks, counts the boot in hdr->boots, then takes the shared flock.
  * Later attachers check the shard constants and locks (sc_file_body_sane)
  * and replace a file that fails. Replacing is serialised by a flock on
- * ".<name>.lock" beside the file. The last user to detach stores a
- * checksum and marks the file closed (sc_file_detach). "%p" segments are
- * private files with no name.
+ * ".<name>.lock" beside the file. The last user to detach gives each
+ * shard it used a checksum of its pages, stores a checksum of the
+ * metadata and marks the file closed (sc_file_detach, sc_verify.c); the
+ * next first user checks the metadata at attach and each shard at its
+ * first lock, so a start reads what it uses, not the whole file.
+ * "%p" segments are private files with no name.
  *
  * Locks: only flocks on the file. The shared one is held as long as the
  * mapping (sc_layout_destroy closes the file; the kernel drops it when the
@@ -61,6 +64,7 @@
 #include "sc_file.h"
 #include "sc_epoch.h"
 #include "sc_alloc.h"
+#include "sc_verify.h"
 
 /* mmap of the whole file. Test-only knob: SHARDCACHE_TEST_AVOID_ADDR (an
  * address, hex) reserves that range with a blocker first, so that the
@@ -559,66 +563,6 @@ static void sc_file_kernel_boot(char *out, size_t outlen)
     out[strcspn(out, "\n")] = '\0';
 }
 
-/* A checksum of words (xxHash64's round on four lanes). */
-typedef struct sc_file_hash {
-    uint64_t v[4];
-    uint64_t n;
-} sc_file_hash;
-
-#define SC_FILE_P1 UINT64_C(0x9E3779B185EBCA87)
-#define SC_FILE_P2 UINT64_C(0xC2B2AE3D27D4EB4F)
-
-static inline uint64_t sc_file_round(uint64_t acc, uint64_t w)
-{
-    acc += w * SC_FILE_P2;
-    acc = (acc << 31) | (acc >> 33);
-    return acc * SC_FILE_P1;
-}
-
-static void sc_file_hash_words(sc_file_hash *st, const uint64_t *w, size_t n)
-{
-    size_t i = 0;
-
-    for (; i < n && (st->n & 3); i++, st->n++) {
-        st->v[st->n & 3] = sc_file_round(st->v[st->n & 3], w[i]);
-    }
-    for (; i + 4 <= n; i += 4, st->n += 4) {
-        st->v[0] = sc_file_round(st->v[0], w[i]);
-        st->v[1] = sc_file_round(st->v[1], w[i + 1]);
-        st->v[2] = sc_file_round(st->v[2], w[i + 2]);
-        st->v[3] = sc_file_round(st->v[3], w[i + 3]);
-    }
-    for (; i < n; i++, st->n++) {
-        st->v[st->n & 3] = sc_file_round(st->v[st->n & 3], w[i]);
-    }
-}
-
-/* The checksum of the whole mapped file, with closed and sum read as 0.
- * About 8 GB/s: a whole-file read, done only by a last user detaching and
- * by a first user after a restart. */
-static uint64_t sc_file_sum(const sc_seg *seg)
-{
-    const uint64_t zero[2] = {0, 0};
-    const uint64_t *w = (const uint64_t *)(const void *)seg->base;
-    size_t at = offsetof(sc_header, closed) / 8, after = (offsetof(sc_header, sum) + 8) / 8;
-    sc_file_hash st = {{SC_FILE_P1, SC_FILE_P2, 0, UINT64_C(0x165667B19E3779F9)}, 0};
-    uint64_t h;
-    int i;
-
-    _Static_assert(offsetof(sc_header, closed) % 8 == 0 && offsetof(sc_header, sum) == offsetof(sc_header, closed) + 8,
-                   "closed and sum are the two words the checksum skips");
-    sc_file_hash_words(&st, w, at);
-    sc_file_hash_words(&st, zero, 2);
-    sc_file_hash_words(&st, w + after, seg->size / 8 - after);
-    h = st.n;
-    for (i = 0; i < 4; i++) {
-        h = (h ^ sc_file_round(0, st.v[i])) * SC_FILE_P1 + UINT64_C(0x85EBCA77C2B2AE63);
-    }
-    h ^= h >> 29;
-    h *= SC_FILE_P2;
-    return h ^ (h >> 32);
-}
-
 /* What every process checks before it uses a mapped segment whose header
  * passed sc_file_header_trusted: the constants each shard keeps about
  * itself (its index and where its head and the liveness table are: a
@@ -663,8 +607,10 @@ static bool sc_file_body_sane(const sc_seg *seg, char *note, size_t notelen)
 
 /* The first user after a restart (exclusive flock held, the body mapped):
  * whether the body may be trusted as the previous run left it. A file its
- * last user closed is trusted only if its checksum still matches (then it
- * is byte for byte what that user left, with no lock held). A file whose
+ * last user closed is trusted only if its metadata checksum still matches
+ * (then everything before the data area is byte for byte what that user
+ * left, with no lock held; each shard's pages are checked at its first
+ * lock: sc_verify.c). A file whose
  * users stopped without closing it (killed, or stopped by php-fpm's fast
  * shutdown) is trusted only under the kernel that ran them (its page cache
  * is then what they wrote: a crash of a holder is repaired by the next
@@ -676,7 +622,7 @@ static bool sc_file_boot_trusted(const sc_seg *seg, const char *kboot, char *not
     const sc_header *hdr = seg->hdr;
 
     if (hdr->closed == SC_CLOSED_MARK) {
-        if (sc_file_sum(seg) != hdr->sum) {
+        if (sc_verify_meta_sum(seg) != hdr->sum) {
             snprintf(note, notelen, "it was changed after its last user closed it");
             return false;
         }
@@ -691,7 +637,8 @@ static bool sc_file_boot_trusted(const sc_seg *seg, const char *kboot, char *not
     }
     /* Nobody else maps it: the shard tables hold still. A shard left with
      * its window odd is emptied by its next locker, whatever its table
-     * says (sc_shard.c); every other table is used as it is. */
+     * says, or, when its check is pending (sc_verify.c), checked by it
+     * first (sc_shard.c); every other table is used as it is. */
     for (uint32_t i = 0; i < seg->nshards; i++) {
         if (!(seg->heads[i].seq & 1) && !sc_table_sane(seg, &seg->heads[i].table)) {
             snprintf(note, notelen, "the table of its shard %u is damaged", i);
@@ -885,6 +832,7 @@ static int sc_file_attach_boot(sc_seg *seg, int fd, const char *kboot, const sc_
         res->created = true;
         res->booted = true;
     } else {
+        sc_verify_boot(seg);
         sc_file_boot_clear(seg, res);
     }
     seg->hdr->boots++;
@@ -1074,9 +1022,14 @@ void sc_file_detach(sc_seg *seg)
         sc_live_leave(&hdr->live);
         if (seg->opener == (int)getpid() && fstat(seg->fd, &st) == 0 && st.st_nlink > 0
             && flock(seg->fd, LOCK_EX | LOCK_NB) == 0) {
-            /* The last user: nobody else maps the file. */
-            hdr->sum = sc_file_sum(seg);
-            __atomic_store_n(&hdr->closed, SC_CLOSED_MARK, __ATOMIC_SEQ_CST);
+            /* The last user: nobody else maps the file. Closed only when
+             * every shard could be given its checksum. */
+            if (sc_verify_close(seg)) {
+                hdr->sum = sc_verify_meta_sum(seg);
+                __atomic_store_n(&hdr->closed, SC_CLOSED_MARK, __ATOMIC_SEQ_CST);
+            } else if (__atomic_load_n(&hdr->closed, __ATOMIC_RELAXED) != 0) {
+                __atomic_store_n(&hdr->closed, 0, __ATOMIC_SEQ_CST);
+            }
             sc_file_lock(seg->fd, LOCK_SH);
         } else if (__atomic_load_n(&hdr->closed, __ATOMIC_RELAXED) != 0) {
             __atomic_store_n(&hdr->closed, 0, __ATOMIC_SEQ_CST);

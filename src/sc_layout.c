@@ -256,6 +256,7 @@ int sc_layout_format(sc_seg *seg, void *base, const sc_layout_plan *plan, uint32
         shard->index = i;
         shard->head_rel = (int64_t)((char *)&seg->heads[i] - (char *)shard);
         shard->live_rel = (int64_t)((char *)&hdr->live - (char *)shard);
+        shard->vhead = SC_NONE;
         sc_alloc_init_shard(&shard->alloc);
     }
     sc_alloc_init_pool(&seg->ac);
@@ -345,6 +346,8 @@ uint64_t sc_layout_id(void)
         offsetof(sc_epoch_table, reset_open),
         SC_HELD_SETS, SC_HELD_TAG0,
         offsetof(sc_header, closed), offsetof(sc_header, sum), offsetof(sc_header, kernel_boot),
+        offsetof(sc_shard, verify), offsetof(sc_shard, vhead), offsetof(sc_shard, body_sum), SC_VERIFY_PENDING,
+        offsetof(sc_page, head),
     };
     size_t i;
 

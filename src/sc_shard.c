@@ -41,12 +41,21 @@
  * liveness slot (sc_live.c, for its life), the global lock, one shard's
  * lock, the pool lock; well inside what the kernel recovers.
  *
+ * Pending shards. The first locker of a shard whose pages a named
+ * segment's restart has not checked yet (sc_verify.c: verify pending,
+ * window odd) checks them, whatever its mode, before anything else: a
+ * match ends the window, a mismatch empties the shard as a repair does.
+ * A checker that dies while it reads leaves the shard pending (dirty
+ * clear): its next locker checks again; one that dies in the repair
+ * leaves it not pending with its window odd: repaired again.
+ *
  * Owns (also): the shard head's frozen.
  */
 #include <string.h>
 #include "sc_shard.h"
 #include "sc_pin.h"
 #include "sc_epoch.h"
+#include "sc_verify.h"
 
 static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
 {
@@ -58,6 +67,9 @@ static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
         /* The dead writer may have died before its pins drained. */
         sc_pin_drain(shard);
     }
+    /* Not pending any more, first: a repairer killed past this point
+     * leaves the odd window to the next locker, who repairs again. */
+    __atomic_store_n(&shard->verify, 0, __ATOMIC_RELAXED);
     memset(&sc_layout_head(shard)->table, 0, sizeof(sc_table));
     /* A reader may still use a zero-copy value of this shard: then its
      * pages are held back (sc_epoch.c) until every reader that could hold
@@ -70,14 +82,39 @@ static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
     sc_shard_write_end(shard);
 }
 
-/* The lock was just taken: repair after a dead owner, mark a writer. */
+/* The lock was just taken and the shard's pages are as the last user of
+ * a named segment left them, unchecked (its window odd since the restart:
+ * sc_verify.c): checks them, then ends the window, or empties the shard.
+ * The check only reads: a checker killed inside it leaves the shard
+ * pending, and its next locker checks again. */
+static void sc_shard_check_pending(sc_seg *seg, sc_shard *shard)
+{
+    SC_ASSERT(sc_layout_window_open(shard));
+
+    if (sc_verify_shard(seg, shard)) {
+        __atomic_store_n(&shard->verify, 0, __ATOMIC_RELAXED);
+        sc_shard_write_end(shard);
+    } else {
+        sc_shard_repair(seg, shard);
+    }
+}
+
+/* The lock was just taken: repair after a dead owner, check a pending
+ * shard, mark a writer. */
 static void sc_shard_locked(sc_seg *seg, sc_shard *shard, sc_lock_mode mode, bool owner_died)
 {
+    bool pending = SC_UNLIKELY(shard->verify == SC_VERIFY_PENDING);
+
     if (owner_died) {
-        if (shard->dirty || (__atomic_load_n(&sc_layout_head(shard)->seq, __ATOMIC_RELAXED) & 1)) {
+        /* A pending shard's odd window is the restart's, not a writer's. */
+        if (shard->dirty || (!pending && (__atomic_load_n(&sc_layout_head(shard)->seq, __ATOMIC_RELAXED) & 1))) {
             sc_shard_repair(seg, shard);
+            pending = false;
         }
         shard->dirty = 0;
+    }
+    if (pending) {
+        sc_shard_check_pending(seg, shard);
     }
     if (mode == SC_LOCK_REPAIR) {
         shard->dirty = 1;

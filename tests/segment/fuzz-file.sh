@@ -11,6 +11,9 @@
 # i) and either ends (a clean close) or is killed (an unclean stop); the
 # file is then damaged in one of these ways, chosen at random:
 #   random   1-64 random bytes at random offsets anywhere in the file
+#   data     1-8 random bytes in the first 64 pages of the data area, where
+#            the maker's entries and tables are (each shard's pages are
+#            checked at its first lock: the damaged shard reads empty)
 #   zero     a random range zeroed (power loss: pages never written back)
 #   header   random bytes in the first 512 bytes (identity and geometry)
 #   shard    a shard's constants or lock bytes (sc_shard: its first 64 bytes)
@@ -32,7 +35,7 @@ for a in "$@"; do
         --seconds=*) SECONDS_RUN="${a#*=}" ;;
         --so=*) SO="${a#*=}" ;;
         --seed=*) SEED="${a#*=}" ;;
-        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
         *) echo "fuzz-file.sh: unknown option $a" >&2; exit 2 ;;
     esac
 done
@@ -82,14 +85,15 @@ while [ "$(date +%s)" -lt "$end" ]; do
         kinds=(header shard locks)
     else
         php_seg -r "$MAKE" >/dev/null 2>&1
-        kinds=(random zero header shard locks trunc random random)
+        kinds=(random zero header shard locks trunc random data data)
     fi
     [ -f "$SEG" ] || { echo "round $round: the maker made no file"; fail=$((fail + 1)); continue; }
     size=$(stat -c %s "$SEG")
     kind=${kinds[$(rnd ${#kinds[@]})]}
-    shards_off=$(u64 "$SEG" 104); pages_off=$(u64 "$SEG" 112)
+    shards_off=$(u64 "$SEG" 104); pages_off=$(u64 "$SEG" 112); data_off=$(u64 "$SEG" 120)
     case "$kind" in
         random) for ((j = 0; j <= $(rnd 8); j++)); do patch_bytes "$SEG" "$(rnd "$size")" $(( 1 + $(rnd 8) )); done ;;
+        data)   for ((j = 0; j <= $(rnd 4); j++)); do patch_bytes "$SEG" $(( data_off + $(rnd $((64 * 4096))) )) $(( 1 + $(rnd 8) )); done ;;
         zero)   off=$(rnd "$size"); n=$(( 1 + $(rnd $((size - off))) ))
                 head -c "$n" /dev/zero | dd of="$SEG" bs=4096 seek="$off" oflag=seek_bytes conv=notrunc status=none ;;
         header) patch_bytes "$SEG" "$(rnd 512)" $(( 1 + $(rnd 8) )) ;;

@@ -144,8 +144,10 @@ run($seg, $inc, 'zc_check("off");', ['shardcache.zero_copy' => '0']);
 
 // 4. Hostile bytes, written into the segment file (the mapping is shared)
 // while a process maps it: a live segment (bytes changed in a file nobody
-// maps would make its next user start it afresh).
-$holder = proc_open(seg_cmd(['shardcache.segment' => $seg] + $on + ['apc.shm_size' => '8M'], 'echo "ready\n"; fgets(STDIN);'),
+// maps would make its next user start it afresh, and bytes of a shard that
+// no process has locked since the restart empty the shard at its check:
+// the holder locks every shard first, with shardcache_info()).
+$holder = proc_open(seg_cmd(['shardcache.segment' => $seg] + $on + ['apc.shm_size' => '8M'], 'shardcache_info(); echo "ready\n"; fgets(STDIN);'),
                     [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['file', '/dev/null', 'w']], $hp);
 while (($l = fgets($hp[1])) !== false && trim($l) !== 'ready');
 $bytes = file_get_contents($seg);

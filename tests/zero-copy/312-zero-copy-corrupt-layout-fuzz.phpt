@@ -36,6 +36,9 @@ $wbase = unpack('P', substr($bytes, $h + 8, 8))[1] - $h;
 putenv('SHARDCACHE_TEST_AVOID_ADDR=' . dechex($wbase));
 echo seg_php($seg, '
     $seg = ' . var_export($seg, true) . ';
+    // Every shard locked once (checked, as after every restart: a shard
+    // damaged before its check is emptied): the bytes below change a live segment.
+    shardcache_info();
     $bytes = file_get_contents($seg);
     // Every layout: the 640 bytes after the magic of its header (inside the value).
     $starts = [];
