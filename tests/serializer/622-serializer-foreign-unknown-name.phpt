@@ -39,8 +39,10 @@ echo seg_php($seg, $prelude . '
     show("stored", apcu_fetch("fetch"));'), "\n";
 
 // A process maps the segment while its bytes are changed (the file of a
-// segment nobody maps is checked by its next user).
-$holder = proc_open(seg_cmd(['shardcache.segment' => $seg], 'echo "ready\n"; fgets(STDIN);'),
+// segment nobody maps is checked by its next user), and has locked every
+// shard once (shardcache_info), so the first lock's check of each shard's
+// pages is behind it and the changed bytes are read as they are.
+$holder = proc_open(seg_cmd(['shardcache.segment' => $seg], 'shardcache_info(); echo "ready\n"; fgets(STDIN);'),
                     [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['file', '/dev/null', 'w']], $hp);
 while (($l = fgets($hp[1])) !== false && trim($l) !== 'ready');
 $bytes = file_get_contents($seg);
