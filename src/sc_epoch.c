@@ -269,6 +269,10 @@ void sc_epoch_leave(sc_seg *seg)
         sc_epoch_poll(seg, false);  /* held sets this leave may free */
         return;
     }
+    /* Another mapping's epoch: its cover ends with the description. */
+    if (sc_epoch_mine.covered) {
+        sc_epoch_cover_forget(&sc_epoch_mine.hold);
+    }
     sc_epoch_mine.epoch = 0;
     sc_epoch_mine.covered = false;
 }

@@ -11,9 +11,9 @@ and only the parent's fork handler runs. The process then exits. The cover
 its prepare handler made for the child that never was must be gone: once
 it has exited nobody is inside an epoch, 3,000 overwrites of a 1,000-element
 array free every old value at once (nothing retired) and the cache counts
-no reader. Before covers were held by record locks, the cover stayed for
-the segment's life: every overwrite was retired until the zero-copy budget
-was full.
+no reader. A cover that only the child's fork handler could end would stay
+for the segment's life: every overwrite retired until the zero-copy budget
+is full (src/sc_epoch_cover.c).
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

@@ -6,9 +6,9 @@ fork handler, before it has an epoch of its own, and kills it there. The
 parent then exits. The cover made for the child must end with it: with
 nobody left inside an epoch, 3,000 overwrites of a 1,000-element array free
 every old value at once (nothing retired) and the cache counts no reader.
-Before covers were held by record locks, the killed child's cover stayed
-for the segment's life and every overwrite was retired until the zero-copy
-budget was full.
+A cover that only the child's fork handler could end would stay for the
+segment's life: every overwrite retired until the zero-copy budget is full
+(src/sc_epoch_cover.c).
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');

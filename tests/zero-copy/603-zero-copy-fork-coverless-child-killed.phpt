@@ -6,9 +6,9 @@ live processes: the child gets no slot, and a cover keeps what it
 inherited. The child is killed (SIGKILL) there, the slots come free and the
 parent exits. The cover must end with the child: with nobody left inside an
 epoch, 3,000 overwrites of a 1,000-element array free every old value at
-once (nothing retired) and the cache counts no reader. Before covers were
-held by record locks, the killed child's cover stayed for the segment's
-life.
+once (nothing retired) and the cache counts no reader. A cover that only
+the child could end would stay for the segment's life
+(src/sc_epoch_cover.c).
 --SKIPIF--
 <?php
 if (!function_exists('shardcache_info')) die('skip shardcache only');
