@@ -58,7 +58,8 @@ if test "$PHP_SHARDCACHE" != "no"; then
     src/sc_snapshot.c \
     src/sc_cache_seg.c \
     src/sc_info.c \
-    src/sc_epoch.c"
+    src/sc_epoch.c \
+    src/sc_epoch_cover.c"
 
   dnl -std=c11 alone hides POSIX/GNU declarations (mmap flags, pthread
   dnl robust mutexes, clock_gettime) in files that include system headers

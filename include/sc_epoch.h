@@ -11,7 +11,9 @@
  * Locks: readers take none; retiring and reclaiming run under the shard's
  * REPAIR lock; the epoch table is changed with atomics only.
  * Death: a dead reader's epoch is released once its liveness slot reads as
- * gone; a writer dying mid-retire leaves its shard to sc_shard.c's repair.
+ * gone, a dead fork child's cover once the kernel released its lock
+ * (sc_epoch_cover.h); a writer dying mid-retire leaves its shard to
+ * sc_shard.c's repair.
  */
 #ifndef SC_EPOCH_H
 #define SC_EPOCH_H

@@ -53,12 +53,19 @@ typedef struct sc_held_set {
 
 #define SC_EPOCH_SLOTS 1024   /* = SC_LIVE_SLOTS (checked in sc_epoch.c) */
 
-/* Fork covers (sc_epoch_table.covers): cell i holds (count << 48) | epoch,
- * epoch the oldest epoch of the count fork children that hold values
- * inherited inside it and have no epoch slot of their own yet (still to
- * run their atfork handler, or without a liveness slot). 0: none. */
+/* Fork covers (sc_epoch_table.covers, sc_epoch_cover.h): cell i holds
+ * (adds << 48) | epoch, epoch the oldest epoch of the fork children that
+ * held values inherited inside it, without an epoch slot of their own,
+ * since the cell was last empty (0: empty), adds a count of the holders
+ * added, modulo 2^16, that only grows (it is kept when the cell is
+ * emptied: a cell changes at every add). A holder holds a read lock on
+ * byte SC_EPOCH_COVER_LOCK_BASE + i of the segment's lock file (a named
+ * segment's file; an anonymous one's memfd), or a pin (cover_pins[i])
+ * when it could take no lock. A cell whose byte nobody locks and that no
+ * pin holds covers nothing: whoever sees that clears it. */
 #define SC_EPOCH_COVERS 64
 #define SC_EPOCH_COVER_SHIFT 48
+#define SC_EPOCH_COVER_LOCK_BASE (UINT64_C(1) << 40)
 
 /* In the segment header. Who writes each field:
  *   global: atomic increment (seq_cst) by every retirement
@@ -77,13 +84,16 @@ typedef struct sc_held_set {
  *       shard lock). retired, reclaimed, repairs_held: atomic add under
  *       the same shard lock. Statistics; read relaxed with no lock.
  *   fork_ack: atomic increment (seq_cst) by a fork child or a coverless
- *       thread once it has published its own epoch, before it drops its
- *       cover (no lock); scans that saw it change retry (sc_epoch_scan).
+ *       thread once it has published its own epoch, before it gives up
+ *       its cover (no lock); scans that saw it change retry (sc_epoch_scan).
  *   covers[]: compare-and-swap, no lock: a parent forking inside an
- *       epoch adds its child (prepare handler); the child takes one away
- *       once it has published in a slot of its own, or when a child
- *       without a slot leaves (sc_epoch.c). Read by scanners. Zeroed at
- *       boot of a named segment.
+ *       epoch adds its child (prepare handler, after taking the cell's
+ *       lock or pin); emptied (epoch 0, adds kept) by whoever finds the
+ *       cell's byte unlocked and no pin (sc_epoch_cover.c). Read by
+ *       scanners. Zeroed at boot of a named segment.
+ *   cover_pins[]: atomic add by a parent whose child's hold could take no
+ *       lock, atomic saturating subtract by that child once it has
+ *       published or leaves. Zeroed at boot of a named segment.
  *   leaves: atomic increment by every sc_epoch_leave, no lock.
  *   held_mask, held[]: under the pool lock in walk mode (a set taken by
  *       sc_epoch_shard_hold, given back by the held-set pass), or by the
@@ -128,6 +138,8 @@ typedef struct sc_epoch_table {
      * the parent before it adds a child to the cell; never cleared but at
      * boot of a named segment. Scanners read only the cells it names. */
     uint64_t cover_mask;
+    /* Holders of each cover cell that hold no lock (see covers). */
+    uint32_t cover_pins[SC_EPOCH_COVERS];
     uint32_t held_mask;
     /* 1 from the start of a full reset that holds pages for readers
      * (sc_epoch_reset_collect, before any table is emptied) until the

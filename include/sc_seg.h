@@ -40,6 +40,11 @@ typedef struct sc_seg {
     int fd;                  /* named segment: the open file (holds a shared flock); else -1 */
     bool named;
     int opener;              /* named: pid of the process that opened fd (a forked child shares its flock) */
+    /* Anonymous: a memfd made with the segment (inherited with it by
+     * forked children), whose record locks hold fork covers
+     * (sc_epoch_cover.h); -1 when none could be made. Named: unused
+     * (the covers lock the segment's file, fd). */
+    int cover_fd;
     sc_alloc_ctx ac;         /* the allocator's view of this mapping (sc_alloc.h) */
     /* For SC_ASSERT only (sc_common.h), set by sc_layout_bind (NULL: not
      * checked): whether table is a shard's (in its head) whose REPAIR lock

@@ -17,6 +17,11 @@
  * second or 64 retirements, unless forced); their result, and a look that
  * found nobody inside, only raise table->safe.
  *
+ * Forks. A thread that forks inside an epoch covers the child until it
+ * has a slot of its own (sc_epoch_prepare and sc_epoch_child here; the
+ * cover cells, held by record locks that end with their holders, are
+ * sc_epoch_cover.c's).
+ *
  * Repairs and resets. A shard repaired while a live reader is inside an
  * epoch moves its runs to a held set (sc_epoch_shard_hold), given back
  * once the readers inside have left. A full reset of the pool with readers
@@ -24,7 +29,8 @@
  * (sc_epoch_reset_collect, sc_epoch_reset_holding).
  *
  * Locks: retire lists: their shard's REPAIR lock. The epoch slots, the
- * inside bits, cover_mask and the figures: atomics. Held sets: the pool
+ * inside bits and the figures: atomics (the cover cells: see
+ * sc_epoch_cover.c). Held sets: the pool
  * lock in walk mode, or the clearer's global and shard locks. reset_open:
  * the clearer's locks.
  * Death: a reader killed inside an epoch is ignored by scans once its
@@ -33,7 +39,9 @@
  * (sc_shard.c, which calls sc_epoch_shard_hold). A repairer killed while
  * moving runs leaves them split between the shard and the set: the next
  * locker repairs again. A death inside a full reset leaves reset_open set:
- * the next reset holds every page of the pool.
+ * the next reset holds every page of the pool. A fork child killed before
+ * its handler ran, or while it has no slot, and a fork that failed, leave
+ * no cover: the kernel releases its lock (sc_epoch_cover.c).
  *
  * Design: docs/internals.md#sc_epoch
  */
@@ -46,15 +54,17 @@
 #include "sc_entry.h"
 #include "sc_table.h"
 #include "sc_pin.h"
+#include "sc_epoch_cover.h"
 
 _Static_assert(SC_EPOCH_SLOTS == SC_LIVE_SLOTS, "one epoch slot per liveness slot");
 
 static _Thread_local struct {
     char *base;             /* the mapping the epoch was published in */
     uint32_t idx;           /* slot index (not when covered) */
-    uint32_t cover;         /* covered: the cover cell that holds epoch */
+    int lock_fd;            /* that mapping's lock file (sc_epoch_lock_fd) */
+    sc_epoch_hold hold;     /* covered: the cover share that holds epoch */
     bool covered;           /* a fork child without a slot: epoch is held
-                               by covers[cover], not by a slot; it may not
+                               by a cover (hold), not by a slot; it may not
                                borrow anything new */
     uint64_t epoch;         /* 0: not inside */
 } sc_epoch_mine;
@@ -67,9 +77,7 @@ static pthread_once_t sc_epoch_once = PTHREAD_ONCE_INIT;
  * so two threads forking at once each keep their own. */
 static _Thread_local sc_epoch_table *sc_epoch_fork_table;
 static _Thread_local sc_live_table *sc_epoch_fork_live;
-static _Thread_local uint32_t sc_epoch_fork_cover;  /* the cell the child was added to */
-
-#define SC_EPOCH_COVER_MASK ((UINT64_C(1) << SC_EPOCH_COVER_SHIFT) - 1)
+static _Thread_local sc_epoch_hold sc_epoch_fork_hold;  /* the child's cover share */
 
 static uint64_t sc_epoch_sat_sub(uint64_t *p, uint64_t v)
 {
@@ -109,11 +117,6 @@ static void sc_epoch_mark_outside(sc_epoch_table *t, uint32_t idx)
              sc_m_ &= sc_m_ - 1)                                                                     \
             if (((i) = sc_w_ * 64 + (uint32_t)__builtin_ctzll(sc_m_)), 1)
 
-/* The same for each cover cell c that cover_mask names. */
-#define SC_EPOCH_FOR_COVERS(t, c)                                                                   \
-    for (uint64_t sc_m_ = __atomic_load_n(&(t)->cover_mask, __ATOMIC_SEQ_CST); sc_m_; sc_m_ &= sc_m_ - 1) \
-        if (((c) = (uint32_t)__builtin_ctzll(sc_m_)), 1)
-
 static void sc_epoch_publish(sc_epoch_table *t, uint32_t idx, sc_owner token, uint64_t epoch)
 {
     SC_ASSERT(idx < SC_EPOCH_SLOTS && epoch != 0);
@@ -124,82 +127,53 @@ static void sc_epoch_publish(sc_epoch_table *t, uint32_t idx, sc_owner token, ui
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
-/* Adds one holder of epoch to cover cell c (its epoch: the oldest of its
- * holders since the cell was last empty). An epoch beyond 48 bits (never
- * in practice) is covered as 1: holds everything. */
-static void sc_epoch_cover_add(sc_epoch_table *t, uint32_t c, uint64_t epoch)
+/* The descriptor of seg's lock file in this process (sc_epoch_cover.h):
+ * a named segment's file, an anonymous one's memfd; -1 when none. */
+static int sc_epoch_lock_fd(const sc_seg *seg)
 {
-    uint64_t w, nw, e;
-
-    _Static_assert(SC_EPOCH_COVERS == 64, "one bit of cover_mask a cell");
-    __atomic_fetch_or(&t->cover_mask, UINT64_C(1) << c, __ATOMIC_SEQ_CST);
-    w = __atomic_load_n(&t->covers[c], __ATOMIC_SEQ_CST);
-
-    if (epoch > SC_EPOCH_COVER_MASK) {
-        epoch = 1;
-    }
-    /* Repeats while another thread changed the cell between the load and
-     * the swap. */
-    do {
-        e = w & SC_EPOCH_COVER_MASK;
-        if (!(w >> SC_EPOCH_COVER_SHIFT) || epoch < e) {
-            e = epoch;
-        }
-        nw = (((w >> SC_EPOCH_COVER_SHIFT) + 1) << SC_EPOCH_COVER_SHIFT) | e;
-    } while (!__atomic_compare_exchange_n(&t->covers[c], &w, nw, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
-}
-
-/* Takes one holder away from cell c (its own epoch is published
- * elsewhere now, or it holds nothing any more). */
-static void sc_epoch_cover_drop(sc_epoch_table *t, uint32_t c)
-{
-    uint64_t w = __atomic_load_n(&t->covers[c], __ATOMIC_SEQ_CST), n;
-
-    /* Repeats while another thread changed the cell between the load and
-     * the swap; ends at once on an empty cell. */
-    do {
-        n = w >> SC_EPOCH_COVER_SHIFT;
-        if (!n) {
-            return;
-        }
-    } while (!__atomic_compare_exchange_n(&t->covers[c], &w, n > 1 ? w - (UINT64_C(1) << SC_EPOCH_COVER_SHIFT) : 0,
-                                          false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+    return seg->named ? seg->fd : seg->cover_fd;
 }
 
 /* Fork inside an epoch. The child inherits pointers into zero-copy values
  * and must keep them safe until it has an epoch slot of its own, whatever
  * the parent does meanwhile (leave, exit, be killed) and however late the
- * child runs: the parent adds it to a cover cell before the fork, and the
- * child takes itself away once published (sc_epoch_child). Nothing waits.
- * A child killed before its handler ran leaves its count in the cell: what
- * it covers stays held, bounded like a reader that never leaves. */
+ * child runs: the parent adds it to a cover cell before the fork, holding
+ * the cell's lock through a file description the child inherits
+ * (sc_epoch_cover.c); the parent closes its copy after fork() returns,
+ * the child once published. A failed fork or a child killed before its
+ * handler leaves nobody holding the lock: the cell is emptied. Nothing
+ * waits. */
 static void sc_epoch_prepare(void)
 {
     sc_epoch_fork_table = NULL;
     if (sc_epoch_mine.epoch) {
         sc_header *hdr = (sc_header *)sc_epoch_mine.base;
+        uint32_t cell = sc_epoch_mine.covered ? sc_epoch_mine.hold.cell : sc_epoch_mine.idx % SC_EPOCH_COVERS;
         sc_epoch_fork_table = &hdr->epochs;
         sc_epoch_fork_live = &hdr->live;
-        sc_epoch_fork_cover = sc_epoch_mine.covered ? sc_epoch_mine.cover : sc_epoch_mine.idx % SC_EPOCH_COVERS;
-        sc_epoch_cover_add(&hdr->epochs, sc_epoch_fork_cover, sc_epoch_mine.epoch);
+        sc_epoch_cover_add(&hdr->epochs, sc_epoch_mine.lock_fd, cell, sc_epoch_mine.epoch, &sc_epoch_fork_hold);
     }
 }
 
+/* Runs whether the fork succeeded or not. */
 static void sc_epoch_parent(void)
 {
+    if (sc_epoch_fork_table) {
+        sc_epoch_cover_parent_done(sc_epoch_fork_table, sc_epoch_mine.lock_fd, &sc_epoch_fork_hold);
+    }
     sc_epoch_fork_table = NULL;
 }
 
-/* Publishes the covered epoch in a slot of the caller's own, then drops
- * the cover. fork_ack is bumped in between: a scan that ran across both
- * (it may have read the slot before and the cell after) sees it change
- * and does not trust what it found. */
-static void sc_epoch_uncover(sc_epoch_table *t, sc_owner token, uint32_t cover)
+/* Publishes the covered epoch in a slot of the caller's own, then gives
+ * the cover share up. fork_ack is bumped in between: a scan that ran
+ * across both (it may have read the slot before and the cell after) sees
+ * it change and does not trust what it found. */
+static void sc_epoch_uncover(sc_epoch_table *t, sc_owner token)
 {
     sc_epoch_mine.idx = (uint32_t)(token & UINT32_MAX) - 1;
     sc_epoch_publish(t, sc_epoch_mine.idx, token, sc_epoch_mine.epoch);
     __atomic_fetch_add(&t->fork_ack, 1, __ATOMIC_SEQ_CST);
-    sc_epoch_cover_drop(t, cover);
+    sc_epoch_cover_release(t, sc_epoch_mine.lock_fd, &sc_epoch_mine.hold);
     sc_epoch_mine.covered = false;
 }
 
@@ -212,17 +186,21 @@ static void sc_epoch_child(void)
     if (!t || !sc_epoch_mine.epoch) {
         return;
     }
+    /* Forked by a coverless child: its share is its own, not this one's. */
+    if (sc_epoch_mine.covered) {
+        sc_epoch_cover_forget(&sc_epoch_mine.hold);
+    }
     /* sc_live's own child handler (registered first) forgot the parent's
      * token: this takes a slot of the child's own. */
     token = sc_live_self(sc_epoch_fork_live);
-    sc_epoch_mine.cover = sc_epoch_fork_cover;
+    sc_epoch_mine.hold = sc_epoch_fork_hold;
     sc_epoch_mine.covered = true;
     if (token) {
-        sc_epoch_uncover(t, token, sc_epoch_fork_cover);
+        sc_epoch_uncover(t, token);
     }
     /* Else no slot: the cover stays, so what the child inherited stays
-     * valid; it borrows nothing new (sc_epoch_inside is false) and takes
-     * the cover over when it gets a slot (sc_epoch_enter) or leaves. */
+     * valid; it borrows nothing new (sc_epoch_inside is false) and gives
+     * the cover up when it gets a slot (sc_epoch_enter) or leaves. */
 }
 
 static void sc_epoch_register_atfork(void)
@@ -252,7 +230,7 @@ bool sc_epoch_enter(sc_seg *seg)
         if (!token) {
             return false;
         }
-        sc_epoch_uncover(t, token, sc_epoch_mine.cover);
+        sc_epoch_uncover(t, token);
         return true;
     }
     token = sc_live_self(&seg->hdr->live);
@@ -264,6 +242,7 @@ bool sc_epoch_enter(sc_seg *seg)
     epoch = __atomic_load_n(&t->global, __ATOMIC_SEQ_CST) + 1;
     sc_epoch_publish(t, idx, token, epoch);
     sc_epoch_mine.base = seg->base;
+    sc_epoch_mine.lock_fd = sc_epoch_lock_fd(seg);
     sc_epoch_mine.idx = idx;
     sc_epoch_mine.covered = false;
     sc_epoch_mine.epoch = epoch;
@@ -276,7 +255,7 @@ void sc_epoch_leave(sc_seg *seg)
         return;
     }
     if (seg->base == sc_epoch_mine.base && sc_epoch_mine.covered) {
-        sc_epoch_cover_drop(&seg->hdr->epochs, sc_epoch_mine.cover);
+        sc_epoch_cover_release(&seg->hdr->epochs, sc_epoch_mine.lock_fd, &sc_epoch_mine.hold);
         __atomic_fetch_add(&seg->hdr->epochs.leaves, 1, __ATOMIC_RELEASE);
         sc_epoch_mine.epoch = 0;
         sc_epoch_mine.covered = false;
@@ -289,6 +268,10 @@ void sc_epoch_leave(sc_seg *seg)
         sc_epoch_mine.epoch = 0;
         sc_epoch_poll(seg, false);  /* held sets this leave may free */
         return;
+    }
+    /* Another mapping's epoch: its cover ends with the description. */
+    if (sc_epoch_mine.covered) {
+        sc_epoch_cover_forget(&sc_epoch_mine.hold);
     }
     sc_epoch_mine.epoch = 0;
     sc_epoch_mine.covered = false;
@@ -342,9 +325,9 @@ static bool sc_epoch_scan_pass(sc_seg *seg, int64_t now, uint64_t *min_out, uint
     /* Fork children that hold inherited values without a slot of their
      * own (sc_epoch_prepare). */
     SC_EPOCH_FOR_COVERS(t, i) {
-        uint64_t w = __atomic_load_n(&t->covers[i], __ATOMIC_SEQ_CST);
-        if (w && (w & SC_EPOCH_COVER_MASK) < min) {
-            min = w & SC_EPOCH_COVER_MASK;
+        uint64_t e = sc_epoch_cover_epoch(t, sc_epoch_lock_fd(seg), i);
+        if (e && e < min) {
+            min = e;
             at = 0;
         }
     }
@@ -433,7 +416,7 @@ bool sc_epoch_any_reader(sc_seg *seg)
         return false;
     }
     SC_EPOCH_FOR_COVERS(t, i) {
-        if (__atomic_load_n(&t->covers[i], __ATOMIC_SEQ_CST)) {
+        if (sc_epoch_cover_epoch(t, sc_epoch_lock_fd(seg), i)) {
             return true;
         }
     }
@@ -446,8 +429,9 @@ uint32_t sc_epoch_count_readers(sc_seg *seg)
     sc_epoch_table *t = &seg->hdr->epochs;
     uint32_t i, n = 0;
 
-    for (i = 0; i < SC_EPOCH_COVERS; i++) {
-        n += (uint32_t)(__atomic_load_n(&t->covers[i], __ATOMIC_RELAXED) >> SC_EPOCH_COVER_SHIFT);
+    /* A cover cell counts as one reader while anybody holds it. */
+    SC_EPOCH_FOR_COVERS(t, i) {
+        n += sc_epoch_cover_epoch(t, sc_epoch_lock_fd(seg), i) != 0;
     }
     for (i = 0; i < SC_EPOCH_SLOTS; i++) {
         if (__atomic_load_n(&t->slots[i].epoch, __ATOMIC_ACQUIRE)
@@ -760,6 +744,7 @@ void sc_epoch_boot(sc_seg *seg)
     }
     memset(t->inside, 0, sizeof(t->inside));
     memset(t->covers, 0, sizeof(t->covers));
+    memset(t->cover_pins, 0, sizeof(t->cover_pins));
     t->cover_mask = 0;
 }
 

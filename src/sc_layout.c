@@ -292,6 +292,9 @@ int sc_layout_create(sc_seg *seg, uint64_t size, uint32_t nshards, uint32_t entr
         seg->fd = -1;
         return -1;
     }
+    /* The file whose record locks hold fork covers (sc_epoch_cover.c);
+     * without one, covers are pinned. */
+    seg->cover_fd = memfd_create("shardcache-covers", MFD_CLOEXEC);
     return 0;
 }
 
@@ -343,7 +346,7 @@ uint64_t sc_layout_id(void)
         sizeof(sc_chunk), offsetof(sc_chunk, len), SC_MAX_CHUNKS, SC_ENTRY_CHAINED, SC_ENTRY_REFERENCED, SC_ENTRY_REVIVED,
         offsetof(sc_header, epochs), offsetof(sc_epoch_table, held), offsetof(sc_epoch_table, slots),
         offsetof(sc_epoch_table, inside),
-        offsetof(sc_epoch_table, reset_open),
+        offsetof(sc_epoch_table, reset_open), offsetof(sc_epoch_table, cover_pins), SC_EPOCH_COVER_LOCK_BASE,
         SC_HELD_SETS, SC_HELD_TAG0,
         offsetof(sc_header, closed), offsetof(sc_header, sum), offsetof(sc_header, kernel_boot),
         offsetof(sc_shard, verify), offsetof(sc_shard, vhead), offsetof(sc_shard, body_sum), SC_VERIFY_PENDING,
@@ -369,6 +372,9 @@ void sc_layout_destroy(sc_seg *seg)
     }
     if (seg->named && seg->fd >= 0) {
         close(seg->fd);
+    }
+    if (!seg->named && seg->base && seg->cover_fd >= 0) {
+        close(seg->cover_fd);
     }
     memset(seg, 0, sizeof(*seg));
     seg->fd = -1;
