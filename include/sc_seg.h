@@ -40,6 +40,7 @@ typedef struct sc_seg {
     int fd;                  /* named segment: the open file (holds a shared flock); else -1 */
     bool named;
     int opener;              /* named: pid of the process that opened fd (a forked child shares its flock) */
+    uint64_t hash_key[4];    /* sc_header.hash_key, copied by sc_layout_bind */
     sc_alloc_ctx ac;         /* the allocator's view of this mapping (sc_alloc.h) */
     /* For SC_ASSERT only (sc_common.h), set by sc_layout_bind (NULL: not
      * checked): whether table is a shard's (in its head) whose REPAIR lock

@@ -1,8 +1,8 @@
 /*
  * sc_cache.c - store, fetch, exists, delete and clear.
  *
- * A key's mixed hash picks its shard ((hash >> 32) & (nshards - 1)), its
- * first slot (low bits) and its tag (top 7 bits).
+ * A key's hash (sc_cache_key_hash) picks its shard ((hash >> 32) &
+ * (nshards - 1)), its first slot (low bits) and its tag (top 7 bits).
  *
  * Writers take the shard's REPAIR lock, build outside the window what
  * readers cannot reach yet, and change what they can reach inside it. A
@@ -518,7 +518,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     op.c = c;
     op.key = key;
     op.value = value;
-    op.hash = sc_hash_mix(key->glue_hash);
+    op.hash = sc_cache_key_hash(seg, key);
     op.shard = sc_layout_shard_for(seg, op.hash);
     op.seen = &seen;
     op.now = now;
@@ -832,7 +832,7 @@ sc_status sc_cache_fetch_hashed(sc_cache *c, const sc_key *key, uint64_t hash, u
 {
     sc_fetch_at at = {0};
 
-    SC_ASSERT(hash == sc_hash_mix(key->glue_hash) && index == sc_seg_shard_index(&c->seg, hash));
+    SC_ASSERT(hash == sc_cache_key_hash(&c->seg, key) && index == sc_seg_shard_index(&c->seg, hash));
     at.hash = hash;
     at.index = index;
     at.start = sc_seq_read_begin(&c->seg.heads[at.index].seq);
@@ -842,7 +842,7 @@ sc_status sc_cache_fetch_hashed(sc_cache *c, const sc_key *key, uint64_t hash, u
 
 sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out)
 {
-    uint64_t hash = sc_hash_mix(key->glue_hash);
+    uint64_t hash = sc_cache_key_hash(&c->seg, key);
 
     return sc_cache_fetch_hashed(c, key, hash, sc_seg_shard_index(&c->seg, hash), now, sink, out);
 }
@@ -851,7 +851,7 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
  * and a sampled hit sets the entry's access time and reference bit. */
 sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
 {
-    uint64_t hash = sc_hash_mix(key->glue_hash);
+    uint64_t hash = sc_cache_key_hash(&c->seg, key);
     uint32_t index = sc_seg_shard_index(&c->seg, hash);
     const sc_shard_head *head = &c->seg.heads[index];
     sc_shard *shard = &c->seg.shards[index];
@@ -890,7 +890,7 @@ sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
 sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
 {
     sc_seg *seg = &c->seg;
-    uint64_t hash = sc_hash_mix(key->glue_hash);
+    uint64_t hash = sc_cache_key_hash(&c->seg, key);
     sc_shard *shard = sc_layout_shard_for(seg, hash);
     sc_shard_head *head = sc_layout_head(shard);
     sc_table_seen seen = {.seq = 1};
