@@ -79,18 +79,21 @@ static inline uint64_t sc_hash_mix(uint64_t h)
 }
 
 /*
- * The keyed hash of a key's bytes (sc_seg_hash): a secret of the segment,
- * drawn at random when it is made (sc_header.hash_key), enters every step,
- * so that nobody who lacks it can pick keys whose hashes collide (PHP's
- * own hash of a key can be made to collide at will: "Ez" and "FY").
+ * The keyed hash of a key's bytes (sc_cache_key_hash): a secret of the
+ * segment, drawn at random when it is made (sc_header.hash_key), enters
+ * every step, so that nobody who lacks it can pick keys whose hashes
+ * collide (PHP's own hash of a key can be made to collide at will: "Ez"
+ * and "FY").
  * Each step multiplies two 64-bit words, each the input XOR a secret word,
  * and folds the 128-bit product into 64 bits (high XOR low): without the
- * secret the product of a chosen input is unknown, and two inputs collide
- * by chance only. Keys of up to 16 bytes take one multiply; longer ones
- * one per 16 bytes, each chained to the previous result, so blocks cannot
- * be moved or swapped. Loads are native-endian: the segment's layout id
- * names the byte order (sc_layout_id). Cost: about 20 instructions for a
- * key of up to 16 bytes (a SipHash of it would take about 90).
+ * secret the product of a chosen input is unknown, and no way is known to
+ * make two inputs collide but chance (it is fast, not a proven
+ * pseudo-random function as SipHash is). Keys of up to 16 bytes take one
+ * multiply, longer ones one per 16 bytes, each chained to the previous
+ * result (so blocks cannot be moved or swapped); one more finishes.
+ * Loads are native-endian: the segment's layout id names the byte order
+ * (sc_layout_id). Cost: about 20 instructions for a key of up to 16
+ * bytes (a SipHash of it would take about 90).
  */
 static inline uint64_t sc_hash_fold(uint64_t a, uint64_t b)
 {

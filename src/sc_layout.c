@@ -15,8 +15,10 @@
  * here.
  *
  * Owns: the layout (offsets of everything, the layout id) and the one-time
- * formatting of a segment; mapping and unmapping an anonymous one; filling
- * the process-local handle (sc_seg, with the allocator's sc_alloc_ctx).
+ * formatting of a segment (with the keyed hash's secret, drawn at random:
+ * sc_header.hash_key); mapping and unmapping an anonymous one; filling
+ * the process-local handle (sc_seg, with the allocator's sc_alloc_ctx and
+ * a copy of the secret).
  * Locks: none. Formatting happens before any other process can see the
  * segment; after that nothing here writes shared memory except
  * sc_layout_destroy giving back the thread's liveness slot (sc_live.c).
