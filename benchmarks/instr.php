@@ -92,6 +92,18 @@ case 'entry_10k':
     mt_srand(41); $seq = []; for ($i = 0; $i < 65536; $i++) $seq[] = mt_rand(0, 9999);
     for ($j = 0; $j < $N; $j++) { $r = $seq[$j & 65535]; if (apcu_entry($keys[$r], $cb) !== $r) $err++; }
     break;
+// instr.php only: fetches of 1024 keys of one tenant, with (flood) or
+// without (quiet) another tenant's 16384 keys that share one PHP hash
+// (DJBX33A: "Ez" and "FY" add the same); with INSTR_INI=shardcache.shards=1
+// every key shares the one shard.
+case 'fetch_victim_quiet':
+case 'fetch_victim_flood':
+    if ($W === 'fetch_victim_flood') {
+        for ($n = 0; $n < 16384; $n++) { $k = 'atk'; for ($b = 0; $b < 14; $b++) $k .= ($n >> $b) & 1 ? 'FY' : 'Ez'; if (!apcu_store($k, $n)) $err++; }
+    }
+    $keys = []; for ($i = 0; $i < 1024; $i++) { $keys[] = "victim_$i"; apcu_store($keys[$i], $i); }
+    for ($j = 0; $j < $N; $j++) { $r = $j & 1023; if (apcu_fetch($keys[$r]) !== $r) $err++; }
+    break;
 case 'empty':
     for ($j = 0; $j < $N; $j++) { $k = $j & 3; $v = strlen('x'); }
     break;

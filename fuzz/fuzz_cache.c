@@ -223,7 +223,7 @@ static sc_key mkkey(int o, int i)
  * bytes' own hash. */
 static bool fuzz_owner_of(uint64_t hash, const char *key, uint32_t len, uint32_t *owner)
 {
-    uint64_t salt = sc_hash_unmix(hash) ^ key_string_hash(key, len);
+    uint64_t salt = sc_cache_glue_hash(&cur->seg, hash, key, len) ^ key_string_hash(key, len);
 
     if (salt & ~(UINT64_C(0xffffffff) << 24)) {
         return false;
@@ -234,7 +234,7 @@ static bool fuzz_owner_of(uint64_t hash, const char *key, uint32_t len, uint32_t
 
 static uint32_t shard_of(const sc_cache *c, const sc_key *k)
 {
-    return sc_seg_shard_index(&c->seg, sc_hash_mix(k->glue_hash));
+    return sc_seg_shard_index(&c->seg, sc_cache_key_hash(&c->seg, k));
 }
 
 /* ---- the model ---- */
@@ -312,7 +312,7 @@ static int slam_expected(const sc_cache *c, const sc_key *k, uint32_t tid)
     if (s->unsure) {
         return SLAM_MAYBE;
     }
-    return s->set && s->time == now && s->hash == sc_hash_mix(k->glue_hash) && s->len == k->len && s->tid != tid
+    return s->set && s->time == now && s->hash == sc_cache_key_hash(&c->seg, k) && s->len == k->len && s->tid != tid
                ? SLAM_YES
                : SLAM_NO;
 }
@@ -326,7 +326,7 @@ static void slam_stored(const sc_cache *c, const sc_key *k, uint32_t tid, bool u
     if (!c->slam_defense) {
         return;
     }
-    s->hash = sc_hash_mix(k->glue_hash);
+    s->hash = sc_cache_key_hash(&c->seg, k);
     s->len = k->len;
     s->tid = tid;
     s->time = now;
@@ -816,7 +816,8 @@ static int snapshot_key(const sc_entry_meta *meta, int *owner)
             continue;
         }
         for (int o = 0; o < NOWNERS; o++) {
-            if (sc_hash_mix(key_hash[i] ^ owner_salt(o)) == meta->hash) {
+            sc_key k = mkkey(o, i);
+            if (sc_cache_key_hash(&cur->seg, &k) == meta->hash) {
                 *owner = o;
                 return i;
             }

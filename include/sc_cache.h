@@ -31,8 +31,26 @@ typedef struct sc_key {
     const char *str;
     uint32_t len;
     uint64_t glue_hash;     /* the key string's hash as the glue computed it (with its owner's
-                               salt: php/owner.c); the core mixes it */
+                               salt: php/owner.c); the core adds its keyed
+                               hash of the bytes (sc_cache_key_hash) */
 } sc_key;
+
+/* The hash the core files key under (sc_entry.hash): the glue's hash XOR
+ * the segment's keyed hash of the key bytes (sc_hash_keyed, with the
+ * secret sc_layout_format drew). Keys whose glue hashes collide (PHP's
+ * hash collides at will) get unrelated hashes; equal bytes of two owners
+ * keep the difference of their salts. */
+static inline __attribute__((always_inline)) uint64_t sc_cache_key_hash(const sc_seg *seg, const sc_key *key)
+{
+    return key->glue_hash ^ sc_hash_keyed(seg->hash_key, key->str, key->len);
+}
+
+/* The glue hash an entry of hash and key bytes was filed with (the
+ * inverse of sc_cache_key_hash): php/owner.c finds the owner's salt in it. */
+static inline uint64_t sc_cache_glue_hash(const sc_seg *seg, uint64_t hash, const char *key, uint32_t len)
+{
+    return hash ^ sc_hash_keyed(seg->hash_key, key, len);
+}
 
 typedef struct sc_value_in {
     uint8_t vtype;
@@ -176,7 +194,7 @@ typedef enum sc_update_op {
 
 /* An entry's figures and bytes, copied out of shared memory. */
 typedef struct sc_entry_meta {
-    uint64_t hash;          /* the entry's mixed hash (sc_entry.hash) */
+    uint64_t hash;          /* the entry's hash (sc_entry.hash) */
     const char *key;
     uint32_t key_len;
     uint8_t vtype;
@@ -221,10 +239,10 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
                          int64_t now, bool add_only);
 sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out);
 /* sc_cache_fetch for a caller that has mixed the key's hash already
- * (hash: sc_hash_mix(key->glue_hash), the shard it names: index). */
+ * (hash: sc_cache_key_hash(&c->seg, key), the shard it names: index). */
 sc_status sc_cache_fetch_hashed(sc_cache *c, const sc_key *key, uint64_t hash, uint32_t index, int64_t now,
                                 sc_sink *sink, sc_value_out *out);
-/* How far a fetch's first try got (sc_fetch.h): the mixed hash, the shard,
+/* How far a fetch's first try got (sc_fetch.h): the key's hash, the shard,
  * the shard's counter when the try began (odd: it read nothing else), and
  * the key's entry when it was found in its home slot (NULL: not found
  * there, or not looked for), with its type and length as read then (not

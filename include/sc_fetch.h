@@ -80,7 +80,8 @@ typedef struct sc_fetch_try {
     sc_fetch_memo *m;           /* the key's place in the thread's memos */
     const sc_shard_head *head;
     const sc_entry *e;
-    uint64_t hash;              /* the mixed hash; 0: not computed yet */
+    const sc_seg *seg;
+    uint64_t hash;              /* the key's hash; 0: not computed yet */
     uint64_t start;             /* the shard's counter when the try began */
     int64_t now;                /* the time, or SC_FETCH_NOW_LATER */
     uint32_t index;             /* the shard */
@@ -99,7 +100,7 @@ static inline __attribute__((always_inline)) int
 sc_fetch_fast_decline(const sc_key *key, const sc_fetch_try *t, const sc_entry *e, uint8_t vtype, uint32_t len,
                       sc_fetch_at *at)
 {
-    at->hash = t->hash ? t->hash : sc_hash_mix(key->glue_hash);
+    at->hash = t->hash ? t->hash : sc_cache_key_hash(t->seg, key);
     at->index = t->index;
     at->start = t->start;
     at->e = e;
@@ -175,7 +176,7 @@ static inline __attribute__((always_inline)) int sc_fetch_fast_home(const sc_seg
     uint8_t tag;
     const sc_entry *e;
 
-    t->hash = sc_hash_mix(key->glue_hash);
+    t->hash = sc_cache_key_hash(seg, key);
     t->index = sc_seg_shard_index(seg, t->hash);
     t->head = &seg->heads[t->index];
     t->start = sc_seq_read_begin(&t->head->seq);
@@ -289,6 +290,7 @@ sc_fetch_fast(sc_cache *c, const sc_key *key, int64_t now, int64_t (*clock)(void
     int r;
 
     t.m = &memos->m[key->glue_hash & (SC_FETCH_MEMOS - 1)];
+    t.seg = &c->seg;
     t.hash = 0;
     t.now = now;
     if (SC_UNLIKELY(memos->gen != c->gen)) {

@@ -77,8 +77,10 @@ typedef struct sc_shard_stats {
 } sc_shard_stats;
 
 /* A key whose value apcu_entry() is computing (owner 0 = free), in the
- * shard's reservations[] (sc_reserve.c).
- *   hash, owner: claimed, taken over and released under the shard's
+ * shard's reservations[] (sc_reserve.c): its hash (sc_cache_key_hash,
+ * which holds the owner's salt), its length and its first
+ * SC_RESERVATION_KEY bytes (all of a key that short).
+ *   hash, owner, key_len, key: claimed, taken over and released under the shard's
  *       NO_REPAIR lock (a holder killed halfway leaves at worst a slot
  *       whose owner is gone, which the next caller takes over); read under
  *       that lock. Cleared with no lock by the first user of a named
@@ -86,11 +88,13 @@ typedef struct sc_shard_stats {
  *   wake: a futex word; bumped atomically (release) by whoever stores the
  *       value or releases the slot, read atomically with no lock by the
  *       waiters, who sleep on it. */
+#define SC_RESERVATION_KEY 104
 typedef struct sc_reservation {
     uint64_t hash;
     sc_owner owner;        /* liveness token of the computing thread (sc_live.h) */
     uint32_t wake;
-    uint32_t unused;
+    uint32_t key_len;
+    char key[SC_RESERVATION_KEY];
 } sc_reservation;
 
 #define SC_RESERVATIONS 8
@@ -213,7 +217,7 @@ typedef struct sc_shard {
     sc_shard_alloc alloc;
     sc_reservation reservations[SC_RESERVATIONS];
     /* apc.slam_defense (sc_cache.c): the last key stored in this shard -
-     * its mixed hash and length - the second it was stored (the "now" of
+     * its hash and length - the second it was stored (the "now" of
      * the store) and the thread that stored it. A writer dying here leaves
      * a stale record, which only matters for the rest of that second. */
     uint64_t slam_hash;
@@ -323,7 +327,7 @@ bool sc_layout_global_held(const sc_seg *seg);
 
 /* The segment header at offset 0.
  *   identity, requested settings, layout (magic .. initial_capacity,
- *       heads_off .. data_off, start_time): written once by the process
+ *       heads_off .. data_off, start_time, hash_key): written once by the process
  *       that makes the segment, before any other process can map it
  *       (sc_layout_format); read with no lock afterwards.
  *   boots: named segments only; bumped by the first user after a restart,
@@ -379,6 +383,10 @@ typedef struct sc_header {
     sc_off pages_off;
     sc_off data_off;         /* page i starts at data_off + (i << SC_PAGE_SHIFT) */
     int64_t start_time;      /* Unix time the segment was created */
+    /* The secret of the keyed hash of key bytes (sc_hash_keyed,
+     * sc_cache_key_hash): random, drawn by the maker; never leaves the
+     * segment (each process copies it into its sc_seg). */
+    uint64_t hash_key[4];
     /* Named segments: incremented by a process that maps the file while no
      * other process has it mapped (it holds the file's exclusive flock), after
      * it cleared the per-process state a previous run left (sc_file.c). */

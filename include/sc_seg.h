@@ -45,6 +45,7 @@ typedef struct sc_seg {
      * (sc_epoch_cover.h); -1 when none could be made. Named: unused
      * (the covers lock the segment's file, fd). */
     int cover_fd;
+    uint64_t hash_key[4];    /* sc_header.hash_key, copied by sc_layout_bind */
     sc_alloc_ctx ac;         /* the allocator's view of this mapping (sc_alloc.h) */
     /* For SC_ASSERT only (sc_common.h), set by sc_layout_bind (NULL: not
      * checked): whether table is a shard's (in its head) whose REPAIR lock

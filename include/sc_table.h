@@ -80,7 +80,7 @@ static inline uint8_t sc_table_tag_of(uint64_t hash)
  *       retired entry (0 = last), both written by sc_epoch_release_entry;
  *       the value bytes stay as they were for the readers that hold them. */
 typedef struct sc_entry {
-    uint64_t hash;        /* mixed hash of the key */
+    uint64_t hash;        /* hash of the key (sc_cache_key_hash) */
     uint32_t key_len;
     uint32_t val_len;     /* values of 4 GiB or more are refused (SC_TOOBIG) */
     uint8_t vtype;        /* sc_vtype of the value */

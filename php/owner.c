@@ -5,12 +5,13 @@
  * With isolation on (the default), every key belongs to the effective uid
  * of the process that stores it: the glue mixes the owner into the key's
  * hash (php_sc_make_key: the PHP hash of the key XOR the owner's salt,
- * (uint64)owner << 24, before the core mixes it). Two users' entries of
+ * (uint64)owner << 24, before the core XORs in its keyed hash of the key
+ * bytes: sc_cache_key_hash). Two users' entries of
  * one key are two different keys to the core: different hashes, so a
  * lookup by one user never matches the other's entry (the core matches
  * an entry only when its 64-bit hash and its key bytes are both equal;
- * equal bytes have equal PHP hashes, and the salts of two owners differ,
- * so the mixed hashes differ). fetch, exists, store, add, delete, inc,
+ * equal bytes have equal PHP and keyed hashes, and the salts of two
+ * owners differ, so the hashes differ). fetch, exists, store, add, delete, inc,
  * dec, cas, entry and key_info therefore reach only the caller's entries,
  * at no cost beyond one XOR when the key is made.
  *
@@ -26,8 +27,8 @@
  * The listings (apcu_cache_info, APCUIterator, shardcache_info's figures)
  * walk the shards and keep the entries whose owner is the caller's (or
  * public): the owner of an entry is found again from its hash and key
- * (sc_hash_unmix of the hash, XOR the PHP hash of the key bytes, is the
- * salt). A non-root caller's apcu_clear_cache deletes its own entries
+ * (sc_cache_glue_hash of the hash, XOR the PHP hash of the key bytes, is
+ * the salt). A non-root caller's apcu_clear_cache deletes its own entries
  * only; root's (isolation on) empties the whole cache.
  *
  * The caller's owner is read with geteuid() at each request start (RINIT:
@@ -58,7 +59,8 @@ static inline uint64_t php_sc_salt(uint32_t owner)
  * under eviction (sc_fair.h). */
 static bool php_sc_owner_of_entry(uint64_t hash, const char *key, uint32_t key_len, uint32_t *owner)
 {
-    uint64_t salt = sc_hash_unmix(hash) ^ (uint64_t)zend_hash_func(key, key_len);
+    uint64_t salt = sc_cache_glue_hash(&php_sc_shared_cache.seg, hash, key, key_len)
+                    ^ (uint64_t)zend_hash_func(key, key_len);
 
     if (salt & ~php_sc_salt(UINT32_MAX)) {
         return false;

@@ -1,8 +1,8 @@
 /*
  * sc_cache.c - store, fetch, exists, delete and clear.
  *
- * A key's mixed hash picks its shard ((hash >> 32) & (nshards - 1)), its
- * first slot (low bits) and its tag (top 7 bits).
+ * A key's hash (sc_cache_key_hash) picks its shard ((hash >> 32) &
+ * (nshards - 1)), its first slot (low bits) and its tag (top 7 bits).
  *
  * Writers take the shard's REPAIR lock, build outside the window what
  * readers cannot reach yet, and change what they can reach inside it. A
@@ -371,7 +371,9 @@ static inline __attribute__((always_inline)) int sc_cache_store_shortcut(sc_cach
 
 /* The key's slot for the new entry when the key has none (shard REPAIR
  * lock held): SC_NOMEM when the table is full of live entries and can
- * grow neither by resizing nor by evicting. */
+ * grow neither by resizing nor by evicting in this shard (the pool has no
+ * run for a larger table: the caller evicts across the cache and tries
+ * again). */
 static inline __attribute__((always_inline)) sc_status sc_cache_store_slot(sc_cache_store_op *op, uint32_t *slot)
 {
     sc_seg *seg = &op->c->seg;
@@ -384,7 +386,6 @@ static inline __attribute__((always_inline)) sc_status sc_cache_store_slot(sc_ca
          * it by evicting some of this shard's entries. */
         sc_evict_clock(seg, shard, (head->table.capacity >> 4) + 1, 0, op->fp);
         if (!sc_resize_reserve(seg, shard)) {
-            shard->stats.nomem++;
             return SC_NOMEM;
         }
     }
@@ -399,8 +400,9 @@ static inline __attribute__((always_inline)) sc_status sc_cache_store_slot(sc_ca
 /* Links the new entry at off in the key's slot, in place of the key's
  * old entry if any, and releases the old one (shard REPAIR lock held).
  * SC_EXISTS for an add that finds a live entry after all (the new entry
- * is given back), SC_NOMEM when the table has no slot for the key. */
-static inline __attribute__((always_inline)) sc_status sc_cache_store_link(sc_cache_store_op *op, sc_off off)
+ * is given back), SC_STORE_NO_ROOM when the table has no slot for the key
+ * (the new entry is given back: the caller evicts and tries again). */
+static inline __attribute__((always_inline)) int sc_cache_store_link(sc_cache_store_op *op, sc_off off)
 {
     sc_seg *seg = &op->c->seg;
     sc_shard *shard = op->shard;
@@ -419,7 +421,7 @@ static inline __attribute__((always_inline)) sc_status sc_cache_store_link(sc_ca
     }
     if (!old && sc_cache_store_slot(op, &slot) != SC_OK) {
         sc_entry_free(seg, shard, ne);
-        return SC_NOMEM;
+        return SC_STORE_NO_ROOM;
     }
     /* A key that lived in another lane's slabs (or moved before) stays
      * where it lands now, whoever stores it next (SC_ENTRY_HOMED). */
@@ -518,7 +520,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     op.c = c;
     op.key = key;
     op.value = value;
-    op.hash = sc_hash_mix(key->glue_hash);
+    op.hash = sc_cache_key_hash(seg, key);
     op.shard = sc_layout_shard_for(seg, op.hash);
     op.seen = &seen;
     op.now = now;
@@ -546,7 +548,11 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
      * the owners' shares (the first time this shard evicted nothing for
      * want of one; surveyed keeps it to once), and after each of at most
      * SC_STORE_ROUNDS evictions across the cache (pages freed by one may
-     * be taken by other processes before this one gets back to them). */
+     * be taken by other processes before this one gets back to them).
+     * Each eviction asks for twice the pages of the one before, starting
+     * from the entry's own: free pages scattered in short runs hold a
+     * chained value only with room to spare, and a table that must grow
+     * needs pages besides the entry's. */
     for (;;) {
         sc_shard_lock(seg, op.shard, SC_LOCK_REPAIR);
         r = sc_cache_store_round(&op, round == 0);
@@ -566,7 +572,7 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
             __atomic_fetch_add(&op.shard->stats.nomem, 1, __ATOMIC_RELAXED);
             return SC_NOMEM;
         }
-        sc_evict_global(seg, c->idle_ttl, (uint32_t)((size + SC_PAGE_SIZE - 1) >> SC_PAGE_SHIFT), now, fp);
+        sc_evict_global(seg, c->idle_ttl, (uint32_t)(((size + SC_PAGE_SIZE - 1) >> SC_PAGE_SHIFT) << round), now, fp);
         round++;
     }
     if (SC_UNLIKELY(op.sweep)) {
@@ -844,7 +850,7 @@ sc_status sc_cache_fetch_hashed(sc_cache *c, const sc_key *key, uint64_t hash, u
 {
     sc_fetch_at at = {0};
 
-    SC_ASSERT(hash == sc_hash_mix(key->glue_hash) && index == sc_seg_shard_index(&c->seg, hash));
+    SC_ASSERT(hash == sc_cache_key_hash(&c->seg, key) && index == sc_seg_shard_index(&c->seg, hash));
     at.hash = hash;
     at.index = index;
     at.start = sc_seq_read_begin(&c->seg.heads[at.index].seq);
@@ -854,7 +860,7 @@ sc_status sc_cache_fetch_hashed(sc_cache *c, const sc_key *key, uint64_t hash, u
 
 sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *sink, sc_value_out *out)
 {
-    uint64_t hash = sc_hash_mix(key->glue_hash);
+    uint64_t hash = sc_cache_key_hash(&c->seg, key);
 
     return sc_cache_fetch_hashed(c, key, hash, sc_seg_shard_index(&c->seg, hash), now, sink, out);
 }
@@ -863,7 +869,7 @@ sc_status sc_cache_fetch(sc_cache *c, const sc_key *key, int64_t now, sc_sink *s
  * and a sampled hit sets the entry's access time and reference bit. */
 sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
 {
-    uint64_t hash = sc_hash_mix(key->glue_hash);
+    uint64_t hash = sc_cache_key_hash(&c->seg, key);
     uint32_t index = sc_seg_shard_index(&c->seg, hash);
     const sc_shard_head *head = &c->seg.heads[index];
     sc_shard *shard = &c->seg.shards[index];
@@ -905,7 +911,7 @@ sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now)
 sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
 {
     sc_seg *seg = &c->seg;
-    uint64_t hash = sc_hash_mix(key->glue_hash);
+    uint64_t hash = sc_cache_key_hash(&c->seg, key);
     sc_shard *shard = sc_layout_shard_for(seg, hash);
     sc_shard_head *head = sc_layout_head(shard);
     sc_table_seen seen = {.seq = 1};

@@ -15,8 +15,10 @@
  * here.
  *
  * Owns: the layout (offsets of everything, the layout id) and the one-time
- * formatting of a segment; mapping and unmapping an anonymous one; filling
- * the process-local handle (sc_seg, with the allocator's sc_alloc_ctx).
+ * formatting of a segment (with the keyed hash's secret, drawn at random:
+ * sc_header.hash_key); mapping and unmapping an anonymous one; filling
+ * the process-local handle (sc_seg, with the allocator's sc_alloc_ctx and
+ * a copy of the secret).
  * Locks: none. Formatting happens before any other process can see the
  * segment; after that nothing here writes shared memory except
  * sc_layout_destroy giving back the thread's liveness slot (sc_live.c).
@@ -24,9 +26,14 @@
  * (anonymous) or a temporary file no process maps, never a half-made
  * segment at the configured path (named).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#ifdef __linux__
+# include <sys/random.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 #include "sc_layout.h"
@@ -205,6 +212,7 @@ void sc_layout_bind(sc_seg *seg, void *base)
     seg->pages = (sc_page *)((char *)base + hdr->pages_off);
     seg->nshards = hdr->nshards;
     seg->npages = hdr->npages;
+    memcpy(seg->hash_key, hdr->hash_key, sizeof(seg->hash_key));
     seg->ac.base = base;
     seg->ac.data_off = hdr->data_off;
     seg->ac.data = (char *)base + hdr->data_off;
@@ -216,6 +224,55 @@ void sc_layout_bind(sc_seg *seg, void *base)
     seg->ac.check_shard = sc_layout_check_shard;
     seg->ac.check_all = sc_layout_check_all;
     seg->check_table = sc_layout_check_table;
+}
+
+/* The keyed hash's secret (sc_header.hash_key): the kernel's random bytes;
+ * where none can be had (no getrandom, no /dev/urandom), a mix of the
+ * clocks, the pid and an address, which is guessable but still differs
+ * from segment to segment. */
+static void sc_layout_draw_key(uint64_t *key, size_t len)
+{
+    size_t got = 0;
+    struct timespec ts;
+    uint64_t x;
+    size_t i;
+
+#ifdef __linux__
+    while (got < len) {
+        ssize_t n = getrandom((char *)key + got, len - got, 0);
+        if (n <= 0) {
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            break;
+        }
+        got += (size_t)n;
+    }
+#endif
+    if (got < len) {
+        int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+        while (fd >= 0 && got < len) {
+            ssize_t n = read(fd, (char *)key + got, len - got);
+            if (n <= 0 && !(n < 0 && errno == EINTR)) {
+                break;
+            }
+            got += n > 0 ? (size_t)n : 0;
+        }
+        if (fd >= 0) {
+            close(fd);
+        }
+    }
+    if (got == len) {
+        return;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ ((uint64_t)getpid() << 40) ^ (uint64_t)(uintptr_t)key;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    x ^= (uint64_t)ts.tv_nsec * UINT64_C(0x9e3779b97f4a7c15);
+    for (i = 0; i < len / 8; i++) {
+        x += UINT64_C(0x9e3779b97f4a7c15);
+        key[i] ^= sc_hash_mix(x);
+    }
 }
 
 int sc_layout_format(sc_seg *seg, void *base, const sc_layout_plan *plan, uint32_t req_shards,
@@ -243,6 +300,7 @@ int sc_layout_format(sc_seg *seg, void *base, const sc_layout_plan *plan, uint32
     hdr->data_off = plan->data_off;
     hdr->start_time = (int64_t)time(NULL);
     hdr->initial_capacity = plan->initial_capacity;
+    sc_layout_draw_key(hdr->hash_key, sizeof(hdr->hash_key));
     sc_layout_bind(seg, base);
 
     if (sc_mutex_init(&hdr->global_lock) != 0 || sc_live_init(&hdr->live) != 0) {
@@ -317,7 +375,7 @@ uint64_t sc_layout_id(void)
     const uint64_t parts[] = {
         sizeof(void *), sizeof(long), order.b[0], _Alignof(max_align_t),
         SC_PAGE_SHIFT, SC_NCLASSES, SC_MAX_SMALL, SC_NBINS, SC_CACHELINE, SC_SLOT_SHIFT,
-        SC_RESERVATIONS, SC_PINS, SC_MIN_PAGES_PER_SHARD,
+        SC_RESERVATIONS, SC_RESERVATION_KEY, SC_PINS, SC_MIN_PAGES_PER_SHARD,
         sizeof(sc_mutex), sizeof(pthread_mutex_t),
         sizeof(sc_header), offsetof(sc_header, size), offsetof(sc_header, boots),
         offsetof(sc_header, nshards), offsetof(sc_header, npages), offsetof(sc_header, initial_capacity),
@@ -351,6 +409,7 @@ uint64_t sc_layout_id(void)
         offsetof(sc_header, closed), offsetof(sc_header, sum), offsetof(sc_header, kernel_boot),
         offsetof(sc_shard, verify), offsetof(sc_shard, vhead), offsetof(sc_shard, body_sum), SC_VERIFY_PENDING,
         offsetof(sc_page, head),
+        offsetof(sc_header, hash_key), sizeof(((sc_header *)0)->hash_key),
     };
     size_t i;
 

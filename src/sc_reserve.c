@@ -8,8 +8,12 @@
  * Death: see the end of the next paragraph, and below: a killed owner's
  * slot is taken over by the next caller once sc_live_gone says so.
  *
- * Each shard has SC_RESERVATIONS slots naming a key (by its 64-bit mixed
- * hash) whose value a thread is computing, with that thread's liveness
+ * Each shard has SC_RESERVATIONS slots naming a key whose value a thread
+ * is computing (its keyed hash, which holds the owner's salt, its length
+ * and its first SC_RESERVATION_KEY bytes: a caller waits only on a slot
+ * of its own key - of a key that short, byte for byte; of a longer one,
+ * the same length, first bytes and 64-bit hash, which nobody can make
+ * two keys share on purpose without the segment's secret: sc_hash_keyed), with that thread's liveness
  * token (sc_live.h: a liveness slot and its generation, never a pid) and a
  * wake word. Slots are claimed and released under the shard's lock, which
  * is held only for those few instructions, never while the user's callback
@@ -74,12 +78,19 @@ static void sc_reserve_wake_all(uint32_t *word)
 #endif
 }
 
-/* The slot of the shard's reservation of hash, with its owner and its
- * wake count as read (*seen), or SC_NONE and a free slot in *free_slot
+/* Whether r is a reservation of key (of hash). */
+static bool sc_reserve_is_key(const sc_reservation *r, const sc_key *key, uint64_t hash)
+{
+    return r->owner && r->hash == hash && r->key_len == key->len
+           && memcmp(r->key, key->str, key->len < SC_RESERVATION_KEY ? key->len : SC_RESERVATION_KEY) == 0;
+}
+
+/* The slot of the shard's reservation of key (of hash), with its owner and
+ * its wake count as read (*seen), or SC_NONE and a free slot in *free_slot
  * (SC_NONE: none; the slots of dead owners are free, taken back here).
  * Shard lock held (either mode). */
-static uint32_t sc_reserve_find(sc_seg *seg, sc_shard *shard, uint64_t hash, uint32_t *free_slot, sc_owner *owner,
-                                uint32_t *seen)
+static uint32_t sc_reserve_find(sc_seg *seg, sc_shard *shard, const sc_key *key, uint64_t hash,
+                                uint32_t *free_slot, sc_owner *owner, uint32_t *seen)
 {
     uint32_t i;
 
@@ -87,7 +98,7 @@ static uint32_t sc_reserve_find(sc_seg *seg, sc_shard *shard, uint64_t hash, uin
     *free_slot = SC_NONE;
     for (i = 0; i < SC_RESERVATIONS; i++) {
         sc_reservation *r = &shard->reservations[i];
-        if (r->hash == hash && r->owner) {
+        if (sc_reserve_is_key(r, key, hash)) {
             *owner = r->owner;
             *seen = __atomic_load_n(&r->wake, __ATOMIC_RELAXED);
             return i;
@@ -114,7 +125,7 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
                            sc_reservation_ticket *ticket)
 {
     sc_seg *seg = &c->seg;
-    uint64_t hash = sc_hash_mix(key->glue_hash);
+    uint64_t hash = sc_cache_key_hash(seg, key);
     sc_shard *shard = sc_layout_shard_for(seg, hash);
     sc_owner self = 0;
 
@@ -147,11 +158,13 @@ sc_status sc_cache_reserve(sc_cache *c, const sc_key *key, int64_t now, sc_sink 
             sc_shard_unlock(shard);
             continue;
         }
-        busy = sc_reserve_find(seg, shard, hash, &free_slot, &owner, &seen);
+        busy = sc_reserve_find(seg, shard, key, hash, &free_slot, &owner, &seen);
         if (busy == SC_NONE) {
             if (free_slot != SC_NONE && self) {
                 sc_reservation *r = &shard->reservations[free_slot];
                 r->hash = hash;
+                r->key_len = key->len;
+                memcpy(r->key, key->str, key->len < SC_RESERVATION_KEY ? key->len : SC_RESERVATION_KEY);
                 r->owner = self;
                 ticket->slot = free_slot;
                 sc_local.reservations_held++;

@@ -200,7 +200,7 @@ sc_snapshot *sc_snapshot_shard(sc_cache *c, uint32_t index, int64_t now, bool wi
 sc_snapshot *sc_snapshot_key(sc_cache *c, const sc_key *key, int64_t now, bool with_values)
 {
     sc_seg *seg = &c->seg;
-    uint64_t hash = sc_hash_mix(key->glue_hash);
+    uint64_t hash = sc_cache_key_hash(&c->seg, key);
     sc_shard *shard = sc_layout_shard_for(seg, hash);
     sc_snapshot *snap = sc_snapshot_new(seg);
     const sc_entry *e;

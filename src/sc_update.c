@@ -160,7 +160,7 @@ sc_status sc_cache_update(sc_cache *c, const sc_key *key, sc_update_op op, int64
                           bool create, int64_t now, sc_fetch_memos *memos, int64_t *result)
 {
     sc_seg *seg = &c->seg;
-    uint64_t hash = sc_hash_mix(key->glue_hash);
+    uint64_t hash = sc_cache_key_hash(&c->seg, key);
     sc_shard *shard = sc_layout_shard_for(seg, hash);
     int attempt;
 

@@ -41,8 +41,9 @@ $a = key_in(0, 'a');
 $b = key_in(0, 'b');
 $big0 = key_in(0, 'big');
 $big1 = key_in(1, 'big');
+$keep = key_in(0, 'keep');    // with a, b and big0: its slab is shard 0's
 apcu_clear_cache();           // forget what the probes above left (counters too)
-apcu_store('keep', 'kept');   // an entry that must never be evicted below
+apcu_store($keep, 'kept');    // an entry that must never be evicted below
 apcu_store($b, 0);            // shard 0's table exists from here on
 apcu_delete($b);
 apcu_store(key_in(1, 'k'), 0); // shard 1's too
@@ -74,7 +75,7 @@ $i = shardcache_info();
 $len = $i['mem_free'] + $i['mem_spare'] - 5 * 4096;
 var_dump(apcu_store($big0, str_repeat('x', $len)));
 show('big in the same shard');
-var_dump(strlen(apcu_fetch($big0)) === $len, apcu_fetch('keep'));
+var_dump(strlen(apcu_fetch($big0)) === $len, apcu_fetch($keep));
 apcu_delete($big0);
 
 // Again with the spare in shard 0 and the value in shard 1.
@@ -84,7 +85,7 @@ $i = show('spare again');
 $len = $i['mem_free'] + $i['mem_spare'] - 5 * 4096;
 var_dump(apcu_store($big1, str_repeat('y', $len)));
 show('big in the other shard');
-var_dump(strlen(apcu_fetch($big1)) === $len, apcu_fetch('keep'));
+var_dump(strlen(apcu_fetch($big1)) === $len, apcu_fetch($keep));
 
 apcu_clear_cache();
 show('cleared');
