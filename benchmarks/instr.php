@@ -13,6 +13,8 @@ require __DIR__ . '/objects.inc';
 final class BenchObj { public function __construct(public int $id, public string $name, public float $score) {} }
 apcu_clear_cache();
 // INSTR_FORK=1: the loop runs in a forked child, as in bench.php
+// (store_int_parent: after the parent has stored the keys)
+if ($W === 'store_int_parent') { for ($i = 0; $i < 1024; $i++) apcu_store("w0_$i", -1); }
 if (getenv("INSTR_FORK")) { $cp = pcntl_fork(); if ($cp > 0) { pcntl_waitpid($cp, $st); exit(pcntl_wexitstatus($st)); } }
 $err = 0;
 switch ($W) {
@@ -70,6 +72,12 @@ case 'store_int_own':
     $keys = []; for ($i = 0; $i < 1024; $i++) { $keys[] = "o_$i"; apcu_store($keys[$i], 0); }
     for ($j = 0; $j < $N; $j++) { if (!apcu_store($keys[$j & 1023], $j)) $err++; }
     break;
+case 'store_int_parent': // keys stored before the fork (with INSTR_FORK=1, by the parent)
+case 'store_int_child':  // keys the loop's own process stores first
+    $keys = []; for ($i = 0; $i < 1024; $i++) $keys[] = "w0_$i";
+    if ($W === 'store_int_child') { foreach ($keys as $k) apcu_store($k, -1); }
+    for ($j = 0; $j < $N; $j++) { if (!apcu_store($keys[$j & 1023], $j)) $err++; }
+    break;
 case 'store_arr_100':
     $keys = []; for ($i = 0; $i < 1024; $i++) { $keys[] = "a_$i"; }
     $tpl = range(0, 79); for ($q=0;$q<20;$q++) $tpl[] = "v0_{$q}";
@@ -80,6 +88,16 @@ case 'mixed_90_10':
     $keys = []; for ($i = 0; $i < 10000; $i++) { $keys[] = "bench_mix_$i"; apcu_store($keys[$i], $i); }
     mt_srand(77); $seq = []; for ($i = 0; $i < 65536; $i++) { $r = mt_rand(0, 9999); $seq[] = mt_rand(0,9) === 0 ? ~$r : $r; }
     for ($j = 0; $j < $N; $j++) { $r = $seq[$j & 65535]; if ($r >= 0) { $v = apcu_fetch($keys[$r]); if (($v & 16383) !== $r) $err++; } else { $r = ~$r; if (!apcu_store($keys[$r], ($j << 17) | $r)) $err++; } }
+    break;
+case 'mixed_zipf': // as bench.php: 100,000 keys, ranks drawn Zipf (s = 1.0)
+    $keys = []; for ($i = 0; $i < 100000; $i++) { $keys[] = "bench_zipf_$i"; apcu_store($keys[$i], $i); }
+    mt_srand(77); $cdf = []; $sum = 0.0; for ($r = 0; $r < 100000; $r++) { $sum += 1.0 / ($r + 1); $cdf[] = $sum; }
+    $max = mt_getrandmax() + 1.0; $seq = [];
+    for ($i = 0; $i < 65536; $i++) { $u = (mt_rand() + mt_rand() / $max) / $max * $sum; $lo = 0; $hi = 99999;
+        while ($lo < $hi) { $mid = ($lo + $hi) >> 1; if ($cdf[$mid] > $u) $hi = $mid; else $lo = $mid + 1; }
+        $seq[] = mt_rand(0, 9) === 0 ? ~$lo : $lo; }
+    unset($cdf);
+    for ($j = 0; $j < $N; $j++) { $r = $seq[$j & 65535]; if ($r >= 0) { $v = apcu_fetch($keys[$r]); if (!is_int($v) || ($v & 131071) !== $r) $err++; } else { $r = ~$r; if (!apcu_store($keys[$r], ($j << 17) | $r)) $err++; } }
     break;
 case 'inc_hot':
     apcu_store('bench_inc_hot', 0);

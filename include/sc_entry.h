@@ -18,12 +18,17 @@ sc_off sc_entry_create(sc_seg *seg, sc_shard *shard, uint64_t hash, const char *
                        uint8_t vtype, int64_t scalar, const char *value, uint32_t value_len, uint32_t ttl,
                        int64_t now, uint32_t lane);
 
-/* A store's stamp (sc_entry.stamp): the monotonic clock, strictly
+/* A store's stamp (sc_entry.stamp): the coarse monotonic clock, strictly
  * increasing within the calling thread. Take it under the shard's REPAIR
  * lock, as sc_entry_create does, so that a shard's stamps follow its
  * stores; a lockless store (sc_lockless_fill) takes it with no lock,
  * inside its entry's version window. */
 uint64_t sc_entry_stamp(void);
+
+/* sc_entry_stamp, also above prev: a rewrite of an entry in place passes
+ * the entry's stamp, so that no rewrite repeats a stamp the entry had
+ * (sc_table_ever_valid). */
+uint64_t sc_entry_stamp_after(uint64_t prev);
 
 /* Shard REPAIR lock held: frees an entry that no table refers to any more.
  * Callers that unlink entries use sc_epoch_release_entry (sc_epoch.h), which

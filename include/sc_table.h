@@ -98,8 +98,9 @@ typedef struct sc_entry {
     uint32_t nhits;       /* hits recorded by writers (sampled) */
     uint32_t mem_size;    /* bytes allocated for the entry, saturating at
                              UINT32_MAX (sc_snapshot.c then derives it) */
-    uint64_t stamp;       /* when it was stored: CLOCK_MONOTONIC ns, strictly
-                             increasing per thread (sc_entry.c); orders
+    uint64_t stamp;       /* when it was stored: CLOCK_MONOTONIC_COARSE ns,
+                             strictly increasing per thread and per entry
+                             (sc_entry.c); orders
                              APCUIterator's walk across shards; retired:
                              the retirement epoch (above) */
     /* key bytes, then value bytes */
@@ -216,14 +217,12 @@ typedef struct sc_chunk {
  * Why the stamp too: ver has 16 bits and wraps after 32768 stores. A
  * reader descheduled between its two checks while exactly a multiple of
  * 32768 stores went by would see the same ver. Every lockless store also
- * writes the stamp, read from the clock after it claimed the entry (so
- * after the previous store of the entry released it); CLOCK_MONOTONIC
- * does not go back across CPUs, and the same thread never repeats a
- * stamp, so a later store's stamp equals an earlier one only if two
- * stores of the entry, made one after the other through the version's
- * compare-and-swap, read the same nanosecond from the clock. Both must
- * happen at once for a torn copy to pass: in practice never. (A 64-bit
- * version would need 6 more bytes; the header is one cache line, full.) */
+ * writes the stamp, taken after it claimed the entry (so after the
+ * previous store of the entry released it) and above the entry's stamp
+ * then (sc_entry_stamp_after), as is an in-place store's (sc_inplace.c,
+ * inside the window): an entry's stamp only grows, so a rewrite between
+ * the two checks always changes it. (A 64-bit version would need 6 more
+ * bytes; the header is one cache line, full.) */
 typedef struct sc_ever {
     uint64_t stamp;
     uint16_t ver;

@@ -4,9 +4,11 @@
  * not loaded (they would clash) and shardcache.apcu_compat is on.
  *
  * Order: the entries come in the order they were stored, across shards (as
- * APCu's own tests expect). At its first fetch an iterator makes its walk
- * list: the key and store stamp (sc_entry.stamp: monotonic clock, taken
- * under the shard lock, nothing shared written for it) of every matching
+ * APCu's own tests expect; stores of different processes within one tick
+ * of the coarse clock, 1 to 10 ms, in either order). At its first fetch an
+ * iterator makes its walk list: the key and store stamp (sc_entry.stamp:
+ * the coarse monotonic clock, strictly increasing per thread, nothing
+ * shared written for it) of every matching
  * live entry - from a snapshot of each shard without values
  * (sc_snapshot.c: copies made under the shard's lock), or, for a search by
  * a list of keys, from a direct lookup of each listed key - sorted by stamp

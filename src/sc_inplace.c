@@ -16,8 +16,9 @@
  * updaters of sc_update.c, which never start while it is odd), so an
  * optimistic reader that copied the entry meanwhile fails its check and
  * reads again: no reader returns a mix of the old and new value or of old
- * and new times. The stamp (a clock read) is taken before the window
- * opens, so the window stays as short as a slot change.
+ * and new times. The stamp (a read of the coarse clock, a few ns) is
+ * taken inside the window, above the entry's stamp (sc_entry_stamp_after:
+ * no lockless writer changes it then).
  * Only values readers always copy are written in place, and never a
  * zero-copy entry (SC_ENTRY_ZC, sc_epoch.h: readers may hold pointers into
  * it): no pointer a reader may hold into an entry ever sees its bytes
@@ -48,7 +49,6 @@ sc_inplace_result sc_inplace_store(sc_shard *shard, sc_entry *old, uint8_t vtype
     if ((old->flags & (SC_ENTRY_CHAINED | SC_ENTRY_ZC)) || old->val_len != 0) {
         return SC_INPLACE_NO;
     }
-    stamp = sc_entry_stamp();
     sc_shard_write_begin(shard);
     /* Lockless stores and deletes are drained: old's ttl holds still. */
     if (add_only && !sc_evict_is_expired(old, now)) {
@@ -56,6 +56,7 @@ sc_inplace_result sc_inplace_store(sc_shard *shard, sc_entry *old, uint8_t vtype
         return SC_INPLACE_EXISTS;
     }
     gone = old->ttl == SC_TTL_GONE;
+    stamp = sc_entry_stamp_after(old->stamp);
     /* The fields sc_entry_fill sets; hash, key, val_len (0), mem_size
      * (same allocation) and the lane bits stay as they are. */
     old->vtype = vtype;

@@ -54,7 +54,9 @@ __attribute__((noinline)) void sc_lockless_fill(sc_entry *e, int64_t scalar, con
 __attribute__((noinline)) void sc_lockless_fill(sc_entry *e, int64_t scalar, const char *data, uint32_t len,
                                                  int64_t now)
 {
-    uint64_t stamp = sc_entry_stamp();
+    /* Above the entry's stamp: this thread holds the version, the
+     * previous writer's stamp is visible (its release, this claim). */
+    uint64_t stamp = sc_entry_stamp_after(__atomic_load_n(&e->stamp, __ATOMIC_RELAXED));
 
     if (len) {
         memcpy(SC_ENTRY_VAL(e), data, len);
