@@ -219,6 +219,10 @@ typedef struct sc_shard {
     /* Zero-copy entries unlinked but maybe still in use (sc_epoch.c);
      * shard REPAIR lock. */
     sc_retire_list retire;
+    /* Each owner's bytes in this shard (sc_fair_layout.h): written under
+     * the REPAIR lock by whoever links or unlinks an entry, read by
+     * evicting stores of any shard with no lock. */
+    _Alignas(SC_CACHELINE) sc_fair_shard fair;
 } sc_shard;
 
 /* Every allocation and free writes its lane's figures and reads its lane's
@@ -300,7 +304,7 @@ bool sc_layout_global_held(const sc_seg *seg);
 /* The segment's identity: what a process checks before it trusts a segment
  * file made by another process (sc_file.c). Bump SC_FORMAT whenever the
  * meaning of shared data changes without its layout changing. */
-#define SC_FORMAT 2
+#define SC_FORMAT 3
 #define SC_VERSION_LEN 32
 #define SC_CLOSED_MARK UINT32_C(0x434c4f53) /* "CLOS" */
 
@@ -385,8 +389,9 @@ typedef struct sc_header {
     _Alignas(SC_CACHELINE) sc_live_table live;
     /* Epochs of zero-copy readers (sc_epoch.c): atomics only. */
     _Alignas(SC_CACHELINE) sc_epoch_table epochs;
-    /* Each owner's bytes, estimated for eviction under isolation
-     * (sc_fair.c): written as sc_fair_layout.h says. */
+    /* The owners' slots of the bytes each shard counts per owner, for
+     * eviction under isolation (sc_fair.c): written as sc_fair_layout.h
+     * says. */
     _Alignas(SC_CACHELINE) sc_fair fair;
 } sc_header;
 
