@@ -34,7 +34,7 @@
  * owner through seg.owner_of. */
 static inline void sc_cache_writer(uint32_t owner)
 {
-    sc_fair_here.writer = owner;
+    sc_fair_here.want = SC_FAIR_TAG | owner;
 }
 
 typedef struct sc_key {

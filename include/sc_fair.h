@@ -82,15 +82,16 @@ uint32_t sc_fair_entry_slot(sc_seg *seg, const sc_entry *e);
  * and the slot it found last (checked against the segment before use).
  * Initial-exec, as sc_local: read by every store. */
 typedef struct sc_fair_local {
-    uint32_t writer;
-    uint32_t last;
+    uint64_t want;                    /* SC_FAIR_TAG | the writer */
+    uint32_t last;                    /* below SC_FAIR_OVERFLOW */
 } sc_fair_local;
 extern _Thread_local sc_fair_local sc_fair_here __attribute__((tls_model("initial-exec")));
 
 static inline uint32_t sc_fair_slot(sc_seg *seg, uint32_t owner)
 {
-    uint32_t s = sc_fair_here.last & (SC_FAIR_SLOTS - 1);
+    uint32_t s = sc_fair_here.last;
 
+    SC_ASSERT(s < SC_FAIR_OVERFLOW);
     if (SC_LIKELY(__atomic_load_n(&seg->hdr->fair.tag[s], __ATOMIC_RELAXED) == (SC_FAIR_TAG | owner))) {
         return s;
     }
@@ -112,16 +113,20 @@ static inline uint32_t sc_fair_key_slot(sc_seg *seg, uint64_t hash, const char *
         return SC_FAIR_NONE;
     }
     /* The key's entries read back the owner the glue names. */
-    SC_ASSERT(seg->owner_of(hash, key, key_len, &told) && told == sc_fair_here.writer);
-    return sc_fair_slot(seg, sc_fair_here.writer);
+    SC_ASSERT(seg->owner_of(hash, key, key_len, &told) && (SC_FAIR_TAG | told) == sc_fair_here.want);
+    if (SC_LIKELY(__atomic_load_n(&seg->hdr->fair.tag[sc_fair_here.last], __ATOMIC_RELAXED) == sc_fair_here.want)) {
+        return sc_fair_here.last;
+    }
+    return sc_fair_slot_find(seg, (uint32_t)sc_fair_here.want);
 }
 
 /* Shard REPAIR lock held: slot's bytes in the shard change by delta
  * (modulo 2^64: a decrease is a wrapped negative). */
 static inline void sc_fair_count(sc_shard *shard, uint32_t slot, uint64_t delta)
 {
-    uint64_t *b = &shard->fair.bytes[slot & (SC_FAIR_SLOTS - 1)];
+    uint64_t *b = &shard->fair.bytes[slot];
 
+    SC_ASSERT(slot < SC_FAIR_SLOTS);
     __atomic_store_n(b, __atomic_load_n(b, __ATOMIC_RELAXED) + delta, __ATOMIC_RELAXED);
 }
 

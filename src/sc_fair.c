@@ -24,8 +24,9 @@
 #define SC_FAIR_LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define SC_FAIR_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 
-/* The calling thread's writer and last slot (sc_fair.h). */
-_Thread_local sc_fair_local sc_fair_here __attribute__((tls_model("initial-exec")));
+/* The calling thread's writer (owner 0 until the glue says: the owner of
+ * keys with no salt) and last slot (sc_fair.h). */
+_Thread_local sc_fair_local sc_fair_here __attribute__((tls_model("initial-exec"))) = {SC_FAIR_TAG, 0};
 
 uint32_t sc_fair_slot_find(sc_seg *seg, uint32_t owner)
 {

@@ -65,11 +65,11 @@ version: Warning: PHP Startup: shardcache: SEG was replaced by a new segment: it
 bool(false)
   new file: true, mode 0600, size 4194304, temporaries 0
   next: int(1)
-layout id: Warning: PHP Startup: shardcache: SEG was replaced by a new segment: it has another layout (format 2, layout X; this build: format 2, layout X) in Unknown on line 0
+layout id: Warning: PHP Startup: shardcache: SEG was replaced by a new segment: it has another layout (format 3, layout X; this build: format 3, layout X) in Unknown on line 0
 bool(false)
   new file: true, mode 0600, size 4194304, temporaries 0
   next: int(1)
-format: Warning: PHP Startup: shardcache: SEG was replaced by a new segment: it has another layout (format 99, layout X; this build: format 2, layout X) in Unknown on line 0
+format: Warning: PHP Startup: shardcache: SEG was replaced by a new segment: it has another layout (format 99, layout X; this build: format 3, layout X) in Unknown on line 0
 bool(false)
   new file: true, mode 0600, size 4194304, temporaries 0
   next: int(1)
