@@ -216,14 +216,27 @@ static sc_key mkkey(int o, int i)
     k.str = key_buf[i];
     k.len = key_len[i];
     k.glue_hash = key_hash[i] ^ owner_salt(o);
+    sc_cache_writer((uint32_t)o);     /* the owner of the keys this thread writes next */
     return k;
 }
 
+/* The hash this glue gives the key bytes (key_hash: the colliding keys'
+ * is not their string hash). */
+static uint64_t fuzz_key_hash(const char *key, uint32_t len)
+{
+    for (int i = 0; i < NKEYS; i++) {
+        if (key_len[i] == len && memcmp(key_buf[i], key, len) == 0) {
+            return key_hash[i];
+        }
+    }
+    return key_string_hash(key, len);
+}
+
 /* sc_cache.owner_of, as php/owner.c's: the salt from the hash and the key
- * bytes' own hash. */
+ * bytes' own hash, as this glue makes it. */
 static bool fuzz_owner_of(uint64_t hash, const char *key, uint32_t len, uint32_t *owner)
 {
-    uint64_t salt = sc_cache_glue_hash(&cur->seg, hash, key, len) ^ key_string_hash(key, len);
+    uint64_t salt = sc_cache_glue_hash(&cur->seg, hash, key, len) ^ fuzz_key_hash(key, len);
 
     if (salt & ~(UINT64_C(0xffffffff) << 24)) {
         return false;
@@ -501,6 +514,31 @@ static void held_check(void)
         if (memcmp(held[j].p, held[j].copy, held[j].len) != 0) {
             FAIL("a value borrowed inside the epoch (%zu bytes at %p) changed before the thread left it",
                  held[j].len, (const void *)held[j].p);
+        }
+    }
+}
+
+/* Each shard's bytes per owner (sc_fair.h) are those of the entries its
+ * table holds, whatever the operations did (no operation is under way). */
+static void fair_check(sc_cache *c)
+{
+    sc_seg *seg = &c->seg;
+
+    for (uint32_t k = 0; k < seg->nshards; k++) {
+        sc_shard *shard = &seg->shards[k];
+        const sc_table *table = &sc_layout_head(shard)->table;
+        uint64_t bytes[SC_FAIR_SLOTS] = {0};
+        for (uint32_t slot = 0; table->off && slot < table->capacity; slot++) {
+            const sc_entry *e = sc_table_slot_entry(seg, table, slot);
+            if (e) {
+                bytes[sc_fair_entry_slot(seg, e)] += e->mem_size;
+            }
+        }
+        for (uint32_t i = 0; i < SC_FAIR_SLOTS; i++) {
+            if (bytes[i] != shard->fair.bytes[i]) {
+                FAIL("shard %u counts %llu bytes for owner slot %u, its entries hold %llu", k,
+                     (unsigned long long)shard->fair.bytes[i], i, (unsigned long long)bytes[i]);
+            }
         }
     }
 }
@@ -887,12 +925,14 @@ typedef struct other_store {
     const sc_value_in *v;
     sc_status st;
     uint32_t tid;
+    int o;                  /* the key's owner: the thread's writer */
 } other_store;
 
 static void *other_store_run(void *arg)
 {
     other_store *s = arg;
     s->tid = (uint32_t)syscall(SYS_gettid);
+    sc_cache_writer((uint32_t)s->o);
     s->st = sc_cache_store(s->c, s->k, s->v, 0, now, false);
     sc_cache_thread_done(s->c);
     return NULL;
@@ -901,7 +941,7 @@ static void *other_store_run(void *arg)
 static void op_other_store(fuzz_op *op)
 {
     sc_value_in v;
-    other_store s = {op->c, &op->k, &v, SC_OK, 0};
+    other_store s = {op->c, &op->k, &v, SC_OK, 0, op->o};
     pthread_t t;
 
     make_value(op->r, &v);
@@ -1000,6 +1040,7 @@ static void run_op(sc_cache *c, reader *r, fsink *sink, fsink *fetch_sink)
         break;
     }
     held_check();
+    fair_check(c);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -1030,6 +1071,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * from the start (1 in 4; op_switch turns it on and off). */
     flags = rd8(&r);
     c.owner_of = (flags & 3) ? fuzz_owner_of : NULL;
+    sc_cache_seg_owners(&c, fuzz_owner_of);
     zc_on = (flags & 12) != 0;
     c.slam_defense = (flags & 48) == 48;
     cur = &c;

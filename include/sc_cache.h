@@ -27,6 +27,16 @@
 #define SC_HIT_SAMPLE 32
 #define SC_MISS_SAMPLE 32
 
+/* The owner whose salt (glue_hash) is in every key the calling thread
+ * stores or deletes from now on: by it each shard counts the bytes of the
+ * entries it links and unlinks per owner (sc_fair.h). The glue calls it
+ * whenever the thread's salt changes; a key's entries must read back this
+ * owner through seg.owner_of. */
+static inline void sc_cache_writer(uint32_t owner)
+{
+    sc_fair_here.want = SC_FAIR_TAG | owner;
+}
+
 typedef struct sc_key {
     const char *str;
     uint32_t len;
@@ -127,8 +137,9 @@ typedef struct sc_cache {
      * (sc_cache_entry_absent); it stays for the others. Reads only value. */
     bool (*unreadable)(uint8_t vtype, const char *value, uint32_t len);
     /* Set by the glue when entries have owners (isolation), else NULL:
-     * the owner of an entry from its hash and key. Stores that evict then
-     * spare the owners within their fair share (sc_fair.h). */
+     * the owner of an entry from its hash and key (as seg.owner_of).
+     * Stores that evict then spare the owners within their fair share
+     * (sc_fair.h). */
     sc_fair_owner_fn owner_of;
 } sc_cache;
 
@@ -264,10 +275,6 @@ sc_status sc_cache_fetch_at(sc_cache *c, const sc_key *key, const sc_fetch_at *a
 sc_status sc_cache_exists(sc_cache *c, const sc_key *key, int64_t now);
 sc_status sc_cache_delete(sc_cache *c, const sc_key *key);
 void sc_cache_clear(sc_cache *c);
-/* No lock held: the estimate of each owner's bytes (sc_fair.h) is
- * dropped, for a caller that just removed many of one owner's entries (a
- * user's own clear); the next store that evicts takes a new one. */
-void sc_cache_forget_owners(sc_cache *c);
 /* Clear after a crash left the page pool inconsistent (counted in resets). */
 void sc_cache_reset(sc_cache *c);
 void sc_cache_figures_get(sc_cache *c, sc_cache_figures *f);
@@ -341,6 +348,10 @@ uint64_t sc_cache_seg_size(const sc_cache *c);
 bool sc_cache_seg_named(const sc_cache *c);
 uint64_t sc_cache_seg_boots(const sc_cache *c);
 void sc_cache_seg_advise_hugepages(sc_cache *c);
+/* Right after c maps its segment, before any operation: how this process
+ * reads an entry's owner, by which every shard counts its bytes per owner
+ * (sc_seg.owner_of, sc_fair.h). */
+void sc_cache_seg_owners(sc_cache *c, sc_fair_owner_fn owner_of);
 
 /* ---- zero-copy values: the epoch and its figures, for the glue
  * (sc_cache_zc.c; the reclamation itself: sc_epoch.h) ---- */

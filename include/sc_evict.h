@@ -26,7 +26,8 @@ static inline bool sc_evict_is_expired(const sc_entry *e, int64_t now)
 }
 
 /* Shard REPAIR lock held, inside the odd sequence window: removes the entry
- * in slot and frees it. */
+ * in slot, lowers its owner's bytes in the shard (sc_fair_count) and frees
+ * it. */
 void sc_evict_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e);
 
 /* Shard REPAIR lock held (no window open): removes entries past their TTL
@@ -59,10 +60,8 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem
  * and removes entries across shards until at least need_pages pages are
  * free in the pool or a full sweep removed everything it could. idle_ttl:
  * apc.ttl, as for sc_evict_expired. With fp set (isolation), the
- * estimate of each owner's bytes is taken anew first if it is not fresh
- * (sc_fair_survey), and the store of fp evicts only what sc_fair_victim
- * allows; if that removes nothing anywhere, one round of 1/8 of every
- * shard runs without it. */
+ * owners' bytes are summed anew, and the store of fp evicts only what
+ * sc_fair_victim allows, whatever it then finds free. */
 void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_t now, sc_fair_pass *fp);
 
 /* No lock held. The zero-copy budget is full: if a rescan of the epochs

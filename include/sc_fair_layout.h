@@ -1,12 +1,12 @@
 /*
- * sc_fair_layout.h - the shared estimate of each owner's bytes (in the
- * segment header) that stores read when they evict under isolation: what
- * sc_layout.h embeds. The functions are in sc_fair.h (src/sc_fair.c).
+ * sc_fair_layout.h - what the segment keeps of each owner's bytes, which
+ * stores read when they evict under isolation: the owners' slot table
+ * (in the segment header) and each shard's bytes per slot (in sc_shard).
+ * What sc_layout.h embeds; the functions are in sc_fair.h (src/sc_fair.c).
  *
- * Owns: the layout of sc_fair.
- * Locks: as written next to the struct: a survey writes it under the
- * global lock; evictions lower bytes[] under their shard's lock; all with
- * relaxed atomics.
+ * Owns: the layout of sc_fair and of sc_shard.fair.
+ * Locks: as written next to the fields: a slot is claimed once with a
+ * compare-and-swap; a shard's bytes are written under its REPAIR lock.
  * Death: see sc_fair.h.
  */
 #ifndef SC_FAIR_LAYOUT_H
@@ -14,30 +14,35 @@
 
 #include "sc_common.h"
 
-/* Owners an estimate names; more make it "overflow". */
-#define SC_FAIR_OWNERS 32
+/* Slots of owners a segment counts: slot 0 holds the entries whose owner
+ * cannot be told (SC_FAIR_NONE), the last one every owner that found the
+ * others taken (SC_FAIR_OVERFLOW); an owner in between has a slot of its
+ * own. */
+#define SC_FAIR_SLOTS 64
+#define SC_FAIR_NONE 0u
+#define SC_FAIR_OVERFLOW (SC_FAIR_SLOTS - 1u)
+/* A claimed slot's tag: this bit, or'ed with the owner. */
+#define SC_FAIR_TAG (UINT64_C(1) << 32)
 
-/* The estimate of the bytes each owner's entries hold (sc_fair.h).
- *   when: CLOCK_MONOTONIC second of the survey (0: none); n, overflow,
- *       total, owner[], cursor: written by sc_fair_survey under the global
- *       lock (relaxed atomic stores, when last);
- *   bytes[i]: the same, and lowered by an eviction of owner[i]'s entry
- *       under that entry's shard lock (relaxed load and store: two
- *       evictions at once may lower it once).
- * Read by any store that evicts, under its shard's lock, with relaxed
- * atomic loads and no further lock: a reader may see two surveys mixed,
- * which chooses a victim less well and nothing worse. Nothing in it is
- * trusted as an offset or an index without a bound (n is clamped to
- * SC_FAIR_OWNERS, cursor masked by the shard count). */
+/* The owners' slots (sc_fair.h).
+ *   tag[i]: 0 (free) or SC_FAIR_TAG | owner: claimed by the first store of
+ *       that owner with a compare-and-swap from 0 (slots are claimed in
+ *       order, so an owner is in at most one), never changed after while
+ *       the segment lives (a new or reformatted segment starts with none).
+ *       tag[SC_FAIR_NONE] and tag[SC_FAIR_OVERFLOW] stay 0.
+ * Read by anybody with relaxed atomic loads; nothing in it is an offset,
+ * and an owner is looked for only among tags. */
 typedef struct sc_fair {
-    int64_t when;
-    uint32_t n;                       /* owners named in owner[] */
-    uint32_t cursor;                  /* first shard of the next survey */
-    uint32_t overflow;                /* 1: more owners were seen than owner[] names */
-    uint32_t unused;
-    uint64_t total;                   /* estimated bytes of all entries */
-    uint32_t owner[SC_FAIR_OWNERS];
-    uint64_t bytes[SC_FAIR_OWNERS];   /* estimated bytes of owner[i]'s entries */
+    uint64_t tag[SC_FAIR_SLOTS];
 } sc_fair;
+
+/* A shard's bytes per slot (sc_shard.fair): bytes[i] is the sum of the
+ * mem_size of the entries in the shard's table whose owner has slot i.
+ * Written (relaxed atomic stores) only under the shard's REPAIR lock,
+ * together with the table change it follows; read by evicting stores of
+ * any shard with relaxed loads and no lock (a moment old). */
+typedef struct sc_fair_shard {
+    uint64_t bytes[SC_FAIR_SLOTS];
+} sc_fair_shard;
 
 #endif

@@ -238,6 +238,10 @@ typedef struct sc_shard {
     /* Zero-copy entries unlinked but maybe still in use (sc_epoch.c);
      * shard REPAIR lock. */
     sc_retire_list retire;
+    /* Each owner's bytes in this shard (sc_fair_layout.h): written under
+     * the REPAIR lock by whoever links or unlinks an entry, read by
+     * evicting stores of any shard with no lock. */
+    _Alignas(SC_CACHELINE) sc_fair_shard fair;
 } sc_shard;
 
 /* Every allocation and free writes its lane's figures and reads its lane's
@@ -412,8 +416,9 @@ typedef struct sc_header {
     _Alignas(SC_CACHELINE) sc_live_table live;
     /* Epochs of zero-copy readers (sc_epoch.c): atomics only. */
     _Alignas(SC_CACHELINE) sc_epoch_table epochs;
-    /* Each owner's bytes, estimated for eviction under isolation
-     * (sc_fair.c): written as sc_fair_layout.h says. */
+    /* The owners' slots of the bytes each shard counts per owner, for
+     * eviction under isolation (sc_fair.c): written as sc_fair_layout.h
+     * says. */
     _Alignas(SC_CACHELINE) sc_fair fair;
 } sc_header;
 

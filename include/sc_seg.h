@@ -6,7 +6,8 @@
  * include. Made and filled by src/sc_layout.c (sc_layout_format, sc_layout_bind).
  *
  * Owns: nothing shared; the handle is process memory, written once when the
- * segment is mapped and read-only afterwards (every thread of a ZTS process
+ * segment is mapped (owner_of: by the glue right after) and read-only
+ * afterwards (every thread of a ZTS process
  * shares it; a forked child inherits it with the mapping, at the same
  * address).
  * Locks: none.
@@ -22,6 +23,10 @@ struct sc_header;
 struct sc_shard_head;
 struct sc_shard;
 struct sc_table;
+
+/* The glue's reading of an entry's owner from its (mixed) hash and key
+ * bytes: false when none can be told (sc_fair.h). */
+typedef bool (*sc_fair_owner_fn)(uint64_t hash, const char *key, uint32_t key_len, uint32_t *owner);
 
 /* Process-local handle. A forked process inherits it with the mapping (same
  * address). Other processes that map a named segment (sc_file.c) have
@@ -51,6 +56,11 @@ typedef struct sc_seg {
      * checked): whether table is a shard's (in its head) whose REPAIR lock
      * the calling thread holds, with the shard's window open if window. */
     bool (*check_table)(const struct sc_seg *seg, const struct sc_table *table, bool window);
+    /* Set by the glue right after the segment is mapped, before any
+     * operation (NULL: every entry's owner is SC_FAIR_NONE): the owner of
+     * an entry, by which each shard counts its bytes per owner (sc_fair.h).
+     * Every process that maps one segment must read owners alike. */
+    sc_fair_owner_fn owner_of;
 } sc_seg;
 
 /* Bounds-checked translation of an offset read from shared memory. */

@@ -55,8 +55,9 @@ static inline uint64_t php_sc_salt(uint32_t owner)
 }
 
 /* The owner whose salt made an entry's hash from its key bytes (false:
- * none). Also sc_cache.owner_of, for the core's fair share of memory
- * under eviction (sc_fair.h). */
+ * none). Also sc_seg.owner_of and sc_cache.owner_of, for the core's
+ * count of each owner's bytes and fair share of memory under eviction
+ * (sc_fair.h). */
 static bool php_sc_owner_of_entry(uint64_t hash, const char *key, uint32_t key_len, uint32_t *owner)
 {
     uint64_t salt = sc_cache_glue_hash(&php_sc_shared_cache.seg, hash, key, key_len)
@@ -87,6 +88,7 @@ void php_sc_owner_refresh(void)
         SCG(owner_all) = false;
     }
     SCG(owner_salt) = php_sc_salt(SCG(owner_id));
+    sc_cache_writer(SCG(owner_id));
     /* Whichever process loaded apc.preload_path (the FPM master for the
      * anonymous segment, the first worker of a pool for a named one), it
      * loaded public entries if isolation is on. */
@@ -149,6 +151,7 @@ uint64_t php_sc_owner_preload_begin(void)
     ZEND_ASSERT(saved == php_sc_salt(SCG(owner_id)));
     if (SCG(isolation)) {
         SCG(owner_salt) = php_sc_salt(PHP_SC_OWNER_PUBLIC);
+        sc_cache_writer(PHP_SC_OWNER_PUBLIC);
     }
     return saved;
 }
@@ -156,6 +159,7 @@ uint64_t php_sc_owner_preload_begin(void)
 void php_sc_owner_preload_end(uint64_t saved)
 {
     SCG(owner_salt) = saved;
+    sc_cache_writer((uint32_t)(saved >> 24));
 }
 
 bool php_sc_key_public(sc_key *k)
@@ -170,6 +174,10 @@ bool php_sc_key_public(sc_key *k)
 
 void php_sc_owner_bind(sc_cache *c)
 {
+    /* Every process counts each owner's bytes alike (sc_fair.h), whatever
+     * its own isolation setting; only with isolation do its stores spare
+     * the owners within their share. */
+    sc_cache_seg_owners(c, php_sc_owner_of_entry);
     c->owner_of = SCG(isolation) ? php_sc_owner_of_entry : NULL;
 }
 
@@ -273,7 +281,4 @@ void php_sc_owner_clear(void)
         }
         sc_snapshot_free(snap);
     }
-    /* The caller's bytes fell: the estimate of who is above its fair
-     * share must not hold it against the caller's next entries. */
-    sc_cache_forget_owners(&php_sc_shared_cache);
 }

@@ -199,16 +199,6 @@ static sc_off sc_cache_make_entry(sc_cache *c, sc_shard *shard, uint64_t hash, c
     if (size <= SC_MAX_SMALL && !off && first_round && sc_evict_gone_elsewhere(seg, shard)) {
         return 0;
     }
-    if (size <= SC_MAX_SMALL && !off && fp && !fp->surveyed && !sc_fair_fresh(seg)) {
-        /* Whose entries may go is not known: the caller estimates it
-         * (sc_fair_refresh) and comes back. It does so once: back here, the
-         * estimate it took is used even if it is no longer fresh (the
-         * process was descheduled meanwhile), so that how long it waited
-         * for a CPU does not decide whether it evicts in this shard or
-         * across the cache (sc_evict_global). */
-        fp->want_estimate = true;
-        return 0;
-    }
     if (size <= SC_MAX_SMALL) {
         /* Entries of the same size class free exactly what is needed;
          * others only help once a whole slab of theirs empties. */
@@ -300,6 +290,7 @@ typedef struct sc_cache_store_op {
     uint32_t ttl;
     uint32_t owner;             /* the storing thread for slam defense (0: off) */
     uint32_t lane;              /* the allocation lane (sc_pin_lane) */
+    uint32_t fair_slot;         /* the key's owner's slot (sc_fair_key_slot) */
     bool add_only;
     bool lockless;              /* the lockless store may be tried */
     bool sweep;                 /* set when done: every shard's retired entries can go */
@@ -451,6 +442,9 @@ static inline __attribute__((always_inline)) int sc_cache_store_link(sc_cache_st
     }
     sc_table_set(seg, &sc_layout_head(shard)->table, slot, op->hash, off);
     sc_shard_write_end(shard);
+    /* The key's owner holds the new entry's bytes instead of the old's
+     * (one key, one owner), before the lock is released (sc_fair.h). */
+    sc_fair_count(shard, op->fair_slot, (uint64_t)ne->mem_size - (old ? (uint64_t)old->mem_size : 0));
 
     op->sweep = old && sc_epoch_release_entry(seg, shard, (sc_entry *)old);
     sc_cache_store_counted(op->c, shard, op->hash, op->key->len, op->now, op->owner, !old || old_gone);
@@ -483,21 +477,6 @@ static inline __attribute__((always_inline)) int sc_cache_store_round(sc_cache_s
         return SC_TOOBIG;
     }
     return sc_cache_store_link(op, off);
-}
-
-/* A store's view of the owners under eviction (isolation: sc_fair.h),
- * its owner not looked up yet. */
-static inline sc_fair_pass *sc_cache_store_fair(sc_fair_pass *fp, sc_cache *c, uint64_t hash, const sc_key *key)
-{
-    fp->fair = &c->seg.hdr->fair;
-    fp->owner_of = c->owner_of;
-    fp->hash = hash;
-    fp->key = key->str;
-    fp->key_len = key->len;
-    fp->caller_known = false;
-    fp->want_estimate = false;
-    fp->surveyed = false;
-    return fp;
 }
 
 sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *value, uint32_t ttl,
@@ -538,15 +517,15 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
     }
     op.owner = c->slam_defense ? sc_cache_slam_owner() : 0;
     op.lane = sc_pin_lane(op.shard);
+    op.fair_slot = sc_fair_key_slot(seg, op.hash, key->str, key->len);
     if (c->owner_of) {
         /* Isolation: evictions spare the owners within their share. */
-        fp = sc_cache_store_fair(&fpass, c, op.hash, key);
+        fp = &fpass;
+        sc_fair_begin(fp, seg, op.fair_slot);
     }
     op.fp = fp;
     /* Under the shard's REPAIR lock, taken and released once per round.
-     * Repeats while the entry finds no memory: once with an estimate of
-     * the owners' shares (the first time this shard evicted nothing for
-     * want of one; surveyed keeps it to once), and after each of at most
+     * Repeats while the entry finds no memory, after each of at most
      * SC_STORE_ROUNDS evictions across the cache (pages freed by one may
      * be taken by other processes before this one gets back to them).
      * Each eviction asks for twice the pages of the one before, starting
@@ -559,14 +538,6 @@ sc_status sc_cache_store(sc_cache *c, const sc_key *key, const sc_value_in *valu
         sc_shard_unlock(op.shard);
         if (r != SC_STORE_NO_ROOM) {
             break;
-        }
-        if (fp && fp->want_estimate && !fp->surveyed) {
-            /* Whose entries may go is not known (sc_cache_make_entry
-             * evicted nothing): estimate it, then the same round again. */
-            sc_fair_refresh(seg, fp->owner_of);
-            fp->surveyed = true;
-            fp->want_estimate = false;
-            continue;
         }
         if (round == SC_STORE_ROUNDS) {
             __atomic_fetch_add(&op.shard->stats.nomem, 1, __ATOMIC_RELAXED);
@@ -950,6 +921,7 @@ sc_status sc_cache_delete(sc_cache *c, const sc_key *key)
     gone = e->ttl == SC_TTL_GONE;
     sc_table_clear_slot(seg, &head->table, slot);
     sc_shard_write_end(shard);
+    sc_fair_count(shard, sc_fair_key_slot(seg, hash, key->str, key->len), -(uint64_t)e->mem_size);
     sweep = sc_epoch_release_entry(seg, shard, (sc_entry *)e);
     if (!gone) {
         head->deletes++;
@@ -982,11 +954,6 @@ static void sc_cache_clear_entries(sc_seg *seg)
             }
         }
     }
-}
-
-void sc_cache_forget_owners(sc_cache *c)
-{
-    sc_fair_forget(&c->seg);
 }
 
 void sc_cache_clear(sc_cache *c)
@@ -1025,13 +992,13 @@ void sc_cache_clear(sc_cache *c)
          * (repairs are kept: they tell about crashes, not about use). */
         memset(&shard->stats, 0, sizeof(shard->stats));
         shard->stats.repairs = repairs;
+        sc_fair_zero_shard(shard);
         sc_layout_head(shard)->inserts = 0;
         sc_layout_head(shard)->updates = 0;
         sc_layout_head(shard)->deletes = 0;
     }
     /* Every window is open and drained: no lockless store is under way. */
     sc_live_counts_clear(&seg->hdr->live);
-    sc_fair_forget(seg);
     if (holding) {
         sc_epoch_reset_holding(seg, hold);
     } else if (!keep_memory) {

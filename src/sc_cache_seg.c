@@ -1,10 +1,12 @@
 /*
  * sc_cache_seg.c - what the glue may know of the mapping behind an
  * sc_cache: its size, whether it is a named segment file and how many
- * times that file was booted, and the kernel's advice on its pages. The
- * glue reads no field of the segment itself.
+ * times that file was booted, and the kernel's advice on its pages; and
+ * the one thing the glue tells the handle, how to read an entry's owner.
+ * The glue reads no field of the segment itself.
  *
- * Owns: nothing shared; the advice on this process's mapping (madvise).
+ * Owns: nothing shared; the advice on this process's mapping (madvise),
+ * and the handle's owner_of (process memory, set once mapped).
  * Locks: none. The size and named flag are this process's (sc_seg), set
  * when it maps the segment; hdr->boots changes only under the file's
  * exclusive flock, while no other process maps the file (sc_layout.h), so
@@ -38,4 +40,9 @@ void sc_cache_seg_advise_hugepages(sc_cache *c)
 #else
     (void)c;
 #endif
+}
+
+void sc_cache_seg_owners(sc_cache *c, sc_fair_owner_fn owner_of)
+{
+    c->seg.owner_of = owner_of;
 }

@@ -23,7 +23,7 @@
  * is repaired (sc_shard_lock_global).
  *
  * Death: killed under a shard's REPAIR lock, the next locker empties that
- * shard (sc_shard.c). Killed holding the global lock, the kernel hands it
+ * shard (sc_shard.c) and recounts its owners' bytes (sc_fair.h). Killed holding the global lock, the kernel hands it
  * to the next locker with "owner died"; it guards only the order of
  * whole-cache work and a few figures, so there is nothing to repair.
  */
@@ -39,6 +39,7 @@ void sc_evict_drop(sc_seg *seg, sc_shard *shard, uint32_t slot, sc_entry *e)
     SC_ASSERT(sc_layout_window_open(shard));
 
     sc_table_clear_slot(seg, &sc_layout_head(shard)->table, slot);
+    sc_fair_count(shard, sc_fair_entry_slot(seg, e), -(uint64_t)e->mem_size);
     sc_epoch_release_entry(seg, shard, e);
 }
 
@@ -170,7 +171,7 @@ uint32_t sc_evict_clock(sc_seg *seg, sc_shard *shard, uint32_t max, uint32_t mem
 void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_t now, sc_fair_pass *fp)
 {
     sc_header *hdr = seg->hdr;
-    uint32_t round, k, flushed = 0, gone = 0, target = need_pages + seg->npages / 64 + 1, taken = 0;
+    uint32_t round, k, flushed = 0, gone = 0, target = need_pages + seg->npages / 64 + 1;
 
     SC_ASSERT(sc_layout_holds_none(seg));
 
@@ -207,11 +208,11 @@ void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_
     sc_mutex_lock(&hdr->global_lock);
     hdr->global_lock_count++;
     hdr->expunges++;
-    if (fp && !sc_fair_fresh(seg)) {
-        sc_fair_survey(seg, fp->owner_of);
-    }
+    /* Other stores changed the owners' bytes since this store looked. */
+    sc_fair_stale(fp);
     /* Each round takes a growing share of every shard: 1/8, 1/4, 1/2, all
-     * (of what the store may take, with fp). Another round follows while
+     * (of what the store may take, with fp: nothing of an owner within its
+     * share, even if the store then fails). Another round follows while
      * the pool has fewer free pages than the target; four at most. */
     for (round = 0; round < 4 && sc_alloc_pool_free_pages(&seg->ac) < target; round++) {
         bool any = false;
@@ -223,20 +224,11 @@ void sc_evict_global(sc_seg *seg, uint32_t idle_ttl, uint32_t need_pages, int64_
             share = round < 3 ? (sc_layout_head(shard)->table.used >> (3 - round)) + 1 : sc_layout_head(shard)->table.used;
             n = sc_evict_clock(seg, shard, share, 0, fp);
             any |= n > 0;
-            taken += n;
             sc_shard_unlock(shard);
         }
         if (!any) {
             break;
         }
-    }
-    /* Nothing the store could take anywhere (an estimate that missed the
-     * owners above their share): one round as if every owner were. */
-    for (k = 0; fp && !taken && k < seg->nshards && sc_alloc_pool_free_pages(&seg->ac) < target; k++) {
-        sc_shard *shard = &seg->shards[hdr->evict_cursor++ & (seg->nshards - 1)];
-        sc_shard_lock_global(seg, shard, SC_LOCK_REPAIR);
-        (void)sc_evict_clock(seg, shard, (sc_layout_head(shard)->table.used >> 3) + 1, 0, NULL);
-        sc_shard_unlock(shard);
     }
     sc_mutex_unlock(&hdr->global_lock);
 }

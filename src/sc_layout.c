@@ -381,7 +381,7 @@ uint64_t sc_layout_id(void)
         offsetof(sc_header, nshards), offsetof(sc_header, npages), offsetof(sc_header, initial_capacity),
         offsetof(sc_header, heads_off), offsetof(sc_header, data_off), offsetof(sc_header, start_time),
         offsetof(sc_header, needs_reset), offsetof(sc_header, global_lock), offsetof(sc_header, pool),
-        offsetof(sc_header, fair), sizeof(sc_fair), SC_FAIR_OWNERS,
+        offsetof(sc_header, fair), sizeof(sc_fair), SC_FAIR_SLOTS, offsetof(sc_shard, fair),
         sizeof(sc_pool), offsetof(sc_pool, bin_head), offsetof(sc_pool, free_pages),
         sizeof(sc_shard_head), offsetof(sc_shard_head, seq), offsetof(sc_shard_head, table),
         offsetof(sc_shard_head, pins_used),

@@ -56,6 +56,7 @@
 #include "sc_pin.h"
 #include "sc_epoch.h"
 #include "sc_verify.h"
+#include "sc_fair.h"
 
 static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
 {
@@ -78,6 +79,8 @@ static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
         sc_alloc_reclaim_shard(&seg->ac, (uint16_t)shard->index);
     }
     sc_alloc_init_shard(&shard->alloc);
+    /* The owners' bytes of the entries the shard keeps (sc_fair.h). */
+    sc_fair_recount_shard(seg, shard);
     shard->stats.repairs++;
     sc_shard_write_end(shard);
 }

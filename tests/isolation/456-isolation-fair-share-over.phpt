@@ -3,8 +3,8 @@ shardcache.isolation=user: a user over its fair share loses entries to others
 --DESCRIPTION--
 A user holding more than its fair share loses entries to another user's
 stores, down to about its share and no further. With three users, two quiet
-ones keep everything. A user's own clear drops the estimate that counted it
-above its share.
+ones keep everything. A user's own clear deletes its entries and their
+bytes: it is no longer counted above its share.
 --SKIPIF--
 <?php
 if (!function_exists('pcntl_fork') || !function_exists('posix_setuid')) die('skip pcntl and posix needed');
@@ -76,8 +76,8 @@ iso_as(ISO_C, function () { echo 'qc kept ', kept('qc', 1500), "\n"; });
 var_dump(apcu_clear_cache());
 
 echo "=== a hog clears its own entries, then stores a few\n";
-// Its own clear drops the estimate that counted it as the hog: the next
-// hog's stores leave its few new entries alone.
+// Its own clear takes its bytes off its count (each delete does): the
+// next hog's stores leave its few new entries alone.
 iso_as(ISO_A, function () {
     fill('hog', 60000);
     var_dump(apcu_clear_cache());

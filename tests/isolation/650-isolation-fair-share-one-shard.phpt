@@ -1,0 +1,99 @@
+--TEST--
+shardcache.isolation=user: a user storing into one shard takes nothing of others
+--DESCRIPTION--
+A key's shard is public arithmetic (the key's hash and the uid), so a user can
+choose keys that all fall into one shard. Such a user, storing large values
+under 200 keys of one shard (found by watching shardcache_info's per_shard
+entries), fills the segment several times over while another user holds
+20,000 entries within its fair share: the quiet user keeps every entry, in
+three rounds with the users swapped. Each user's bytes are counted exactly per
+shard (sc_fair.h); an estimate sampling some shards missed the crafted shard
+and took the quiet user's entries instead.
+--SKIPIF--
+<?php
+if (!function_exists('shardcache_info')) die('skip shardcache only');
+if (!function_exists('pcntl_fork') || !function_exists('posix_setuid')) die('skip pcntl and posix needed');
+if (posix_geteuid() !== 0) die('skip needs root (setuid to other users)');
+if (getenv('SHARDCACHE_VALGRIND') && !getenv('SHARDCACHE_VALGRIND_FORK')) die('skip under valgrind: memcheck cannot see writes made by other processes to shared memory');
+?>
+--EXTENSIONS--
+posix
+--INI--
+apc.enable_cli=1
+apc.shm_size=32M
+--FILE--
+<?php
+require __DIR__ . '/../lib/isolation.inc';
+require __DIR__ . '/../lib/fair.inc';
+
+const CRAFTED = 200;    // keys of one shard
+const BIG = 150000;     // bytes of each of their values: 30M in all
+const FLOOD = 800;      // stores: about 3.7 times the segment
+
+/* The caller's keys that fall into one shard, found on an empty cache: a
+ * probe key's shard is the one whose entries figure it changes. */
+function crafted_keys(string $file): void
+{
+    $keys = [];
+    $want = -1;
+    for ($i = 0; count($keys) < CRAFTED; $i++) {
+        $before = array_column(shardcache_info()['per_shard'], 'entries');
+        apcu_store("c$i", 1);
+        $after = array_column(shardcache_info()['per_shard'], 'entries');
+        apcu_delete("c$i");
+        foreach ($after as $s => $n) {
+            if ($n !== $before[$s]) {
+                $want = $want < 0 ? $s : $want;
+                if ($s === $want) {
+                    $keys[] = "c$i";
+                }
+            }
+        }
+    }
+    file_put_contents($file, implode("\n", $keys));
+}
+
+function flood(string $file): void
+{
+    $keys = explode("\n", file_get_contents($file));
+    $ok = 0;
+    for ($j = 0; $j < FLOOD; $j++) {
+        $ok += apcu_store($keys[$j % CRAFTED], str_repeat(chr(65 + $j % 26), BIG)) ? 1 : 0;
+    }
+    $shards = count(array_filter(array_column(shardcache_info()['per_shard'], 'entries')));
+    echo "hog stored ", $ok > CRAFTED ? 'more than its keys' : "only $ok", ", its entries in $shards shard(s)\n";
+}
+
+$files = [];
+foreach ([ISO_A, ISO_B] as $uid) {
+    $files[$uid] = tempnam(sys_get_temp_dir(), 'scfair');
+    chmod($files[$uid], 0666);
+    iso_as($uid, fn() => crafted_keys($files[$uid]));
+}
+foreach ([[ISO_A, ISO_B], [ISO_B, ISO_A], [ISO_A, ISO_B]] as [$quiet, $hog]) {
+    echo "=== quiet $quiet, hog $hog\n";
+    iso_as($quiet, 'fair_quiet_stores');
+    iso_as($hog, fn() => flood($files[$hog]));
+    iso_as($quiet, 'fair_quiet_checks');
+    var_dump(apcu_clear_cache());
+}
+foreach ($files as $f) {
+    unlink($f);
+}
+?>
+--EXPECT--
+=== quiet 65534, hog 65533
+quiet stored 20000/20000
+hog stored more than its keys, its entries in 1 shard(s)
+quiet kept 20000/20000, wrong 0
+bool(true)
+=== quiet 65533, hog 65534
+quiet stored 20000/20000
+hog stored more than its keys, its entries in 1 shard(s)
+quiet kept 20000/20000, wrong 0
+bool(true)
+=== quiet 65534, hog 65533
+quiet stored 20000/20000
+hog stored more than its keys, its entries in 1 shard(s)
+quiet kept 20000/20000, wrong 0
+bool(true)
