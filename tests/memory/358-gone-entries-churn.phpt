@@ -1,11 +1,15 @@
 --TEST--
-A 60%-full cache under churn: kept deleted entries push out no live key
+A 55%-full cache under churn: kept deleted entries push out no live key
 --DESCRIPTION--
-The cache is kept 60% full of live data under stores of new keys, overwrites
+The cache is kept 55% full of live data under stores of new keys, overwrites
 and deletes (values from 16 bytes to 64 KiB, most deleted without the lock).
 Deleted keys' kept entries must not push live keys out: no live key lost and
 no eviction, as at commit f20eead, where every delete freed its memory at
-once. The test is a small copy of benchmarks/churn.php.
+once. The test is a small copy of benchmarks/churn.php. 55% of the value
+bytes fill most of the segment (entry headers, keys, size classes, the
+pages of large values, each shard's partly used slabs); at 60% whether a
+shard's new slab finds pages depends on where the keys fall, which the
+segment's random hash secret decides.
 --SKIPIF--
 <?php
 if (!function_exists('apcu_store')) die('skip apcu functions not available');
@@ -16,13 +20,13 @@ apc.shm_size=16M
 --FILE--
 <?php
 // One process, a fixed random sequence: the live set (key => [size,
-// version]) holds at most 60% of the segment's bytes (counting value bytes
+// version]) holds at most 55% of the segment's bytes (counting value bytes
 // only); before a store that would pass that, random live keys are deleted.
 // Each step: 50% a store of a new key, 30% an overwrite of a live key (a new
 // size), 20% a delete of a live key. Every 500 steps and at the end, every
 // live key must be there with its value.
 mt_srand(7);
-$budget = (int)(16 * 1024 * 1024 * 0.6);
+$budget = (int)(16 * 1024 * 1024 * 0.55);
 $live = [];
 $bytes = 0;
 $next = 0;
