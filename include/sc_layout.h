@@ -71,7 +71,7 @@ typedef struct sc_shard_stats {
     uint64_t evicted;      /* live entries removed to make room */
     uint64_t resizes;
     uint64_t nomem;        /* stores refused for lack of memory */
-    uint64_t repairs;      /* times the shard was emptied after a holder died */
+    uint64_t repairs;      /* times the shard was repaired after a holder died */
     uint64_t cleanups;     /* sweeps for expired entries when memory was short
                               (APCu's cleanups: sc_evict_expired) */
 } sc_shard_stats;
@@ -175,6 +175,12 @@ _Static_assert(sizeof(sc_shard_head) == SC_CACHELINE, "a shard head is one cache
  *       lock in REPAIR mode, cleared right before unlocking and by a locker
  *       that found the previous owner dead (after repairing). Read only by
  *       lockers that were told the previous owner died.
+ *   pending, pending_set: the publication record of a new table
+ *       (sc_resize.c, REPAIR lock): pending is written whole, then
+ *       pending_set = 1, then the table in the head, then pending_set = 0.
+ *       Read by the repair after a death (sc_shard_repair.c), which
+ *       publishes pending again when pending_set is 1. Zeroed by a clear
+ *       and by a repair that empties the shard (sc_shard.c).
  *   index, head_rel, live_rel: written once when the segment is made
  *       (sc_layout_format, one process), read with no lock afterwards.
  *   alloc: REPAIR lock (sc_alloc.c), reset by repair and clear. Its figures
@@ -189,6 +195,8 @@ _Static_assert(sizeof(sc_shard_head) == SC_CACHELINE, "a shard head is one cache
 typedef struct sc_shard {
     _Alignas(SC_CACHELINE) sc_mutex lock;
     uint32_t dirty;        /* a REPAIR holder has the lock (see sc_shard.c) */
+    uint32_t pending_set;  /* pending names a table being published */
+    sc_table pending;      /* the table sc_resize.c is publishing */
     /* -- state of the lock's holders, each field under the lock named
      *    above; nothing an optimistic reader looks at. stats, then alloc:
      *    the counters every allocation and free writes are its lanes',
