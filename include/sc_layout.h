@@ -175,12 +175,14 @@ _Static_assert(sizeof(sc_shard_head) == SC_CACHELINE, "a shard head is one cache
  *       lock in REPAIR mode, cleared right before unlocking and by a locker
  *       that found the previous owner dead (after repairing). Read only by
  *       lockers that were told the previous owner died.
- *   pending, pending_set: the publication record of a new table
- *       (sc_resize.c, REPAIR lock): pending is written whole, then
- *       pending_set = 1, then the table in the head, then pending_set = 0.
- *       Read by the repair after a death (sc_shard_repair.c), which
- *       publishes pending again when pending_set is 1. Zeroed by a clear
- *       and by a repair that empties the shard (sc_shard.c).
+ *   pending_off, pending_cap, pending_set: the publication record of a
+ *       new table (sc_resize.c, REPAIR lock): its offset and capacity are
+ *       written, then pending_set = 1, then the table in the head, then
+ *       pending_set = 0. Read by the repair after a death
+ *       (sc_shard_repair.c), which publishes that table again when
+ *       pending_set is 1 (used and tombs it counts itself). Cleared by a
+ *       repair that empties the shard (sc_shard.c). On the lock's line:
+ *       only the holder reads or writes them.
  *   index, head_rel, live_rel: written once when the segment is made
  *       (sc_layout_format, one process), read with no lock afterwards.
  *   alloc: REPAIR lock (sc_alloc.c), reset by repair and clear. Its figures
@@ -195,8 +197,9 @@ _Static_assert(sizeof(sc_shard_head) == SC_CACHELINE, "a shard head is one cache
 typedef struct sc_shard {
     _Alignas(SC_CACHELINE) sc_mutex lock;
     uint32_t dirty;        /* a REPAIR holder has the lock (see sc_shard.c) */
-    uint32_t pending_set;  /* pending names a table being published */
-    sc_table pending;      /* the table sc_resize.c is publishing */
+    uint32_t pending_set;  /* pending_off, pending_cap name a table being published */
+    sc_off pending_off;    /* the table sc_resize.c is publishing: its memory */
+    uint32_t pending_cap;  /* and its capacity */
     /* -- state of the lock's holders, each field under the lock named
      *    above; nothing an optimistic reader looks at. stats, then alloc:
      *    the counters every allocation and free writes are its lanes',

@@ -321,7 +321,7 @@ uint64_t sc_layout_id(void)
         offsetof(sc_header, needs_reset), offsetof(sc_header, global_lock), offsetof(sc_header, pool),
         offsetof(sc_header, fair), sizeof(sc_fair), SC_FAIR_OWNERS,
         sizeof(sc_pool), offsetof(sc_pool, bin_head), offsetof(sc_pool, free_pages), offsetof(sc_pool, op),
-        offsetof(sc_shard, pending), offsetof(sc_shard, pending_set),
+        offsetof(sc_shard, pending_off), offsetof(sc_shard, pending_set),
         sizeof(sc_shard_head), offsetof(sc_shard_head, seq), offsetof(sc_shard_head, table),
         offsetof(sc_shard_head, pins_used),
         sizeof(sc_shard), offsetof(sc_shard, lock), offsetof(sc_shard, dirty), offsetof(sc_shard, head_rel),

@@ -3,7 +3,7 @@
  *
  * Owns: when a shard's table is rebuilt (doubled, or rebuilt at the same
  * size to drop tombstones) or rehashed in place, and the publication of the
- * result in the shard's head (sc_shard_head.table, with shard->pending). The table itself is
+ * result in the shard's head (sc_shard_head.table, with shard->pending_*). The table itself is
  * built by sc_table.c, which never sees a shard.
  * Locks: the caller holds the shard's REPAIR lock. A rebuilt table is made
  * in fresh memory outside the odd sequence window and published inside it
@@ -14,7 +14,8 @@
  * locker repairs it (sc_shard_repair.c), keeping every entry it can prove
  * whole: killed while building a new table, the old one is kept and the
  * half-built one is freed (no entry refers to it); killed while publishing
- * it, the publication record (shard->pending) names the new table, which
+ * it, the publication record (shard->pending_off, pending_cap) names the
+ * new table, which
  * the repair publishes again; killed after that, the old table is freed;
  * killed inside an in-place rehash, the repair runs it again
  * (sc_table_rehash). No entry is lost in any of these.
@@ -39,7 +40,8 @@ static bool sc_resize_grow(sc_seg *seg, sc_shard *shard, uint32_t new_capacity)
     /* The new table is whole: named first in the shard's publication
      * record, so that a repair after a death in the middle of the copy
      * below uses it (sc_shard_repair.c), never a mix of old and new. */
-    shard->pending = fresh;
+    shard->pending_off = fresh.off;
+    shard->pending_cap = fresh.capacity;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     shard->pending_set = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);

@@ -188,7 +188,9 @@ static bool sc_shard_repair_table(sc_shard_repair_ctx *x, sc_shard *shard)
     uint64_t size;
 
     if (shard->pending_set) {
-        *table = shard->pending;
+        table->off = shard->pending_off;
+        table->capacity = shard->pending_cap;
+        table->used = table->tombs = 0;    /* counted by the rehash */
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         shard->pending_set = 0;
     }
