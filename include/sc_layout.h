@@ -173,8 +173,10 @@ _Static_assert(sizeof(sc_shard_head) == SC_CACHELINE, "a shard head is one cache
  *   lock: the shard's robust mutex (sc_shard.c), in either mode.
  *   dirty: written by the lock holder only: set right after taking the
  *       lock in REPAIR mode, cleared right before unlocking and by a locker
- *       that found the previous owner dead (after repairing). Read only by
- *       lockers that were told the previous owner died.
+ *       that found the previous owner dead (after repairing); 2
+ *       (SC_SHARD_DIRTY_CLEAR, sc_shard.c) while a clear has the shard
+ *       frozen, so that its death empties the shard. Read only by lockers
+ *       that were told the previous owner died.
  *   pending_off, pending_cap, pending_set: the publication record of a
  *       new table (sc_resize.c, REPAIR lock): its offset and capacity are
  *       written, then pending_set = 1, then the table in the head, then
