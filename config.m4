@@ -41,6 +41,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     src/sc_verify.c \
     src/sc_lock.c \
     src/sc_alloc.c \
+    src/sc_alloc_repair.c \
     src/sc_table.c \
     src/sc_resize.c \
     src/sc_evict.c \
@@ -48,6 +49,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     src/sc_cache.c \
     src/sc_cache_zc.c \
     src/sc_shard.c \
+    src/sc_shard_repair.c \
     src/sc_entry.c \
     src/sc_inplace.c \
     src/sc_lockless.c \

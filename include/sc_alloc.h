@@ -9,8 +9,9 @@
  * shard or the segment header.
  * Locks: the pool lock for the pool and free runs; the owning shard's
  * REPAIR lock for its slabs, runs and sc_shard_alloc (field blocks below).
- * Death: see src/sc_alloc.c (a shard's runs are found
- * again by walking the runs; a half-changed pool means a full reset).
+ * Death: see src/sc_alloc.c (a shard's runs are found again by walking
+ * the runs; a pool change killed half way is undone or completed from its
+ * intent record, sc_pool.op).
  */
 #ifndef SC_ALLOC_H
 #define SC_ALLOC_H
@@ -77,9 +78,17 @@ enum {
 /* The pool of free pages (sc_header.pool).
  *   lock: the pool lock; always taken last (global -> shard -> pool).
  *   dirty: set by a holder that changes bins or runs (sc_alloc_pool_lock), right
- *       after taking lock; cleared by it right before unlocking. A locker
- *       that finds the previous holder dead with dirty set flags the
- *       segment for a full reset (sc_header.needs_reset).
+ *       after taking lock; cleared by it right before unlocking.
+ *   op, op_lo, op_hi: the one pool change under way (the intent record):
+ *       op_lo and op_hi first, then op (SC_POOL_OP_*), before the change
+ *       touches anything; op back to NONE once the bins and descriptors are
+ *       whole again. Pool lock. A locker that finds the previous holder
+ *       dead with dirty set looks at op: NONE, the pool is whole (the holder
+ *       died between two changes); TAKE or GIVE, the pages op_lo..op_hi-1
+ *       become one free run and the bins are rebuilt from the runs
+ *       (sc_alloc_pool_repair: the take is undone, the give completed);
+ *       RESET, or a repair that finds the runs not tiling the area, flags
+ *       the segment for a full reset (sc_header.needs_reset).
  *   bin_head, bin_mask, total_pages, slab_returns, lock_count: the pool
  *       lock.
  *   free_pages: the pool lock; read with relaxed atomic loads and no lock
@@ -89,6 +98,9 @@ enum {
 typedef struct sc_pool {
     sc_mutex lock;
     uint32_t dirty;             /* a writer holds lock (set and cleared by it) */
+    uint32_t op;                /* SC_POOL_OP_*: the change under way */
+    uint32_t op_lo;             /* its pages: op_lo .. op_hi - 1 */
+    uint32_t op_hi;
     uint32_t bin_head[SC_NBINS];
     uint32_t bin_mask;          /* bit b set <=> bin b is not empty */
     uint32_t free_pages;
@@ -98,6 +110,13 @@ typedef struct sc_pool {
     uint64_t slab_returns;      /* empty slabs given back */
     uint64_t large_allocs;
 } sc_pool;
+
+/* sc_pool.op. TAKE: a free run op_lo..op_hi-1 is being cut (undone by a
+ * repair: the taker died before it could use any of it). GIVE: a run is
+ * being merged with its free neighbours into op_lo..op_hi-1 (completed by
+ * a repair: the giver had unlinked it). RESET: the pool is being rebuilt
+ * from scratch (a repair cannot tell what is done: full reset). */
+enum { SC_POOL_OP_NONE = 0, SC_POOL_OP_TAKE = 1, SC_POOL_OP_GIVE = 2, SC_POOL_OP_RESET = 3 };
 
 /* One allocation lane of a shard (the shard's REPAIR lock, as the rest of
  * sc_shard_alloc).
@@ -244,6 +263,49 @@ uint32_t sc_alloc_give_owned_locked(sc_alloc_ctx *ac, uint16_t owner);
  * by `from` is owned by `to` afterwards (a caller's tag for runs it holds
  * back). Returns the pages moved. */
 uint32_t sc_alloc_retag_locked(sc_alloc_ctx *ac, uint16_t from, uint16_t to);
+
+/* ---- repair (src/sc_alloc_repair.c) ---- */
+
+/* The pool lock was found "owner died" with dirty set and op TAKE or GIVE
+ * (pool lock held): rebuilds the bins from the runs, op_lo..op_hi-1 made
+ * one free run. False when the runs do not tile the area (the caller then
+ * flags a full reset). A repairer killed inside leaves op as it was: the
+ * next locker repairs again. */
+bool sc_alloc_pool_repair(sc_alloc_ctx *ac);
+
+/* One slab or large run a shard owns, as sc_alloc_owned_runs finds it. */
+typedef struct sc_alloc_run {
+    uint32_t head;
+    uint32_t pages;
+    uint8_t kind;       /* SC_PAGE_SLAB or SC_PAGE_LARGE */
+    uint8_t cls;        /* slab: size class */
+} sc_alloc_run;
+
+/* Pool lock held: the runs owned by owner, in page order, in *runs
+ * (malloc'd; free() it) and their number in *n. False when the runs do
+ * not tile the area or malloc fails. */
+bool sc_alloc_owned_runs(const sc_alloc_ctx *ac, uint16_t owner, sc_alloc_run **runs, uint32_t *n);
+/* The allocation (object of a slab, or a whole large run) among runs (from
+ * sc_alloc_owned_runs) that starts exactly at off: true and its usable
+ * bytes in *size; false when off is no such start. */
+bool sc_alloc_object_at(const sc_alloc_ctx *ac, const sc_alloc_run *runs, uint32_t n, sc_off off, uint64_t *size);
+/* Shard repair (the shard's REPAIR lock and the pool lock held, writer
+ * mode): sa is made anew from the objects still in use, live (sorted,
+ * no duplicates, each a start sc_alloc_object_at accepts). Every slab
+ * gets a free list of its other objects and, if any, a place on lane 0's
+ * partial list; a slab or large run with no object in use goes back to
+ * the pool; the figures are those of the live objects (in lane 0), with
+ * requested and gone as the caller counted them. Killed inside: the
+ * caller repairs again from its table; nothing here depends on sa or on
+ * the free lists it is rebuilding. */
+void sc_alloc_rebuild_shard(sc_alloc_ctx *ac, sc_shard_alloc *sa, const sc_alloc_run *runs, uint32_t n,
+                            const sc_off *live, uint32_t nlive, uint64_t requested, int64_t gone);
+
+/* Internal to sc_alloc.c and sc_alloc_repair.c. */
+void sc_alloc_pool_link(sc_alloc_ctx *ac, uint32_t head, uint32_t run);
+void sc_alloc_pool_give(sc_alloc_ctx *ac, uint32_t head, uint32_t run);
+void sc_alloc_partial_push(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t lane, uint32_t head);
+uint32_t sc_alloc_class_bytes(unsigned cls);
 
 /* A shard's figures: the sums over its lanes (relaxed loads: exact under
  * the shard's lock, a moment old without it; a sum that a racing change

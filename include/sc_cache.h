@@ -10,8 +10,8 @@
  * sc_snapshot.c.
  * Locks: every operation takes and releases its own locks; none is held
  * when it returns (an apcu_entry reservation is a slot, not a lock).
- * Death: see those files: a writer's death empties its shard, a reader's
- * leaves nothing.
+ * Death: see those files: a writer's death makes the next locker repair
+ * its shard (at most the key in flight lost), a reader's leaves nothing.
  */
 #ifndef SC_CACHE_H
 #define SC_CACHE_H
@@ -187,7 +187,7 @@ typedef struct sc_cache_figures {
     uint64_t lane_steals;   /* partial slabs one allocation lane took from another */
     uint64_t global_locks;  /* acquisitions of the whole-cache lock */
     uint64_t expunges, clears;
-    uint64_t repairs;       /* shards emptied after a writer died */
+    uint64_t repairs;       /* shards repaired after a writer died */
     uint64_t lock_waits;    /* shard lock requests that found it busy */
     uint64_t optimistic_retries;
     uint64_t hits, misses;  /* sampled totals */

@@ -4,7 +4,8 @@
  *
  * Owns: the bytes of entries (see sc_table.h for who writes which field).
  * Locks: create and free: the shard's REPAIR lock; copy: no lock needed.
- * Death: a writer's death empties the shard (sc_shard.c).
+ * Death: a writer's death makes the next locker repair the shard
+ * (sc_shard_repair.c).
  */
 #ifndef SC_ENTRY_H
 #define SC_ENTRY_H

@@ -5,7 +5,8 @@
  * Owns: the rewrite of a published scalar entry's header.
  * Locks: the caller holds the shard's REPAIR lock; the fields change
  * inside the odd window.
- * Death: the next locker empties the shard (sc_shard.c).
+ * Death: the next locker repairs the shard; the entry being rewritten is
+ * odd and settled (src/sc_inplace.c).
  */
 #ifndef SC_INPLACE_H
 #define SC_INPLACE_H

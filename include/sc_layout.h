@@ -71,7 +71,7 @@ typedef struct sc_shard_stats {
     uint64_t evicted;      /* live entries removed to make room */
     uint64_t resizes;
     uint64_t nomem;        /* stores refused for lack of memory */
-    uint64_t repairs;      /* times the shard was emptied after a holder died */
+    uint64_t repairs;      /* times the shard was repaired after a holder died */
     uint64_t cleanups;     /* sweeps for expired entries when memory was short
                               (APCu's cleanups: sc_evict_expired) */
 } sc_shard_stats;
@@ -177,8 +177,18 @@ _Static_assert(sizeof(sc_shard_head) == SC_CACHELINE, "a shard head is one cache
  *   lock: the shard's robust mutex (sc_shard.c), in either mode.
  *   dirty: written by the lock holder only: set right after taking the
  *       lock in REPAIR mode, cleared right before unlocking and by a locker
- *       that found the previous owner dead (after repairing). Read only by
- *       lockers that were told the previous owner died.
+ *       that found the previous owner dead (after repairing); 2
+ *       (SC_SHARD_DIRTY_CLEAR, sc_shard.c) while a clear has the shard
+ *       frozen, so that its death empties the shard. Read only by lockers
+ *       that were told the previous owner died.
+ *   pending_off, pending_cap, pending_set: the publication record of a
+ *       new table (sc_resize.c, REPAIR lock): its offset and capacity are
+ *       written, then pending_set = 1, then the table in the head, then
+ *       pending_set = 0. Read by the repair after a death
+ *       (sc_shard_repair.c), which publishes that table again when
+ *       pending_set is 1 (used and tombs it counts itself). Cleared by a
+ *       repair that empties the shard (sc_shard.c). On the lock's line:
+ *       only the holder reads or writes them.
  *   index, head_rel, live_rel: written once when the segment is made
  *       (sc_layout_format, one process), read with no lock afterwards.
  *   verify, vhead, body_sum: named segments only (sc_verify.c). Written
@@ -207,7 +217,10 @@ typedef struct sc_shard {
      * none), linked through their head descriptors' head fields. */
     uint32_t verify;
     uint32_t vhead;
+    uint32_t pending_set;  /* pending_off, pending_cap name a table being published */
     uint64_t body_sum;
+    sc_off pending_off;    /* the table sc_resize.c is publishing: its memory */
+    uint32_t pending_cap;  /* and its capacity */
     /* -- state of the lock's holders, each field under the lock named
      *    above; nothing an optimistic reader looks at. stats, then alloc:
      *    the counters every allocation and free writes are its lanes',

@@ -5,7 +5,8 @@
  * Owns: the shard lock and shard->dirty.
  * Locks: the shard lock is one exclusive robust mutex. The mode does not
  * make it shared: it says whether the holder may leave something half done
- * (REPAIR: it sets dirty, and its death empties the shard) or not
+ * (REPAIR: it sets dirty, and its death makes the next locker repair the
+ * shard) or not
  * (NO_REPAIR).
  * Death: see src/sc_shard.c.
  */
@@ -21,7 +22,8 @@ typedef enum sc_lock_mode {
      * in-place int updates. If its holder dies, the shard is not repaired. */
     SC_LOCK_NO_REPAIR,
     /* Changes the table, entries or the shard's pages: the holder marks the
-     * shard dirty, and if it dies, the next locker empties the shard. */
+     * shard dirty, and if it dies, the next locker repairs the shard,
+     * keeping every entry it can prove whole (sc_shard_repair.c). */
     SC_LOCK_REPAIR
 } sc_lock_mode;
 
@@ -38,6 +40,13 @@ void sc_shard_lock_global(sc_seg *seg, sc_shard *shard, sc_lock_mode mode);
  * such as recording a sampled hit. */
 bool sc_shard_trylock(sc_seg *seg, sc_shard *shard, sc_lock_mode mode);
 void sc_shard_unlock(sc_shard *shard);
+
+/* The repair that keeps entries (src/sc_shard_repair.c): REPAIR lock held
+ * after a dead owner, window open, pins drained. Keeps every entry of the
+ * table it can prove whole and rebuilds the rest of the shard around them.
+ * False when it cannot (the table itself fails its checks, the pool waits
+ * for a full reset, no memory): the caller empties the shard then. */
+bool sc_shard_repair_keep(sc_seg *seg, sc_shard *shard);
 
 /* A clear's hold on a shard without its mutex (global lock held; tid is
  * the caller's sc_lock_tid()): takes the REPAIR lock, opens the window

@@ -7,7 +7,7 @@
  * Locks: written under the shard's REPAIR lock (inside the odd window when
  * readers can reach the change), read with no lock by optimistic readers;
  * the field blocks below say which field is written how.
- * Death: see src/sc_table.c (the next locker empties the shard).
+ * Death: see src/sc_table.c (the next locker repairs the shard).
  */
 #ifndef SC_TABLE_H
 #define SC_TABLE_H
@@ -463,18 +463,14 @@ bool sc_table_sane(const sc_seg *seg, const sc_table *table);
 bool sc_table_rebuild(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32_t lane, const sc_table *old,
                       uint32_t new_capacity, sc_table *out);
 
-/* Dropping tombstones without new shared memory, in two steps:
- * sc_table_save copies the full slots to process memory (before the
- * window; false when malloc fails), sc_table_refill empties the table and
- * puts them back (inside the odd sequence window), sc_table_saved_free. */
-typedef struct sc_table_saved {
-    uint32_t *slots;
-    uint8_t *tags;
-    uint32_t n;
-} sc_table_saved;
-bool sc_table_save(const sc_seg *seg, const sc_table *table, sc_table_saved *saved);
-void sc_table_refill(sc_seg *seg, sc_table *table, const sc_table_saved *saved);
-void sc_table_saved_free(sc_table_saved *saved);
+/* Inside the odd sequence window: drops the tombstones in place, with no
+ * memory of any kind: each entry moves at most once, towards its home
+ * slot. Counts used again (returned) and sets tombs to 0. A process killed
+ * inside leaves every entry in at least one full slot (at most one in two:
+ * the same offset, which the shard's repair drops once) and may leave an
+ * entry behind an empty slot that a probe from its home stops at: the
+ * repair (sc_shard_repair.c) runs this again, which puts it back. */
+uint32_t sc_table_rehash(sc_seg *seg, sc_table *table);
 
 /* Slot where a new entry for hash should go (after sc_resize_reserve). */
 uint32_t sc_table_free_slot(const sc_seg *seg, const sc_table *table, uint64_t hash);

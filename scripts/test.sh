@@ -67,6 +67,7 @@ EXTRA_TESTS=(
     "pin-death|bash tests/pin/run.sh --so=\"\$SO\""
     "fpm-segments|bash tests/fpm/segments.sh --so=\"\$SO\""
     "fpm-isolation|bash tests/fpm/isolation.sh --so=\"\$SO\""
+    "kill-isolation|bash tests/isolation/killed-writers.sh --so=\"\$SO\""
     "phpt-named|bash tests/run-phpt.sh --named \"\$SO\" --"
     "segment-stale-lock|bash tests/segment/stale-lock.sh --so=\"\$SO\""
     "segment-squat|bash tests/segment/squat.sh --so=\"\$SO\""

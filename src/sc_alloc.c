@@ -26,11 +26,17 @@
  * pool (bins, free runs): the pool lock, taken only to move a run between
  * the pool and a shard. Free objects hold the offset+1 of the next free
  * object in their first four bytes.
- * Death: a shard whose writer died is emptied by its next locker (every
- * lane's lists are reset with sc_shard_alloc); runs are marked with their
- * owner before the pool lock is released, so sc_alloc_reclaim_shard finds
- * them by walking the runs. A death inside a pool change (pool->dirty set)
- * stops the pool and flags hdr->needs_reset (sc_alloc_reset_pool). A holder
+ * Death: a shard whose writer died is rebuilt by its next locker from the
+ * entries its table still refers to (sc_shard_repair.c, which calls
+ * sc_alloc_rebuild_shard: every lane's lists and the slabs' free lists are
+ * made anew); runs are marked with their owner before the pool lock is
+ * released, so the repair finds them by walking the runs. Every pool
+ * change (a take, a give) first writes its intent (pool->op and the pages
+ * it may touch): a death inside one is undone (take) or finished (give)
+ * by the next locker of the pool (sc_alloc_pool_repair,
+ * src/sc_alloc_repair.c); a death between two changes of one holder costs
+ * nothing. Only a death inside a full reset of the pool, or runs that no
+ * longer tile the area, flag hdr->needs_reset (sc_alloc_reset_pool). A holder
  * in walk mode (sc_alloc_pool_lock_walk) leaves dirty clear; owner-tag
  * moves (sc_alloc_retag_locked, sc_alloc_give_owned_locked) leave each run
  * with one consistent owner at every step.
@@ -127,7 +133,7 @@ static inline unsigned sc_alloc_bin_of(uint32_t pages)
     return 31 - (unsigned)__builtin_clz(pages);
 }
 
-static void sc_alloc_pool_link(sc_alloc_ctx *ac, uint32_t head, uint32_t run)
+void sc_alloc_pool_link(sc_alloc_ctx *ac, uint32_t head, uint32_t run)
 {
     sc_pool *pool = ac->pool;
     sc_page *h = &ac->pages[head], *t = &ac->pages[head + run - 1];
@@ -169,6 +175,31 @@ static void sc_alloc_pool_unlink(sc_alloc_ctx *ac, uint32_t head)
     pool->free_pages -= h->run;
 }
 
+/* The intent record (sc_pool.op): written before a change touches the
+ * bins or a descriptor, cleared once both are whole. The compiler fences
+ * keep the stores in this order in the code: a process killed at any
+ * instruction leaves the record naming what it may have half done. */
+static inline void sc_alloc_pool_intent(sc_pool *pool, uint32_t op, uint32_t lo, uint32_t hi)
+{
+    pool->op_lo = lo;
+    pool->op_hi = hi;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    pool->op = op;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+static inline void sc_alloc_pool_done(sc_pool *pool)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    pool->op = SC_POOL_OP_NONE;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+uint32_t sc_alloc_class_bytes(unsigned cls)
+{
+    return cls < SC_NCLASSES ? sc_class_size[cls] : 0;
+}
+
 /* Takes a run of exactly n pages for owner; SC_NONE when no free run is
  * long enough. */
 static uint32_t sc_alloc_pool_take(sc_alloc_ctx *ac, uint32_t n, uint16_t owner)
@@ -196,6 +227,7 @@ static uint32_t sc_alloc_pool_take(sc_alloc_ctx *ac, uint32_t n, uint16_t owner)
         head = pool->bin_head[__builtin_ctz(higher)];
     }
     run = ac->pages[head].run;
+    sc_alloc_pool_intent(pool, SC_POOL_OP_TAKE, head, head + run);
     sc_alloc_pool_unlink(ac, head);
     if (run > n) {
         sc_alloc_pool_link(ac, head + n, run - n);
@@ -210,16 +242,25 @@ static uint32_t sc_alloc_pool_take(sc_alloc_ctx *ac, uint32_t n, uint16_t owner)
         ac->pages[head + n - 1].kind = SC_PAGE_INNER;
         ac->pages[head + n - 1].head = head;
     }
+    sc_alloc_pool_done(pool);
     return head;
 }
 
 /* Gives a run back, merging it with free neighbours. */
-static void sc_alloc_pool_give(sc_alloc_ctx *ac, uint32_t head, uint32_t run)
+void sc_alloc_pool_give(sc_alloc_ctx *ac, uint32_t head, uint32_t run)
 {
-    uint32_t next = head + run;
+    uint32_t next = head + run, lo = head, hi = head + run;
 
     SC_ASSERT(SC_ALLOC_POOL_HELD(ac));
 
+    /* The pages the merged run will cover, before anything changes. */
+    if (head > 0 && ac->pages[head - 1].kind == SC_PAGE_FREE) {
+        lo = ac->pages[head - 1].head;
+    }
+    if (next < ac->npages && ac->pages[next].kind == SC_PAGE_FREE) {
+        hi = next + ac->pages[next].run;
+    }
+    sc_alloc_pool_intent(ac->pool, SC_POOL_OP_GIVE, lo, hi);
     if (head > 0 && ac->pages[head - 1].kind == SC_PAGE_FREE) {
         uint32_t left = ac->pages[head - 1].head;
         uint32_t left_run = ac->pages[left].run;
@@ -233,43 +274,7 @@ static void sc_alloc_pool_give(sc_alloc_ctx *ac, uint32_t head, uint32_t run)
         run += right_run;
     }
     sc_alloc_pool_link(ac, head, run);
-}
-
-/* Whether the pool's free lists can be followed without leaving the page
- * array: every bin's list holds free runs of that bin's size, inside the
- * area, linked both ways, bin_mask says which bins hold any, and the runs
- * add up to free_pages. For a segment file whose users stopped without
- * closing it (sc_file.c): nobody else maps it. O(npages). */
-bool sc_alloc_pool_sane(const sc_alloc_ctx *ac)
-{
-    const sc_pool *pool = ac->pool;
-    uint64_t free_pages = 0, steps = 0;
-    uint32_t bin, mask = 0;
-
-    if (pool->total_pages != ac->npages || pool->free_pages > ac->npages) {
-        return false;
-    }
-    for (bin = 0; bin < SC_NBINS; bin++) {
-        uint32_t p = pool->bin_head[bin], prev = SC_NONE;
-        if (p != SC_NONE) {
-            mask |= UINT32_C(1) << bin;
-        }
-        while (p != SC_NONE) {
-            const sc_page *h;
-            if (p >= ac->npages || ++steps > ac->npages) {
-                return false;
-            }
-            h = &ac->pages[p];
-            if (h->kind != SC_PAGE_FREE || h->run == 0 || h->run > ac->npages - p
-                || sc_alloc_bin_of(h->run) != bin || h->prev != prev) {
-                return false;
-            }
-            free_pages += h->run;
-            prev = p;
-            p = h->next;
-        }
-    }
-    return mask == pool->bin_mask && free_pages == pool->free_pages;
+    sc_alloc_pool_done(ac->pool);
 }
 
 /* Takes the pool lock. Returns false when the pool cannot be used: its
@@ -281,8 +286,12 @@ static bool sc_alloc_pool_lock_mode(sc_alloc_ctx *ac, bool writer)
 {
     sc_pool *pool = ac->pool;
 
-    if (sc_mutex_lock(&pool->lock) && pool->dirty) {
-        __atomic_store_n(ac->needs_reset, 1, __ATOMIC_RELEASE);
+    if (sc_mutex_lock(&pool->lock) && pool->dirty && pool->op != SC_POOL_OP_NONE) {
+        /* The holder died inside one change (pool->op): undo or finish
+         * it; only a pool that cannot be made whole is reset. */
+        if (pool->op == SC_POOL_OP_RESET || !sc_alloc_pool_repair(ac)) {
+            __atomic_store_n(ac->needs_reset, 1, __ATOMIC_RELEASE);
+        }
     }
     pool->dirty = 0;
     pool->lock_count++;
@@ -421,6 +430,7 @@ void sc_alloc_init_pool(sc_alloc_ctx *ac)
     pool->bin_mask = 0;
     pool->free_pages = 0;
     pool->total_pages = ac->npages;
+    pool->op = SC_POOL_OP_NONE;
     memset(ac->pages, 0, (size_t)ac->npages * sizeof(sc_page));
     sc_alloc_pool_link(ac, 0, ac->npages);
 }
@@ -443,6 +453,7 @@ uint32_t sc_alloc_reset_pool_holding(sc_alloc_ctx *ac, const uint8_t *hold, uint
     sc_mutex_lock(&pool->lock); /* a dead holder's changes are discarded here */
     pool->lock_count++;
     pool->dirty = 1;
+    sc_alloc_pool_intent(pool, SC_POOL_OP_RESET, 0, ac->npages);
     for (b = 0; b < SC_NBINS; b++) {
         pool->bin_head[b] = SC_NONE;
     }
@@ -473,6 +484,7 @@ uint32_t sc_alloc_reset_pool_holding(sc_alloc_ctx *ac, const uint8_t *hold, uint
         }
         p = q;
     }
+    sc_alloc_pool_done(pool);
     __atomic_store_n(ac->needs_reset, 0, __ATOMIC_RELEASE);
     sc_alloc_pool_unlock(ac);
     return held;
@@ -493,7 +505,7 @@ void sc_alloc_init_shard(sc_shard_alloc *sa)
 
 /* ---- shard side (caller holds the shard's REPAIR lock) ---- */
 
-static void sc_alloc_partial_push(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t lane, uint32_t head)
+void sc_alloc_partial_push(sc_alloc_ctx *ac, sc_shard_alloc *sa, uint32_t lane, uint32_t head)
 {
     sc_page *h = &ac->pages[head];
     uint32_t *list = &sa->lanes[lane].partial[h->cls];

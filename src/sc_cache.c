@@ -37,7 +37,8 @@
  * NO_REPAIR lock by trylock. Clear and the full reset: the global lock,
  * every shard frozen in index order, the pool lock inside.
  * Death: a store or delete killed under the REPAIR lock leaves its shard
- * to be emptied by the next locker (sc_shard.c). A fetch killed inside
+ * to be repaired by the next locker (sc_shard_repair.c: every entry it can
+ * prove whole is kept; at most the key in flight is lost). A fetch killed inside
  * sc_lockless_open_window's window (seq odd) likewise. A fetch or exists
  * killed anywhere else wrote nothing shared. A clear killed halfway leaves
  * the shards it froze (and the one whose mutex it held) to their next

@@ -22,8 +22,9 @@
  * lock; sc_entry_copy_value runs with no lock (bounds-checked) or under
  * either lock mode.
  * Death: killed while making or freeing an entry (REPAIR lock held): the
- * next locker empties the shard, giving every run it owns back to the pool,
- * half-made entries included. A reader killed in sc_entry_copy_value wrote
+ * next locker repairs the shard (sc_shard_repair.c); an entry no slot
+ * refers to (half made, or unlinked and half freed) goes back to its slab
+ * or the pool, chunks included; the shard's other entries are kept. A reader killed in sc_entry_copy_value wrote
  * nothing shared.
  */
 #include <stdlib.h>

@@ -643,6 +643,22 @@ static uint64_t sc_epoch_held_free(sc_seg *seg, uint64_t safe)
     return pages << SC_PAGE_SHIFT;
 }
 
+void sc_epoch_shard_forget(sc_seg *seg, sc_shard *shard, uint64_t zc_kept)
+{
+    sc_epoch_table *t = &seg->hdr->epochs;
+    sc_retire_list *l = &shard->retire;
+
+    SC_ASSERT(sc_layout_in_window(shard));
+
+    if (l->bytes != SC_RETIRE_HOLD_RUNS) {
+        sc_epoch_sat_sub(&t->retired_bytes, l->bytes);
+    }
+    sc_epoch_sat_sub(&t->zc_bytes, l->zc_bytes);
+    memset(l, 0, sizeof(*l));
+    l->zc_bytes = zc_kept;
+    __atomic_fetch_add(&t->zc_bytes, zc_kept, __ATOMIC_RELAXED);
+}
+
 bool sc_epoch_shard_hold(sc_seg *seg, sc_shard *shard)
 {
     sc_epoch_table *t = &seg->hdr->epochs;

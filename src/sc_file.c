@@ -636,9 +636,10 @@ static bool sc_file_boot_trusted(const sc_seg *seg, const char *kboot, char *not
         return false;
     }
     /* Nobody else maps it: the shard tables hold still. A shard left with
-     * its window odd is emptied by its next locker, whatever its table
-     * says, or, when its check is pending (sc_verify.c), checked by it
-     * first (sc_shard.c); every other table is used as it is. */
+     * its window odd is repaired by its next locker, which checks its
+     * table itself and empties it if that fails, or, when its check is
+     * pending (sc_verify.c), checks its pages first (sc_shard.c); every
+     * other table is used as it is. */
     for (uint32_t i = 0; i < seg->nshards; i++) {
         if (!(seg->heads[i].seq & 1) && !sc_table_sane(seg, &seg->heads[i].table)) {
             snprintf(note, notelen, "the table of its shard %u is damaged", i);

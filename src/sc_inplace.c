@@ -28,8 +28,11 @@
  * that no version token taken before this rewrite (sc_table_ever_begin)
  * validates afterwards.
  * Death: a process that dies here dies inside the window, holding the
- * REPAIR lock: the next locker finds the counter odd and empties the shard
- * (sc_shard.c), as for a death in any other store's window.
+ * REPAIR lock: the next locker finds the counter odd and repairs the shard
+ * (sc_shard_repair.c). The entry's version is odd from before the first
+ * field changes until after the last: the repair keeps the other entries,
+ * and this one, odd, is settled as a dead lockless writer's would be (its
+ * key dropped).
  */
 #include "sc_inplace.h"
 #include "sc_shard.h"
@@ -57,15 +60,16 @@ sc_inplace_result sc_inplace_store(sc_shard *shard, sc_entry *old, uint8_t vtype
     }
     gone = old->ttl == SC_TTL_GONE;
     stamp = sc_entry_stamp_after(old->stamp);
+    /* Odd while the fields change: a process killed here leaves the entry
+     * odd, and it is settled (its key dropped: sc_pin_settle) instead of
+     * kept half rewritten by a repair. No lockless writer is active: the
+     * window drained the pins. */
+    __atomic_store_n(&old->ver, (uint16_t)(old->ver | 1), __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     /* The fields sc_entry_fill sets; hash, key, val_len (0), mem_size
      * (same allocation) and the lane bits stay as they are. */
     old->vtype = vtype;
     old->flags &= (uint8_t)(SC_ENTRY_LANE_MASK | SC_ENTRY_HOMED);
-    /* Next even version (from an odd one too: a lockless writer that died
-     * mid-write and was not seen by a drain, e.g. across a restart of a
-     * named segment; every field it wrote is written again here). No
-     * lockless writer is active: the window drained the pins. */
-    __atomic_store_n(&old->ver, (uint16_t)((old->ver | 1) + 1), __ATOMIC_RELAXED);
     old->ttl = ttl;
     __atomic_store_n(&old->scalar, scalar, __ATOMIC_RELAXED);
     old->ctime = now;
@@ -73,6 +77,11 @@ sc_inplace_result sc_inplace_store(sc_shard *shard, sc_entry *old, uint8_t vtype
     old->atime_after = 0;
     old->nhits = 0;
     old->stamp = stamp;
+    /* Next even version (from an odd one too: a lockless writer that died
+     * mid-write and was not seen by a drain, e.g. across a restart of a
+     * named segment; every field it wrote is written again here). */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    __atomic_store_n(&old->ver, (uint16_t)(old->ver + 1), __ATOMIC_RELAXED);
     sc_shard_write_end(shard);
     if (gone) {
         sc_alloc_gone_add(&shard->alloc, sc_pin_lane(shard), -1);

@@ -73,7 +73,7 @@ sc_entry *sc_pin_entry(sc_shard *shard, int64_t rel)
  * file has only the shard in hand: the segment starts with its header,
  * whose liveness table the shard knows (live_rel). The table may be one a
  * dead writer left half changed (a repair drains the pins before it
- * empties the shard): every offset is checked against the segment's size,
+ * repairs the shard): every offset is checked against the segment's size,
  * as readers check them. */
 static void sc_pin_gone_recount(sc_shard *shard)
 {

@@ -3,16 +3,22 @@
  *
  * Owns: when a shard's table is rebuilt (doubled, or rebuilt at the same
  * size to drop tombstones) or rehashed in place, and the publication of the
- * result in the shard's head (sc_shard_head.table). The table itself is
+ * result in the shard's head (sc_shard_head.table, with shard->pending_*). The table itself is
  * built by sc_table.c, which never sees a shard.
  * Locks: the caller holds the shard's REPAIR lock. A rebuilt table is made
  * in fresh memory outside the odd sequence window and published inside it
  * (sc_shard_write_begin/end, which also wait for pin holders); the old
  * table is freed after the window closed. An in-place rehash rewrites the
  * table inside one window.
- * Death: the shard is dirty (a writer held its REPAIR lock), so the
- * next locker empties and rebuilds it (sc_shard.c): a half-built new table
- * or a half-refilled old one is never used after that.
+ * Death: the shard is dirty (a writer held its REPAIR lock), so the next
+ * locker repairs it (sc_shard_repair.c), keeping every entry it can prove
+ * whole: killed while building a new table, the old one is kept and the
+ * half-built one is freed (no entry refers to it); killed while publishing
+ * it, the publication record (shard->pending_off, pending_cap) names the
+ * new table, which
+ * the repair publishes again; killed after that, the old table is freed;
+ * killed inside an in-place rehash, the repair runs it again
+ * (sc_table_rehash). No entry is lost in any of these.
  */
 #include "sc_resize.h"
 #include "sc_shard.h"
@@ -31,9 +37,19 @@ static bool sc_resize_grow(sc_seg *seg, sc_shard *shard, uint32_t new_capacity)
     if (!sc_table_rebuild(seg, &shard->alloc, (uint16_t)shard->index, lane, table, new_capacity, &fresh)) {
         return false;
     }
+    /* The new table is whole: named first in the shard's publication
+     * record, so that a repair after a death in the middle of the copy
+     * below uses it (sc_shard_repair.c), never a mix of old and new. */
+    shard->pending_off = fresh.off;
+    shard->pending_cap = fresh.capacity;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    shard->pending_set = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     sc_shard_write_begin(shard);
     *table = fresh;
     sc_shard_write_end(shard);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    shard->pending_set = 0;
 
     if (old_off) {
         sc_alloc_free(&seg->ac, &shard->alloc, old_off, lane);
@@ -42,21 +58,13 @@ static bool sc_resize_grow(sc_seg *seg, sc_shard *shard, uint32_t new_capacity)
     return true;
 }
 
-/* Drops the tombstones without new shared memory: the full slots are
- * copied to process memory and put back into the emptied table, inside one
- * odd sequence window. */
+/* Drops the tombstones without new shared memory, inside one odd sequence
+ * window (sc_table_rehash: safe to cut at any instruction). */
 static bool sc_resize_rehash_in_place(sc_seg *seg, sc_shard *shard)
 {
-    sc_table *table = &sc_layout_head(shard)->table;
-    sc_table_saved saved;
-
-    if (!sc_table_save(seg, table, &saved)) {
-        return false;
-    }
     sc_shard_write_begin(shard);
-    sc_table_refill(seg, table, &saved);
+    (void)sc_table_rehash(seg, &sc_layout_head(shard)->table);
     sc_shard_write_end(shard);
-    sc_table_saved_free(&saved);
     return true;
 }
 

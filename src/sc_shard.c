@@ -6,7 +6,8 @@
  * Locks: the shard lock itself; a repair takes the pool lock inside
  * (sc_alloc_reclaim_shard), as the lock order allows.
  * Death: a locker killed during a repair leaves the lock "owner died" with
- * the window odd: the next locker repairs again (emptying is idempotent).
+ * the window odd: the next locker repairs again (every step of a repair
+ * can be run again: sc_shard_repair.c).
  *
  * The lock is a robust process-shared mutex. A holder in SC_LOCK_REPAIR mode
  * sets shard->dirty right after taking it and clears it right before
@@ -14,12 +15,18 @@
  *   - if dirty is clear and the sequence counter is even, the dead process
  *     was only reading: nothing to repair;
  *   - otherwise the dead process may have left the table, an entry or the
- *     shard's slab lists half changed. The shard is emptied: its table is
- *     dropped, every page run it owns goes back to the pool (sc_alloc.c
- *     walks the runs under the pool lock) and its allocator state starts
- *     over, all inside an odd sequence window, so no reader ever trusts
- *     what the dead writer left. If the pool itself cannot be walked, the
- *     segment is flagged for a full reset (sc_cache.c does it next).
+ *     shard's slab lists half changed. The shard is repaired inside an odd
+ *     sequence window, so no reader trusts anything meanwhile: every entry
+ *     its table refers to that can be proved whole is kept, the table is
+ *     rehashed, and the shard's allocator state is rebuilt from the
+ *     objects those entries use; everything else the shard owns goes back
+ *     to the pool (sc_shard_repair.c says what a death at each point
+ *     costs). The shard is emptied instead (its table dropped, every run
+ *     it owns given back, sc_alloc.c walking the runs under the pool lock)
+ *     only when the dead process was a clear that had frozen it (dirty is
+ *     SC_SHARD_DIRTY_CLEAR), when its table cannot be proved, when the
+ *     pool waits for a full reset, or when it has zero-copy or retired
+ *     entries while a reader is inside an epoch.
  * Readers that keep seeing an odd counter (a writer died inside its window)
  * fall back to this lock after a few tries and so trigger the repair too.
  * A waiter never blocks signals; with robust mutexes the wait for a dead
@@ -44,10 +51,12 @@
  * Pending shards. The first locker of a shard whose pages a named
  * segment's restart has not checked yet (sc_verify.c: verify pending,
  * window odd) checks them, whatever its mode, before anything else: a
- * match ends the window, a mismatch empties the shard as a repair does.
- * A checker that dies while it reads leaves the shard pending (dirty
- * clear): its next locker checks again; one that dies in the repair
- * leaves it not pending with its window odd: repaired again.
+ * match ends the window, a mismatch empties the shard (a repair that keeps
+ * nothing: pages that failed their check are never proved whole). A
+ * checker that dies while it reads leaves the shard pending (dirty clear):
+ * its next locker checks again; one that dies while it empties leaves it
+ * pending with dirty set and its window odd: the next locker empties it
+ * again. The shard stops being pending only once it is empty.
  *
  * Owns (also): the shard head's frozen.
  */
@@ -58,20 +67,29 @@
 #include "sc_verify.h"
 #include "sc_fair.h"
 
-static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
-{
-    uint64_t seq = __atomic_load_n(&sc_layout_head(shard)->seq, __ATOMIC_RELAXED);
+/* The dirty value of a clear's freeze (sc_shard_freeze): its death
+ * empties the shard, as the clear meant to. */
+#define SC_SHARD_DIRTY_CLEAR 2
 
-    if (!(seq & 1)) {
-        sc_shard_write_begin(shard);
-    } else {
-        /* The dead writer may have died before its pins drained. */
-        sc_pin_drain(shard);
+/* Whether the keeping repair may run: not after a dead clear, and not
+ * while a reader inside an epoch may hold a zero-copy value of this shard
+ * that the dead writer unlinked without retiring it. */
+static bool sc_shard_may_keep(sc_seg *seg, sc_shard *shard)
+{
+    const sc_retire_list *l = &shard->retire;
+
+    if (shard->dirty == SC_SHARD_DIRTY_CLEAR) {
+        return false;
     }
-    /* Not pending any more, first: a repairer killed past this point
-     * leaves the odd window to the next locker, who repairs again. */
-    __atomic_store_n(&shard->verify, 0, __ATOMIC_RELAXED);
+    return (!l->zc_bytes && !l->head) || !sc_epoch_any_reader(seg);
+}
+
+/* The shard emptied: its table dropped, every page run it owns given back
+ * (or held while readers may use them: sc_epoch.c). */
+static void sc_shard_empty(sc_seg *seg, sc_shard *shard)
+{
     memset(&sc_layout_head(shard)->table, 0, sizeof(sc_table));
+    shard->pending_set = 0;
     /* A reader may still use a zero-copy value of this shard: then its
      * pages are held back (sc_epoch.c) until every reader that could hold
      * one has left its epoch, rather than handed out again now. */
@@ -79,7 +97,36 @@ static void sc_shard_repair(sc_seg *seg, sc_shard *shard)
         sc_alloc_reclaim_shard(&seg->ac, (uint16_t)shard->index);
     }
     sc_alloc_init_shard(&shard->alloc);
-    /* The owners' bytes of the entries the shard keeps (sc_fair.h). */
+}
+
+/* Repairs the shard after a holder died in it (or its pages failed their
+ * check: keep false): keeps every entry it can prove whole
+ * (sc_shard_repair.c) when keep and sc_shard_may_keep allow, else empties
+ * it; then recounts the owners' bytes of what it kept (sc_fair.h). */
+static void sc_shard_repair(sc_seg *seg, sc_shard *shard, bool keep)
+{
+    uint64_t seq = __atomic_load_n(&sc_layout_head(shard)->seq, __ATOMIC_RELAXED);
+
+    if (!shard->dirty) {
+        /* A NO_REPAIR holder died inside a window it opened
+         * (sc_lockless_open_window), or the pages of a pending shard
+         * failed their check: the repairer works as a REPAIR holder. */
+        shard->dirty = 1;
+    }
+    if (!(seq & 1)) {
+        sc_shard_write_begin(shard);
+    } else {
+        /* The dead writer may have died before its pins drained. */
+        sc_pin_drain(shard);
+    }
+    if (!keep || !sc_shard_may_keep(seg, shard) || !sc_shard_repair_keep(seg, shard)) {
+        sc_shard_empty(seg, shard);
+    }
+    /* Not pending any more, once the shard holds only what was checked or
+     * nothing: a repairer killed before this leaves the shard pending, its
+     * window odd and dirty set, and the next locker repairs it again with
+     * keep false (sc_shard_locked), so unchecked pages are never kept. */
+    __atomic_store_n(&shard->verify, 0, __ATOMIC_RELAXED);
     sc_fair_recount_shard(seg, shard);
     shard->stats.repairs++;
     sc_shard_write_end(shard);
@@ -98,7 +145,8 @@ static void sc_shard_check_pending(sc_seg *seg, sc_shard *shard)
         __atomic_store_n(&shard->verify, 0, __ATOMIC_RELAXED);
         sc_shard_write_end(shard);
     } else {
-        sc_shard_repair(seg, shard);
+        sc_shard_repair(seg, shard, false);
+        shard->dirty = 0;
     }
 }
 
@@ -111,7 +159,9 @@ static void sc_shard_locked(sc_seg *seg, sc_shard *shard, sc_lock_mode mode, boo
     if (owner_died) {
         /* A pending shard's odd window is the restart's, not a writer's. */
         if (shard->dirty || (!pending && (__atomic_load_n(&sc_layout_head(shard)->seq, __ATOMIC_RELAXED) & 1))) {
-            sc_shard_repair(seg, shard);
+            /* Pending: a repairer of a shard that failed its check died;
+             * its pages were never proved, so nothing of them is kept. */
+            sc_shard_repair(seg, shard, !pending);
             pending = false;
         }
         shard->dirty = 0;
@@ -127,7 +177,8 @@ static void sc_shard_locked(sc_seg *seg, sc_shard *shard, sc_lock_mode mode, boo
 /* The mutex is held, the global lock too: a shard still frozen was frozen
  * by a clear that died (a live one holds the global lock until it thaws
  * it). Returns true when the shard must be treated as left by a dead
- * owner (dirty is set and the window odd: the repair empties it). */
+ * owner (dirty is SC_SHARD_DIRTY_CLEAR and the window odd: the repair
+ * empties it). */
 static bool sc_shard_frozen_dead(sc_shard *shard)
 {
     if (!sc_layout_head(shard)->frozen) {
@@ -207,7 +258,9 @@ void sc_shard_freeze(sc_seg *seg, sc_shard *shard, uint32_t tid)
     sc_shard_lock_global(seg, shard, SC_LOCK_REPAIR);
     sc_shard_write_begin(shard);
     sc_layout_head(shard)->frozen = tid;
-    /* dirty stays set: if this thread dies, the next locker repairs. */
+    /* dirty stays set: if this thread dies, the next locker repairs, and
+     * empties the shard as the clear meant to. */
+    shard->dirty = SC_SHARD_DIRTY_CLEAR;
     sc_mutex_unlock(&shard->lock);
 }
 

@@ -14,7 +14,8 @@
  * shard's window when a lockless writer is slow or died.
  * Death: nothing to repair (nothing shared is written; NO_REPAIR mode),
  * except when killed inside that window: the next locker then finds the
- * counter odd and empties the shard (sc_shard.c).
+ * counter odd and repairs the shard (sc_shard.c), which has nothing half
+ * done to drop.
  *
  * Buffer: a sequence of records, each an sc_snap_rec header, the key bytes
  * and the value bytes, padded to 8.

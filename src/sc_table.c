@@ -20,11 +20,14 @@
  * frees the old one after. Readers may run sc_table_lookup with no lock: it
  * bounds-checks everything.
  * Death: a writer killed while changing a table holds the REPAIR lock (and
- * may be inside the window): the next locker empties the shard, giving the
- * old table and a half-built new one back with the shard's other runs.
+ * may be inside the window): the next locker repairs the shard
+ * (sc_shard_repair.c) from the full slots. sc_table_set writes the slot
+ * before the tag, so a full tag never names a stale slot; a cut
+ * sc_table_clear_slot leaves the slot full or not; a cut sc_table_rehash
+ * leaves every entry in a full slot (at most one in two); a half-built new
+ * table is an object no entry refers to, given back with the others.
  * Lookups write nothing.
  */
-#include <stdlib.h>
 #include <string.h>
 #include "sc_table.h"
 #include "sc_seg.h"
@@ -133,7 +136,12 @@ void sc_table_set(sc_seg *seg, sc_table *table, uint32_t slot, uint64_t hash, sc
 
     SC_ASSERT(SC_TABLE_HELD(seg, table, true));
 
+    /* The entry is whole before the slot names it, and the slot before the
+     * tag says full: a writer killed between any two of these stores
+     * leaves no full tag on a slot that names something else. */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     sc_table_slots(seg, table->off, table->capacity)[slot] = (uint32_t)(entry >> SC_SLOT_SHIFT);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     if (*tag == SC_TAG_TOMB) {
         table->tombs--;
     }
@@ -212,59 +220,68 @@ bool sc_table_rebuild(sc_seg *seg, sc_shard_alloc *sa, uint16_t owner, uint32_t 
     return true;
 }
 
-bool sc_table_save(const sc_seg *seg, const sc_table *table, sc_table_saved *saved)
+/* One pass of sc_table_rehash from just after slot start: each full
+ * slot's entry moves to the first empty slot from its home, if that comes
+ * before it. A move writes the new slot (offset, then tag) before it
+ * empties the old one: a process killed in between leaves the entry in
+ * both, never in none. Returns whether anything moved. */
+static bool sc_table_rehash_pass(sc_seg *seg, sc_table *table, uint32_t start)
 {
-    uint32_t capacity = table->capacity, i, n = 0;
-    const uint8_t *tags = sc_table_tags(seg, table->off);
-    const uint32_t *slots = sc_table_slots(seg, table->off, capacity);
-
-    SC_ASSERT(SC_TABLE_HELD(seg, table, false));
-
-    saved->slots = malloc((size_t)table->used * sizeof(uint32_t) + 1);
-    saved->tags = malloc((size_t)table->used + 1);
-    saved->n = 0;
-    if (!saved->slots || !saved->tags) {
-        sc_table_saved_free(saved);
-        return false;
-    }
-    for (i = 0; i < capacity; i++) {
-        if (tags[i] & SC_TAG_FULL) {
-            saved->slots[n] = slots[i];
-            saved->tags[n++] = tags[i];
-        }
-    }
-    saved->n = n;
-    return true;
-}
-
-void sc_table_refill(sc_seg *seg, sc_table *table, const sc_table_saved *saved)
-{
-    uint32_t capacity = table->capacity, mask = capacity - 1, i;
+    uint32_t capacity = table->capacity, mask = capacity - 1, n;
     uint8_t *tags = sc_table_tags(seg, table->off);
     uint32_t *slots = sc_table_slots(seg, table->off, capacity);
+    bool moved = false;
+
+    for (n = 1; n <= capacity; n++) {
+        uint32_t at = (start + n) & mask, to;
+        const sc_entry *e;
+        if (!(tags[at] & SC_TAG_FULL)) {
+            continue;
+        }
+        e = (const sc_entry *)(seg->base + ((sc_off)slots[at] << SC_SLOT_SHIFT));
+        for (to = (uint32_t)e->hash & mask; to != at && tags[to] != SC_TAG_EMPTY; to = (to + 1) & mask) {
+        }
+        if (to == at) {
+            continue;
+        }
+        slots[to] = slots[at];
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        tags[to] = tags[at];
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        tags[at] = SC_TAG_EMPTY;
+        moved = true;
+    }
+    return moved;
+}
+
+uint32_t sc_table_rehash(sc_seg *seg, sc_table *table)
+{
+    uint32_t capacity = table->capacity, i, start = 0, used = 0;
+    uint8_t *tags = sc_table_tags(seg, table->off);
 
     SC_ASSERT(SC_TABLE_HELD(seg, table, true));
 
-    memset(tags, SC_TAG_EMPTY, capacity);
-    for (i = 0; i < saved->n; i++) {
-        const sc_entry *e = (const sc_entry *)(seg->base + ((sc_off)saved->slots[i] << SC_SLOT_SHIFT));
-        uint32_t idx = (uint32_t)e->hash & mask;
-        while (tags[idx] != SC_TAG_EMPTY) {
-            idx = (idx + 1) & mask;
+    /* Start after a slot that was empty before the tombstones go: no
+     * probe crosses it, so one pass puts every entry where a probe from
+     * its home finds it. Passes repeat until nothing moves (each move
+     * brings an entry nearer its home: this ends), which also mends a
+     * table that a rehash killed half way left. */
+    for (i = 0; i < capacity; i++) {
+        if (tags[i] == SC_TAG_EMPTY) {
+            start = i;
         }
-        tags[idx] = saved->tags[i];
-        slots[idx] = saved->slots[i];
+    }
+    for (i = 0; i < capacity; i++) {
+        if (tags[i] == SC_TAG_TOMB) {
+            tags[i] = SC_TAG_EMPTY;
+        }
+        used += (tags[i] & SC_TAG_FULL) != 0;
     }
     table->tombs = 0;
-}
-
-void sc_table_saved_free(sc_table_saved *saved)
-{
-    free(saved->slots);
-    free(saved->tags);
-    saved->slots = NULL;
-    saved->tags = NULL;
-    saved->n = 0;
+    table->used = used;
+    while (sc_table_rehash_pass(seg, table, start)) {
+    }
+    return used;
 }
 
 bool sc_table_sane(const sc_seg *seg, const sc_table *table)

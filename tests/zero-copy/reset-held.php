@@ -6,7 +6,8 @@
 //      all of them and holds them, and a writer W that stores and deletes
 //      large values in a loop (each takes and gives pool runs);
 //   2. prints "W <pid>" and waits for "killed" on stdin (the script stops
-//      W inside the pool lock with gdb and kills it there);
+//      W inside the pool lock with gdb, marks the pool's intent record
+//      RESET, one a repair cannot finish, and kills it there);
 //   3. stores until the pool's dead holder is found and the full reset
 //      done (figure resets), then overwrites the cache with other arrays;
 //   4. lets R check every element of every array it held; R's epoch ends

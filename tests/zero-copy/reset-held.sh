@@ -9,7 +9,11 @@
 # tests/zero-copy/reset-held.php stores 40 arrays with zero-copy on and
 # forks a reader that borrows them all and a writer that stores and deletes
 # large values; gdb stops the writer inside the pool lock (sc_alloc_pool_take)
-# and kills it there. The parent's next stores find the dead holder, reset
+# and kills it there, after marking the pool's intent record RESET (3,
+# SC_POOL_OP_RESET): a take or give cut short is repaired without a reset
+# (sc_alloc_pool_repair), so gdb makes the death one the pool cannot
+# repair, as a death inside a reset, or runs that no longer tile the area,
+# would be. The parent's next stores find the dead holder, reset
 # the pool and then overwrite the cache; the reader then checks every
 # element of every array it held. Afterwards the held pages must be back
 # in the pool (the reader's process ended, and with it its epoch).
@@ -89,7 +93,8 @@ for mode in once twice; do
         continue
     fi
     gdb_ok=0
-    sc_gdb_stop "$w" "$dir/gdb" 'Breakpoint 1, .*sc_alloc_pool_take' -ex 'break sc_alloc_pool_take' -ex continue -ex kill \
+    sc_gdb_stop "$w" "$dir/gdb" 'Breakpoint 1, .*sc_alloc_pool_take' -ex 'break sc_alloc_pool_take' -ex continue \
+        -ex 'set var ac->pool->op = 3' -ex kill \
         >"$dir/gdb.note" 2>&1 && gdb_ok=1
     # gdb did not kill it: killed here, so that the driver goes on (its
     # checks then fail) instead of waiting for it for ever.
