@@ -36,8 +36,8 @@ $use = '$ok = apcu_store("n", 1) && apcu_fetch("n") === 1; for ($i = 0; $i < 200
 $cases = [
     // Power loss: the header (first 256 bytes) was written back, nothing else.
     'zero body' => fn($f) => patch($f, 256, str_repeat("\0", filesize($f) - 256)),
-    // Shard 0's head_rel (at 2848 in sc_shard; shards_off at 104 in the header).
-    'head offset' => fn($f) => patch($f, u64($f, 104) + 2848, pack('P', 1 << 40)),
+    // Shard 0's head_rel (at 2912 in sc_shard; shards_off at 104 in the header).
+    'head offset' => fn($f) => patch($f, u64($f, 104) + 2912, pack('P', 1 << 40)),
     // A few bytes of the page descriptors changed while nobody had it open.
     'changed bytes' => fn($f) => patch($f, u64($f, 112) + 8, "\xff\xff\xff\xff\x01\x02\x03\x04"),
 ];
@@ -52,7 +52,7 @@ foreach ($cases as $name => $spoil) {
 // constant and the shard tables (in the heads: heads_off at 96; a head's
 // table off at 8, capacity at 16, used at 20) are checked, not trusted.
 $killed = [
-    'shard constant' => fn($f) => patch($f, u64($f, 104) + 2848, pack('P', 1 << 40)),
+    'shard constant' => fn($f) => patch($f, u64($f, 104) + 2912, pack('P', 1 << 40)),
     'table offset' => fn($f) => patch($f, u64($f, 96) + 8, pack('P', 1 << 40)),
     'table capacity' => fn($f) => patch($f, u64($f, 96) + 64 + 16, pack('V', 3)),
     'table count' => fn($f) => patch($f, u64($f, 96) + 2 * 64 + 20, pack('V', 0xffffff00)),

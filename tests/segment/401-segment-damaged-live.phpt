@@ -31,7 +31,7 @@ $use = '$ok = true; for ($i = 0; $i < 100; $i++) $ok = $ok && apcu_store("k$i", 
      . '$info = apcu_cache_info(); echo $ok ? "ok" : "WRONG", ", entries ", $info["num_entries"], ", held ", var_export(apcu_fetch("held"), true), "\n";';
 $cases = [
     // shard 2's head_rel (sc_shard is 64-byte aligned; its size from the header's offsets)
-    'head offset' => fn($f, $sz) => patch($f, u64($f, 104) + 2 * $sz + 2848, pack('P', 7 << 30)),
+    'head offset' => fn($f, $sz) => patch($f, u64($f, 104) + 2 * $sz + 2912, pack('P', 7 << 30)),
     // shard 3's lock: its kind (offset 16 in glibc's pthread_mutex_t) made a plain mutex
     'lock kind' => fn($f, $sz) => patch($f, u64($f, 104) + 3 * $sz + 16, "\0\0\0\0"),
 ];
