@@ -46,6 +46,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     src/sc_evict.c \
     src/sc_fair.c \
     src/sc_cache.c \
+    src/sc_cache_fetch.c \
     src/sc_cache_zc.c \
     src/sc_shard.c \
     src/sc_entry.c \
