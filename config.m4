@@ -38,6 +38,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     php/zc_copy.c \
     src/sc_layout.c \
     src/sc_file.c \
+    src/sc_file_trust.c \
     src/sc_verify.c \
     src/sc_lock.c \
     src/sc_alloc.c \
