@@ -38,6 +38,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     php/zc_copy.c \
     src/sc_layout.c \
     src/sc_file.c \
+    src/sc_file_trust.c \
     src/sc_verify.c \
     src/sc_lock.c \
     src/sc_alloc.c \
@@ -47,6 +48,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     src/sc_evict.c \
     src/sc_fair.c \
     src/sc_cache.c \
+    src/sc_cache_fetch.c \
     src/sc_cache_zc.c \
     src/sc_shard.c \
     src/sc_shard_repair.c \

@@ -151,6 +151,13 @@ static inline bool sc_cache_vtype_checked(uint8_t vtype)
     return vtype == SC_V_ZC || vtype == SC_V_SERIALIZED;
 }
 
+/* Whether a value of vtype has bytes after its key (the others are a
+ * scalar only). */
+static inline bool sc_cache_has_bytes(uint8_t vtype)
+{
+    return vtype == SC_V_STRING || vtype == SC_V_ARRAY || vtype == SC_V_SERIALIZED || vtype == SC_V_ZC;
+}
+
 /* Whether e holds no value for this process at now: expired or deleted
  * (sc_evict_is_expired), or a value it cannot read (c->unreadable). e was
  * found in a table of c's segment, under the lock or optimistically (then

@@ -19,6 +19,7 @@
 #include "object.h"
 #include "otext.h"
 #include "plain_dec.h"
+#include "serialized.h"
 
 #if defined(ZTS) && defined(COMPILE_DL_SHARDCACHE)
 ZEND_TSRMLS_CACHE_EXTERN()
@@ -702,12 +703,7 @@ zend_result php_sc_obj_decode_zc(const char *data, size_t len, zval *out, const 
         if (h.cls != local) {
             efree(h.cls);
         }
-        if (Z_ISREF_P(out)) {
-            zval tmp;
-            ZVAL_COPY(&tmp, Z_REFVAL_P(out));
-            zval_ptr_dtor(out);
-            ZVAL_COPY_VALUE(out, &tmp);
-        }
+        php_sc_serialized_unref(out);
         return SUCCESS;
     }
     php_sc_obj_text++;

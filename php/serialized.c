@@ -220,18 +220,7 @@ static zend_result php_sc_serialized_decode_ext(const char *data, size_t len, zv
         php_sc_serialized_parse_failed = true;
         return FAILURE;
     }
-    if (EG(exception)) {
-        zval_ptr_dtor(out);
-        ZVAL_NULL(out);
-        return FAILURE;
-    }
-    if (Z_ISREF_P(out)) {
-        zval tmp;
-        ZVAL_COPY(&tmp, Z_REFVAL_P(out));
-        zval_ptr_dtor(out);
-        ZVAL_COPY_VALUE(out, &tmp);
-    }
-    return SUCCESS;
+    return php_sc_serialized_finish(out);
 }
 
 zend_result php_sc_serialized_decode(const char *data, size_t len, zval *out)
@@ -268,19 +257,9 @@ zend_result php_sc_serialized_decode(const char *data, size_t len, zval *out)
         php_sc_serialized_parse_failed = true;
         return FAILURE;
     }
-    if (EG(exception)) {
-        /* Thrown by __wakeup / __unserialize, run after the parse. */
-        zval_ptr_dtor(out);
-        ZVAL_NULL(out);
-        return FAILURE;
-    }
-    if (Z_ISREF_P(out)) {
-        zval tmp;
-        ZVAL_COPY(&tmp, Z_REFVAL_P(out));
-        zval_ptr_dtor(out);
-        ZVAL_COPY_VALUE(out, &tmp);
-    }
-    return SUCCESS;
+    /* An exception thrown by __wakeup / __unserialize, run after the
+     * parse, fails the decode. */
+    return php_sc_serialized_finish(out);
 }
 
 zend_result php_sc_serialized_decode_php_text(const char *text, size_t len, zval *out)

@@ -55,6 +55,33 @@ zend_result php_sc_serialized_decode(const char *data, size_t len, zval *out);
  * all) as a stored SC_V_SERIALIZED value is; FAILURE for anything else. */
 zend_result php_sc_serialized_decode_php_text(const char *text, size_t len, zval *out);
 
+/* Drops a PHP reference a decoder left at the top of *out, keeping the
+ * value it refers to (a reference stays only inside a value). */
+static zend_always_inline void php_sc_serialized_unref(zval *out)
+{
+    if (Z_ISREF_P(out)) {
+        zval tmp;
+        ZVAL_COPY(&tmp, Z_REFVAL_P(out));
+        zval_ptr_dtor(out);
+        ZVAL_COPY_VALUE(out, &tmp);
+    }
+}
+
+/* The end of a decode that succeeded but may have run user code
+ * (__wakeup, __unserialize, a serializer's callbacks): FAILURE, with *out
+ * released and NULL, when that code threw; else SUCCESS with *out's top
+ * reference dropped (php_sc_serialized_unref). */
+static zend_always_inline zend_result php_sc_serialized_finish(zval *out)
+{
+    if (EG(exception)) {
+        zval_ptr_dtor(out);
+        ZVAL_NULL(out);
+        return FAILURE;
+    }
+    php_sc_serialized_unref(out);
+    return SUCCESS;
+}
+
 /* Set by the decoders above when serialized bytes could not be parsed
  * (php_var_unserialize or apc.serializer's unserializer returned failure,
  * with a notice or an exception), never cleared by them: the caller

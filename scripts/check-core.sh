@@ -32,6 +32,8 @@
 #     line with its { (in column 0) to the line with its } (column 0);
 #   - a #define of the core or the glue hides a return: its body (with the
 #     lines it continues on) holds `return` or one of PHP's RETURN_* macros.
+#   - a core file (src/*.c, include/*.h) is over 1000 lines: split it by
+#     job (the glue's files are held to the same by scripts/check-glue.sh).
 # The glue's own structure (layers, headers, file sizes) is checked by
 # scripts/check-glue.sh.
 #
@@ -299,8 +301,17 @@ for f in "${code[@]}"; do
         }' "$f")
 done
 
+# 10. no core file over 1000 lines.
+MAX_FILE_LINES=1000
+for f in "${headers[@]}" "${sources[@]}"; do
+    n="$(wc -l <"$f")"
+    if [ "$n" -gt "$MAX_FILE_LINES" ]; then
+        problem "$f has $n lines: a core file has at most $MAX_FILE_LINES (split it by job)"
+    fi
+done
+
 if [ "$fail" -ne 0 ]; then
     echo "check-core: FAILED" >&2
     exit 1
 fi
-echo "check-core: ok (${#headers[@]} headers, ${#sources[@]} sources: no PHP header, the three headings, no include circle, layers, module prefixes; glue: no sc_ names; core and glue: no function over $MAX_FUNCTION_LINES lines, no #define that returns)"
+echo "check-core: ok (${#headers[@]} headers, ${#sources[@]} sources: no PHP header, the three headings, no include circle, layers, module prefixes; glue: no sc_ names; core and glue: no function over $MAX_FUNCTION_LINES lines, no #define that returns; no core file over $MAX_FILE_LINES lines)"

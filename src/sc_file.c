@@ -12,14 +12,15 @@
  * the path without replacing anything (renameat2 RENAME_NOREPLACE; link
  * and unlink where the filesystem lacks it): of two processes starting at
  * once one wins, the other maps the winner's file.
- * Trust. Every directory above the path must be owned by root or this
- * user and writable by nobody else unless sticky (sc_file_check_dirs).
- * The path is opened with O_NOFOLLOW and O_NONBLOCK (a FIFO does not
- * block) and refused unless it is a regular file with one link, owned by
- * this user or root, within the configured mode and, when group-shared,
- * in this process's group (sc_file_untrusted). A file whose identity or
- * geometry is not exactly ours is never read further: a new segment is
- * renamed over it.
+ * Trust (the checks are sc_file_trust.c's). Every directory above the
+ * path must be owned by root or this user and writable by nobody else
+ * unless sticky (sc_file_trust_dirs). The path is opened with O_NOFOLLOW
+ * and O_NONBLOCK (a FIFO does not block) and refused unless it is a
+ * regular file with one link, owned by this user or root, within the
+ * configured mode and, when group-shared, in this process's group
+ * (sc_file_trust_check). A file whose identity or geometry is not
+ * exactly ours (sc_file_trust_header) is never read further: a new
+ * segment is renamed over it.
  * Boot. Every process that maps the file holds a shared flock. One that
  * gets the exclusive flock instead is the first user since a restart: it
  * trusts the body only as sc_file_boot_trusted says (else it starts the
@@ -62,6 +63,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "sc_file.h"
+#include "sc_file_trust.h"
 #include "sc_epoch.h"
 #include "sc_alloc.h"
 #include "sc_verify.h"
@@ -175,168 +177,6 @@ bool sc_file_per_process(const char *in)
         }
     }
     return false;
-}
-
-/* ---- checks ---- */
-
-/* Why a file at a segment's path (fstat of the open fd) may not be used by
- * this process, or NULL when it may. A segment is trusted only if its
- * owner is trusted: this process's user or root (a file another user made
- * could be read and written by him through his own mapping). It must be a
- * regular file with one name (another name elsewhere could be another
- * user's handle on it), no permission bit beyond mode, and, when its group
- * may use it (mode 0660), this process's group: members of any other
- * group are not the ones shardcache.segment_mode shares with. */
-static const char *sc_file_untrusted(const struct stat *st, unsigned mode)
-{
-    unsigned have = (unsigned)st->st_mode & 07777;
-
-    if (!S_ISREG(st->st_mode)) {
-        return "not a regular file";
-    }
-    if (st->st_uid != geteuid() && st->st_uid != 0) {
-        return "owner";
-    }
-    if (st->st_nlink != 1) {
-        return "links";
-    }
-    if (have & ~mode) {
-        return "mode";
-    }
-    if ((have & 0060) && st->st_gid != getegid()) {
-        return "group";
-    }
-    return NULL;
-}
-
-/* 0 when this process may use the file; -1 with the reason in err; -2
- * when the only fault is a second name on a file of this user, as there
- * is for a moment while a segment is linked into place, or no name at
- * all, as for a file replaced since it was opened (the caller may look
- * again). */
-static int sc_file_check(const struct stat *st, const char *path, unsigned mode, char *err, size_t errlen)
-{
-    const char *why = sc_file_untrusted(st, mode);
-
-    if (!why) {
-        return 0;
-    }
-    if (strcmp(why, "owner") == 0) {
-        snprintf(err, errlen, "%s is owned by uid %lu, not by this process's user (uid %lu) or root", path,
-                 (unsigned long)st->st_uid, (unsigned long)geteuid());
-    } else if (strcmp(why, "links") == 0) {
-        snprintf(err, errlen, "%s has %lu hard links (a segment has one)", path, (unsigned long)st->st_nlink);
-        /* No link: the file was renamed over (replaced) after this
-         * process opened the path; the path names another file now. */
-        return st->st_nlink == 0 || (st->st_uid == geteuid() && st->st_nlink == 2) ? -2 : -1;
-    } else if (strcmp(why, "mode") == 0) {
-        snprintf(err, errlen, "%s has mode %04o, wider than shardcache.segment_mode %04o", path,
-                 (unsigned)st->st_mode & 07777, mode);
-    } else if (strcmp(why, "group") == 0) {
-        snprintf(err, errlen, "%s is shared with group %lu, not with this process's group (gid %lu)", path,
-                 (unsigned long)st->st_gid, (unsigned long)getegid());
-    } else {
-        snprintf(err, errlen, "%s is %s", path, why);
-    }
-    return -1;
-}
-
-/* The directories from / down to the one holding path (symbolic links
- * resolved) must be owned by root or this process's user, and writable by
- * nobody else unless sticky (group-writable is allowed for this process's
- * group): whoever may replace names in one of them may take the segment's
- * path away (the file itself is checked after it is opened; this check
- * makes a directory where other users can do that an error at startup,
- * not a surprise later). 0, or -1 with err. */
-static int sc_file_check_dirs(const char *path, char *err, size_t errlen)
-{
-    char dir[PATH_MAX], real[PATH_MAX];
-    const char *slash = strrchr(path, '/');
-    size_t n = (size_t)(slash - path), i;
-
-    if (n == 0) {
-        n = 1; /* the root directory */
-    }
-    if (n >= sizeof(dir)) {
-        snprintf(err, errlen, "%s: path too long", path);
-        return -1;
-    }
-    memcpy(dir, path, n);
-    dir[n] = '\0';
-    if (!realpath(dir, real)) {
-        snprintf(err, errlen, "cannot use the directory of %s: %s", path, strerror(errno));
-        return -1;
-    }
-    n = strlen(real);
-    for (i = 0; i <= n; i++) {
-        struct stat st;
-        const char *at = "/";
-        char c = real[i];
-
-        if (i > 0) {
-            if (c != '/' && c != '\0') {
-                continue;
-            }
-            real[i] = '\0';
-            at = real;
-        }
-        if (stat(at, &st) != 0) {
-            snprintf(err, errlen, "cannot use the directory %s: %s", at, strerror(errno));
-            return -1;
-        }
-        if (st.st_uid != 0 && st.st_uid != geteuid()) {
-            snprintf(err, errlen, "the directory %s is owned by uid %lu, not by root or this process's user "
-                     "(uid %lu): its owner could take the segment's path away", at, (unsigned long)st.st_uid,
-                     (unsigned long)geteuid());
-            return -1;
-        }
-        if (!(st.st_mode & S_ISVTX)
-            && ((st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != getegid()))) {
-            snprintf(err, errlen, "the directory %s is writable by other users (mode %04o) and not sticky: they "
-                     "could replace the segment", at, (unsigned)st.st_mode & 07777);
-            return -1;
-        }
-        if (i > 0) {
-            real[i] = c;
-        }
-    }
-    return 0;
-}
-
-/* Whether the header at hdr (file_size bytes in the file, at least
- * sizeof(sc_header)) is a segment this build may use as it is. On false,
- * why is in note. */
-static bool sc_file_header_trusted(const sc_header *hdr, uint64_t file_size, const char *version, char *note,
-                              size_t notelen)
-{
-    sc_layout_plan plan;
-    char perr[128];
-
-    if (hdr->magic != SC_MAGIC) {
-        snprintf(note, notelen, "it is not a shardcache segment, or was made on a machine of another byte order");
-        return false;
-    }
-    if (hdr->format != SC_FORMAT || hdr->header_bytes != sizeof(sc_header) || hdr->layout != sc_layout_id()) {
-        snprintf(note, notelen, "it has another layout (format %u, layout %016llx; this build: format %u, layout %016llx)",
-                 hdr->format, (unsigned long long)hdr->layout, (unsigned)SC_FORMAT,
-                 (unsigned long long)sc_layout_id());
-        return false;
-    }
-    if (strncmp(hdr->version, version ? version : "", SC_VERSION_LEN) != 0) {
-        snprintf(note, notelen, "it was made by shardcache %.*s (this is %s)", SC_VERSION_LEN, hdr->version,
-                 version ? version : "");
-        return false;
-    }
-    if (hdr->size != file_size || hdr->nshards == 0
-        || sc_layout_plan_make(&plan, hdr->size, hdr->req_shards, hdr->req_hint, perr, sizeof(perr)) != 0
-        || plan.nshards != hdr->nshards || plan.npages != hdr->npages || plan.heads_off != hdr->heads_off
-        || plan.shards_off != hdr->shards_off || plan.pages_off != hdr->pages_off
-        || plan.data_off != hdr->data_off || plan.initial_capacity != hdr->initial_capacity) {
-        snprintf(note, notelen, "its geometry is inconsistent (size %llu, file %llu bytes)",
-                 (unsigned long long)hdr->size, (unsigned long long)file_size);
-        return false;
-    }
-    return true;
 }
 
 /* ---- making a segment ---- */
@@ -460,7 +300,7 @@ static int sc_file_make(sc_seg *seg, const sc_file_opts *o, sc_file_make_mode mo
         /* No other name of the file is visible at any time: a process
          * that opens the path sees one link. Filesystems without
          * RENAME_NOREPLACE get link and unlink (two names for a moment:
-         * sc_file_check tells the opener to look again). */
+         * sc_file_trust_check tells the opener to look again). */
         rc = renameat2(AT_FDCWD, tmp, AT_FDCWD, o->path, RENAME_NOREPLACE);
         if (rc != 0 && (errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP)) {
             rc = link(tmp, o->path);
@@ -525,7 +365,7 @@ static int sc_file_replace_lock(const sc_file_opts *o, char *err, size_t errlen)
         snprintf(err, errlen, "cannot open %s: %s", lockpath, strerror(errno));
         return -1;
     }
-    if (fstat(fd, &st) != 0 || sc_file_check(&st, lockpath, o->mode, err, errlen) != 0) {
+    if (fstat(fd, &st) != 0 || sc_file_trust_check(&st, lockpath, o->mode, err, errlen) != 0) {
         if (!err[0]) {
             snprintf(err, errlen, "cannot stat %s: %s", lockpath, strerror(errno));
         }
@@ -564,7 +404,7 @@ static void sc_file_kernel_boot(char *out, size_t outlen)
 }
 
 /* What every process checks before it uses a mapped segment whose header
- * passed sc_file_header_trusted: the constants each shard keeps about
+ * passed sc_file_trust_header: the constants each shard keeps about
  * itself (its index and where its head and the liveness table are: a
  * wrong one sends every store and info call of that shard astray), the
  * liveness table's size, and that every lock is still a robust
@@ -791,7 +631,7 @@ static int sc_file_attach_open(sc_seg *seg, const sc_file_opts *o, int *fd, stru
         close(*fd);
         return SC_ATTACH_FAILED;
     }
-    made = sc_file_check(st, o->path, o->mode, err, errlen);
+    made = sc_file_trust_check(st, o->path, o->mode, err, errlen);
     if (made != 0) {
         /* -2: our file with a second name (being linked into place by
          * another process of ours: sc_file_make's link and unlink), or a
@@ -862,7 +702,7 @@ static int sc_file_attach_map(sc_seg *seg, int fd, const struct stat *st, bool e
         snprintf(res->note, sizeof(res->note), "its header cannot be read");
         return SC_ATTACH_GO_ON;
     }
-    if (!sc_file_header_trusted(&hdr, (uint64_t)st->st_size, o->version, res->note, sizeof(res->note))) {
+    if (!sc_file_trust_header(&hdr, (uint64_t)st->st_size, o->version, res->note, sizeof(res->note))) {
         return SC_ATTACH_GO_ON;
     }
     base = sc_file_mmap((size_t)st->st_size, fd);
@@ -966,7 +806,7 @@ int sc_file_attach(sc_seg *seg, const sc_file_opts *o, sc_file_result *res, char
         snprintf(err, errlen, "shardcache.segment_mode must be 0600 or 0660");
         return -1;
     }
-    if (sc_file_check_dirs(o->path, err, errlen) != 0) {
+    if (sc_file_trust_dirs(o->path, err, errlen) != 0) {
         return -1;
     }
     if (o->per_process) {

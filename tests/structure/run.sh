@@ -13,6 +13,7 @@
 #   glue-macro      the glue defines an SC_ macro
 #   fn-long-core    a core function of more than 100 lines
 #   fn-long-glue    a glue function of more than 100 lines
+#   core-file-size  a core file of more than 1,000 lines
 #   define-return   a core #define whose continued body returns
 #   define-RETURN   a glue #define that uses PHP's RETURN_FALSE
 #   glue-core-hdr   a glue file includes a core header not in php/README.md's list
@@ -133,6 +134,8 @@ case_ fn-long-core 'src/sc_pin.c:[0-9]+: sc_pin_long_one is 10[0-9] lines' \
     long_function src/sc_pin.c sc_pin_long_one
 case_ fn-long-glue 'php/update.c:[0-9]+: php_sc_long_one is 10[0-9] lines' \
     long_function php/update.c php_sc_long_one
+case_ core-file-size 'src/sc_pin.c has [0-9]+ lines: a core file has at most 1000' \
+    many_lines src/sc_pin.c 1000
 case_ define-return 'include/sc_pin.h:[0-9]+: #define SC_PIN_BAIL hides a return' \
     bash -c 'printf "\n#define SC_PIN_BAIL(x) \\\\\n    do { if (x) return; } while (0)\n" >> include/sc_pin.h'
 case_ define-RETURN 'php/functions.c:[0-9]+: #define PHP_SC_BAIL hides a return' \
