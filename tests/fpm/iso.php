@@ -19,6 +19,16 @@
 //                             how many stores returned true
 //   op=check&p=P&n=N          of keys P0..P<N-1>: "kept/wrong" (fetched
 //                             equal to what fill stored / fetched different)
+//   op=big&p=P&rounds=R       R rounds, each rewriting keys P0..P15: the odd
+//                             ones with 5 MB values, the even ones with 3 MB,
+//                             1 MB, 300 KB, 2 MB, 40 KB, 5 KB, 700 B, 3 MB
+//                             (new bytes every round): "stored/tried"
+//   op=storm&p=P&fifo=F       writes its pid and a newline to the FIFO F, then
+//                             stores small (50..900 B) and large (100 KB ..
+//                             3 MB) values under keys P0..P63 in a loop for up
+//                             to 60 s (the test's driver SIGKILLs it before):
+//                             the number of stores
+//   op=resets                 shardcache_info()'s "resets clears"
 $k = $_GET['k'] ?? '';
 $v = $_GET['v'] ?? '';
 if (str_starts_with($v, 'int:')) {
@@ -56,6 +66,7 @@ switch ($_GET['op'] ?? '') {
         foreach (shardcache_info()['users'] as $uid => $u) {
             $out[] = "$uid:" . $u['entries'];
         }
+        sort($out);   // the order of shards the users' entries were met in varies
         echo implode(',', $out);
         break;
     case 'metrics':
@@ -83,6 +94,37 @@ switch ($_GET['op'] ?? '') {
             }
         }
         echo "$kept/$wrong";
+        break;
+    case 'big':
+        $ok = $tried = 0;
+        $sizes = [3 << 20, 5 << 20, 1 << 20, 5 << 20, 300 << 10, 5 << 20, 2 << 20, 5 << 20,
+                  40 << 10, 5 << 20, 5 << 10, 5 << 20, 700, 5 << 20, 3 << 20, 5 << 20];
+        for ($r = 0; $r < (int)$_GET['rounds']; $r++) {
+            foreach ($sizes as $i => $size) {
+                $tried++;
+                $ok += (int)apcu_store($_GET['p'] . $i, str_repeat(chr(65 + ($r + $i) % 26), $size));
+            }
+        }
+        echo "$ok/$tried";
+        break;
+    case 'storm':
+        // Values made before the loop: the loop's time is the stores' time.
+        mt_srand(getmypid());
+        $vals = [];
+        for ($i = 0; $i < 16; $i++) {
+            $vals[] = str_repeat(chr(97 + $i), $i < 8 ? mt_rand(50, 900) : mt_rand(100 << 10, 3 << 20));
+        }
+        file_put_contents($_GET['fifo'], getmypid() . "\n");
+        $n = 0;
+        $max = (int)($_GET['n'] ?? PHP_INT_MAX);
+        for ($end = microtime(true) + 60; microtime(true) < $end && $n < $max; $n++) {
+            apcu_store($_GET['p'] . mt_rand(0, 63), $vals[mt_rand(0, 15)]);
+        }
+        echo $n;
+        break;
+    case 'resets':
+        $info = shardcache_info();
+        echo $info['resets'], ' ', $info['clears'];
         break;
     case 'whoami':
         $info = shardcache_info();
