@@ -16,7 +16,7 @@ and took the quiet user's entries instead.
 if (!function_exists('shardcache_info')) die('skip shardcache only');
 if (!function_exists('pcntl_fork') || !function_exists('posix_setuid')) die('skip pcntl and posix needed');
 if (posix_geteuid() !== 0) die('skip needs root (setuid to other users)');
-if (getenv('SHARDCACHE_VALGRIND') && !getenv('SHARDCACHE_VALGRIND_FORK')) die('skip under valgrind: memcheck cannot see writes made by other processes to shared memory');
+if (getenv('SHARDCACHE_VALGRIND')) die('skip under valgrind: 60,000 stores and 3 floods of the segment take minutes under memcheck; 651 runs the same counting and eviction paths there');
 ?>
 --EXTENSIONS--
 posix
