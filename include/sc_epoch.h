@@ -99,12 +99,15 @@ void sc_epoch_reset_holding(struct sc_seg *seg, uint8_t *bitmap);
  * gives them back now. Forgets the shard's retire list either way. */
 bool sc_epoch_shard_hold(struct sc_seg *seg, struct sc_shard *shard);
 /* A shard repaired with its entries kept (sc_shard_repair.c; REPAIR lock,
- * window open, no reader inside an epoch when the shard had zero-copy or
- * retired entries): its retire list is dropped (its entries went back with
- * the shard's other unreferenced objects) and its zero-copy bytes become
- * zc_kept, those of the zero-copy entries it kept; the segment's figures
- * follow. */
-void sc_epoch_shard_forget(struct sc_seg *seg, struct sc_shard *shard, uint64_t zc_kept);
+ * window open): its retire list is replaced by the n zero-copy entries at
+ * ret (ascending offsets, none in the repaired table, each an object the
+ * allocator counts in use; n is 0 when no reader was inside an epoch, and
+ * the old list's entries then went back with the shard's other
+ * unreferenced objects), retired now with one new stamp; its zero-copy
+ * bytes become zc_kept (those of the zero-copy entries it kept) plus
+ * theirs; the segment's figures follow. */
+void sc_epoch_shard_retire_kept(struct sc_seg *seg, struct sc_shard *shard, uint64_t zc_kept, const sc_off *ret,
+                                uint32_t n);
 /* Any lock or none but the pool lock: when held sets wait, scans the
  * published epochs (at most once a second or every 64 retirements unless
  * force) and gives back the sets nobody can hold. Returns the bytes. */

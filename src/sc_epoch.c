@@ -22,9 +22,13 @@
  * cover cells, held by record locks that end with their holders, are
  * sc_epoch_cover.c's).
  *
- * Repairs and resets. A shard repaired while a live reader is inside an
- * epoch moves its runs to a held set (sc_epoch_shard_hold), given back
- * once the readers inside have left. A full reset of the pool with readers
+ * Repairs and resets. A shard repaired with its entries kept while a live
+ * reader is inside an epoch gets a new retire list: every zero-copy entry
+ * of its runs that no kept entry uses, stamped anew
+ * (sc_epoch_shard_retire_kept; sc_shard_repair.c says why that is all a
+ * reader may hold). A shard emptied by a repair in that case moves its
+ * runs to a held set (sc_epoch_shard_hold), given back once the readers
+ * inside have left. A full reset of the pool with readers
  * inside keeps every page they may hold out of the new pool as held set 0
  * (sc_epoch_reset_collect, sc_epoch_reset_holding).
  *
@@ -36,7 +40,10 @@
  * Death: a reader killed inside an epoch is ignored by scans once its
  * liveness slot reads gone. A writer killed while retiring leaves the
  * figures approximate (they saturate at 0) and its shard is repaired
- * (sc_shard.c, which calls sc_epoch_shard_hold). A repairer killed while
+ * (sc_shard.c, which calls sc_epoch_shard_retire_kept or
+ * sc_epoch_shard_hold). A repairer killed while writing the new retire
+ * list leaves the shard "owner died": the next locker repairs again and
+ * finds the same entries (their flags and sizes are not written). A repairer killed while
  * moving runs leaves them split between the shard and the set: the next
  * locker repairs again. A death inside a full reset leaves reset_open set:
  * the next reset holds every page of the pool. A fork child killed before
@@ -643,12 +650,15 @@ static uint64_t sc_epoch_held_free(sc_seg *seg, uint64_t safe)
     return pages << SC_PAGE_SHIFT;
 }
 
-void sc_epoch_shard_forget(sc_seg *seg, sc_shard *shard, uint64_t zc_kept)
+void sc_epoch_shard_retire_kept(sc_seg *seg, sc_shard *shard, uint64_t zc_kept, const sc_off *ret, uint32_t n)
 {
     sc_epoch_table *t = &seg->hdr->epochs;
     sc_retire_list *l = &shard->retire;
+    uint64_t stamp, bytes = 0;
+    uint32_t i;
 
     SC_ASSERT(sc_layout_in_window(shard));
+    SC_ASSERT(sc_layout_shard_repair_held(shard));
 
     if (l->bytes != SC_RETIRE_HOLD_RUNS) {
         sc_epoch_sat_sub(&t->retired_bytes, l->bytes);
@@ -657,6 +667,30 @@ void sc_epoch_shard_forget(sc_seg *seg, sc_shard *shard, uint64_t zc_kept)
     memset(l, 0, sizeof(*l));
     l->zc_bytes = zc_kept;
     __atomic_fetch_add(&t->zc_bytes, zc_kept, __ATOMIC_RELAXED);
+    if (!n) {
+        return;
+    }
+    /* The repaired table refers to none of them: order that before the
+     * bump, as for a retired entry. A reader inside now published an
+     * epoch no later than the stamp and holds them back; one that enters
+     * later cannot find them. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    stamp = __atomic_fetch_add(&t->global, 1, __ATOMIC_SEQ_CST) + 1;
+    for (i = 0; i < n; i++) {
+        sc_entry *e = sc_epoch_retired_at(seg, ret[i]);
+        SC_ASSERT(e->flags & SC_ENTRY_ZC);
+        e->ttl = 0;     /* not counted as a gone key (the repair counted none) */
+        e->stamp = stamp;
+        e->scalar = i + 1 < n ? (int64_t)ret[i + 1] : 0;
+        bytes += e->mem_size;
+    }
+    l->head = ret[0];
+    l->tail = ret[n - 1];
+    l->bytes = bytes;
+    l->zc_bytes += bytes;
+    __atomic_fetch_add(&t->zc_bytes, bytes, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&t->retired_bytes, bytes, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&t->retired, n, __ATOMIC_RELAXED);
 }
 
 bool sc_epoch_shard_hold(sc_seg *seg, sc_shard *shard)

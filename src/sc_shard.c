@@ -24,9 +24,10 @@
  *     costs). The shard is emptied instead (its table dropped, every run
  *     it owns given back, sc_alloc.c walking the runs under the pool lock)
  *     only when the dead process was a clear that had frozen it (dirty is
- *     SC_SHARD_DIRTY_CLEAR), when its table cannot be proved, when the
- *     pool waits for a full reset, or when it has zero-copy or retired
- *     entries while a reader is inside an epoch.
+ *     SC_SHARD_DIRTY_CLEAR), when its table cannot be proved, or when the
+ *     pool waits for a full reset. With a reader inside an epoch, the
+ *     zero-copy entries no kept entry uses stay in use and are retired
+ *     (sc_shard_repair.c) rather than given back.
  * Readers that keep seeing an odd counter (a writer died inside its window)
  * fall back to this lock after a few tries and so trigger the repair too.
  * A waiter never blocks signals; with robust mutexes the wait for a dead
@@ -71,17 +72,12 @@
  * empties the shard, as the clear meant to. */
 #define SC_SHARD_DIRTY_CLEAR 2
 
-/* Whether the keeping repair may run: not after a dead clear, and not
- * while a reader inside an epoch may hold a zero-copy value of this shard
- * that the dead writer unlinked without retiring it. */
-static bool sc_shard_may_keep(sc_seg *seg, sc_shard *shard)
+/* Whether the keeping repair may run: not after a dead clear (which
+ * meant to empty the shard). Readers inside an epoch do not stop it: what
+ * they may hold is retired again by the repair (sc_shard_repair.c). */
+static bool sc_shard_may_keep(const sc_shard *shard)
 {
-    const sc_retire_list *l = &shard->retire;
-
-    if (shard->dirty == SC_SHARD_DIRTY_CLEAR) {
-        return false;
-    }
-    return (!l->zc_bytes && !l->head) || !sc_epoch_any_reader(seg);
+    return shard->dirty != SC_SHARD_DIRTY_CLEAR;
 }
 
 /* The shard emptied: its table dropped, every page run it owns given back
@@ -119,7 +115,7 @@ static void sc_shard_repair(sc_seg *seg, sc_shard *shard, bool keep)
         /* The dead writer may have died before its pins drained. */
         sc_pin_drain(shard);
     }
-    if (!keep || !sc_shard_may_keep(seg, shard) || !sc_shard_repair_keep(seg, shard)) {
+    if (!keep || !sc_shard_may_keep(shard) || !sc_shard_repair_keep(seg, shard)) {
         sc_shard_empty(seg, shard);
     }
     /* Not pending any more, once the shard holds only what was checked or

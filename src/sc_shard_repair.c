@@ -5,7 +5,7 @@
  *
  * Owns: nothing of its own; it rewrites a shard's table (sc_table.c's
  * layout), its allocator state (through sc_alloc_rebuild_shard) and its
- * retire list figures (through sc_epoch_shard_forget).
+ * retire list (through sc_epoch_shard_retire_kept).
  * Locks: the shard's REPAIR lock with the window open (sc_shard.c calls it
  * with every pin drained), and the pool lock inside, as the lock order
  * allows.
@@ -30,13 +30,31 @@
  *   - inside the allocator: nothing but the object or run in flight;
  *   - inside a clear that had frozen the shard: the shard is emptied (the
  *     clear meant to), as are shards whose table itself cannot be proved
- *     (sc_shard.c) and shards with zero-copy values while a reader is
- *     inside an epoch (an unlinked value might still be in use).
+ *     (sc_shard.c).
  * Every other entry is kept when it passes: its offset is the start of an
  * object of a run this shard owns, its header, key and value (or chunk
  * list, every chunk a whole object of the shard) fit in that object,
  * its slot's tag is its hash's, and no other slot or chunk claims the
  * same object.
+ *
+ * Readers inside an epoch. A reader holds nothing of a shard but whole
+ * zero-copy entries (one piece, never chained) that it found in the
+ * table; the repair's window keeps any reader from trusting what it reads
+ * meanwhile. With no reader inside at the start of the repair, every
+ * object no kept entry uses goes back, the retire list's too. With one,
+ * an object the kept entries do not use may still be in its hands only if
+ * it is a zero-copy entry: one on the retire list, the one the dead writer
+ * unlinked and had not retired yet (a writer retires each entry it
+ * unlinks before it unlinks another, under the same lock), or one the
+ * scan dropped. Each of those is whole (nothing writes a zero-copy
+ * entry's flags, lengths or mem_size after it is made), so the repair
+ * keeps in use every object of the shard that holds a whole zero-copy
+ * entry (sc_shard_repair_zc_whole; free objects that once held one too)
+ * and makes them the shard's retire list, stamped after the table was
+ * repaired (sc_epoch_shard_retire_kept): sc_epoch_reclaim frees them once
+ * every reader then inside has left. Everything else goes back. The retire
+ * list as the dead writer left it (maybe cut in the middle of a link) is
+ * never followed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +76,10 @@ typedef struct sc_shard_repair_ctx {
     uint64_t requested;     /* what the kept entries asked for */
     int64_t gone;           /* kept entries of keys deleted without the lock */
     uint64_t zc_bytes;      /* kept zero-copy entries' mem_size */
+    bool readers;           /* a reader was inside an epoch at the start */
+    sc_off *ret;            /* readers: the objects to retire, ascending */
+    uint32_t nret, ret_cap;
+    uint64_t ret_requested; /* what they asked for */
 } sc_shard_repair_ctx;
 
 static bool sc_shard_repair_add(sc_shard_repair_ctx *x, sc_off off, uint32_t slot)
@@ -201,12 +223,89 @@ static bool sc_shard_repair_table(sc_shard_repair_ctx *x, sc_shard *shard)
            && sc_table_bytes(table->capacity) <= size;
 }
 
+/* Whether the object e (size bytes), which no kept entry uses, holds a
+ * zero-copy entry whole enough to be retired: flagged zero-copy (never
+ * chained), its header, key and value inside the object, and its mem_size
+ * (what sc_epoch_reclaim counts out) no more than the object. Every
+ * zero-copy entry a writer made passes: it is one piece, and nothing
+ * changes its flags, lengths or mem_size once it is made (a retirement
+ * writes ttl, scalar and stamp only). A free object that once held one
+ * passes too (a free list link writes its first 4 bytes: hash), as may
+ * stale bytes: those are retired as well, never handed out early. */
+static bool sc_shard_repair_zc_whole(const sc_entry *e, uint64_t size)
+{
+    return size >= sizeof(sc_entry) && (e->flags & (SC_ENTRY_ZC | SC_ENTRY_CHAINED)) == SC_ENTRY_ZC
+           && sizeof(sc_entry) + (uint64_t)e->key_len + e->val_len <= size && e->mem_size <= size;
+}
+
+/* A reader is inside an epoch: every object of the shard's runs that no
+ * kept entry uses and that holds a zero-copy entry (sc_shard_repair_zc_whole)
+ * goes to x->ret, in offset order (x->objs is sorted). These are the
+ * entries of the retire list, the one the dead writer unlinked and had
+ * not retired yet, and any the scan dropped: all that a reader may hold,
+ * since a reader holds nothing but whole zero-copy entries it found in the
+ * table. False on malloc failure. */
+static bool sc_shard_repair_find_zc(sc_shard_repair_ctx *x)
+{
+    const sc_alloc_ctx *ac = &x->seg->ac;
+    uint32_t i, k = 0;
+
+    for (i = 0; i < x->nruns; i++) {
+        const sc_alloc_run *r = &x->runs[i];
+        sc_off start = ac->data_off + ((uint64_t)r->head << SC_PAGE_SHIFT);
+        uint64_t len = (uint64_t)r->pages << SC_PAGE_SHIFT, j;
+        uint64_t bytes = r->kind == SC_PAGE_LARGE ? len : sc_alloc_class_bytes(r->cls);
+        for (j = 0; j + bytes <= len; j += bytes) {
+            const sc_entry *e = (const sc_entry *)(x->seg->base + start + j);
+            while (k < x->nobjs && x->objs[k].off < start + j) {
+                k++;
+            }
+            if ((k < x->nobjs && x->objs[k].off == start + j) || !sc_shard_repair_zc_whole(e, bytes)) {
+                continue;
+            }
+            if (x->nret == x->ret_cap) {
+                uint32_t cap = x->ret_cap ? x->ret_cap * 2 : 64;
+                sc_off *bigger = realloc(x->ret, (size_t)cap * sizeof(*bigger));
+                if (!bigger) {
+                    return false;
+                }
+                x->ret = bigger;
+                x->ret_cap = cap;
+            }
+            x->ret[x->nret++] = start + j;
+            x->ret_requested += sizeof(sc_entry) + (uint64_t)e->key_len + e->val_len;
+        }
+    }
+    return true;
+}
+
+/* The objects in use, sorted and unique: the kept entries' (the scan
+ * dropped duplicates; the table's own object is among them) merged with
+ * those to retire (none of them a kept one's). NULL on malloc failure. */
+static sc_off *sc_shard_repair_live(const sc_shard_repair_ctx *x)
+{
+    sc_off *live = malloc(((size_t)x->nobjs + x->nret + 1) * sizeof(*live));
+    uint32_t i = 0, j = 0, n = 0;
+
+    if (!live) {
+        return NULL;
+    }
+    while (i < x->nobjs || j < x->nret) {
+        if (j == x->nret || (i < x->nobjs && x->objs[i].off < x->ret[j])) {
+            live[n++] = x->objs[i++].off;
+        } else {
+            live[n++] = x->ret[j++];
+        }
+    }
+    return live;
+}
+
 /* The work of sc_shard_repair_keep with the pool lock held. */
 static bool sc_shard_repair_locked(sc_shard_repair_ctx *x, sc_shard *shard)
 {
     sc_table *table = &sc_layout_head(shard)->table;
     sc_off *live;
-    uint32_t i, rounds;
+    uint32_t rounds;
     int dropped = 0;
 
     if (!sc_alloc_owned_runs(&x->seg->ac, (uint16_t)shard->index, &x->runs, &x->nruns)) {
@@ -226,16 +325,15 @@ static bool sc_shard_repair_locked(sc_shard_repair_ctx *x, sc_shard *shard)
         x->nobjs = 0;
     }
     table->clock_hand = 0;
-    /* The objects in use, sorted and unique (the scan dropped duplicates;
-     * the table's own object is among them). */
-    live = malloc(((size_t)x->nobjs + 1) * sizeof(*live));
+    if (x->readers && !sc_shard_repair_find_zc(x)) {
+        return false;
+    }
+    live = sc_shard_repair_live(x);
     if (!live) {
         return false;
     }
-    for (i = 0; i < x->nobjs; i++) {
-        live[i] = x->objs[i].off;
-    }
-    sc_alloc_rebuild_shard(&x->seg->ac, &shard->alloc, x->runs, x->nruns, live, x->nobjs, x->requested, x->gone);
+    sc_alloc_rebuild_shard(&x->seg->ac, &shard->alloc, x->runs, x->nruns, live, x->nobjs + x->nret,
+                           x->requested + x->ret_requested, x->gone);
     free(live);
     return true;
 }
@@ -249,6 +347,10 @@ bool sc_shard_repair_keep(sc_seg *seg, sc_shard *shard)
 
     memset(&x, 0, sizeof(x));
     x.seg = seg;
+    /* The window is odd since before this look: a reader that enters
+     * after it trusts nothing until the window ends, and then finds only
+     * kept entries. */
+    x.readers = sc_epoch_any_reader(seg);
     if (!sc_alloc_pool_lock(&seg->ac)) {
         return false;   /* the pool waits for a full reset */
     }
@@ -257,12 +359,13 @@ bool sc_shard_repair_keep(sc_seg *seg, sc_shard *shard)
     free(x.runs);
     free(x.objs);
     if (ok) {
-        /* Retired entries are in no table: they went back with the rest
-         * (no reader is inside an epoch: sc_shard.c). */
-        sc_epoch_shard_forget(seg, shard, x.zc_bytes);
+        /* Without a reader, retired entries went back with the rest; with
+         * one, x.ret (in use for the allocator) become the retire list. */
+        sc_epoch_shard_retire_kept(seg, shard, x.zc_bytes, x.ret, x.nret);
         /* Hook: per-owner byte counts of this shard are recounted here
          * (sc_fair_recount_shard(seg, shard)), once the entries kept are
          * known. */
     }
+    free(x.ret);
     return ok;
 }

@@ -37,10 +37,9 @@
 #               pool reads of the segment (shardcache_info's user view has
 #               no repairs; a CLI cannot attach the master's anonymous
 #               segment), so a repair that drops entries without a reset
-#               shows only as X's missing keys. Run on the master
-#               restarted with shardcache.zero_copy=0: with zero-copy on,
-#               a repair still empties a shard whose retire list holds
-#               zero-copy bytes while a process is inside an epoch.
+#               shows only as X's missing keys. Zero-copy is on (php-fpm's
+#               default): repairs run while other workers are inside an
+#               epoch.
 # Not here: Y aiming all its keys at X's shard. Key hashes are keyed with a
 # secret of the segment and per-shard figures are root's only, so a pool
 # has no way to learn or choose a key's shard through the functions (the
@@ -196,20 +195,6 @@ for dir in "a b" "b a"; do
     sc_check "big-values$sfx" $? "$X stored ${stored%% *} of $N, $Y stored/tried ${stored#* }; $X kept/wrong, resets clears: $got (before: $before)"
     [ "$(req "$X" 'op=clear')$(req "$Y" 'op=clear')" = 11 ] || abort "clear failed"
 
-done
-
-# killed-writers runs on a master restarted with shardcache.zero_copy=0:
-# with zero-copy on (php-fpm's default), a shard whose retire list holds
-# zero-copy bytes while any process is inside an epoch is still emptied
-# by the repair after a dead writer (sc_shard_may_keep, src/sc_shard.c),
-# which costs the other pool the entries of that shard (a known gap,
-# docs/internals.md "Repair of a shard").
-fpm_stop
-fpm_start_pools "$CONF" "$SO" 4 -d apc.shm_size=$((SHM_BYTES >> 20))M -d "apc.preload_path=$WEB_TMP/preload" \
-    -d shardcache.zero_copy=0 || abort "php-fpm did not start again"
-for dir in "a b" "b a"; do
-    read -r X Y <<<"$dir"
-    sfx=" ($X against $Y)"
     before="$(req "$X" 'op=resets')"
     stored="$(req "$X" "op=fill&p=w&n=$N")"
     storm "$Y" 1 "$KILLS" >"$WEB_TMP/storm1" & lane1=$!
