@@ -82,17 +82,33 @@ typedef struct sc_shard_repair_ctx {
     uint64_t ret_requested; /* what they asked for */
 } sc_shard_repair_ctx;
 
+/* arr (n used of *cap elements, elem bytes each), grown when full to
+ * twice *cap (first when empty): the array with room for one more, or NULL
+ * when out of memory (arr and *cap are then unchanged). */
+static void *sc_shard_repair_room(void *arr, uint32_t n, uint32_t *cap, size_t elem, uint32_t first)
+{
+    uint32_t bigger_cap;
+    void *bigger;
+
+    if (n < *cap) {
+        return arr;
+    }
+    bigger_cap = *cap ? *cap * 2 : first;
+    bigger = realloc(arr, (size_t)bigger_cap * elem);
+    if (bigger) {
+        *cap = bigger_cap;
+    }
+    return bigger;
+}
+
 static bool sc_shard_repair_add(sc_shard_repair_ctx *x, sc_off off, uint32_t slot)
 {
-    if (x->nobjs == x->cap) {
-        uint32_t cap = x->cap ? x->cap * 2 : 256;
-        sc_shard_repair_obj *bigger = realloc(x->objs, (size_t)cap * sizeof(*bigger));
-        if (!bigger) {
-            return false;
-        }
-        x->objs = bigger;
-        x->cap = cap;
+    sc_shard_repair_obj *objs = sc_shard_repair_room(x->objs, x->nobjs, &x->cap, sizeof(*objs), 256);
+
+    if (!objs) {
+        return false;
     }
+    x->objs = objs;
     x->objs[x->nobjs].off = off;
     x->objs[x->nobjs].slot = slot;
     x->nobjs++;
@@ -263,15 +279,11 @@ static bool sc_shard_repair_find_zc(sc_shard_repair_ctx *x)
             if ((k < x->nobjs && x->objs[k].off == start + j) || !sc_shard_repair_zc_whole(e, bytes)) {
                 continue;
             }
-            if (x->nret == x->ret_cap) {
-                uint32_t cap = x->ret_cap ? x->ret_cap * 2 : 64;
-                sc_off *bigger = realloc(x->ret, (size_t)cap * sizeof(*bigger));
-                if (!bigger) {
-                    return false;
-                }
-                x->ret = bigger;
-                x->ret_cap = cap;
+            sc_off *ret = sc_shard_repair_room(x->ret, x->nret, &x->ret_cap, sizeof(*ret), 64);
+            if (!ret) {
+                return false;
             }
+            x->ret = ret;
             x->ret[x->nret++] = start + j;
             x->ret_requested += sizeof(sc_entry) + (uint64_t)e->key_len + e->val_len;
         }
