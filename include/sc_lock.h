@@ -90,8 +90,10 @@ static inline bool sc_mutex_held_by_me(const sc_mutex *lock)
  * the holder exits, so the next locker repairs what it protects; if that
  * mark is missing (the holder vanished without its exit being processed,
  * e.g. the machine stopped with the file on a disk), this sets it, so that
- * the repair happens just the same. Returns true when it did. glibc only
- * (a no-op elsewhere). */
+ * the repair happens just the same; a word no holder at rest leaves (the
+ * waiters bit with no owner: damage) is marked the same way. Returns true
+ * when the word had no "owner died" mark before. glibc only (a no-op
+ * elsewhere). */
 bool sc_mutex_reclaim_stale(sc_mutex *lock);
 /* Whether the bytes of lock (in a segment file made by another process)
  * are a robust process-shared mutex as sc_mutex_init makes it, in a state

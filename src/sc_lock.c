@@ -130,13 +130,19 @@ bool sc_mutex_reclaim_stale(sc_mutex *lock)
 {
 #if defined(__GLIBC__) && defined(__linux__)
     /* The lock word of a robust mutex: the owner's thread id, plus
-     * FUTEX_OWNER_DIED once the kernel has seen the owner go. */
-    const unsigned owner_died = 0x40000000u, tid_mask = 0x3fffffffu;
+     * FUTEX_OWNER_DIED once the kernel has seen the owner go, plus
+     * FUTEX_WAITERS while somebody sleeps on it. Nobody maps the file, so
+     * nobody holds or waits: a word that is neither 0 nor "owner died" is
+     * stale or damaged (waiters with no owner is a word glibc would sleep
+     * on for ever: nobody would wake it). It becomes "owner died", so that
+     * the next locker repairs what it protects; the return says whether it
+     * was not marked so already. */
+    const unsigned owner_died = 0x40000000u;
     unsigned word = (unsigned)__atomic_load_n(&lock->mx.__data.__lock, __ATOMIC_ACQUIRE);
 
-    if ((word & tid_mask) != 0 && !(word & owner_died)) {
+    if (word != 0 && word != owner_died) {
         __atomic_store_n(&lock->mx.__data.__lock, (int)owner_died, __ATOMIC_RELEASE);
-        return true;
+        return !(word & owner_died);
     }
 #else
     (void)lock;

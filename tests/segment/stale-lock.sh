@@ -18,7 +18,9 @@
 # blocked there (then it is killed and the check fails as hung), however
 # long either takes -- no time limit decides.
 # Also checked: the original file, whose holder the kernel saw die, is
-# repaired the same way.
+# repaired the same way; and a lock word with the waiters bit and no
+# owner (damage) in the shard, global and pool locks of a closed file is
+# taken as stale, not slept on.
 # Output ends with "N passed, N failed"; exit status 0 only when all passed.
 set -uo pipefail
 
@@ -56,11 +58,23 @@ if [ "$gdb_ok" -eq 0 ] || [ ! -f "$dir/copy" ]; then
     echo "0 passed, 1 failed"
     exit 1
 fi
+# A lock word that no holder at rest leaves: the waiters bit with no owner
+# (damage). glibc would sleep on it for ever: the first user must mark it
+# "owner died" like a stale one. Written into a copy of the stopped
+# machine's file (not closed: no checksum is checked) at its shard lock,
+# global lock and page-pool lock.
+u64() { od -An -t u8 -j "$2" -N 8 "$1" | tr -d ' '; }
+cp "$dir/copy" "$dir/waiters"
+shards_off="$(u64 "$dir/waiters" 104)"
+for off in "$shards_off" 320 384; do   # sc_shard.lock, sc_header.global_lock, sc_header.pool.lock
+    printf '\x00\x00\x00\x80' | dd of="$dir/waiters" bs=1 seek="$off" conv=notrunc status=none
+done
 check='$t = microtime(true);
     $ok = apcu_store("x", "after") && apcu_fetch("x") === "after" && apcu_store("w", -1) && apcu_fetch("w") === -1;
     $i = shardcache_info();
     printf("store and fetch: %s; repairs: %d; clear: %s\n", $ok ? "ok" : "FAILED", $i["repairs"], var_export(apcu_clear_cache(), true));'
 expect='store and fetch: ok; repairs: 1; clear: true'
+expect_waiters='store and fetch: ok; repairs: 1; clear: true'
 # The number of futex(2) in /proc/PID/syscall.
 case "$(uname -m)" in
     x86_64) futex_nr=202 ;;
@@ -103,5 +117,15 @@ for f in copy seg; do
         failed=$((failed + 1))
     fi
 done
+run_check waiters
+what="the stopped machine's copy with its shard, global and pool lock words saying waiters with no owner"
+if [ "$rc" = 0 ] && [ "$out" = "$expect_waiters" ]; then
+    echo "ok    $what: $out"
+    passed=$((passed + 1))
+else
+    [ "$rc" = hung ] && out="$out (hung: blocked in futex(2), killed)"
+    echo "FAIL  $what: exit $rc: $out"
+    failed=$((failed + 1))
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
