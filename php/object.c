@@ -21,8 +21,10 @@
  * their __unserialize() (php_sc_ocls_unser). One object of any other
  * class (a subclass of those, DateInterval, ArrayObject, Closure, a class
  * with __wakeup, ...) sends the whole value to serialize(); so does
- * apc.serializer set to a third-party serializer, a resource, a recursive
- * array,
+ * apc.serializer set to a third-party serializer other than igbinary
+ * (under igbinary: a shared PHP reference, which igbinary's round trip
+ * keeps otherwise; php_sc_serialized_obj_form_use), a resource, a
+ * recursive array,
  * nesting deeper than PHP_SC_VALUE_MAX_DEPTH, and a serialize_precision
  * below 17.
  *

@@ -17,6 +17,7 @@
 #include "ocls.h"
 #include "object.h"
 #include "plain_enc.h"
+#include "serialized.h"
 
 #if defined(ZTS) && defined(COMPILE_DL_SHARDCACHE)
 ZEND_TSRMLS_CACHE_EXTERN()
@@ -32,6 +33,7 @@ typedef struct php_sc_oenc {
     uint32_t depth;
     uint32_t level, max_level; /* unserialize()'s nesting: objects and non-empty arrays */
     bool not_plain;            /* the top array is known not to be plain */
+    bool no_shared_refs;       /* a shared reference refuses the value (igbinary) */
     php_sc_obj_zc_hook zc;     /* zero-copy layout: lays out plain arrays (NULL: none) */
     void *zc_ctx;
     uint32_t nzc;              /* arrays laid out so */
@@ -397,6 +399,8 @@ static bool php_sc_oenc_value(php_sc_oenc *e, zval *zv)
         zval *inner = Z_REFVAL_P(zv);
         if (Z_REFCOUNT_P(zv) == 1) {
             zv = inner;   /* held here only: a plain value to serialize() too */
+        } else if (e->no_shared_refs) {
+            return false;
         } else {
             /* As serialize(): a reference to an object counts as the object. */
             const void *key = Z_TYPE_P(inner) == IS_OBJECT ? (const void *) Z_OBJ_P(inner) : (const void *) Z_REF_P(zv);
@@ -584,7 +588,11 @@ static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_
     size_t hlen;
     bool ok;
     char *data, *p;
+    php_sc_obj_form_use use = php_sc_serialized_obj_form_use();
 
+    if (use == PHP_SC_OBJ_FORM_NONE) {
+        return false;
+    }
     /* serialize() rounds floats to serialize_precision digits. */
     if (PG(serialize_precision) != -1 && PG(serialize_precision) < 17) {
         return false;
@@ -599,6 +607,7 @@ static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_
     e.zc = zc;
     e.zc_ctx = zc_ctx;
     e.not_plain = not_plain;
+    e.no_shared_refs = use == PHP_SC_OBJ_FORM_NO_SHARED_REFS;
     zend_hash_init(&e.memo, 8, NULL, NULL, 0);
     ok = php_sc_oenc_value(&e, value);
     zend_hash_destroy(&e.memo);

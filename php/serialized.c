@@ -107,6 +107,17 @@ bool php_sc_serialized_external(void)
     return php_sc_ext_ser != NULL;
 }
 
+php_sc_obj_form_use php_sc_serialized_obj_form_use(void)
+{
+    if (php_sc_ext_ser == NULL) {
+        return PHP_SC_OBJ_FORM_ANY;
+    }
+    if (php_sc_ext_name_len == 8 && memcmp(php_sc_ext_name, "igbinary", 8) == 0) {
+        return PHP_SC_OBJ_FORM_NO_SHARED_REFS;
+    }
+    return PHP_SC_OBJ_FORM_NONE;
+}
+
 /* The serializer that the third-party form at data (len bytes, data[0] is
  * 0x00) names, or NULL when this process has none of that name (or the
  * bytes name none). Reads at most the bytes of the longest name it knows

@@ -33,6 +33,18 @@ void php_sc_serialized_set_serializer(const char *name, php_sc_ext_serialize_fn 
 void php_sc_serialized_add_reader(const char *name, php_sc_ext_unserialize_fn unser, void *config);
 /* Whether a third-party serializer is in use (set above). */
 bool php_sc_serialized_external(void);
+/* What the object form (php/object.c) may stand in for, given the
+ * serializer in use: every value it takes under php serialize(); under
+ * igbinary, whose round trip gives the same objects, arrays and cycles
+ * but keeps a shared PHP reference where unserialize() may not (and the
+ * other way round), only values with no shared reference; under any
+ * other serializer, nothing. */
+typedef enum {
+    PHP_SC_OBJ_FORM_ANY,
+    PHP_SC_OBJ_FORM_NO_SHARED_REFS,
+    PHP_SC_OBJ_FORM_NONE
+} php_sc_obj_form_use;
+php_sc_obj_form_use php_sc_serialized_obj_form_use(void);
 /* Whether SC_V_SERIALIZED data (len bytes, any alignment, possibly being
  * changed by a writer: it reads only a few bytes from its start) is in
  * the third-party form of a serializer this process does not have: a

@@ -21,10 +21,11 @@
  *    apc.serializer=default, one holding shared references too (its memo
  *    form);
  *  - any other array, and an object: the object form, which gives back
- *    what unserialize(serialize()) would, when no third-party serializer
- *    is in use and the form takes the value (php/object.c lists what it
- *    refuses: a class it does not take, a recursive array,
- *    serialize_precision below 17, ...);
+ *    what unserialize(serialize()) would, when the form takes the value
+ *    (php/object.c lists what it refuses: a class it does not take, a
+ *    recursive array, serialize_precision below 17, a third-party
+ *    serializer other than igbinary, a shared reference under igbinary,
+ *    ...);
  *  - else serialize(), or the third-party serializer, as APCu stores
  *    every such value;
  *  - a resource: APCu's warning, nothing stored (inside an array it is
@@ -92,12 +93,12 @@ zend_result php_sc_value_encode(zval *value, php_sc_encoded *out)
             }
             /* Objects or shared references inside: the object form keeps
              * them as unserialize() would give them back. */
-            if (!php_sc_serialized_external() && php_sc_obj_encode(value, out)) {
+            if (php_sc_obj_encode(value, out)) {
                 return SUCCESS;
             }
             return php_sc_serialized_encode(value, out);
         case IS_OBJECT:
-            if (!php_sc_serialized_external() && php_sc_obj_encode(value, out)) {
+            if (php_sc_obj_encode(value, out)) {
                 return SUCCESS;
             }
             return php_sc_serialized_encode(value, out);

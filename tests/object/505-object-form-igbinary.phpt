@@ -1,7 +1,11 @@
 --TEST--
-object form: apc.serializer=igbinary keeps objects on igbinary
+object form: apc.serializer=igbinary stores objects natively, not shared refs
 --DESCRIPTION--
-The result is what igbinary gives; nothing is stored in the object form.
+Objects, shared objects and cycles read back as igbinary's round trip
+gives them, from the object form. A value holding a shared PHP reference
+goes to igbinary: its round trip keeps references where unserialize()
+may not (and the other way round). Any other third-party serializer
+keeps every object (tests/serializer/081-083).
 --SKIPIF--
 <?php
 if (extension_loaded('igbinary')) die('skip igbinary already loaded');
@@ -17,12 +21,20 @@ require __DIR__ . '/../lib/object-compare.inc';
 final class Point { public function __construct(public readonly int $x, public ?Point $p = null) {} }
 $shared = new Point(1);
 $v = [$shared, new Point(2, $shared), $shared];
-apcu_store('o', $v);
-$got = apcu_fetch('o');
-echo sc_obj_diff($got, igbinary_unserialize(igbinary_serialize($v))) === '' ? "as igbinary\n" : "differs\n";
-$f = shardcache_info()['objects'];
-echo "stored {$f['stored']}, native {$f['native']}, unserialized {$f['unserialized']}\n";
+$cycle = new stdClass();
+$cycle->self = $cycle;
+$cycle->list = [$cycle, 1.5, "s"];
+$r = [1, 2];
+$withref = [&$r, &$r];
+foreach (['objects' => $v, 'cycle' => $cycle, 'shared reference' => $withref] as $name => $value) {
+    apcu_store('o', $value);
+    $got = apcu_fetch('o');
+    echo $name, ': ', sc_obj_diff($got, igbinary_unserialize(igbinary_serialize($value))) === '' ? "as igbinary" : "differs";
+    $f = shardcache_info()['objects'];
+    echo ", stored {$f['stored']}, native {$f['native']}, unserialized {$f['unserialized']}\n";
+}
 ?>
 --EXPECT--
-as igbinary
-stored 0, native 0, unserialized 0
+objects: as igbinary, stored 1, native 1, unserialized 0
+cycle: as igbinary, stored 2, native 2, unserialized 0
+shared reference: as igbinary, stored 2, native 2, unserialized 0

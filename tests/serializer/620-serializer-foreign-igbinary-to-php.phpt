@@ -1,7 +1,8 @@
 --TEST--
 Named segment, igbinary values read by an apc.serializer=php process: misses
 --DESCRIPTION--
-A process with apc.serializer=igbinary stores objects on a named segment. A
+A process with apc.serializer=igbinary stores objects on a named segment
+(of a class with __sleep: igbinary's bytes, not the object form). A
 process on the same segment with apc.serializer=php and no igbinary cannot
 decode them: for it each such key is a miss in every function. apcu_fetch
 gives false with $success false, an array fetch leaves the key out,
@@ -25,7 +26,7 @@ apc.enable_cli=1
 require __DIR__ . '/../lib/segment.inc';
 $seg = seg_dir() . '/seg';
 $igbinary = ['extension' => 'igbinary.so', 'apc.serializer' => 'igbinary'];
-$prelude = 'class P { public $a = 1; public $b = [1, 2]; }
+$prelude = 'class P { public $a = 1; public $b = [1, 2]; public function __sleep() { return ["a", "b"]; } }
     function fmt($v): string {
         if (is_object($v)) { return get_class($v) . json_encode(get_object_vars($v)); }
         if (!is_array($v)) { return var_export($v, true); }
