@@ -18,7 +18,7 @@
  *          the payload over K keys (the first K insert, the rest replace);
  *   both report the median of the measured samples (after the warm-up
  *   samples). The cycle collector is off during the read loop of the
- *   cyclic cases.
+ *   cyclic cases, and collects their garbage after each sample, untimed.
  *   check  every fetched value read back outside the timed loops, after
  *          the first store and after the last sample (and every stored key
  *          after the store samples), must serialize() to the same bytes as
@@ -181,6 +181,7 @@ function hx_read(string $name, array $c, array $o, mixed $payload, string $want)
         unset($v);
         if ($gc) {
             gc_enable();
+            gc_collect_cycles(); /* untimed: the sample's cycles */
         }
         if ($sum === PHP_INT_MIN) {
             hx_die("$name: impossible probe sum");
