@@ -294,8 +294,9 @@ function hx_run(array $o): void
 }
 
 /* ---- --report: median ratios over pairs --------------------------------
- * Arguments: files named SER.PAIR.LABEL.json (harness.sh), LABEL "apcu" or
- * a shardcache mode ("copy", "zc"). For every SER and mode, per case and
+ * Arguments: files named SER.PAIR.LABEL.json or SER.PAIR.LABEL.CASE.OP.json
+ * (harness.sh: one per case and operation), LABEL "apcu" or a shardcache
+ * mode ("copy", "zc"); the files of one SER.PAIR.LABEL make one run. For every SER and mode, per case and
  * operation: the ratio shardcache / APCu of each pair (the APCu run of the
  * same pair), and its median over the pairs. Geomeans of those medians:
  * read over the 'array' cases, read over the 'object' cases, store over
@@ -313,10 +314,16 @@ function hx_report(array $files): void
 {
     $runs = [];
     foreach ($files as $f) {
-        if (!preg_match('/(?:^|\/)([a-z]+)\.(\d+)\.([a-z]+)\.json$/', $f, $m)) {
-            hx_die("--report: $f is not named SER.PAIR.LABEL.json");
+        if (!preg_match('/(?:^|\/)([a-z]+)\.(\d+)\.([a-z]+)(?:\.[a-z_]+\.(?:read|store))?\.json$/', $f, $m)) {
+            hx_die("--report: $f is not named SER.PAIR.LABEL[.CASE.OP].json");
         }
-        $runs[$m[1]][(int) $m[2]][$m[3]] = json_decode((string) file_get_contents($f), true, 512, JSON_THROW_ON_ERROR);
+        $j = json_decode((string) file_get_contents($f), true, 512, JSON_THROW_ON_ERROR);
+        $run = &$runs[$m[1]][(int) $m[2]][$m[3]];
+        $run ??= ['cases' => []];
+        foreach ($j['cases'] as $case => $r) {
+            $run['cases'][$case] = array_merge($run['cases'][$case] ?? [], $r);
+        }
+        unset($run);
     }
     $cols = [];
     $ratios = [];
@@ -348,6 +355,8 @@ function hx_report(array $files): void
         }
     }
     $cols = array_keys($cols);
+    /* the cases in harness-cases.inc's order */
+    $groups = array_intersect_key(array_replace(array_fill_keys(array_keys(hx_cases()), null), $groups), $groups);
     /* php before igbinary, copy before zc */
     $rank = static fn (string $c): string => (str_starts_with($c, 'php ') ? '0' : '1') . $c;
     usort($cols, static fn (string $a, string $b): int => strcmp($rank($a), $rank($b)));

@@ -2,12 +2,15 @@
 # benchmarks/harness.sh - the user_cache benchmark's 27 CLI cases
 # (benchmarks/harness.php) for APCu and shardcache, side by side.
 #
-# For each serializer (apc.serializer=php, then igbinary) and each pair,
-# three runs of harness.php, one process each: APCu, shardcache copying
-# (shardcache.zero_copy=0) and shardcache zero-copy (shardcache.zero_copy=1);
-# the order turns round every pair (APCu first, then last, ...), so that
-# neither cache always gets the same moment of a shared machine. Each
-# shardcache run is divided by the APCu run of its own pair; the table
+# For each serializer (apc.serializer=php, then igbinary), each pair and
+# each case, three backends: APCu, shardcache copying (shardcache.zero_copy=0)
+# and shardcache zero-copy (shardcache.zero_copy=1); the order turns round
+# every pair (APCu first, then last, ...), so that neither cache always
+# gets the same moment of a shared machine. Every case's reads and its
+# stores run in a fresh process of their own, as in the original harness
+# (one worker per case and operation): nothing one case leaves behind
+# (memory, retired zero-copy values, class caches) reaches another.
+# Each shardcache figure is divided by the APCu figure of its own pair; the table
 # shows the median of those ratios per case (read / store; < 1: shardcache
 # is faster) and their geomeans: read over the 6 array/string cases, read
 # over the 21 object cases, store over all 27 (harness.php --report).
@@ -21,6 +24,7 @@
 #   --serializers=LIST   default php,igbinary (igbinary: -d extension=igbinary.so,
 #                        the system's php8.2-igbinary)
 #   --modes=LIST         shardcache modes, default copy,zc
+#   --cases=LIST         only these cases (harness.php --list)
 #   --cpu=N              pin every run to vCPU N with taskset (default 1);
 #   --no-pin             do not pin
 #   --out=DIR            keep the runs' JSON there (default: a temporary
@@ -29,12 +33,13 @@
 #   --quick              1 pair, short samples (a smoke run)
 # Per-run sampling (harness.php options) defaults to
 #   --reads=200 --writes=200 --warmup=1 --seconds=0.4
-# (about 30 s per run, so the default comparison takes about 15 minutes);
+# (about 1.5 minutes per pair and serializer, so the default comparison
+# takes about 15 minutes);
 # anything after "--" is added to every harness.php run.
 set -euo pipefail
 DIR=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$DIR")
-APCU= SO=$ROOT/modules/shardcache.so PAIRS=5 FIRST=1 SERS=php,igbinary MODES=copy,zc
+APCU= SO=$ROOT/modules/shardcache.so PAIRS=5 FIRST=1 SERS=php,igbinary MODES=copy,zc CASES=
 CPU=1 OUT= REPORT_ONLY= QUICK=
 SAMPLING=(--reads=200 --writes=200 --warmup=1 --seconds=0.4)
 EXTRA=()
@@ -47,6 +52,7 @@ while [ $# -gt 0 ]; do
         --first-pair=*) FIRST=${1#*=} ;;
         --serializers=*) SERS=${1#*=} ;;
         --modes=*) MODES=${1#*=} ;;
+        --cases=*) CASES=${1#*=} ;;
         --cpu=*) CPU=${1#*=} ;;
         --no-pin) CPU= ;;
         --out=*) OUT=${1#*=} ;;
@@ -76,8 +82,10 @@ if [ -z "$REPORT_ONLY" ]; then
     [ -z "$CPU" ] || PIN=(taskset -c "$CPU")
     IFS=, read -r -a SER_LIST <<< "$SERS"
     IFS=, read -r -a MODE_LIST <<< "$MODES"
-    run() { # SER PAIR LABEL
-        local ser=$1 pair=$2 label=$3 ext ini=()
+    [ -n "$CASES" ] || CASES=$(php -n "$DIR/harness.php" --list | awk '{print $1}' | paste -sd,)
+    IFS=, read -r -a CASE_LIST <<< "$CASES"
+    run() { # SER PAIR LABEL CASE OP
+        local ser=$1 pair=$2 label=$3 case=$4 op=$5 ext ini=() f
         [ "$ser" = php ] || ini+=(-d extension="$ser".so)
         if [ "$label" = apcu ]; then
             ext=$APCU
@@ -89,11 +97,12 @@ if [ -z "$REPORT_ONLY" ]; then
                 *) echo "harness.sh: unknown mode $label (copy, zc)" >&2; exit 2 ;;
             esac
         fi
-        echo "harness.sh: $ser pair $pair: $label" >&2
+        f=$OUT/$ser.$pair.$label.$case.$op.json
         "${PIN[@]}" php -n -d extension="$ext" "${ini[@]}" -d apc.enable_cli=1 -d apc.shm_size=256M \
-            -d apc.serializer="$ser" "$DIR/harness.php" --json "${SAMPLING[@]}" "${EXTRA[@]}" \
-            > "$OUT/$ser.$pair.$label.json.tmp"
-        mv "$OUT/$ser.$pair.$label.json.tmp" "$OUT/$ser.$pair.$label.json"
+            -d apc.serializer="$ser" "$DIR/harness.php" --json --cases="$case" \
+            "--no-$([ "$op" = read ] && echo store || echo read)" \
+            "${SAMPLING[@]}" ${EXTRA[@]+"${EXTRA[@]}"} > "$f.tmp"
+        mv "$f.tmp" "$f"
     }
     for ser in "${SER_LIST[@]}"; do
         for ((p = FIRST; p < FIRST + PAIRS; p++)); do
@@ -102,8 +111,12 @@ if [ -z "$REPORT_ONLY" ]; then
             else
                 order=("${MODE_LIST[@]}" apcu)
             fi
-            for label in "${order[@]}"; do
-                run "$ser" "$p" "$label"
+            echo "harness.sh: $(date -u +%T) $ser pair $p: ${order[*]}" >&2
+            for case in "${CASE_LIST[@]}"; do
+                for label in "${order[@]}"; do
+                    run "$ser" "$p" "$label" "$case" read
+                    run "$ser" "$p" "$label" "$case" store
+                done
             done
         done
     done
