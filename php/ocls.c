@@ -71,7 +71,7 @@ uint64_t php_sc_ocls_compute(zend_class_entry *ce)
     if (!(ce->ce_flags & ZEND_ACC_LINKED)) {
         return 0;
     }
-    if (php_sc_ocls_unser(ce)) {
+    if (php_sc_ocls_date(ce)) {
         /* Its __serialize() array's shape is the PHP version's. */
         if (!ce->__serialize || !ce->__unserialize) {
             return 0;
@@ -94,13 +94,22 @@ uint64_t php_sc_ocls_compute(zend_class_entry *ce)
         if ((c->type != ZEND_USER_CLASS && c != zend_standard_class_def) || c->create_object) {
             return 0;
         }
-        if (c->__serialize || c->__unserialize || c->serialize || c->unserialize) {
-            return 0;
+        if (c->serialize || c->unserialize) {
+            return 0;   /* Serializable: its C: form is left to serialize() */
         }
     }
-    if (zend_hash_exists(&ce->function_table, ZSTR_KNOWN(ZEND_STR_SLEEP))
-        || zend_hash_exists(&ce->function_table, ZSTR_KNOWN(ZEND_STR_WAKEUP))) {
-        return 0;
+    if (ce->__serialize || ce->__unserialize) {
+        /* Kept as its __serialize() array, rebuilt by __unserialize(): the
+         * class itself does not shape the result (one without the other:
+         * serialize() writes properties; left to it). */
+        if (!ce->__serialize || !ce->__unserialize) {
+            return 0;
+        }
+        h = php_sc_fnv_u64(h, 0x5e);
+        for (c = ce; c; c = c->parent) {
+            h = php_sc_fnv_str(h, c->name);
+        }
+        return h ? h : 1;
     }
 #if PHP_VERSION_ID >= 80400
     if (ce->num_hooked_props) {
@@ -138,6 +147,13 @@ uint64_t php_sc_ocls_compute(zend_class_entry *ce)
         } else {
             h = php_sc_fnv_u64(h, 0x7e);
         }
+    }
+    /* __sleep() picks what the store writes, __wakeup() runs at fetch. */
+    if (zend_hash_exists(&ce->function_table, ZSTR_KNOWN(ZEND_STR_SLEEP))) {
+        h = php_sc_fnv_u64(h, 0x51ee9);
+    }
+    if (zend_hash_exists(&ce->function_table, ZSTR_KNOWN(ZEND_STR_WAKEUP))) {
+        h = php_sc_fnv_u64(h, 0x3a4e);
     }
     return h ? h : 1;
 }

@@ -28,15 +28,32 @@ void php_sc_ocls_minit(void);
 /* Request end: forgets the classes looked up this request. */
 void php_sc_ocls_request_end(void);
 
-/* Internal classes whose instances the form keeps as the array their
- * __serialize() returns, rebuilt at fetch by __unserialize() with it, as
- * unserialize() rebuilds them: DateTime, DateTimeImmutable and
- * DateTimeZone themselves (not their subclasses), whose state is that
- * array of scalars and whose __unserialize() runs no user code. */
-static zend_always_inline bool php_sc_ocls_unser(const zend_class_entry *ce)
+/* The internal classes whose instances the form keeps as the array their
+ * __serialize() returns: DateTime, DateTimeImmutable and DateTimeZone
+ * themselves (not their subclasses), whose state is that array of scalars
+ * and whose __serialize() and __unserialize() run no user code. */
+static zend_always_inline bool php_sc_ocls_date(const zend_class_entry *ce)
 {
     return ce->type == ZEND_INTERNAL_CLASS
            && (ce == php_sc_ocls_date_ces[0] || ce == php_sc_ocls_date_ces[1] || ce == php_sc_ocls_date_ces[2]);
+}
+
+/* Classes whose instances the form keeps as the array their __serialize()
+ * returns, rebuilt at fetch by __unserialize() with it, called when the
+ * whole value is built, as unserialize() rebuilds them: the date classes
+ * (php_sc_ocls_date) and user classes with both methods. Only for a class
+ * the form takes (php_sc_ocls_fp not 0). */
+static zend_always_inline bool php_sc_ocls_unser(const zend_class_entry *ce)
+{
+    return ce->type == ZEND_INTERNAL_CLASS ? php_sc_ocls_date(ce) : ce->__unserialize != NULL;
+}
+
+/* Whether storing an instance of ce (a class the form takes) runs user
+ * code: its __serialize() or __sleep(). */
+static zend_always_inline bool php_sc_ocls_user_code(const zend_class_entry *ce)
+{
+    return ce->type == ZEND_USER_CLASS
+           && (ce->__serialize || zend_hash_exists(&ce->function_table, ZSTR_KNOWN(ZEND_STR_SLEEP)));
 }
 
 /* Whether the form takes instances of ce, and its fingerprint (0: no): its
@@ -113,6 +130,7 @@ typedef struct php_sc_ocls_in {
     uint32_t nslots;
     const unsigned char *slots;   /* nslots x (u32 length, name) */
     zend_class_entry *ce;         /* native decode: the live class */
+    bool wakeup;                  /* native decode: ce has __wakeup() (a class) */
 } php_sc_ocls_in;
 
 /* The head (read by php/odec.c), and where the body lies. */

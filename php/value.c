@@ -96,10 +96,16 @@ zend_result php_sc_value_encode(zval *value, php_sc_encoded *out)
             if (php_sc_obj_encode(value, out)) {
                 return SUCCESS;
             }
+            if (UNEXPECTED(EG(exception))) {
+                return FAILURE;   /* thrown by __serialize() / __sleep(), as in serialize() */
+            }
             return php_sc_serialized_encode(value, out);
         case IS_OBJECT:
             if (php_sc_obj_encode(value, out)) {
                 return SUCCESS;
+            }
+            if (UNEXPECTED(EG(exception))) {
+                return FAILURE;   /* thrown by __serialize() / __sleep(), as in serialize() */
             }
             return php_sc_serialized_encode(value, out);
         default: /* serialize() decides */
