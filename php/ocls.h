@@ -1,6 +1,7 @@
 /*
  * php/ocls.h - the object form's classes (php/ocls.c): which classes the
- * form takes and their fingerprints, the classes a stored value names
+ * form takes and their fingerprints, the properties a __sleep() selects,
+ * the classes a stored value names,
  * looked up without autoloading (both cached per thread for the request),
  * and the head of object-form bytes (its class table) as the two readers,
  * php/odec.c and php/otext.c, share it. The form: php/object.c.
@@ -78,6 +79,16 @@ static zend_always_inline uint64_t php_sc_ocls_fp(zend_class_entry *ce)
     SCG(obj_fps)[i].skip = 0;
     return SCG(obj_fps)[i].fp;
 }
+
+/* The properties of obj (zobj: a zval of it) that names, __sleep()'s
+ * array, selects, as serialize() selects them (php_var_serialize_class:
+ * the name, then mangled private to the class, then protected; an
+ * uninitialized typed property skipped; its warnings for a name that is
+ * not a string or no property, its notice for a name twice): their values
+ * added to sel (its keys the mangled names), and per value its declared
+ * slot or PHP_SC_OBJ_NOSLOT to slots (room for every name). False: an
+ * exception is pending. */
+bool php_sc_ocls_sleep_select(HashTable *sel, uint32_t *slots, zend_object *obj, zval *zobj, HashTable *names);
 
 /* Values whose first object is of class ce held something the form does
  * not take last time (a DateTime inside an entity, ...): the next 15 such

@@ -112,14 +112,21 @@ static zend_always_inline void php_sc_oenc_long(php_sc_oenc *e, zend_long lv, ui
 /* The target id of ptr, or (first time) -1 after giving it the next id. */
 static zend_always_inline zend_long php_sc_oenc_memo(php_sc_oenc *e, const void *ptr)
 {
-    zval *found = zend_hash_index_find(&e->memo, (zend_ulong) (uintptr_t) ptr);
+    /* Keyed by the address with its high bits folded into the low ones
+     * (two xor-shifts: still one key per address): objects of one size
+     * lie a bin size apart, and the table's buckets go by the low bits. */
+    zend_ulong k = (zend_ulong) (uintptr_t) ptr;
+    zval *found;
     zval id;
 
+    k ^= k >> 9;
+    k ^= k >> 17;
+    found = zend_hash_index_find(&e->memo, k);
     if (found) {
         return Z_LVAL_P(found);
     }
     ZVAL_LONG(&id, (zend_long) e->ntargets++);
-    zend_hash_index_add_new(&e->memo, (zend_ulong) (uintptr_t) ptr, &id);
+    zend_hash_index_add_new(&e->memo, k, &id);
     return -1;
 }
 
@@ -153,6 +160,31 @@ static uint32_t php_sc_oenc_class(php_sc_oenc *e, zend_class_entry *ce)
 
 static bool php_sc_oenc_value(php_sc_oenc *e, zval *zv);
 
+/* The dry walk's array: only what may hold objects or references is
+ * walked (nothing is written that counts). */
+static zend_never_inline bool php_sc_oenc_dry_array(php_sc_oenc *e, HashTable *ht)
+{
+    zval *val;
+    bool ok = true;
+
+    if (GC_IS_RECURSIVE(ht)) {
+        return false;
+    }
+    if (!(GC_FLAGS(ht) & GC_IMMUTABLE)) {
+        GC_PROTECT_RECURSION(ht);
+    }
+    ZEND_HASH_FOREACH_VAL(ht, val) {
+        if (Z_TYPE_P(val) > IS_STRING && !php_sc_oenc_value(e, val)) {
+            ok = false;
+            break;
+        }
+    } ZEND_HASH_FOREACH_END();
+    if (!(GC_FLAGS(ht) & GC_IMMUTABLE)) {
+        GC_UNPROTECT_RECURSION(ht);
+    }
+    return ok;
+}
+
 static bool php_sc_oenc_array(php_sc_oenc *e, HashTable *ht)
 {
     size_t mark = e->len;
@@ -162,6 +194,9 @@ static bool php_sc_oenc_array(php_sc_oenc *e, HashTable *ht)
     bool ok = true;
     uint32_t levels;
 
+    if (UNEXPECTED(e->dry)) {
+        return php_sc_oenc_dry_array(e, ht);
+    }
     /* No object and no shared reference inside: the plain format. */
     php_sc_oenc_u8(e, PHP_SC_O_PLAIN);
     if (e->not_plain) {
@@ -391,81 +426,6 @@ static bool php_sc_oenc_user_unser(php_sc_oenc *e, zend_object *obj)
     return ok;
 }
 
-/* __sleep() named key, found in props (serialize()'s lookup): its value
- * added to sel, its declared slot (or PHP_SC_OBJ_NOSLOT) to slots. */
-static zend_result php_sc_oenc_sleep_add(HashTable *sel, uint32_t *slots, HashTable *props, zend_string *key,
-                                         zend_string *name, zend_object *obj)
-{
-    zval *val = zend_hash_find(props, key);
-    uint32_t slot = PHP_SC_OBJ_NOSLOT;
-
-    if (!val) {
-        return FAILURE;
-    }
-    if (Z_TYPE_P(val) == IS_INDIRECT) {
-        val = Z_INDIRECT_P(val);
-        if (Z_TYPE_P(val) == IS_UNDEF) {
-            return zend_get_typed_property_info_for_slot(obj, val) ? SUCCESS : FAILURE;
-        }
-        slot = (uint32_t) (val - obj->properties_table);
-    }
-    if (!zend_hash_add(sel, key, val)) {
-        /* (serialize()'s level: a notice up to 8.2) */
-        php_error_docref(NULL, PHP_VERSION_ID >= 80300 ? E_WARNING : E_NOTICE,
-                         "\"%s\" is returned from __sleep() multiple times", ZSTR_VAL(name));
-        return SUCCESS;
-    }
-    Z_TRY_ADDREF_P(val);
-    slots[zend_hash_num_elements(sel) - 1] = slot;
-    return SUCCESS;
-}
-
-/* The properties names selects, as serialize() selects them (its warnings
- * for names that are not strings or not properties); false: an exception. */
-static bool php_sc_oenc_sleep_select(HashTable *sel, uint32_t *slots, zend_object *obj, zval *zobj, HashTable *names)
-{
-    zend_class_entry *ce = obj->ce;
-    HashTable *props = zend_get_properties_for(zobj, ZEND_PROP_PURPOSE_SERIALIZE);
-    zval *name_val;
-    bool ok = true;
-
-    ZEND_HASH_FOREACH_VAL_IND(names, name_val) {
-        zend_string *name, *tmp_name, *mangled;
-        zend_result found;
-        int i;
-
-        ZVAL_DEREF(name_val);
-        if (Z_TYPE_P(name_val) != IS_STRING) {
-            php_error_docref(NULL, E_WARNING,
-                             "%s::__sleep() should return an array only containing the names of instance-variables to serialize",
-                             ZSTR_VAL(ce->name));
-        }
-        name = zval_get_tmp_string(name_val, &tmp_name);
-        found = php_sc_oenc_sleep_add(sel, slots, props, name, name, obj);
-        /* Then as private to the class, then as protected. */
-        for (i = 0; i < 2 && found == FAILURE && !EG(exception); i++) {
-            mangled = i == 0 ? zend_mangle_property_name(ZSTR_VAL(ce->name), ZSTR_LEN(ce->name), ZSTR_VAL(name),
-                                                         ZSTR_LEN(name), ce->type & ZEND_INTERNAL_CLASS)
-                             : zend_mangle_property_name("*", 1, ZSTR_VAL(name), ZSTR_LEN(name),
-                                                         ce->type & ZEND_INTERNAL_CLASS);
-            found = php_sc_oenc_sleep_add(sel, slots, props, mangled, name, obj);
-            zend_string_release(mangled);
-        }
-        if (found == FAILURE && EG(exception)) {
-            zend_tmp_string_release(tmp_name);
-            ok = false;
-            break;
-        }
-        if (found == FAILURE) {
-            php_error_docref(NULL, E_WARNING, "\"%s\" returned as member variable from __sleep() but does not exist",
-                             ZSTR_VAL(name));
-        }
-        zend_tmp_string_release(tmp_name);
-    } ZEND_HASH_FOREACH_END();
-    zend_release_properties(props);
-    return ok && !EG(exception);
-}
-
 /* PHP_SC_O_SOBJ: the properties selected, in __sleep()'s order. */
 static bool php_sc_oenc_sleep_write(php_sc_oenc *e, zend_class_entry *ce, HashTable *sel, const uint32_t *slots)
 {
@@ -541,7 +501,7 @@ static bool php_sc_oenc_sleep(php_sc_oenc *e, zend_object *obj)
     }
     zend_hash_init(&sel, zend_hash_num_elements(Z_ARRVAL(names)), NULL, ZVAL_PTR_DTOR, 0);
     slots = safe_emalloc(zend_hash_num_elements(Z_ARRVAL(names)) + 1, sizeof(uint32_t), 0);
-    ok = php_sc_oenc_sleep_select(&sel, slots, obj, &hold, Z_ARRVAL(names)) && php_sc_oenc_sleep_write(e, ce, &sel, slots);
+    ok = php_sc_ocls_sleep_select(&sel, slots, obj, &hold, Z_ARRVAL(names)) && php_sc_oenc_sleep_write(e, ce, &sel, slots);
     efree(slots);
     zend_hash_destroy(&sel);
     zval_ptr_dtor(&names);
@@ -748,8 +708,8 @@ static uint32_t php_sc_ocls_slot_bytes(const zend_class_entry *ce)
 
 /* Whether the class of the first object in sight (the value, or the first
  * object element of the array) was refused just before: the store gives
- * up at once (php_sc_ocls_skip). */
-static zend_always_inline bool php_sc_oenc_skip(zval *value)
+ * up at once (php_sc_ocls_skip). *first: that class (or NULL). */
+static zend_always_inline bool php_sc_oenc_skip(zval *value, zend_class_entry **first_ce)
 {
     zval *first = NULL, *v;
 
@@ -764,6 +724,7 @@ static zend_always_inline bool php_sc_oenc_skip(zval *value)
             }
         } ZEND_HASH_FOREACH_END();
     }
+    *first_ce = first ? Z_OBJCE_P(first) : NULL;
     return first && php_sc_ocls_skip(Z_OBJCE_P(first));
 }
 
@@ -921,6 +882,7 @@ static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_
     bool ok;
     char *data, *p;
     php_sc_obj_form_use use = php_sc_serialized_obj_form_use();
+    zend_class_entry *first;
 
     if (use == PHP_SC_OBJ_FORM_NONE) {
         return false;
@@ -929,14 +891,20 @@ static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_
     if (PG(serialize_precision) != -1 && PG(serialize_precision) < 17) {
         return false;
     }
-    if (php_sc_oenc_skip(value)) {
+    if (php_sc_oenc_skip(value, &first)) {
         if (!zc) {
             php_sc_obj_refused++;
         }
         return false;
     }
     php_sc_oenc_start(&e, zc, zc_ctx, not_plain, use == PHP_SC_OBJ_FORM_NO_SHARED_REFS);
-    ok = php_sc_oenc_value(&e, value);
+    if (first && !zc && use != PHP_SC_OBJ_FORM_NO_SHARED_REFS && php_sc_ocls_fp(first) && php_sc_ocls_user_code(first)) {
+        /* The first object runs user code: straight to the dry walk. */
+        ok = false;
+        e.restart = true;
+    } else {
+        ok = php_sc_oenc_value(&e, value);
+    }
     if (!ok && e.restart) {
         ok = php_sc_oenc_again(&e, value, not_plain);
     }
