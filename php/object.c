@@ -23,7 +23,9 @@
  * with __sleep(), as the properties it names, in its order (serialize()'s
  * lookup and warnings); both called at the store once each, in
  * serialize()'s order, after a dry walk that runs no user code found the
- * rest of the value taken (php/oenc.c). At fetch __unserialize() and
+ * rest of the value taken (php/oenc.c; what it cannot see, an object the
+ * form does not take in what a __serialize() returned, sends the value
+ * to serialize() after those calls, which then run twice). At fetch __unserialize() and
  * __wakeup() are called once the value is built, in the order
  * unserialize() delays them to; an exception stops the rest (their
  * objects get no destructor call) and fails the fetch, as it fails

@@ -566,6 +566,12 @@ static bool php_sc_oenc_object(php_sc_oenc *e, zend_object *obj)
     size_t decl_at;
 
     ZEND_ASSERT(e->ntargets > 0);
+    if (UNEXPECTED(e->checked) && (ce->ce_flags & ZEND_ACC_NOT_SERIALIZABLE)) {
+        /* Met after user code ran (what a __serialize() returned): what
+         * serialize() does there, so that nothing is called twice. */
+        zend_throw_exception_ex(NULL, 0, "Serialization of '%s' is not allowed", ZSTR_VAL(ce->name));
+        return false;
+    }
     if (ce->ce_flags & ZEND_ACC_ENUM) {
         return php_sc_oenc_enum(e, obj);
     }

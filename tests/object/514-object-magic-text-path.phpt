@@ -114,6 +114,11 @@ __serialize returns no array: same
   fetch: 
   threw TypeError: MgThrows::__serialize() must return an array
   serialized
+a Closure in what __serialize() returns: same
+  store: ser P1, ser P2
+  fetch: 
+  threw Exception: Serialization of 'Closure' is not allowed
+  serialized
 __unserialize throws: the rest not called: same
   store: ser T101, ser P1, ser T102, ser T103
   fetch: unser T101, unser T102, dtor T101
