@@ -695,6 +695,13 @@ static bool php_sc_oenc_value(php_sc_oenc *e, zval *zv)
             }
             return php_sc_oenc_object(e, Z_OBJ_P(zv));
         }
+        case IS_RESOURCE:
+            /* serialize() writes i:0 (a third-party serializer: its own). */
+            if (php_sc_serialized_external()) {
+                return false;
+            }
+            php_sc_oenc_long(e, 0, PHP_SC_T_I8, PHP_SC_T_I32, PHP_SC_T_I64);
+            return true;
         default:
             return false;
     }

@@ -99,6 +99,15 @@ dynamic properties named by __sleep: same
   store: sleep D1
   fetch: wakeup D1
   stored, native
+a resource in what __serialize() returns: same
+  store: ser P2
+  fetch: wakeup W1, unser P2
+  stored, native
+a Closure in what __serialize() returns: same
+  store: ser R1, ser P2
+  fetch: 
+  threw Exception: Serialization of 'Closure' is not allowed
+  serialized
 __serialize throws: same
   store: ser P1, ser T2
   fetch: 
@@ -108,11 +117,6 @@ __serialize returns no array: same
   store: ser P1, ser T2
   fetch: 
   threw TypeError: MgThrows::__serialize() must return an array
-  serialized
-a Closure in what __serialize() returns: same
-  store: ser P1, ser P2
-  fetch: 
-  threw Exception: Serialization of 'Closure' is not allowed
   serialized
 __unserialize throws: the rest not called: same
   store: ser T101, ser P1, ser T102, ser T103

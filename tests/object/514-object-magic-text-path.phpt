@@ -104,6 +104,15 @@ dynamic properties named by __sleep: same
   store: sleep D1
   fetch: wakeup D1
   stored, unserialized
+a resource in what __serialize() returns: same
+  store: ser P2
+  fetch: wakeup W1, unser P2
+  stored, unserialized
+a Closure in what __serialize() returns: same
+  store: ser R1, ser P2
+  fetch: 
+  threw Exception: Serialization of 'Closure' is not allowed
+  serialized
 __serialize throws: same
   store: ser P1, ser T2
   fetch: 
@@ -113,11 +122,6 @@ __serialize returns no array: same
   store: ser P1, ser T2
   fetch: 
   threw TypeError: MgThrows::__serialize() must return an array
-  serialized
-a Closure in what __serialize() returns: same
-  store: ser P1, ser P2
-  fetch: 
-  threw Exception: Serialization of 'Closure' is not allowed
   serialized
 __unserialize throws: the rest not called: same
   store: ser T101, ser P1, ser T102, ser T103
