@@ -36,7 +36,8 @@
  * apc.serializer set to a third-party serializer other than igbinary
  * (under igbinary: a shared PHP reference, which igbinary's round trip
  * keeps otherwise, and an object whose store runs user code;
- * php_sc_serialized_obj_form_use), a resource, a recursive array,
+ * php_sc_serialized_obj_form_use; and a resource, which serialize() and
+ * the form otherwise write as int 0), a recursive array,
  * nesting deeper than PHP_SC_VALUE_MAX_DEPTH, and a serialize_precision
  * below 17.
  *
