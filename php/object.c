@@ -12,26 +12,40 @@
  * cycles.
  *
  * Which objects: instances of classes whose whole chain is user classes
- * (or stdClass), with no __serialize, __unserialize, __sleep, __wakeup or
- * Serializable, not abstract, anonymous or #[NotSerializable], without
- * property hooks (8.4), not lazy (8.4), and with no dynamic property
- * unless the class allows them (#[AllowDynamicProperties], stdClass);
- * enum cases; and DateTime, DateTimeImmutable and DateTimeZone themselves,
- * kept as the array of scalars their __serialize() returns and rebuilt by
- * their __unserialize() (php_sc_ocls_unser). One object of any other
- * class (a subclass of those, DateInterval, ArrayObject, Closure, a class
- * with __wakeup, ...) sends the whole value to serialize(); so does
+ * (or stdClass), with no Serializable, not abstract, anonymous or
+ * #[NotSerializable], without property hooks (8.4), not lazy (8.4), and
+ * with no dynamic property unless the class allows them
+ * (#[AllowDynamicProperties], stdClass); enum cases; and DateTime,
+ * DateTimeImmutable and DateTimeZone themselves, kept as the array of
+ * scalars their __serialize() returns and rebuilt by their __unserialize()
+ * (php_sc_ocls_unser). User classes with __serialize() and __unserialize()
+ * are kept as the array __serialize() returns (any value, in the form);
+ * with __sleep(), as the properties it names, in its order (serialize()'s
+ * lookup and warnings); both called at the store once each, in
+ * serialize()'s order, after a dry walk that runs no user code found the
+ * rest of the value taken (php/oenc.c; what it cannot see, an object the
+ * form does not take in what a __serialize() returned, sends the value
+ * to serialize() after those calls, which then run twice). At fetch __unserialize() and
+ * __wakeup() are called once the value is built, in the order
+ * unserialize() delays them to; an exception stops the rest (their
+ * objects get no destructor call) and fails the fetch, as it fails
+ * unserialize(). A class with __serialize() but no __unserialize() or
+ * the other way round, Serializable, one object of any other class (a
+ * subclass of the date classes, DateInterval, ArrayObject, Closure, ...)
+ * sends the whole value to serialize(); so does
  * apc.serializer set to a third-party serializer other than igbinary
  * (under igbinary: a shared PHP reference, which igbinary's round trip
- * keeps otherwise; php_sc_serialized_obj_form_use), a resource, a
- * recursive array,
+ * keeps otherwise, and an object whose store runs user code;
+ * php_sc_serialized_obj_form_use; and a resource, which serialize() and
+ * the form otherwise write as int 0), a recursive array,
  * nesting deeper than PHP_SC_VALUE_MAX_DEPTH, and a serialize_precision
  * below 17.
  *
  * Layout (SC_V_SERIALIZED data):
  *   u8 PHP_SC_OBJ_FORM, u8 version, u32 targets, u32 classes, u32 levels
  *   (how deep objects and non-empty arrays nest: unserialize_max_depth),
- *   per class: u8 kind (0 class, 1 enum, 2 rebuilt by __unserialize),
+ *   per class: u8 kind (0 class: __wakeup() called if it has one, 1 enum,
+ *     2 rebuilt by __unserialize),
  *     u32 name length, the name, u64 the name's hash (zend_string's),
  *     u64 fingerprint (php_sc_ocls_fp); classes also u32 slots, u32 bytes
  *     (of what follows), then per declared slot u32 length and the
@@ -42,9 +56,12 @@
  * first place of a shared reference), numbered in the order they start.
  *
  * Fetch. The classes are looked up without autoloading, and each one's
- * fingerprint (its name, parents, interfaces, flags, and per declared slot
- * the property's name, declaring class, flags and type) must equal the
- * stored one; then the value is built natively, running no user code. Any
+ * fingerprint (its name, parents, interfaces, flags, whether it has
+ * __sleep and __wakeup, and per declared slot the property's name,
+ * declaring class, flags and type; for a class with __serialize and
+ * __unserialize its name and parents) must equal the stored one; then the
+ * value is built natively, running no user code until the delayed calls
+ * above. Any
  * class not loaded or changed, an enum case whose value is not evaluated
  * yet, or anything odd in the bytes: everything built is dropped (no
  * destructor runs) and the serialize() text of the stored graph is made

@@ -1,7 +1,8 @@
 /*
  * php/ocls.c - the object form's classes (php/ocls.h): which classes the
- * form takes (php/object.c says which), their fingerprints, and the
- * classes a stored value names, looked up without autoloading.
+ * form takes (php/object.c says which), their fingerprints, the
+ * properties a __sleep() selects, and the classes a stored value names,
+ * looked up without autoloading.
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
@@ -71,7 +72,7 @@ uint64_t php_sc_ocls_compute(zend_class_entry *ce)
     if (!(ce->ce_flags & ZEND_ACC_LINKED)) {
         return 0;
     }
-    if (php_sc_ocls_unser(ce)) {
+    if (php_sc_ocls_date(ce)) {
         /* Its __serialize() array's shape is the PHP version's. */
         if (!ce->__serialize || !ce->__unserialize) {
             return 0;
@@ -94,13 +95,22 @@ uint64_t php_sc_ocls_compute(zend_class_entry *ce)
         if ((c->type != ZEND_USER_CLASS && c != zend_standard_class_def) || c->create_object) {
             return 0;
         }
-        if (c->__serialize || c->__unserialize || c->serialize || c->unserialize) {
-            return 0;
+        if (c->serialize || c->unserialize) {
+            return 0;   /* Serializable: its C: form is left to serialize() */
         }
     }
-    if (zend_hash_exists(&ce->function_table, ZSTR_KNOWN(ZEND_STR_SLEEP))
-        || zend_hash_exists(&ce->function_table, ZSTR_KNOWN(ZEND_STR_WAKEUP))) {
-        return 0;
+    if (ce->__serialize || ce->__unserialize) {
+        /* Kept as its __serialize() array, rebuilt by __unserialize(): the
+         * class itself does not shape the result (one without the other:
+         * serialize() writes properties; left to it). */
+        if (!ce->__serialize || !ce->__unserialize) {
+            return 0;
+        }
+        h = php_sc_fnv_u64(h, 0x5e);
+        for (c = ce; c; c = c->parent) {
+            h = php_sc_fnv_str(h, c->name);
+        }
+        return h ? h : 1;
     }
 #if PHP_VERSION_ID >= 80400
     if (ce->num_hooked_props) {
@@ -139,7 +149,87 @@ uint64_t php_sc_ocls_compute(zend_class_entry *ce)
             h = php_sc_fnv_u64(h, 0x7e);
         }
     }
+    /* __sleep() picks what the store writes, __wakeup() runs at fetch. */
+    if (zend_hash_exists(&ce->function_table, ZSTR_KNOWN(ZEND_STR_SLEEP))) {
+        h = php_sc_fnv_u64(h, 0x51ee9);
+    }
+    if (zend_hash_exists(&ce->function_table, ZSTR_KNOWN(ZEND_STR_WAKEUP))) {
+        h = php_sc_fnv_u64(h, 0x3a4e);
+    }
     return h ? h : 1;
+}
+
+/* __sleep() named key, found in props (serialize()'s lookup): its value
+ * added to sel, its declared slot (or PHP_SC_OBJ_NOSLOT) to slots. */
+static zend_result php_sc_ocls_sleep_add(HashTable *sel, uint32_t *slots, HashTable *props, zend_string *key,
+                                         zend_string *name, zend_object *obj)
+{
+    zval *val = zend_hash_find(props, key);
+    uint32_t slot = PHP_SC_OBJ_NOSLOT;
+
+    if (!val) {
+        return FAILURE;
+    }
+    if (Z_TYPE_P(val) == IS_INDIRECT) {
+        val = Z_INDIRECT_P(val);
+        if (Z_TYPE_P(val) == IS_UNDEF) {
+            return zend_get_typed_property_info_for_slot(obj, val) ? SUCCESS : FAILURE;
+        }
+        slot = (uint32_t) (val - obj->properties_table);
+    }
+    if (!zend_hash_add(sel, key, val)) {
+        /* (serialize()'s level: a notice up to 8.2) */
+        php_error_docref(NULL, PHP_VERSION_ID >= 80300 ? E_WARNING : E_NOTICE,
+                         "\"%s\" is returned from __sleep() multiple times", ZSTR_VAL(name));
+        return SUCCESS;
+    }
+    Z_TRY_ADDREF_P(val);
+    slots[zend_hash_num_elements(sel) - 1] = slot;
+    return SUCCESS;
+}
+
+bool php_sc_ocls_sleep_select(HashTable *sel, uint32_t *slots, zend_object *obj, zval *zobj, HashTable *names)
+{
+    zend_class_entry *ce = obj->ce;
+    HashTable *props = zend_get_properties_for(zobj, ZEND_PROP_PURPOSE_SERIALIZE);
+    zval *name_val;
+    bool ok = true;
+
+    ZEND_HASH_FOREACH_VAL_IND(names, name_val) {
+        zend_string *name, *tmp_name, *mangled;
+        zend_result found;
+        int i;
+
+        ZVAL_DEREF(name_val);
+        if (Z_TYPE_P(name_val) != IS_STRING) {
+            php_error_docref(NULL, E_WARNING,
+                             "%s::__sleep() should return an array only containing the names of instance-variables to serialize",
+                             ZSTR_VAL(ce->name));
+        }
+        name = zval_get_tmp_string(name_val, &tmp_name);
+        found = php_sc_ocls_sleep_add(sel, slots, props, name, name, obj);
+        /* Then as private to the class, then as protected. */
+        for (i = 0; i < 2 && found == FAILURE && !EG(exception); i++) {
+            mangled = i == 0 ? zend_mangle_property_name(ZSTR_VAL(ce->name), ZSTR_LEN(ce->name), ZSTR_VAL(name),
+                                                         ZSTR_LEN(name), ce->type & ZEND_INTERNAL_CLASS)
+                             : zend_mangle_property_name("*", 1, ZSTR_VAL(name), ZSTR_LEN(name),
+                                                         ce->type & ZEND_INTERNAL_CLASS);
+            found = php_sc_ocls_sleep_add(sel, slots, props, mangled, name, obj);
+            zend_string_release(mangled);
+        }
+        if (found == FAILURE && EG(exception)) {
+            zend_tmp_string_release(tmp_name);
+            ok = false;
+            break;
+        }
+        if (found == FAILURE) {
+            php_error_docref(NULL, E_WARNING, "\"%s\" returned as member variable from __sleep() but does not exist",
+                             ZSTR_VAL(name));
+        }
+        zend_tmp_string_release(tmp_name);
+    } ZEND_HASH_FOREACH_END();
+    zend_release_properties(props);
+    return ok && !EG(exception);
 }
 
 void php_sc_ocls_refused(zend_class_entry *ce)

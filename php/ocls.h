@@ -1,6 +1,7 @@
 /*
  * php/ocls.h - the object form's classes (php/ocls.c): which classes the
- * form takes and their fingerprints, the classes a stored value names
+ * form takes and their fingerprints, the properties a __sleep() selects,
+ * the classes a stored value names,
  * looked up without autoloading (both cached per thread for the request),
  * and the head of object-form bytes (its class table) as the two readers,
  * php/odec.c and php/otext.c, share it. The form: php/object.c.
@@ -28,15 +29,32 @@ void php_sc_ocls_minit(void);
 /* Request end: forgets the classes looked up this request. */
 void php_sc_ocls_request_end(void);
 
-/* Internal classes whose instances the form keeps as the array their
- * __serialize() returns, rebuilt at fetch by __unserialize() with it, as
- * unserialize() rebuilds them: DateTime, DateTimeImmutable and
- * DateTimeZone themselves (not their subclasses), whose state is that
- * array of scalars and whose __unserialize() runs no user code. */
-static zend_always_inline bool php_sc_ocls_unser(const zend_class_entry *ce)
+/* The internal classes whose instances the form keeps as the array their
+ * __serialize() returns: DateTime, DateTimeImmutable and DateTimeZone
+ * themselves (not their subclasses), whose state is that array of scalars
+ * and whose __serialize() and __unserialize() run no user code. */
+static zend_always_inline bool php_sc_ocls_date(const zend_class_entry *ce)
 {
     return ce->type == ZEND_INTERNAL_CLASS
            && (ce == php_sc_ocls_date_ces[0] || ce == php_sc_ocls_date_ces[1] || ce == php_sc_ocls_date_ces[2]);
+}
+
+/* Classes whose instances the form keeps as the array their __serialize()
+ * returns, rebuilt at fetch by __unserialize() with it, called when the
+ * whole value is built, as unserialize() rebuilds them: the date classes
+ * (php_sc_ocls_date) and user classes with both methods. Only for a class
+ * the form takes (php_sc_ocls_fp not 0). */
+static zend_always_inline bool php_sc_ocls_unser(const zend_class_entry *ce)
+{
+    return ce->type == ZEND_INTERNAL_CLASS ? php_sc_ocls_date(ce) : ce->__unserialize != NULL;
+}
+
+/* Whether storing an instance of ce (a class the form takes) runs user
+ * code: its __serialize() or __sleep(). */
+static zend_always_inline bool php_sc_ocls_user_code(const zend_class_entry *ce)
+{
+    return ce->type == ZEND_USER_CLASS
+           && (ce->__serialize || zend_hash_exists(&ce->function_table, ZSTR_KNOWN(ZEND_STR_SLEEP)));
 }
 
 /* Whether the form takes instances of ce, and its fingerprint (0: no): its
@@ -61,6 +79,16 @@ static zend_always_inline uint64_t php_sc_ocls_fp(zend_class_entry *ce)
     SCG(obj_fps)[i].skip = 0;
     return SCG(obj_fps)[i].fp;
 }
+
+/* The properties of obj (zobj: a zval of it) that names, __sleep()'s
+ * array, selects, as serialize() selects them (php_var_serialize_class:
+ * the name, then mangled private to the class, then protected; an
+ * uninitialized typed property skipped; its warnings for a name that is
+ * not a string or no property, its notice for a name twice): their values
+ * added to sel (its keys the mangled names), and per value its declared
+ * slot or PHP_SC_OBJ_NOSLOT to slots (room for every name). False: an
+ * exception is pending. */
+bool php_sc_ocls_sleep_select(HashTable *sel, uint32_t *slots, zend_object *obj, zval *zobj, HashTable *names);
 
 /* Values whose first object is of class ce held something the form does
  * not take last time (a DateTime inside an entity, ...): the next 15 such
@@ -113,6 +141,7 @@ typedef struct php_sc_ocls_in {
     uint32_t nslots;
     const unsigned char *slots;   /* nslots x (u32 length, name) */
     zend_class_entry *ce;         /* native decode: the live class */
+    bool wakeup;                  /* native decode: ce has __wakeup() (a class) */
 } php_sc_ocls_in;
 
 /* The head (read by php/odec.c), and where the body lies. */

@@ -1,7 +1,8 @@
 /*
  * php/odec.c - the object form's decoder (php/odec.h): reads the head,
  * finds the classes, and builds the value natively, running no user code
- * but the __unserialize() of the date classes (php_sc_ocls_unser); when
+ * until it is built; then the __unserialize() and __wakeup() calls that
+ * unserialize() delays, in its order (php_sc_odec_calls); when
  * it cannot (a class not loaded or changed, ...: php/object.c), the value
  * comes through unserialize() instead (php/otext.c).
  */
@@ -103,6 +104,14 @@ typedef struct php_sc_otarget {
 
 #define PHP_SC_OKEYS 8
 
+/* A call unserialize() delays to the end (var_push_dtor's
+ * VAR_UNSERIALIZE_FLAG, VAR_WAKEUP_FLAG): the object (held) and, for
+ * __unserialize(), its array; __wakeup() when data is undef. */
+typedef struct php_sc_ocall {
+    zend_object *obj;
+    zval data;
+} php_sc_ocall;
+
 typedef struct php_sc_odec {
     const unsigned char *p, *end;
     php_sc_ohead *h;
@@ -111,6 +120,8 @@ typedef struct php_sc_odec {
     zend_object **made;         /* objects created, for the failure path */
     uint32_t nmade;
     uint32_t depth;
+    php_sc_ocall *calls;        /* delayed calls, in the order unserialize() makes them */
+    uint32_t ncalls, callcap;
     uint32_t kmask;             /* which keys[] are set */
     zend_string *keys[PHP_SC_OKEYS];   /* string keys read last, held (php_sc_odec_key) */
 } php_sc_odec;
@@ -137,6 +148,73 @@ static zend_always_inline zend_string *php_sc_odec_key(php_sc_odec *d, const uns
 }
 
 static bool php_sc_odec_value(php_sc_odec *d, zval *out, zend_property_info *info);
+
+/* Delays obj's __unserialize(data) (data moved in) or, data NULL, its
+ * __wakeup(), as unserialize() does once the object's data is read. */
+static zend_never_inline void php_sc_odec_delay(php_sc_odec *d, zend_object *obj, zval *data)
+{
+    php_sc_ocall *c;
+
+    if (d->ncalls == d->callcap) {
+        d->callcap = d->callcap ? d->callcap * 2 : 8;
+        d->calls = safe_erealloc(d->calls, d->callcap, sizeof(php_sc_ocall), 0);
+    }
+    c = &d->calls[d->ncalls++];
+    GC_ADDREF(obj);
+    c->obj = obj;
+    if (data) {
+        ZVAL_COPY_VALUE(&c->data, data);
+        ZVAL_UNDEF(data);
+    } else {
+        ZVAL_UNDEF(&c->data);
+    }
+}
+
+/* The delayed calls, made (run: the value is built) or dropped, as
+ * unserialize()'s var_destroy: in order, each object released after its
+ * call; after one fails (an exception), the rest are not called and
+ * their objects get no destructor call. */
+static void php_sc_odec_calls(php_sc_odec *d, bool run)
+{
+    bool failed = !run;
+    uint32_t i;
+
+    for (i = 0; i < d->ncalls; i++) {
+        php_sc_ocall *c = &d->calls[i];
+        zend_object *obj = c->obj;
+        if (failed) {
+            GC_ADD_FLAGS(obj, IS_OBJ_DESTRUCTOR_CALLED);
+        } else if (Z_ISUNDEF(c->data)) {
+            zend_function *fn = zend_hash_find_ptr(&obj->ce->function_table, ZSTR_KNOWN(ZEND_STR_WAKEUP));
+            zval retval;
+            ZVAL_UNDEF(&retval);
+            BG(serialize_lock)++;
+            if (fn) {
+                zend_call_known_instance_method(fn, obj, &retval, 0, NULL);
+            }
+            if (!fn || Z_ISUNDEF(retval)) {
+                failed = true;
+                GC_ADD_FLAGS(obj, IS_OBJ_DESTRUCTOR_CALLED);
+            }
+            BG(serialize_lock)--;
+            zval_ptr_dtor(&retval);
+        } else {
+            zval param;
+            ZVAL_COPY(&param, &c->data);
+            BG(serialize_lock)++;
+            zend_call_known_instance_method_with_1_params(obj->ce->__unserialize, obj, NULL, &param);
+            if (EG(exception)) {
+                failed = true;
+                GC_ADD_FLAGS(obj, IS_OBJ_DESTRUCTOR_CALLED);
+            }
+            BG(serialize_lock)--;
+            zval_ptr_dtor(&param);
+        }
+        OBJ_RELEASE(obj);
+        zval_ptr_dtor(&c->data);
+    }
+    d->ncalls = 0;
+}
 
 static zend_always_inline bool php_sc_odec_u32(php_sc_odec *d, uint32_t *v)
 {
@@ -360,22 +438,36 @@ static bool php_sc_odec_object(php_sc_odec *d, zval *out, zend_property_info *in
     if (ndyn && !php_sc_odec_dyn(d, obj, ndyn)) {
         return false;
     }
+    if (UNEXPECTED(c->wakeup)) {
+        php_sc_odec_delay(d, obj, NULL);
+    }
     d->depth--;
     return true;
 }
 
-/* PHP_SC_O_UOBJ: the object made without its constructor, then its
- * __unserialize() called with the array, as unserialize() does (which
- * calls it once the whole value is built: nothing here runs user code, so
- * no one sees the difference). It throwing, or a value that is not a
- * scalar: false (the text path gives what unserialize() gives). */
+/* A failing decode drops data, built in part: the objects made so far get
+ * no destructor call (php_sc_odec_native drops the rest so). */
+static void php_sc_odec_drop_tmp(php_sc_odec *d, zval *data)
+{
+    uint32_t i;
+
+    for (i = 0; i < d->nmade; i++) {
+        GC_ADD_FLAGS(d->made[i], IS_OBJ_DESTRUCTOR_CALLED);
+    }
+    zval_ptr_dtor(data);
+    ZVAL_NULL(data);
+}
+
+/* PHP_SC_O_UOBJ: the object made without its constructor, its array read
+ * and its __unserialize() call delayed, as unserialize() does. A date
+ * class's value that is not a scalar: false (the text path gives what
+ * unserialize() gives). */
 static zend_never_inline bool php_sc_odec_unser(php_sc_odec *d, zval *out, zend_property_info *info)
 {
     uint32_t cidx;
     php_sc_ocls_in *c;
     zend_object *obj;
     zval data, *val;
-    bool ok;
 
     if (!php_sc_odec_u32(d, &cidx) || cidx >= d->h->ncls) {
         return false;
@@ -391,25 +483,105 @@ static zend_never_inline bool php_sc_odec_unser(php_sc_odec *d, zval *out, zend_
     ZEND_ASSERT(d->nmade < d->nt);   /* at most one per target */
     d->made[d->nmade++] = obj;
     ZVAL_NULL(&data);
-    ok = php_sc_odec_array(d, &data, false);
-    if (ok) {
+    if (!php_sc_odec_array(d, &data, false)) {
+        php_sc_odec_drop_tmp(d, &data);
+        return false;
+    }
+    if (Z_TYPE(data) != IS_ARRAY) {
+        return false;
+    }
+    if (php_sc_ocls_date(c->ce)) {
         ZEND_HASH_FOREACH_VAL(Z_ARRVAL(data), val) {
             if (Z_TYPE_P(val) > IS_STRING) {
-                ok = false;
-                break;
+                php_sc_odec_drop_tmp(d, &data);
+                return false;
             }
         } ZEND_HASH_FOREACH_END();
     }
-    if (ok) {
-        zend_call_known_instance_method_with_1_params(c->ce->__unserialize, obj, NULL, &data);
-        if (UNEXPECTED(EG(exception))) {
-            zend_clear_exception();
-            ok = false;
+    php_sc_odec_delay(d, obj, &data);
+    d->depth--;
+    return true;
+}
+
+/* One property of PHP_SC_O_SOBJ: declared slot idx, or (PHP_SC_OBJ_NOSLOT)
+ * a dynamic property by name, and its value. */
+static bool php_sc_odec_sprop(php_sc_odec *d, zend_object *obj)
+{
+    zend_class_entry *ce = obj->ce;
+    zend_property_info *pi;
+    uint32_t idx, len;
+    zend_string *key;
+    zval *slot;
+
+    if (!php_sc_odec_u32(d, &idx)) {
+        return false;
+    }
+    if (idx != PHP_SC_OBJ_NOSLOT) {
+        if (idx >= (uint32_t) ce->default_properties_count || (pi = ce->properties_info_table[idx]) == NULL) {
+            return false;
+        }
+        slot = OBJ_PROP_NUM(obj, idx);
+        if (Z_REFCOUNTED_P(slot)) {
+            zval_ptr_dtor(slot);
+        }
+        ZVAL_NULL(slot);
+        if (!ZEND_TYPE_IS_SET(pi->type)) {
+            pi = NULL;
+        }
+        if (!php_sc_odec_value(d, slot, pi)) {
+            return false;
+        }
+        if (pi && Z_ISREF_P(slot)) {
+            ZEND_REF_ADD_TYPE_SOURCE(Z_REF_P(slot), pi);
+        }
+        return true;
+    }
+    if (!(ce->ce_flags & ZEND_ACC_ALLOW_DYNAMIC_PROPERTIES) || !php_sc_odec_u32(d, &len)
+        || PHP_SC_OLEFT(d->p, d->end) < len) {
+        return false;
+    }
+    key = zend_string_init((const char *) d->p, len, 0);
+    d->p += len;
+    /* (a name a declared property has: unserialize() maps it; the text path) */
+    slot = zend_hash_find(&ce->properties_info, key) ? NULL : zend_hash_add(zend_std_get_properties(obj), key, &EG(uninitialized_zval));
+    zend_string_release(key);
+    return slot && php_sc_odec_value(d, slot, NULL);
+}
+
+/* PHP_SC_O_SOBJ: an object of a class with __sleep(), the properties it
+ * named; its __wakeup() delayed, as unserialize() does. */
+static zend_never_inline bool php_sc_odec_sobj(php_sc_odec *d, zval *out, zend_property_info *info)
+{
+    uint32_t cidx, n, i;
+    php_sc_ocls_in *c;
+    zend_object *obj;
+
+    if (!php_sc_odec_u32(d, &cidx) || cidx >= d->h->ncls) {
+        return false;
+    }
+    c = &d->h->cls[cidx];
+    if (c->kind != PHP_SC_OCLS_CLASS || ++d->depth > PHP_SC_VALUE_MAX_DEPTH) {
+        return false;
+    }
+    if (!php_sc_odec_push(d, out, info) || object_init_ex(out, c->ce) != SUCCESS) {
+        return false;
+    }
+    obj = Z_OBJ_P(out);
+    ZEND_ASSERT(d->nmade < d->nt);   /* at most one per target */
+    d->made[d->nmade++] = obj;
+    if (!php_sc_odec_u32(d, &n) || n > PHP_SC_OLEFT(d->p, d->end)) {
+        return false;
+    }
+    for (i = 0; i < n; i++) {
+        if (!php_sc_odec_sprop(d, obj)) {
+            return false;
         }
     }
-    zval_ptr_dtor(&data);
+    if (c->wakeup) {
+        php_sc_odec_delay(d, obj, NULL);
+    }
     d->depth--;
-    return ok;
+    return true;
 }
 
 static bool php_sc_odec_enum(php_sc_odec *d, zval *out, zend_property_info *info)
@@ -549,7 +721,8 @@ static zend_always_inline bool php_sc_odec_refto(php_sc_odec *d, zval *out)
 static zend_always_inline bool php_sc_odec_target(php_sc_odec *d, zval *out, zend_property_info *info)
 {
     if (d->p < d->end && (*d->p == PHP_SC_O_TARGET || *d->p == PHP_SC_O_REFTO || *d->p == PHP_SC_O_OBJ
-                          || *d->p == PHP_SC_O_ENUM || *d->p == PHP_SC_O_OBJREF || *d->p == PHP_SC_O_UOBJ)) {
+                          || *d->p == PHP_SC_O_ENUM || *d->p == PHP_SC_O_OBJREF || *d->p == PHP_SC_O_UOBJ
+                          || *d->p == PHP_SC_O_SOBJ)) {
         return false;
     }
     return php_sc_odec_push(d, out, info) && php_sc_odec_value(d, out, info);
@@ -602,6 +775,8 @@ static bool php_sc_odec_value(php_sc_odec *d, zval *out, zend_property_info *inf
             return php_sc_odec_enum(d, out, info);
         case PHP_SC_O_UOBJ:
             return php_sc_odec_unser(d, out, info);
+        case PHP_SC_O_SOBJ:
+            return php_sc_odec_sobj(d, out, info);
         case PHP_SC_O_OBJREF:
             return php_sc_odec_objref(d, out);
         case PHP_SC_O_REFTO:
@@ -643,6 +818,8 @@ static bool php_sc_odec_native(php_sc_ohead *h, zval *out)
             || (c->kind == PHP_SC_OCLS_CLASS && c->nslots != (uint32_t) c->ce->default_properties_count)) {
             return false;
         }
+        c->wakeup = c->kind == PHP_SC_OCLS_CLASS
+                    && zend_hash_exists(&c->ce->function_table, ZSTR_KNOWN(ZEND_STR_WAKEUP));
     }
     d.p = h->body;
     d.end = h->end;
@@ -651,6 +828,8 @@ static bool php_sc_odec_native(php_sc_ohead *h, zval *out)
     d.nmade = 0;
     d.depth = 0;
     d.kmask = 0;
+    d.calls = NULL;
+    d.ncalls = d.callcap = 0;
     d.t = h->ntargets <= 16 ? tbuf : safe_emalloc(h->ntargets, sizeof(php_sc_otarget), 0);
     d.made = h->ntargets <= 16 ? mbuf : safe_emalloc(h->ntargets, sizeof(zend_object *), 0);
     ZVAL_NULL(out);
@@ -660,8 +839,15 @@ static bool php_sc_odec_native(php_sc_ohead *h, zval *out)
         for (i = 0; i < d.nmade; i++) {
             GC_ADD_FLAGS(d.made[i], IS_OBJ_DESTRUCTOR_CALLED);
         }
+        php_sc_odec_calls(&d, false);
         zval_ptr_dtor(out);
         ZVAL_NULL(out);
+    } else if (d.ncalls) {
+        /* Built: the delayed calls, the first user code this fetch runs. */
+        php_sc_odec_calls(&d, true);
+    }
+    if (d.calls) {
+        efree(d.calls);
     }
     if (UNEXPECTED(d.kmask)) {
         for (i = 0; i < PHP_SC_OKEYS; i++) {
@@ -703,8 +889,9 @@ zend_result php_sc_obj_decode_zc(const char *data, size_t len, zval *out, const 
         if (h.cls != local) {
             efree(h.cls);
         }
-        php_sc_serialized_unref(out);
-        return SUCCESS;
+        /* An exception thrown by a delayed call fails the fetch, as it
+         * fails unserialize() there. */
+        return php_sc_serialized_finish(out);
     }
     php_sc_obj_text++;
     rc = php_sc_otext_decode(&h, out);

@@ -2,8 +2,10 @@
  * php/oenc.c - the object form's encoder (php/oenc.h): a value holding
  * objects, or an array holding shared PHP references, written as the graph
  * serialize() would write, in binary (the form and what it takes:
- * php/object.c). Runs no user code but the __serialize() of the date
- * classes (php_sc_ocls_unser), which runs none of its own.
+ * php/object.c). The user code it runs is what serialize() would run:
+ * __serialize() and __sleep() (php_sc_ocls_user_code), called once each
+ * in serialize()'s order after a dry walk found the rest taken; the date
+ * classes' __serialize() runs none.
  */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
@@ -12,6 +14,7 @@
 #include "php.h"
 #include "zend_interfaces.h"
 #include "zend_exceptions.h"
+#include "ext/standard/basic_functions.h"
 #include "oenc.h"
 #include "debug.h"
 #include "ocls.h"
@@ -37,6 +40,15 @@ typedef struct php_sc_oenc {
     php_sc_obj_zc_hook zc;     /* zero-copy layout: lays out plain arrays (NULL: none) */
     void *zc_ctx;
     uint32_t nzc;              /* arrays laid out so */
+    /* Values whose objects run user code when stored (__serialize(),
+     * __sleep(): php_sc_ocls_user_code): the first such object met stops
+     * the walk (restart); a dry walk, running none, checks that the form
+     * takes all it can see; then the real walk (checked) calls them, once
+     * each, as serialize() would, keeping what it met alive (kept) as
+     * serialize()'s table does, so that no address is reused meanwhile. */
+    bool dry, checked, restart;
+    zval *kept;
+    uint32_t nkept, keptcap;
 } php_sc_oenc;
 
 static zend_never_inline void php_sc_oenc_grow(php_sc_oenc *e, size_t need)
@@ -100,15 +112,34 @@ static zend_always_inline void php_sc_oenc_long(php_sc_oenc *e, zend_long lv, ui
 /* The target id of ptr, or (first time) -1 after giving it the next id. */
 static zend_always_inline zend_long php_sc_oenc_memo(php_sc_oenc *e, const void *ptr)
 {
-    zval *found = zend_hash_index_find(&e->memo, (zend_ulong) (uintptr_t) ptr);
+    /* Keyed by the address with its high bits folded into the low ones
+     * (two xor-shifts: still one key per address): objects of one size
+     * lie a bin size apart, and the table's buckets go by the low bits. */
+    zend_ulong k = (zend_ulong) (uintptr_t) ptr;
+    zval *found;
     zval id;
 
+    k ^= k >> 9;
+    k ^= k >> 17;
+    found = zend_hash_index_find(&e->memo, k);
     if (found) {
         return Z_LVAL_P(found);
     }
     ZVAL_LONG(&id, (zend_long) e->ntargets++);
-    zend_hash_index_add_new(&e->memo, (zend_ulong) (uintptr_t) ptr, &id);
+    zend_hash_index_add_new(&e->memo, k, &id);
     return -1;
+}
+
+/* The real walk of a value with user code: zv (an object or a reference)
+ * stays alive until the store ends. */
+static zend_never_inline void php_sc_oenc_keep(php_sc_oenc *e, zval *zv)
+{
+    if (e->nkept == e->keptcap) {
+        e->keptcap = e->keptcap ? e->keptcap * 2 : 16;
+        e->kept = safe_erealloc(e->kept, e->keptcap, sizeof(zval), 0);
+    }
+    ZVAL_COPY(&e->kept[e->nkept], zv);
+    e->nkept++;
 }
 
 static uint32_t php_sc_oenc_class(php_sc_oenc *e, zend_class_entry *ce)
@@ -129,6 +160,31 @@ static uint32_t php_sc_oenc_class(php_sc_oenc *e, zend_class_entry *ce)
 
 static bool php_sc_oenc_value(php_sc_oenc *e, zval *zv);
 
+/* The dry walk's array: only what may hold objects or references is
+ * walked (nothing is written that counts). */
+static zend_never_inline bool php_sc_oenc_dry_array(php_sc_oenc *e, HashTable *ht)
+{
+    zval *val;
+    bool ok = true;
+
+    if (GC_IS_RECURSIVE(ht)) {
+        return false;
+    }
+    if (!(GC_FLAGS(ht) & GC_IMMUTABLE)) {
+        GC_PROTECT_RECURSION(ht);
+    }
+    ZEND_HASH_FOREACH_VAL(ht, val) {
+        if (Z_TYPE_P(val) > IS_STRING && !php_sc_oenc_value(e, val)) {
+            ok = false;
+            break;
+        }
+    } ZEND_HASH_FOREACH_END();
+    if (!(GC_FLAGS(ht) & GC_IMMUTABLE)) {
+        GC_UNPROTECT_RECURSION(ht);
+    }
+    return ok;
+}
+
 static bool php_sc_oenc_array(php_sc_oenc *e, HashTable *ht)
 {
     size_t mark = e->len;
@@ -138,6 +194,9 @@ static bool php_sc_oenc_array(php_sc_oenc *e, HashTable *ht)
     bool ok = true;
     uint32_t levels;
 
+    if (UNEXPECTED(e->dry)) {
+        return php_sc_oenc_dry_array(e, ht);
+    }
     /* No object and no shared reference inside: the plain format. */
     php_sc_oenc_u8(e, PHP_SC_O_PLAIN);
     if (e->not_plain) {
@@ -203,17 +262,49 @@ static bool php_sc_oenc_array(php_sc_oenc *e, HashTable *ht)
     return ok;
 }
 
-/* An object of a php_sc_ocls_unser class (already given its target id):
- * the array its __serialize() returns, taken only when every key is a
- * string or an int and every value a scalar (no object or reference whose
- * identity unserialize() would have to keep). */
-static zend_never_inline bool php_sc_oenc_unser(php_sc_oenc *e, zend_object *obj)
+/* PHP_SC_O_UOBJ: class ce and data, the array its __serialize() returned
+ * (scalars: every value must be a scalar, as the date classes' are). */
+static bool php_sc_oenc_uobj(php_sc_oenc *e, zend_class_entry *ce, HashTable *data, bool scalars)
 {
-    zend_class_entry *ce = obj->ce;
-    zval data, *val;
+    zval *val;
     zend_ulong h;
     zend_string *key;
     bool ok = true;
+
+    if (zend_hash_num_elements(data) > UINT32_MAX / 2 || ++e->depth > PHP_SC_VALUE_MAX_DEPTH) {
+        return false;
+    }
+    if (++e->level > e->max_level) {
+        e->max_level = e->level;
+    }
+    php_sc_oenc_tag_u32(e, PHP_SC_O_UOBJ, php_sc_oenc_class(e, ce));
+    php_sc_oenc_u32(e, zend_hash_num_elements(data));
+    ZEND_HASH_FOREACH_KEY_VAL(data, h, key, val) {
+        if (scalars && Z_TYPE_P(val) > IS_STRING) {
+            return false;
+        }
+        if (key) {
+            ok = php_sc_oenc_str(e, PHP_SC_O_KSTR, ZSTR_VAL(key), ZSTR_LEN(key));
+        } else {
+            php_sc_oenc_long(e, (zend_long) h, 0, PHP_SC_K_I32, PHP_SC_K_I64);
+        }
+        if (!ok || !php_sc_oenc_value(e, val)) {
+            return false;
+        }
+    } ZEND_HASH_FOREACH_END();
+    e->depth--;
+    e->level--;
+    return true;
+}
+
+/* An object of a date class (php_sc_ocls_date; already given its target
+ * id): the array its __serialize() returns, taken only when every key is
+ * a string or an int and every value a scalar. */
+static zend_never_inline bool php_sc_oenc_date(php_sc_oenc *e, zend_object *obj)
+{
+    zend_class_entry *ce = obj->ce;
+    zval data;
+    bool ok;
 
     ZEND_ASSERT(e->ntargets > 0);
     if (!php_sc_ocls_fp(ce) || EG(exception)) {
@@ -232,37 +323,8 @@ static zend_never_inline bool php_sc_oenc_unser(php_sc_oenc *e, zend_object *obj
         zval_ptr_dtor(&data);
         return false;
     }
-    if (Z_TYPE(data) != IS_ARRAY || zend_hash_num_elements(Z_ARRVAL(data)) > UINT32_MAX / 2) {
-        zval_ptr_dtor(&data);
-        return false;
-    }
-    if (++e->depth > PHP_SC_VALUE_MAX_DEPTH) {
-        zval_ptr_dtor(&data);
-        return false;
-    }
-    if (++e->level > e->max_level) {
-        e->max_level = e->level;
-    }
-    php_sc_oenc_tag_u32(e, PHP_SC_O_UOBJ, php_sc_oenc_class(e, ce));
-    php_sc_oenc_u32(e, zend_hash_num_elements(Z_ARRVAL(data)));
-    ZEND_HASH_FOREACH_KEY_VAL(Z_ARRVAL(data), h, key, val) {
-        if (Z_TYPE_P(val) > IS_STRING) {
-            ok = false;
-            break;
-        }
-        if (key) {
-            ok = php_sc_oenc_str(e, PHP_SC_O_KSTR, ZSTR_VAL(key), ZSTR_LEN(key));
-        } else {
-            php_sc_oenc_long(e, (zend_long) h, 0, PHP_SC_K_I32, PHP_SC_K_I64);
-        }
-        if (!ok || !php_sc_oenc_value(e, val)) {
-            ok = false;
-            break;
-        }
-    } ZEND_HASH_FOREACH_END();
+    ok = Z_TYPE(data) == IS_ARRAY && php_sc_oenc_uobj(e, ce, Z_ARRVAL(data), true);
     zval_ptr_dtor(&data);
-    e->depth--;
-    e->level--;
     return ok;
 }
 
@@ -336,6 +398,166 @@ static zend_always_inline bool php_sc_oenc_props(php_sc_oenc *e, zend_object *ob
     return true;
 }
 
+/* A user class with __serialize() and __unserialize() (already given its
+ * target id): __serialize() called as serialize() calls it; its array
+ * kept (PHP_SC_O_UOBJ). It throwing or returning no array: serialize()'s
+ * exception, the store fails. */
+static bool php_sc_oenc_user_unser(php_sc_oenc *e, zend_object *obj)
+{
+    zend_class_entry *ce = obj->ce;
+    zval data, hold;
+    bool ok;
+
+    ZVAL_OBJ_COPY(&hold, obj);
+    ZVAL_UNDEF(&data);
+    BG(serialize_lock)++;
+    zend_call_known_instance_method_with_0_params(ce->__serialize, obj, &data);
+    BG(serialize_lock)--;
+    if (EG(exception)) {
+        ok = false;
+    } else if (Z_TYPE(data) != IS_ARRAY) {
+        zend_type_error("%s::__serialize() must return an array", ZSTR_VAL(ce->name));
+        ok = false;
+    } else {
+        ok = php_sc_oenc_uobj(e, ce, Z_ARRVAL(data), false);
+    }
+    zval_ptr_dtor(&data);
+    zval_ptr_dtor(&hold);
+    return ok;
+}
+
+/* PHP_SC_O_SOBJ: the properties selected, in __sleep()'s order. */
+static bool php_sc_oenc_sleep_write(php_sc_oenc *e, zend_class_entry *ce, HashTable *sel, const uint32_t *slots)
+{
+    zend_string *key;
+    zval *val;
+    uint32_t i = 0;
+
+    if (++e->depth > PHP_SC_VALUE_MAX_DEPTH) {
+        return false;
+    }
+    if (++e->level > e->max_level) {
+        e->max_level = e->level;
+    }
+    php_sc_oenc_tag_u32(e, PHP_SC_O_SOBJ, php_sc_oenc_class(e, ce));
+    php_sc_oenc_u32(e, zend_hash_num_elements(sel));
+    ZEND_HASH_FOREACH_STR_KEY_VAL(sel, key, val) {
+        uint32_t slot = slots[i++];
+        if (slot != PHP_SC_OBJ_NOSLOT) {
+            if (slot >= (uint32_t) ce->default_properties_count || !ce->properties_info_table[slot]) {
+                return false;
+            }
+            php_sc_oenc_u32(e, slot);
+        } else {
+            php_sc_oenc_u32(e, PHP_SC_OBJ_NOSLOT);
+            if (!key || ZSTR_LEN(key) > UINT32_MAX - 16) {
+                return false;
+            }
+            php_sc_oenc_u32(e, (uint32_t) ZSTR_LEN(key));
+            memcpy(php_sc_oenc_reserve(e, ZSTR_LEN(key)), ZSTR_VAL(key), ZSTR_LEN(key));
+            e->len += ZSTR_LEN(key);
+        }
+        if (!php_sc_oenc_value(e, val)) {
+            return false;
+        }
+    } ZEND_HASH_FOREACH_END();
+    e->depth--;
+    e->level--;
+    return true;
+}
+
+/* A user class with __sleep() (already given its target id): __sleep()
+ * called as serialize() calls it, the properties it names kept. It not
+ * returning an array: serialize()'s warning, and null in the object's
+ * place (PHP_SC_O_TARGET, null: its number stays taken). */
+static bool php_sc_oenc_sleep(php_sc_oenc *e, zend_object *obj)
+{
+    zend_class_entry *ce = obj->ce;
+    zend_function *fn = zend_hash_find_ptr(&ce->function_table, ZSTR_KNOWN(ZEND_STR_SLEEP));
+    zval names, hold;
+    HashTable sel;
+    uint32_t *slots;
+    bool ok;
+
+    ZVAL_OBJ_COPY(&hold, obj);
+    ZVAL_UNDEF(&names);
+    BG(serialize_lock)++;
+    zend_call_known_instance_method(fn, obj, &names, 0, NULL);
+    BG(serialize_lock)--;
+    if (Z_ISUNDEF(names) || EG(exception)) {
+        zval_ptr_dtor(&names);
+        zval_ptr_dtor(&hold);
+        return false;
+    }
+    if (Z_TYPE(names) != IS_ARRAY) {
+        zval_ptr_dtor(&names);
+        php_error_docref(NULL, E_WARNING,
+                         "%s::__sleep() should return an array only containing the names of instance-variables to serialize",
+                         ZSTR_VAL(ce->name));
+        zval_ptr_dtor(&hold);
+        php_sc_oenc_u8(e, PHP_SC_O_TARGET);
+        php_sc_oenc_u8(e, PHP_SC_T_NULL);
+        return !EG(exception);
+    }
+    zend_hash_init(&sel, zend_hash_num_elements(Z_ARRVAL(names)), NULL, ZVAL_PTR_DTOR, 0);
+    slots = safe_emalloc(zend_hash_num_elements(Z_ARRVAL(names)) + 1, sizeof(uint32_t), 0);
+    ok = php_sc_ocls_sleep_select(&sel, slots, obj, &hold, Z_ARRVAL(names)) && php_sc_oenc_sleep_write(e, ce, &sel, slots);
+    efree(slots);
+    zend_hash_destroy(&sel);
+    zval_ptr_dtor(&names);
+    zval_ptr_dtor(&hold);
+    return ok;
+}
+
+/* The dry walk: every property of an object with __sleep(), whichever it
+ * names. */
+static bool php_sc_oenc_dry_props(php_sc_oenc *e, zend_object *obj)
+{
+    zval *val;
+    uint32_t i;
+
+    if (++e->depth > PHP_SC_VALUE_MAX_DEPTH) {
+        return false;
+    }
+    if (obj->properties) {
+        ZEND_HASH_FOREACH_VAL_IND(obj->properties, val) {
+            if (!php_sc_oenc_value(e, val)) {
+                return false;
+            }
+        } ZEND_HASH_FOREACH_END();
+    } else {
+        for (i = 0; i < (uint32_t) obj->ce->default_properties_count; i++) {
+            val = OBJ_PROP_NUM(obj, i);
+            if (Z_TYPE_P(val) != IS_UNDEF && !php_sc_oenc_value(e, val)) {
+                return false;
+            }
+        }
+    }
+    e->depth--;
+    return true;
+}
+
+/* An object whose class runs user code when stored (php_sc_ocls_user_code;
+ * already given its target id). */
+static zend_never_inline bool php_sc_oenc_magic(php_sc_oenc *e, zend_object *obj)
+{
+    if (e->zc || e->no_shared_refs) {
+        /* A zero-copy layout (which may give up for room and store again)
+         * or igbinary's round trip: left to the usual store, before any
+         * user code ran. */
+        return false;
+    }
+    if (e->dry) {
+        /* What __serialize() returns is seen when it runs. */
+        return obj->ce->__serialize || php_sc_oenc_dry_props(e, obj);
+    }
+    if (!e->checked) {
+        e->restart = true;
+        return false;
+    }
+    return obj->ce->__serialize ? php_sc_oenc_user_unser(e, obj) : php_sc_oenc_sleep(e, obj);
+}
+
 /* An object not met before in this value (already given its target id). */
 static bool php_sc_oenc_object(php_sc_oenc *e, zend_object *obj)
 {
@@ -344,11 +566,17 @@ static bool php_sc_oenc_object(php_sc_oenc *e, zend_object *obj)
     size_t decl_at;
 
     ZEND_ASSERT(e->ntargets > 0);
+    if (UNEXPECTED(e->checked) && (ce->ce_flags & ZEND_ACC_NOT_SERIALIZABLE)) {
+        /* Met after user code ran (what a __serialize() returned): what
+         * serialize() does there, so that nothing is called twice. */
+        zend_throw_exception_ex(NULL, 0, "Serialization of '%s' is not allowed", ZSTR_VAL(ce->name));
+        return false;
+    }
     if (ce->ce_flags & ZEND_ACC_ENUM) {
         return php_sc_oenc_enum(e, obj);
     }
     if (obj->handlers != &std_object_handlers) {
-        return php_sc_ocls_unser(ce) && php_sc_oenc_unser(e, obj);
+        return php_sc_ocls_date(ce) && php_sc_oenc_date(e, obj);
     }
     if (!php_sc_ocls_fp(ce)) {
         return false;
@@ -358,6 +586,9 @@ static bool php_sc_oenc_object(php_sc_oenc *e, zend_object *obj)
         return false;
     }
 #endif
+    if (UNEXPECTED(php_sc_ocls_user_code(ce))) {
+        return php_sc_oenc_magic(e, obj);
+    }
     count = (uint32_t) ce->default_properties_count;
     php_sc_oenc_tag_u32(e, PHP_SC_O_OBJ, php_sc_oenc_class(e, ce));
     decl_at = e->len;
@@ -409,6 +640,9 @@ static bool php_sc_oenc_value(php_sc_oenc *e, zval *zv)
                 php_sc_oenc_tag_u32(e, PHP_SC_O_REFTO, (uint32_t) id);
                 return true;
             }
+            if (UNEXPECTED(e->checked)) {
+                php_sc_oenc_keep(e, zv);
+            }
             if (Z_TYPE_P(inner) == IS_OBJECT) {
                 return php_sc_oenc_object(e, Z_OBJ_P(inner));
             }
@@ -456,8 +690,18 @@ static bool php_sc_oenc_value(php_sc_oenc *e, zval *zv)
                 php_sc_oenc_tag_u32(e, PHP_SC_O_OBJREF, (uint32_t) id);
                 return true;
             }
+            if (UNEXPECTED(e->checked)) {
+                php_sc_oenc_keep(e, zv);
+            }
             return php_sc_oenc_object(e, Z_OBJ_P(zv));
         }
+        case IS_RESOURCE:
+            /* serialize() writes i:0 (a third-party serializer: its own). */
+            if (php_sc_serialized_external()) {
+                return false;
+            }
+            php_sc_oenc_long(e, 0, PHP_SC_T_I8, PHP_SC_T_I32, PHP_SC_T_I64);
+            return true;
         default:
             return false;
     }
@@ -477,8 +721,8 @@ static uint32_t php_sc_ocls_slot_bytes(const zend_class_entry *ce)
 
 /* Whether the class of the first object in sight (the value, or the first
  * object element of the array) was refused just before: the store gives
- * up at once (php_sc_ocls_skip). */
-static zend_always_inline bool php_sc_oenc_skip(zval *value)
+ * up at once (php_sc_ocls_skip). *first: that class (or NULL). */
+static zend_always_inline bool php_sc_oenc_skip(zval *value, zend_class_entry **first_ce)
 {
     zval *first = NULL, *v;
 
@@ -493,6 +737,7 @@ static zend_always_inline bool php_sc_oenc_skip(zval *value)
             }
         } ZEND_HASH_FOREACH_END();
     }
+    *first_ce = first ? Z_OBJCE_P(first) : NULL;
     return first && php_sc_ocls_skip(Z_OBJCE_P(first));
 }
 
@@ -581,6 +826,67 @@ static void php_sc_oenc_drop(php_sc_oenc *e, bool zc)
     }
 }
 
+static void php_sc_oenc_start(php_sc_oenc *e, php_sc_obj_zc_hook zc, void *zc_ctx, bool not_plain, bool no_shared_refs)
+{
+    memset(e, 0, sizeof(*e));
+    e->zc = zc;
+    e->zc_ctx = zc_ctx;
+    e->not_plain = not_plain;
+    e->no_shared_refs = no_shared_refs;
+    zend_hash_init(&e->memo, 8, NULL, NULL, 0);
+}
+
+/* What the walk kept alive, released (serialize()'s table, destroyed). */
+static void php_sc_oenc_unkeep(php_sc_oenc *e)
+{
+    uint32_t i;
+
+    for (i = 0; i < e->nkept; i++) {
+        zval_ptr_dtor(&e->kept[i]);
+    }
+    if (e->kept) {
+        efree(e->kept);
+    }
+    e->kept = NULL;
+    e->nkept = e->keptcap = 0;
+}
+
+/* The walk met an object that runs user code when stored, before any ran:
+ * a dry walk (calling none) checks the rest, then the real walk calls
+ * them. Failing after they ran (what __serialize() returned is not taken,
+ * or an exception: serialize()'s exception, the store fails). */
+static bool php_sc_oenc_again(php_sc_oenc *e, zval *value, bool not_plain)
+{
+    php_sc_obj_zc_hook zc = e->zc;
+    void *zc_ctx = e->zc_ctx;
+    bool no_shared_refs = e->no_shared_refs, ok;
+
+    ZEND_ASSERT(!zc && !e->dry && !e->checked);   /* php_sc_oenc_magic restarts only these */
+    zend_hash_destroy(&e->memo);
+    if (e->buf) {
+        efree(e->buf);
+    }
+    if (e->cls) {
+        efree(e->cls);
+    }
+    php_sc_oenc_start(e, zc, zc_ctx, not_plain, no_shared_refs);
+    e->dry = true;
+    ok = php_sc_oenc_value(e, value);
+    if (!ok) {
+        return false;
+    }
+    zend_hash_destroy(&e->memo);
+    if (e->buf) {
+        efree(e->buf);
+    }
+    if (e->cls) {
+        efree(e->cls);
+    }
+    php_sc_oenc_start(e, zc, zc_ctx, not_plain, no_shared_refs);
+    e->checked = true;
+    return php_sc_oenc_value(e, value);
+}
+
 static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_zc_hook zc, void *zc_ctx, uint32_t *nzc,
                                    bool not_plain)
 {
@@ -589,6 +895,7 @@ static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_
     bool ok;
     char *data, *p;
     php_sc_obj_form_use use = php_sc_serialized_obj_form_use();
+    zend_class_entry *first;
 
     if (use == PHP_SC_OBJ_FORM_NONE) {
         return false;
@@ -597,19 +904,24 @@ static bool php_sc_obj_encode_impl(zval *value, php_sc_encoded *out, php_sc_obj_
     if (PG(serialize_precision) != -1 && PG(serialize_precision) < 17) {
         return false;
     }
-    if (php_sc_oenc_skip(value)) {
+    if (php_sc_oenc_skip(value, &first)) {
         if (!zc) {
             php_sc_obj_refused++;
         }
         return false;
     }
-    memset(&e, 0, sizeof(e));
-    e.zc = zc;
-    e.zc_ctx = zc_ctx;
-    e.not_plain = not_plain;
-    e.no_shared_refs = use == PHP_SC_OBJ_FORM_NO_SHARED_REFS;
-    zend_hash_init(&e.memo, 8, NULL, NULL, 0);
-    ok = php_sc_oenc_value(&e, value);
+    php_sc_oenc_start(&e, zc, zc_ctx, not_plain, use == PHP_SC_OBJ_FORM_NO_SHARED_REFS);
+    if (first && !zc && use != PHP_SC_OBJ_FORM_NO_SHARED_REFS && php_sc_ocls_fp(first) && php_sc_ocls_user_code(first)) {
+        /* The first object runs user code: straight to the dry walk. */
+        ok = false;
+        e.restart = true;
+    } else {
+        ok = php_sc_oenc_value(&e, value);
+    }
+    if (!ok && e.restart) {
+        ok = php_sc_oenc_again(&e, value, not_plain);
+    }
+    php_sc_oenc_unkeep(&e);
     zend_hash_destroy(&e.memo);
     if (!ok) {
         php_sc_oenc_drop(&e, zc != NULL);

@@ -10,9 +10,11 @@
 
 /* Encodes value (an object, or an array holding objects or shared
  * references) in the object form into *out (SC_V_SERIALIZED, owned_buf).
- * False, with nothing raised and *out untouched: the value is not one the
- * form takes (see php/object.c); the caller serializes it. Runs no user
- * code. An array value must be one the plain format refused
+ * False, *out untouched: the value is not one the form takes (see
+ * php/object.c); the caller serializes it, unless an exception is pending
+ * (thrown by a __serialize() or __sleep() it called as serialize() calls
+ * them, or serialize()'s own for them): then the store fails, as it would
+ * in serialize(). An array value must be one the plain format refused
  * (php_sc_plain_encode): its top level is not tried in it again. */
 bool php_sc_obj_encode(zval *value, php_sc_encoded *out);
 
@@ -23,7 +25,8 @@ bool php_sc_obj_encode(zval *value, php_sc_encoded *out);
 typedef bool (*php_sc_obj_zc_hook)(void *ctx, HashTable *ht, uint32_t *pos);
 
 /* php_sc_obj_encode, with plain arrays handed to hook instead of being
- * written (PHP_SC_O_ZARR); *nzc: how many. Counts nothing: the caller
+ * written (PHP_SC_O_ZARR); *nzc: how many. Runs no user code (a value
+ * that would: false, for the usual store). Counts nothing: the caller
  * calls php_sc_obj_count_zc_store() once it stored the layout. */
 bool php_sc_obj_encode_zc(zval *value, php_sc_obj_zc_hook hook, void *ctx, php_sc_encoded *out, uint32_t *nzc);
 void php_sc_obj_count_zc_store(void);

@@ -349,6 +349,42 @@ static bool php_sc_otext_uobj(php_sc_otext *x)
     return true;
 }
 
+/* PHP_SC_O_SOBJ: the properties __sleep() named, in its order: declared
+ * slots by their mangled names, dynamic ones by theirs. */
+static bool php_sc_otext_sobj(php_sc_otext *x)
+{
+    php_sc_ocls_in *c;
+    uint32_t n, v, i, len;
+    const char *name;
+
+    if (!php_sc_otext_class(x, PHP_SC_OCLS_CLASS, &c) || !php_sc_otext_u32(x, &n) || n > PHP_SC_OLEFT(x->p, x->end)) {
+        return false;
+    }
+    php_sc_otext_object_open(x, c, n);
+    for (i = 0; i < n; i++) {
+        if (!php_sc_otext_u32(x, &v)) {
+            return false;
+        }
+        if (v != PHP_SC_OBJ_NOSLOT) {
+            if (!php_sc_ocls_slot_name(c, v, x->end, &name, &len)) {
+                return false;
+            }
+        } else {
+            if (!php_sc_otext_u32(x, &len) || PHP_SC_OLEFT(x->p, x->end) < len) {
+                return false;
+            }
+            name = (const char *) x->p;
+            x->p += len;
+        }
+        php_sc_otext_str(&x->s, name, len);
+        if (!php_sc_otext_value(x)) {
+            return false;
+        }
+    }
+    smart_str_appendc(&x->s, '}');
+    return true;
+}
+
 /* PHP_SC_O_ENUM: E:<length>:"<class>:<case>"; */
 static bool php_sc_otext_enum(php_sc_otext *x)
 {
@@ -430,6 +466,9 @@ static bool php_sc_otext_value(php_sc_otext *x)
             break;
         case PHP_SC_O_UOBJ:
             ok = php_sc_otext_uobj(x);
+            break;
+        case PHP_SC_O_SOBJ:
+            ok = php_sc_otext_sobj(x);
             break;
         case PHP_SC_O_ENUM:
             ok = php_sc_otext_enum(x);

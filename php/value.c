@@ -31,10 +31,12 @@
  *  - a resource: APCu's warning, nothing stored (inside an array it is
  *    serialize()'s int 0, as in APCu).
  *
- * Decode: the plain format and the object form's native decode run no
- * user code; serialized text goes to php_var_unserialize() as in APCu and
- * may run user code, and so does the object form when one of its classes
- * is not loaded or changed (php/otext.c).
+ * Decode: the plain format runs no user code; the object form's native
+ * decode runs the __unserialize() and __wakeup() calls unserialize()
+ * would, once the value is built; serialized text goes to
+ * php_var_unserialize() as in APCu and may run user code, and so does the
+ * object form when one of its classes is not loaded or changed
+ * (php/otext.c).
  *
  * Format and rules: docs/internals.md#php_value
  */
@@ -96,10 +98,16 @@ zend_result php_sc_value_encode(zval *value, php_sc_encoded *out)
             if (php_sc_obj_encode(value, out)) {
                 return SUCCESS;
             }
+            if (UNEXPECTED(EG(exception))) {
+                return FAILURE;   /* thrown by __serialize() / __sleep(), as in serialize() */
+            }
             return php_sc_serialized_encode(value, out);
         case IS_OBJECT:
             if (php_sc_obj_encode(value, out)) {
                 return SUCCESS;
+            }
+            if (UNEXPECTED(EG(exception))) {
+                return FAILURE;   /* thrown by __serialize() / __sleep(), as in serialize() */
             }
             return php_sc_serialized_encode(value, out);
         default: /* serialize() decides */

@@ -80,8 +80,9 @@ static zend_always_inline uint32_t php_sc_key_slot(zend_ulong h)
 #define PHP_SC_OBJ_VERSION 1
 /* A declared slot without a property, in a class's slot names. */
 #define PHP_SC_OBJ_NOSLOT UINT32_C(0xffffffff)
-/* What a class of the head is: a class, an enum, or one rebuilt by its
- * __unserialize() (php_sc_ocls_unser). */
+/* What a class of the head is: a class (its __wakeup(), if any, called
+ * once the value is built), an enum, or one rebuilt by its __unserialize()
+ * (php_sc_ocls_unser). */
 enum { PHP_SC_OCLS_CLASS = 0, PHP_SC_OCLS_ENUM = 1, PHP_SC_OCLS_UNSER = 2 };
 
 /* Tags of the object form's values (beside the scalar tags above). */
@@ -97,8 +98,12 @@ enum {
     PHP_SC_O_KSTR   = 0x28,   /* key: u32 length, bytes (keys also PHP_SC_K_I32/I64) */
     PHP_SC_O_ZARR   = 0x29,   /* zero-copy layout only: u32 position (from its header) of
                                  the pointer to an immutable array laid out there */
-    PHP_SC_O_UOBJ   = 0x2a    /* u32 class, u32 n, (key, scalar value) x n: an object
-                                 rebuilt by its __unserialize() from that array */
+    PHP_SC_O_UOBJ   = 0x2a,   /* u32 class, u32 n, (key, value) x n: an object rebuilt
+                                 by its __unserialize() from that array (the date
+                                 classes: scalar values only) */
+    PHP_SC_O_SOBJ   = 0x2b    /* u32 class, u32 n, then n x (u32 slot, value) or
+                                 (PHP_SC_OBJ_NOSLOT, u32 length, name, value): the
+                                 properties __sleep() named, in its order */
 };
 
 /* ---- little-endian helpers ----------------------------------------------- */

@@ -2,8 +2,8 @@
 object form: values it does not take go through serialize()
 --DESCRIPTION--
 Those values: internal classes such as DateInterval and ArrayObject, user
-subclasses of DateTimeImmutable, __serialize, __sleep, __wakeup,
-Serializable, dynamic properties without #[AllowDynamicProperties], a low
+subclasses of DateTimeImmutable, __serialize without __unserialize and the
+other way round, Serializable, dynamic properties without #[AllowDynamicProperties], a low
 serialize_precision, Closure.
 --INI--
 apc.enable_cli=1
@@ -12,11 +12,9 @@ error_reporting=-1
 <?php
 require __DIR__ . '/../lib/object-compare.inc';
 class WithSerialize { public $a = 1; public function __serialize(): array { echo "__serialize\n"; return ['a' => $this->a]; }
+    public function __wakeup() { echo "__wakeup\n"; } }
+class WithUnserialize { public $a = 1; public $b = 2;
     public function __unserialize(array $d): void { echo "__unserialize\n"; $this->a = $d['a']; } }
-class WithSleep { public $a = 1; public $b = 2; public function __sleep() { echo "__sleep\n"; return ['a']; } }
-class WithWakeup { public $a = 1; public function __wakeup() { echo "__wakeup\n"; } }
-class Parent_ { public function __wakeup() { echo "parent __wakeup\n"; } }
-class ChildOfWakeup extends Parent_ { public int $c = 3; }
 class Ser implements Serializable { public $a = 1; public function serialize() { return 'x'; } public function unserialize($s) { echo "Serializable::unserialize\n"; }
     public function __serialize(): array { return []; } public function __unserialize(array $d): void { echo "Ser __unserialize\n"; } }
 class NoDyn { public $a = 1; }
@@ -28,14 +26,12 @@ $cases = [
     'DateTimeImmutable subclass' => [new MyImmutable('2020-02-29 12:34:56.789', new DateTimeZone('Europe/Paris'))],
     'DateInterval' => new DateInterval('P1DT2H'),
     'ArrayObject subclass' => new MyArrayObject([1, 2]),
-    '__serialize' => new WithSerialize(),
-    '__sleep' => new WithSleep(),
-    '__wakeup' => [new WithWakeup()],
-    'parent __wakeup' => new ChildOfWakeup(),
+    '__serialize without __unserialize' => new WithSerialize(),
+    '__unserialize without __serialize' => [new WithUnserialize()],
     'Serializable' => new Ser(),
     'dynamic, not allowed' => $n,
     'user class over an internal one' => new MyArrayObject(),
-    'one refused object among plain ones' => [new stdClass(), new WithWakeup(), new stdClass()],
+    'one refused object among plain ones' => [new stdClass(), new WithSerialize(), new stdClass()],
     'SplObjectStorage' => new SplObjectStorage(),
 ];
 foreach ($cases as $label => $v) {
@@ -59,25 +55,15 @@ ArrayObject subclass: same
   serialized +1, stored +0
 __serialize
 __serialize
-__unserialize
-__unserialize
-__serialize
-__serialize
-__serialize: same
-  serialized +1, stored +0
-__sleep
-__sleep
-__sleep
-__sleep
-__sleep: same
-  serialized +1, stored +0
 __wakeup
 __wakeup
-__wakeup: same
+__serialize
+__serialize
+__serialize without __unserialize: same
   serialized +1, stored +0
-parent __wakeup
-parent __wakeup
-parent __wakeup: same
+__unserialize
+__unserialize
+__unserialize without __serialize: same
   serialized +1, stored +0
 Ser __unserialize
 Ser __unserialize
@@ -91,8 +77,12 @@ dynamic, not allowed: same
   serialized +1, stored +0
 user class over an internal one: same
   serialized +1, stored +0
+__serialize
+__serialize
 __wakeup
 __wakeup
+__serialize
+__serialize
 one refused object among plain ones: same
   serialized +1, stored +0
 SplObjectStorage: same

@@ -23,7 +23,8 @@ apc.enable_cli=1
 require __DIR__ . '/../lib/segment.inc';
 $seg = seg_dir() . '/seg';
 $keys = ['fetch', 'many', 'exists', 'entry', 'add', 'inc', 'dec', 'cas', 'info', 'del'];
-$prelude = 'class M { public $m; public function __wakeup() { echo "M::__wakeup\n"; } }
+$prelude = 'class M { public $m; public function __serialize(): array { return ["m" => $this->m]; }
+        public function __wakeup() { echo "M::__wakeup\n"; } }
     function fmt($v): string {
         if (is_object($v)) { return get_class($v) . json_encode(get_object_vars($v)); }
         if (!is_array($v)) { return var_export($v, true); }
@@ -32,7 +33,8 @@ $prelude = 'class M { public $m; public function __wakeup() { echo "M::__wakeup\
     function show(string $what, $v): void { echo $what, ": ", fmt($v), "\n"; }
 ';
 
-// serialize() text (M has __wakeup: not the object form), then "plain".
+// serialize() text (M has __serialize without __unserialize: not the
+// object form), then "plain".
 echo seg_php($seg, $prelude . '
     foreach (' . var_export($keys, true) . ' as $k) { $o = new M; $o->m = "MARK-$k-" . str_repeat("m", 40); apcu_store($k, $o); }
     apcu_store("plain", 7);
