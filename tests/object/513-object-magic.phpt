@@ -48,13 +48,13 @@ __sleep: missing, private, protected, parent names: same
   fetch: wakeup S1
   stored, native
 
-Notice: serialize(): "tag" is returned from __sleep() multiple times in %s on line %d
+%s: serialize(): "tag" is returned from __sleep() multiple times in %s on line %d
 
 Warning: serialize(): MgSleep::__sleep() should return an array only containing the names of instance-variables to serialize in %s on line %d
 
 Warning: serialize(): "7" returned as member variable from __sleep() but does not exist in %s on line %d
 
-Notice: apcu_store(): "tag" is returned from __sleep() multiple times in %s on line %d
+%s: apcu_store(): "tag" is returned from __sleep() multiple times in %s on line %d
 
 Warning: apcu_store(): MgSleep::__sleep() should return an array only containing the names of instance-variables to serialize in %s on line %d
 
