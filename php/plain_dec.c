@@ -2,7 +2,9 @@
  * php/plain_dec.c - the plain format's decoder (php/plain_dec.h):
  * SC_V_ARRAY data, written by php/plain_enc.c (possibly in another
  * process), back into a fresh request-local array that never points into
- * the bytes it came from.
+ * the bytes it came from. A repeated string value (PHP_SC_T_SREF, see
+ * PHP_SC_SRING) comes back as the zend_string made for its first
+ * occurrence, shared by refcount.
  *
  * Decode is defensive: every count and length is checked against the
  * bytes left, nesting is bounded, malformed input is refused with nothing
@@ -36,6 +38,8 @@ typedef struct php_sc_rbuf {
     const unsigned char *end;
     bool kc_ready;
     zend_string *kc[PHP_SC_KEYSLOTS]; /* see PHP_SC_KEYSLOTS */
+    size_t scount;                    /* string values counted (PHP_SC_SRING) */
+    zend_string *sring[PHP_SC_SRING]; /* entries < scount are set */
     php_sc_memo_in *memo;             /* NULL unless the memo form */
     bool in_ref;                  /* decoding the value of a ref */
 } php_sc_rbuf;
@@ -201,6 +205,27 @@ static zend_always_inline int php_sc_dec_key_str(php_sc_rbuf *r, int wide, uint3
     return 1;
 }
 
+/* A string value of n bytes at s, remembered in the ring when counted. */
+static zend_always_inline void php_sc_dec_str(php_sc_rbuf *r, const unsigned char *s, size_t n, zval *out)
+{
+    zend_string *str = zend_string_init_fast((const char *) s, n);
+
+    if (n >= PHP_SC_SRING_MIN) {
+        r->sring[r->scount++ & (PHP_SC_SRING - 1)] = str;
+    }
+    ZVAL_STR(out, str);
+}
+
+/* PHP_SC_T_SREF's entry at p (false: missing or not written yet). */
+static zend_always_inline bool php_sc_dec_sref(php_sc_rbuf *r, const unsigned char *p, zval *out)
+{
+    if (UNEXPECTED(p >= r->end || *p >= r->scount)) {
+        return false;
+    }
+    ZVAL_STR_COPY(out, r->sring[*p]);
+    return true;
+}
+
 static zend_result php_sc_dec_value(php_sc_rbuf *r, zval *out, uint32_t depth)
 {
     unsigned char tag;
@@ -260,8 +285,18 @@ static zend_result php_sc_dec_value(php_sc_rbuf *r, zval *out, uint32_t depth)
             if (!php_sc_dec_len(r, tag == PHP_SC_T_STR32, &n)) {
                 return FAILURE;
             }
-            ZVAL_STR(out, zend_string_init_fast((const char *) r->p, n));
+            if (tag == PHP_SC_T_STR8) {
+                php_sc_dec_str(r, r->p, n, out);
+            } else {
+                ZVAL_STR(out, zend_string_init_fast((const char *) r->p, n));
+            }
             r->p += n;
+            return SUCCESS;
+        case PHP_SC_T_SREF:
+            if (!php_sc_dec_sref(r, r->p, out)) {
+                return FAILURE;
+            }
+            r->p += 1;
             return SUCCESS;
         case PHP_SC_T_LIST:
         case PHP_SC_T_HASH: {
@@ -373,8 +408,13 @@ static zend_always_inline bool php_sc_dec_common_value(php_sc_rbuf *r, zval *out
         return true;
     }
     if (p[0] == PHP_SC_T_STR8 && (n = p[1]) <= left - 2) {
-        ZVAL_STR(out, zend_string_init_fast((const char *) p + 2, n));
+        php_sc_dec_str(r, p + 2, n, out);
         r->p = p + 2 + n;
+        return true;
+    }
+    if (p[0] == PHP_SC_T_SREF && p[1] < r->scount) {
+        ZVAL_STR_COPY(out, r->sring[p[1]]);
+        r->p = p + 2;
         return true;
     }
     return false;
@@ -529,6 +569,7 @@ zend_result php_sc_plain_decode_at(const unsigned char **p, const unsigned char 
     r.p = *p;
     r.end = end;
     r.kc_ready = 0;
+    r.scount = 0;
     r.memo = NULL;
     r.in_ref = false;
     if (r.p >= r.end || (*r.p != PHP_SC_T_LIST && *r.p != PHP_SC_T_HASH)) {
@@ -557,6 +598,7 @@ zend_result php_sc_plain_decode(const char *data, size_t len, zval *out)
     r.p = (const unsigned char *) data;
     r.end = r.p + len;
     r.kc_ready = 0;
+    r.scount = 0;
     r.memo = NULL;
     r.in_ref = false;
     if (*r.p == PHP_SC_T_MEMO) {

@@ -8,6 +8,8 @@
  * else (an object, a shared reference otherwise, a resource then, an
  * array too deep, a string or key longer than 4 GiB) is refused, and
  * php/value.c stores the value another way.
+ * A string value repeated within the value is written once and then as
+ * PHP_SC_T_SREF (the ring of php/value_fmt.h, PHP_SC_SRING).
  * Runs no user code.
  *
  * Format and rules: docs/internals.md#php_value
@@ -23,12 +25,26 @@
 ZEND_TSRMLS_CACHE_EXTERN()
 #endif
 
+/* A string value met (PHP_SC_SRING): its hash as the memo keys it, the
+ * string (borrowed: the value being stored holds it) and its sequence number. */
+typedef struct php_sc_smemo {
+    uint64_t h;
+    zend_string *s;
+    size_t seq;
+} php_sc_smemo;
+
 typedef struct php_sc_wbuf {
     char *buf;
     size_t len;
     size_t cap;
     bool kc_ready;
     zend_string *kc[PHP_SC_KEYSLOTS];
+    /* string values written (PHP_SC_SRING): the count, and the memo,
+     * whose entries are set where their bit in sm_used is (so that the
+     * table needs no clearing) */
+    size_t scount;
+    uint64_t sm_used[PHP_SC_SMEMO / 64];
+    php_sc_smemo sm[PHP_SC_SMEMO];
     /* memo form only: arrays and references seen, by address -> id */
     HashTable *memo_arrays;
     HashTable *memo_refs;
@@ -170,6 +186,67 @@ static zend_always_inline int php_sc_put_key(php_sc_wbuf *w, zend_string *key, u
     return PHP_SC_ENC_OK;
 }
 
+/* The memo's key for n >= 2 bytes at s: their length and first and last
+ * (up to) 8 bytes, mixed. Equal strings get equal keys; the string itself
+ * (it may sit in memory shared with other processes) is only read. */
+static zend_always_inline uint64_t php_sc_smemo_key(const char *s, size_t n)
+{
+    uint64_t a, b;
+
+    if (n >= 8) {
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+    } else if (n >= 4) {
+        uint32_t x, y;
+        memcpy(&x, s, 4);
+        memcpy(&y, s + n - 4, 4);
+        a = x;
+        b = y;
+    } else {
+        uint16_t x;
+        memcpy(&x, s, 2);
+        a = x;
+        b = (unsigned char) s[n - 1];
+    }
+    return (a ^ ((b << 29) | (b >> 35)) ^ (uint64_t) n) * UINT64_C(0x9e3779b97f4a7c15);
+}
+
+/* A string value: PHP_SC_T_SREF when it equals one of the last
+ * PHP_SC_SRING counted strings, else its bytes (counted when long enough). */
+static zend_always_inline int php_sc_put_str(php_sc_wbuf *w, zend_string *s)
+{
+    size_t n = ZSTR_LEN(s);
+    uint64_t h;
+    uint32_t slot;
+    php_sc_smemo *e;
+    char *p;
+
+    if (n < PHP_SC_SRING_MIN || n > UINT8_MAX) {
+        return php_sc_put_bytes(w, ZSTR_VAL(s), n, PHP_SC_T_STR8, PHP_SC_T_STR32);
+    }
+    h = php_sc_smemo_key(ZSTR_VAL(s), n);
+    slot = (uint32_t) (h >> (64 - PHP_SC_SMEMO_BITS));
+    e = &w->sm[slot];
+    if ((w->sm_used[slot >> 6] >> (slot & 63) & 1) && e->h == h && w->scount - e->seq <= PHP_SC_SRING
+            && (e->s == s || zend_string_equal_content(e->s, s))) {
+        p = php_sc_wbuf_reserve(w, 2);
+        p[0] = (char) PHP_SC_T_SREF;
+        p[1] = (char) (uint8_t) (e->seq & (PHP_SC_SRING - 1));
+        w->len += 2;
+        return PHP_SC_ENC_OK;
+    }
+    w->sm_used[slot >> 6] |= UINT64_C(1) << (slot & 63);
+    e->h = h;
+    e->s = s;
+    e->seq = w->scount++;
+    p = php_sc_wbuf_reserve(w, 2 + n);
+    p[0] = (char) PHP_SC_T_STR8;
+    p[1] = (char) (uint8_t) n;
+    memcpy(p + 2, ZSTR_VAL(s), n);
+    w->len += 2 + n;
+    return PHP_SC_ENC_OK;
+}
+
 static int php_sc_enc_array(php_sc_wbuf *w, HashTable *ht, uint32_t depth);
 
 static int php_sc_enc_zval(php_sc_wbuf *w, zval *zv, uint32_t depth)
@@ -199,7 +276,7 @@ again:
             return PHP_SC_ENC_OK;
         }
         case IS_STRING:
-            return php_sc_put_bytes(w, Z_STRVAL_P(zv), Z_STRLEN_P(zv), PHP_SC_T_STR8, PHP_SC_T_STR32);
+            return php_sc_put_str(w, Z_STR_P(zv));
         case IS_ARRAY:
             return php_sc_enc_array(w, Z_ARRVAL_P(zv), depth + 1);
         case IS_REFERENCE:
@@ -304,6 +381,8 @@ bool php_sc_plain_encode_append(HashTable *ht, char **buf, size_t *len, size_t *
     w.len = *len;
     w.cap = *cap;
     w.kc_ready = 0;
+    w.scount = 0;
+    memset(w.sm_used, 0, sizeof(w.sm_used));
     w.memo_arrays = NULL;
     w.memo_refs = NULL;
     w.max_depth = 0;
@@ -325,6 +404,8 @@ bool php_sc_plain_encode(HashTable *ht, php_sc_encoded *out)
 
     w.len = 0;
     w.kc_ready = 0;
+    w.scount = 0;
+    memset(w.sm_used, 0, sizeof(w.sm_used));
     w.memo_arrays = NULL;
     w.memo_refs = NULL;
     w.max_depth = 0;
@@ -340,6 +421,8 @@ bool php_sc_plain_encode(HashTable *ht, php_sc_encoded *out)
         w.memo_refs = &refs;
         w.len = 0;
         w.kc_ready = 0;
+        w.scount = 0;
+        memset(w.sm_used, 0, sizeof(w.sm_used));
         php_sc_put_u8(&w, PHP_SC_T_MEMO);
         rc = php_sc_enc_array(&w, ht, 1);
         zend_hash_destroy(&arrays);

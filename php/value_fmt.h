@@ -2,7 +2,8 @@
  * php/value_fmt.h - the byte formats' building blocks, shared by the
  * codecs of the glue's value encoding (php/value.c and the modules it
  * calls): what an encoder hands the store (php_sc_encoded), the tags of
- * the plain format (php/plain_enc.c, php/plain_dec.c) and of the object
+ * the plain format (php/plain_enc.c, php/plain_dec.c; with its key slots
+ * and string value ring) and of the object
  * form (php/object.c), and the little-endian helpers. Header only.
  */
 #ifndef SHARDCACHE_VALUE_FMT_H
@@ -48,6 +49,7 @@ enum {
     PHP_SC_T_REFID  = 0x0c,   /* memo form only: id:u32, the same reference again */
     PHP_SC_T_ARRID  = 0x0d,   /* memo form only: id:u32, the same array again */
     PHP_SC_T_MEMO   = 0x0e,   /* first byte of the memo form, then one array */
+    PHP_SC_T_SREF   = 0x0f,   /* idx:u8, a string value again (see PHP_SC_SRING) */
 
     PHP_SC_K_I32    = 0x10,
     PHP_SC_K_I64    = 0x11,
@@ -71,6 +73,25 @@ static zend_always_inline uint32_t php_sc_key_slot(zend_ulong h)
 {
     return (uint32_t) ((h ^ (h >> 16)) & (PHP_SC_KEYSLOTS - 1));
 }
+
+/* String value ring: string values repeat too (the same 'GET', handler
+ * names, patterns in every row). Every string value written as
+ * PHP_SC_T_STR8 with a length of at least PHP_SC_SRING_MIN takes the next
+ * sequence number s; encoder and decoder count them identically, and the
+ * decoder keeps the string it made for s in ring entry s % PHP_SC_SRING.
+ * A later value equal to one of the last PHP_SC_SRING such strings is
+ * written as PHP_SC_T_SREF + its entry: decode then costs a refcount and
+ * the rows share that zend_string, as APCu's fetch gives them. A PHP_SC_T_SREF
+ * takes no sequence number; an entry not yet written (idx >= count) is
+ * refused. The ring holds borrowed pointers: strings of the value being
+ * built, alive for the whole call (on failure nothing is looked up any more).
+ * The encoder finds repeats through a direct-mapped table of
+ * PHP_SC_SMEMO entries keyed by the string's length and first and last
+ * bytes (php/plain_enc.c); a collision only costs a repeat written in full. */
+#define PHP_SC_SRING 256
+#define PHP_SC_SRING_MIN 2
+#define PHP_SC_SMEMO_BITS 7
+#define PHP_SC_SMEMO (1u << PHP_SC_SMEMO_BITS)
 
 /* ---- the object form (php/object.c describes it) ------------------------ */
 
