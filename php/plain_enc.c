@@ -212,8 +212,11 @@ static zend_always_inline uint64_t php_sc_smemo_key(const char *s, size_t n)
 }
 
 /* A string value: PHP_SC_T_SREF when it equals one of the last
- * PHP_SC_SRING counted strings, else its bytes (counted when long enough). */
-static zend_always_inline int php_sc_put_str(php_sc_wbuf *w, zend_string *s)
+ * PHP_SC_SRING counted strings, else its bytes (counted when long enough).
+ * Values of the top array (depth 1) are counted but neither looked up nor
+ * remembered: repeats live in rows (nested arrays), and a flat array of
+ * distinct strings then pays nothing for the memo. */
+static zend_always_inline int php_sc_put_str(php_sc_wbuf *w, zend_string *s, uint32_t depth)
 {
     size_t n = ZSTR_LEN(s);
     uint64_t h;
@@ -222,6 +225,10 @@ static zend_always_inline int php_sc_put_str(php_sc_wbuf *w, zend_string *s)
     char *p;
 
     if (n < PHP_SC_SRING_MIN || n > UINT8_MAX) {
+        return php_sc_put_bytes(w, ZSTR_VAL(s), n, PHP_SC_T_STR8, PHP_SC_T_STR32);
+    }
+    if (depth < 2) {
+        w->scount++;   /* numbered as the decoder numbers it */
         return php_sc_put_bytes(w, ZSTR_VAL(s), n, PHP_SC_T_STR8, PHP_SC_T_STR32);
     }
     h = php_sc_smemo_key(ZSTR_VAL(s), n);
@@ -276,7 +283,7 @@ again:
             return PHP_SC_ENC_OK;
         }
         case IS_STRING:
-            return php_sc_put_str(w, Z_STR_P(zv));
+            return php_sc_put_str(w, Z_STR_P(zv), depth);
         case IS_ARRAY:
             return php_sc_enc_array(w, Z_ARRVAL_P(zv), depth + 1);
         case IS_REFERENCE:

@@ -4,6 +4,7 @@ Copied arrays hand back one shared string for a repeated string value
 A string value that repeats within one stored array (literals, and equal
 strings built apart) is written once; each fetch makes it once and the
 rows share it, as APCu's fetch does (debug_zval_dump shows the refcount).
+Only values inside nested arrays are shared, not the top array's own.
 Strings of one byte, strings over 255 bytes and repeats further apart than
 the decoder's ring of 256 strings still come back equal, in lists, hashes,
 nested arrays and arrays holding PHP references.
@@ -50,10 +51,19 @@ for ($i = 0; $i < 300; $i++) {
 $far[] = 'first';
 $far[] = 'second';
 $far[] = 'distinct-299';
+$far = ['rows' => $far];
 var_dump(apcu_store('far', $far), apcu_fetch('far') === $far);
-$f = apcu_fetch('far');
+$f = apcu_fetch('far')['rows'];
 debug_zval_dump($f[302]);
 debug_zval_dump($f[304]);
+
+// The top array's own values are not shared (a flat array of distinct
+// strings pays nothing for the memo); its rows' values are.
+$flat = ['top', 'top', ['top', 'top']];
+var_dump(apcu_store('flat', $flat));
+$g = apcu_fetch('flat');
+debug_zval_dump($g[1]);
+debug_zval_dump($g[2][1]);
 
 // PHP references in the array (the memo form).
 $r = ['a' => 'shared', 'b' => 'shared', 'n' => ['shared', 'other', 'other']];
@@ -81,6 +91,9 @@ bool(true)
 bool(true)
 string(5) "first" refcount(2)
 string(12) "distinct-299" refcount(3)
+bool(true)
+string(3) "top" refcount(2)
+string(3) "top" refcount(3)
 bool(true)
 bool(true)
 string(7) "changed"
