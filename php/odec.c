@@ -380,6 +380,22 @@ static zend_always_inline bool php_sc_odec_dyn(php_sc_odec *d, zend_object *obj,
     return true;
 }
 
+/* A declared property's value into slot (NULL before); pi its property,
+ * whose type, if it has one, a reference there takes as a source. */
+static zend_always_inline bool php_sc_odec_typed(php_sc_odec *d, zval *slot, zend_property_info *pi)
+{
+    if (!ZEND_TYPE_IS_SET(pi->type)) {
+        pi = NULL;
+    }
+    if (!php_sc_odec_value(d, slot, pi)) {
+        return false;
+    }
+    if (pi && Z_ISREF_P(slot)) {
+        ZEND_REF_ADD_TYPE_SOURCE(Z_REF_P(slot), pi);
+    }
+    return true;
+}
+
 static bool php_sc_odec_object(php_sc_odec *d, zval *out, zend_property_info *info)
 {
     uint32_t cidx, ndecl, ndyn, i;
@@ -425,14 +441,8 @@ static bool php_sc_odec_object(php_sc_odec *d, zval *out, zend_property_info *in
         if (sc == 0) {
             return false;
         }
-        if (!ZEND_TYPE_IS_SET(pi->type)) {
-            pi = NULL;
-        }
-        if (!php_sc_odec_value(d, slot, pi)) {
+        if (!php_sc_odec_typed(d, slot, pi)) {
             return false;
-        }
-        if (pi && Z_ISREF_P(slot)) {
-            ZEND_REF_ADD_TYPE_SOURCE(Z_REF_P(slot), pi);
         }
     }
     if (ndyn && !php_sc_odec_dyn(d, obj, ndyn)) {
@@ -458,30 +468,46 @@ static void php_sc_odec_drop_tmp(php_sc_odec *d, zval *data)
     ZVAL_NULL(data);
 }
 
+/* The class index at d->p (of the given kind), one level deeper, and a new
+ * object of that class made without its constructor at out (a target,
+ * counted as made); NULL when the bytes or the depth say no. */
+static zend_always_inline zend_object *php_sc_odec_new_object(php_sc_odec *d, zval *out, zend_property_info *info,
+                                                              uint8_t kind, php_sc_ocls_in **cls)
+{
+    uint32_t cidx;
+    php_sc_ocls_in *c;
+    zend_object *obj;
+
+    if (!php_sc_odec_u32(d, &cidx) || cidx >= d->h->ncls) {
+        return NULL;
+    }
+    c = &d->h->cls[cidx];
+    if (c->kind != kind || ++d->depth > PHP_SC_VALUE_MAX_DEPTH) {
+        return NULL;
+    }
+    if (!php_sc_odec_push(d, out, info) || object_init_ex(out, c->ce) != SUCCESS) {
+        return NULL;
+    }
+    obj = Z_OBJ_P(out);
+    ZEND_ASSERT(d->nmade < d->nt);   /* at most one per target */
+    d->made[d->nmade++] = obj;
+    *cls = c;
+    return obj;
+}
+
 /* PHP_SC_O_UOBJ: the object made without its constructor, its array read
  * and its __unserialize() call delayed, as unserialize() does. A date
  * class's value that is not a scalar: false (the text path gives what
  * unserialize() gives). */
 static zend_never_inline bool php_sc_odec_unser(php_sc_odec *d, zval *out, zend_property_info *info)
 {
-    uint32_t cidx;
     php_sc_ocls_in *c;
-    zend_object *obj;
+    zend_object *obj = php_sc_odec_new_object(d, out, info, PHP_SC_OCLS_UNSER, &c);
     zval data, *val;
 
-    if (!php_sc_odec_u32(d, &cidx) || cidx >= d->h->ncls) {
+    if (!obj) {
         return false;
     }
-    c = &d->h->cls[cidx];
-    if (c->kind != PHP_SC_OCLS_UNSER || ++d->depth > PHP_SC_VALUE_MAX_DEPTH) {
-        return false;
-    }
-    if (!php_sc_odec_push(d, out, info) || object_init_ex(out, c->ce) != SUCCESS) {
-        return false;
-    }
-    obj = Z_OBJ_P(out);
-    ZEND_ASSERT(d->nmade < d->nt);   /* at most one per target */
-    d->made[d->nmade++] = obj;
     ZVAL_NULL(&data);
     if (!php_sc_odec_array(d, &data, false)) {
         php_sc_odec_drop_tmp(d, &data);
@@ -525,14 +551,8 @@ static bool php_sc_odec_sprop(php_sc_odec *d, zend_object *obj)
             zval_ptr_dtor(slot);
         }
         ZVAL_NULL(slot);
-        if (!ZEND_TYPE_IS_SET(pi->type)) {
-            pi = NULL;
-        }
-        if (!php_sc_odec_value(d, slot, pi)) {
+        if (!php_sc_odec_typed(d, slot, pi)) {
             return false;
-        }
-        if (pi && Z_ISREF_P(slot)) {
-            ZEND_REF_ADD_TYPE_SOURCE(Z_REF_P(slot), pi);
         }
         return true;
     }
@@ -552,23 +572,13 @@ static bool php_sc_odec_sprop(php_sc_odec *d, zend_object *obj)
  * named; its __wakeup() delayed, as unserialize() does. */
 static zend_never_inline bool php_sc_odec_sobj(php_sc_odec *d, zval *out, zend_property_info *info)
 {
-    uint32_t cidx, n, i;
+    uint32_t n, i;
     php_sc_ocls_in *c;
-    zend_object *obj;
+    zend_object *obj = php_sc_odec_new_object(d, out, info, PHP_SC_OCLS_CLASS, &c);
 
-    if (!php_sc_odec_u32(d, &cidx) || cidx >= d->h->ncls) {
+    if (!obj) {
         return false;
     }
-    c = &d->h->cls[cidx];
-    if (c->kind != PHP_SC_OCLS_CLASS || ++d->depth > PHP_SC_VALUE_MAX_DEPTH) {
-        return false;
-    }
-    if (!php_sc_odec_push(d, out, info) || object_init_ex(out, c->ce) != SUCCESS) {
-        return false;
-    }
-    obj = Z_OBJ_P(out);
-    ZEND_ASSERT(d->nmade < d->nt);   /* at most one per target */
-    d->made[d->nmade++] = obj;
     if (!php_sc_odec_u32(d, &n) || n > PHP_SC_OLEFT(d->p, d->end)) {
         return false;
     }

@@ -851,6 +851,20 @@ static void php_sc_oenc_unkeep(php_sc_oenc *e)
     e->nkept = e->keptcap = 0;
 }
 
+/* Drops what a walk wrote and starts e afresh with the same settings. */
+static void php_sc_oenc_restart(php_sc_oenc *e, php_sc_obj_zc_hook zc, void *zc_ctx, bool not_plain,
+                                bool no_shared_refs)
+{
+    zend_hash_destroy(&e->memo);
+    if (e->buf) {
+        efree(e->buf);
+    }
+    if (e->cls) {
+        efree(e->cls);
+    }
+    php_sc_oenc_start(e, zc, zc_ctx, not_plain, no_shared_refs);
+}
+
 /* The walk met an object that runs user code when stored, before any ran:
  * a dry walk (calling none) checks the rest, then the real walk calls
  * them. Failing after they ran (what __serialize() returned is not taken,
@@ -862,27 +876,13 @@ static bool php_sc_oenc_again(php_sc_oenc *e, zval *value, bool not_plain)
     bool no_shared_refs = e->no_shared_refs, ok;
 
     ZEND_ASSERT(!zc && !e->dry && !e->checked);   /* php_sc_oenc_magic restarts only these */
-    zend_hash_destroy(&e->memo);
-    if (e->buf) {
-        efree(e->buf);
-    }
-    if (e->cls) {
-        efree(e->cls);
-    }
-    php_sc_oenc_start(e, zc, zc_ctx, not_plain, no_shared_refs);
+    php_sc_oenc_restart(e, zc, zc_ctx, not_plain, no_shared_refs);
     e->dry = true;
     ok = php_sc_oenc_value(e, value);
     if (!ok) {
         return false;
     }
-    zend_hash_destroy(&e->memo);
-    if (e->buf) {
-        efree(e->buf);
-    }
-    if (e->cls) {
-        efree(e->cls);
-    }
-    php_sc_oenc_start(e, zc, zc_ctx, not_plain, no_shared_refs);
+    php_sc_oenc_restart(e, zc, zc_ctx, not_plain, no_shared_refs);
     e->checked = true;
     return php_sc_oenc_value(e, value);
 }
