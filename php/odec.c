@@ -495,6 +495,23 @@ static zend_always_inline zend_object *php_sc_odec_new_object(php_sc_odec *d, zv
     return obj;
 }
 
+/* A date class's __unserialize(data) made at once (data released); an
+ * exception (bytes a date does not take) fails the native build, and the
+ * text path gives what unserialize() gives. */
+static zend_never_inline bool php_sc_odec_date_now(php_sc_odec *d, php_sc_ocls_in *c, zend_object *obj, zval *data)
+{
+    bool ok = true;
+
+    zend_call_known_instance_method_with_1_params(c->ce->__unserialize, obj, NULL, data);
+    if (UNEXPECTED(EG(exception))) {
+        zend_clear_exception();
+        ok = false;
+    }
+    zval_ptr_dtor(data);
+    d->depth--;
+    return ok;
+}
+
 /* PHP_SC_O_UOBJ: the object made without its constructor, its array read
  * and its __unserialize() call delayed, as unserialize() does. A date
  * class's value that is not a scalar: false (the text path gives what
@@ -523,6 +540,12 @@ static zend_never_inline bool php_sc_odec_unser(php_sc_odec *d, zval *out, zend_
                 return false;
             }
         } ZEND_HASH_FOREACH_END();
+        /* No user call delayed yet: none can see this object before its
+         * call in either order, and the date classes' own __unserialize
+         * runs no user code, so it runs now (its array freed at once). */
+        if (d->ncalls == 0) {
+            return php_sc_odec_date_now(d, c, obj, &data);
+        }
     }
     php_sc_odec_delay(d, obj, &data);
     d->depth--;
