@@ -222,7 +222,7 @@ done
 for f in "${sources[@]}" "${headers[@]}"; do
     case "$f" in php/debug.h) continue ;; esac
     grep -q 'ZEND_ASSERT(' "$f" || continue
-    quoted_includes "$f" | grep -qxE '(php/)?debug\.h|php_shardcache\.h' \
+    grep -qxE '(php/)?debug\.h|php_shardcache\.h' <<<"$(quoted_includes "$f")" \
         || problem "$f asserts (ZEND_ASSERT) but includes neither php/debug.h nor php_shardcache.h: the debug build would not check it"
 done
 

@@ -134,7 +134,7 @@ case "$(echo "$who" | head -n 1)" in
     *) abort "whoami.php failed: $who" ;;
 esac
 echo "fpm-abuse: cache: $(echo "$who" | sed -n 2p)"
-echo "$who" | grep -q 'enabled=1' || abort "the cache is not enabled in php-fpm"
+grep -q 'enabled=1' <<<"$who" || abort "the cache is not enabled in php-fpm"
 
 # ---- load + killer ----------------------------------------------------------
 wrk_out="$WEB_TMP/wrk.out"
@@ -320,8 +320,8 @@ if [ -n "$STUCK_PIDS" ]; then
         echo "$master_bt"
         # FPM's own scoreboard spinlock: sched_yield on top, called from the
         # php-fpm executable ("in ?? ()" with no "from <library>").
-        if echo "$master_bt" | grep -qE '^#0 .*sched_yield' \
-            && echo "$master_bt" | grep -E '^#1 ' | grep -v ' from /' | grep -q .; then
+        if grep -qE '^#0 .*sched_yield' <<<"$master_bt" \
+            && [ -n "$(grep -E '^#1 ' <<<"$master_bt" | grep -v ' from /')" ]; then
             FPM_MASTER_SPIN=1
         fi
     fi

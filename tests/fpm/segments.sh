@@ -166,7 +166,7 @@ start_fpm || abort "php-fpm did not start"
     else
         # php.ini names no segment: the master made the anonymous one (for
         # pools without a named segment); these workers left it for their file.
-        [ -n "$maps" ] && [ -n "$wmaps" ] && ! echo "$wmaps" | grep -q dev/zero
+        [ -n "$maps" ] && [ -n "$wmaps" ] && ! grep -q dev/zero <<<"$wmaps"
         sc_check "master$SFX" $? "master: ${maps:-none}; worker: ${wmaps:-none}"
     fi
     
@@ -232,8 +232,8 @@ case "$wa" in "user=sc-pool-a enabled=1 segment=anonymous, private to this proce
 sc_check "squat-refused" "$ok" "pool a: $wa; pool b: $wb"
 # (the workers' warnings reach the master's log through catch_workers_output)
 log="$(tail -n "+$log_from" "$WEB_TMP/php-fpm.log")"
-echo "$log" | grep -q "pool a.*$SEG_A is owned by uid $xuid.*private anonymous segment instead" \
-    && echo "$log" | grep -q "pool b.*$SEG_B is not a regular file.*private anonymous segment instead"
+grep -q "pool a.*$SEG_A is owned by uid $xuid.*private anonymous segment instead" <<<"$log" \
+    && grep -q "pool b.*$SEG_B is not a regular file.*private anonymous segment instead" <<<"$log"
 sc_check "squat-logged" $? "$(echo "$log" | grep -c 'private anonymous segment instead') refusals in php-fpm's log"
 ga="$(all_workers a 'op=storefetch&k=mine&v=a-value')"; gb="$(all_workers b 'op=storefetch&k=mine&v=b-value')"
 gp="$(all_workers a 'op=fetch&k=planted')"

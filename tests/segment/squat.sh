@@ -125,7 +125,7 @@ attempt() {
     after="$(digest "$SEG")"
     local ok=1
     if [ "$rc" -eq 0 ] && [ "$(echo "$out" | tail -n 1)" = "$WORKS" ] && [ "$before" = "$after" ] \
-        && echo "$out" | grep -q "Warning: PHP Startup: shardcache: .*$reason.*this process uses a private anonymous segment instead"; then
+        && grep -q "Warning: PHP Startup: shardcache: .*$reason.*this process uses a private anonymous segment instead" <<<"$out"; then
         ok=0
     fi
     sc_check "$name" "$ok" "exit $rc; $(echo "$out" | tr '\n' ' ' | sed "s|$SHM|SHM|g"); path before: ${before:-none}; after: ${after:-none}"
@@ -166,7 +166,7 @@ attempt "valid-segment (victim: segment_mode 0600)" "$owned"
 attempt "valid-segment (victim: segment_mode 0660)" "$owned" -d shardcache.segment_mode=0660
 before="$(digest "$SEG")"
 out="$(php_as "$VICTIM" -g "$SHARED" -d "shardcache.segment=$TPL" -d shardcache.segment_mode=0660 -r "$VCODE")"
-[ "$(echo "$out" | tail -n 1)" = "$WORKS" ] && echo "$out" | grep -q "$owned" && [ "$(digest "$SEG")" = "$before" ]
+[ "$(echo "$out" | tail -n 1)" = "$WORKS" ] && grep -q "$owned" <<<"$out" && [ "$(digest "$SEG")" = "$before" ]
 sc_check "valid-segment (victim: segment_mode 0660, group $SHARED)" $? "$(echo "$out" | tr '\n' ' ' | sed "s|$SHM|SHM|g")"
 seen="$(php_as "$ATTACKER" -g "$SHARED" -d "shardcache.segment=$SEG" -d shardcache.segment_mode=0660 \
     -r 'var_dump(apcu_fetch("planted"), apcu_fetch("secret"), apcu_cache_info()["num_entries"]);' | tr '\n' ' ')"
