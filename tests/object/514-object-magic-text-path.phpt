@@ -79,7 +79,7 @@ __sleep not returning an array: same
 
 Warning: serialize(): MgSleep::__sleep() should return an array only containing the names of instance-variables to serialize in %s on line %d
 
-Notice: unserialize(): Error at offset 19 of 78 bytes in %s on line %d
+%s: unserialize(): Error at offset 19 of 78 bytes in %s on line %d
 
 Warning: apcu_store(): MgSleep::__sleep() should return an array only containing the names of instance-variables to serialize in %s on line %d
 
