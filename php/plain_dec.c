@@ -412,8 +412,7 @@ static zend_always_inline bool php_sc_dec_common_value(php_sc_rbuf *r, zval *out
         r->p = p + 2 + n;
         return true;
     }
-    if (p[0] == PHP_SC_T_SREF && p[1] < r->scount) {
-        ZVAL_STR_COPY(out, r->sring[p[1]]);
+    if (p[0] == PHP_SC_T_SREF && php_sc_dec_sref(r, p + 1, out)) {
         r->p = p + 2;
         return true;
     }

@@ -379,20 +379,27 @@ static int php_sc_enc_array(php_sc_wbuf *w, HashTable *ht, uint32_t depth)
     return PHP_SC_ENC_OK;
 }
 
+/* A walk's buffer at its start: nothing written, no string or key
+ * remembered, no memo (the memo form sets its own). */
+static void php_sc_wbuf_start(php_sc_wbuf *w, char *buf, size_t len, size_t cap)
+{
+    w->buf = buf;
+    w->len = len;
+    w->cap = cap;
+    w->kc_ready = 0;
+    w->scount = 0;
+    memset(w->sm_used, 0, sizeof(w->sm_used));
+    w->memo_arrays = NULL;
+    w->memo_refs = NULL;
+    w->max_depth = 0;
+}
+
 bool php_sc_plain_encode_append(HashTable *ht, char **buf, size_t *len, size_t *cap, uint32_t *depth)
 {
     php_sc_wbuf w;
     int rc;
 
-    w.buf = *buf;
-    w.len = *len;
-    w.cap = *cap;
-    w.kc_ready = 0;
-    w.scount = 0;
-    memset(w.sm_used, 0, sizeof(w.sm_used));
-    w.memo_arrays = NULL;
-    w.memo_refs = NULL;
-    w.max_depth = 0;
+    php_sc_wbuf_start(&w, *buf, *len, *cap);
     rc = php_sc_enc_array(&w, ht, 1);
     *depth = w.max_depth;
     *buf = w.buf;
@@ -407,29 +414,19 @@ bool php_sc_plain_encode_append(HashTable *ht, char **buf, size_t *len, size_t *
 bool php_sc_plain_encode(HashTable *ht, php_sc_encoded *out)
 {
     php_sc_wbuf w;
+    size_t cap = 32 + (size_t) zend_hash_num_elements(ht) * 16;
     int rc;
 
-    w.len = 0;
-    w.kc_ready = 0;
-    w.scount = 0;
-    memset(w.sm_used, 0, sizeof(w.sm_used));
-    w.memo_arrays = NULL;
-    w.memo_refs = NULL;
-    w.max_depth = 0;
-    w.cap = 32 + (size_t) zend_hash_num_elements(ht) * 16;
-    w.buf = emalloc(w.cap);
+    php_sc_wbuf_start(&w, emalloc(cap), 0, cap);
     rc = php_sc_enc_array(&w, ht, 1);
     if (rc == PHP_SC_ENC_MEMO) {
         /* Shared references: again, keeping identities. */
         HashTable arrays, refs;
         zend_hash_init(&arrays, 8, NULL, NULL, 0);
         zend_hash_init(&refs, 8, NULL, NULL, 0);
+        php_sc_wbuf_start(&w, w.buf, 0, w.cap);
         w.memo_arrays = &arrays;
         w.memo_refs = &refs;
-        w.len = 0;
-        w.kc_ready = 0;
-        w.scount = 0;
-        memset(w.sm_used, 0, sizeof(w.sm_used));
         php_sc_put_u8(&w, PHP_SC_T_MEMO);
         rc = php_sc_enc_array(&w, ht, 1);
         zend_hash_destroy(&arrays);

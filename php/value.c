@@ -55,6 +55,21 @@
 ZEND_TSRMLS_CACHE_EXTERN()
 #endif
 
+/* An array that is not plain, or an object: the object form where it
+ * takes the value, else serialize() or the third-party serializer. An
+ * exception thrown by __serialize() or __sleep() fails the store, as it
+ * fails serialize(). */
+static zend_result php_sc_value_encode_graph(zval *value, php_sc_encoded *out)
+{
+    if (php_sc_obj_encode(value, out)) {
+        return SUCCESS;
+    }
+    if (UNEXPECTED(EG(exception))) {
+        return FAILURE;
+    }
+    return php_sc_serialized_encode(value, out);
+}
+
 zend_result php_sc_value_encode(zval *value, php_sc_encoded *out)
 {
     memset(out, 0, sizeof(*out));
@@ -95,21 +110,9 @@ zend_result php_sc_value_encode(zval *value, php_sc_encoded *out)
             }
             /* Objects or shared references inside: the object form keeps
              * them as unserialize() would give them back. */
-            if (php_sc_obj_encode(value, out)) {
-                return SUCCESS;
-            }
-            if (UNEXPECTED(EG(exception))) {
-                return FAILURE;   /* thrown by __serialize() / __sleep(), as in serialize() */
-            }
-            return php_sc_serialized_encode(value, out);
+            return php_sc_value_encode_graph(value, out);
         case IS_OBJECT:
-            if (php_sc_obj_encode(value, out)) {
-                return SUCCESS;
-            }
-            if (UNEXPECTED(EG(exception))) {
-                return FAILURE;   /* thrown by __serialize() / __sleep(), as in serialize() */
-            }
-            return php_sc_serialized_encode(value, out);
+            return php_sc_value_encode_graph(value, out);
         default: /* serialize() decides */
             return php_sc_serialized_encode(value, out);
     }
