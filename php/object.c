@@ -29,8 +29,12 @@
  * __wakeup() are called once the value is built, in the order
  * unserialize() delays them to; an exception stops the rest (their
  * objects get no destructor call) and fails the fetch, as it fails
- * unserialize(). A class with __serialize() but no __unserialize() or
- * the other way round, Serializable, one object of any other class (a
+ * unserialize(). A user class with __unserialize() and neither
+ * __serialize() nor __sleep() is kept as the array of properties
+ * serialize() writes (mangled names), given to its __unserialize() as
+ * unserialize() gives it; no user code runs at its store. A class with
+ * __serialize() but no __unserialize(), with __unserialize() and
+ * __sleep(), Serializable, one object of any other class (a
  * subclass of the date classes, DateInterval, ArrayObject, Closure, ...)
  * sends the whole value to serialize(); so does
  * apc.serializer set to a third-party serializer other than igbinary

@@ -62,6 +62,37 @@ static zend_always_inline uint64_t php_sc_fnv_u64(uint64_t h, uint64_t v)
     return php_sc_fnv(h, &v, sizeof(v));
 }
 
+/* php_sc_ocls_compute for a user class with __serialize() or
+ * __unserialize() (h: the hash so far). Kept as its __serialize() array,
+ * or (__unserialize() alone) as the array of properties serialize()
+ * writes, and rebuilt by __unserialize(): the class itself does not shape
+ * the result, its name and parents are the fingerprint. __serialize()
+ * alone (unserialize() sets properties from its array), and
+ * __unserialize() with __sleep(): 0, left to serialize(). */
+static uint64_t php_sc_ocls_compute_unser(zend_class_entry *ce, uint64_t h)
+{
+    zend_class_entry *c;
+
+    if (!ce->__unserialize) {
+        return 0;
+    }
+    if (!ce->__serialize) {
+#if PHP_VERSION_ID >= 80400
+        if (ce->num_hooked_props) {
+            return 0;
+        }
+#endif
+        if (zend_hash_exists(&ce->function_table, ZSTR_KNOWN(ZEND_STR_SLEEP))) {
+            return 0;
+        }
+    }
+    h = php_sc_fnv_u64(h, ce->__serialize ? 0x5e : 0x5f);
+    for (c = ce; c; c = c->parent) {
+        h = php_sc_fnv_str(h, c->name);
+    }
+    return h ? h : 1;
+}
+
 uint64_t php_sc_ocls_compute(zend_class_entry *ce)
 {
     uint64_t h = UINT64_C(0xcbf29ce484222325);
@@ -100,17 +131,7 @@ uint64_t php_sc_ocls_compute(zend_class_entry *ce)
         }
     }
     if (ce->__serialize || ce->__unserialize) {
-        /* Kept as its __serialize() array, rebuilt by __unserialize(): the
-         * class itself does not shape the result (one without the other:
-         * serialize() writes properties; left to it). */
-        if (!ce->__serialize || !ce->__unserialize) {
-            return 0;
-        }
-        h = php_sc_fnv_u64(h, 0x5e);
-        for (c = ce; c; c = c->parent) {
-            h = php_sc_fnv_str(h, c->name);
-        }
-        return h ? h : 1;
+        return php_sc_ocls_compute_unser(ce, h);
     }
 #if PHP_VERSION_ID >= 80400
     if (ce->num_hooked_props) {

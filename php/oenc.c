@@ -269,6 +269,8 @@ static bool php_sc_oenc_uobj(php_sc_oenc *e, zend_class_entry *ce, HashTable *da
     zval *val;
     zend_ulong h;
     zend_string *key;
+    size_t count_at;
+    uint32_t n = 0;
     bool ok = true;
 
     if (zend_hash_num_elements(data) > UINT32_MAX / 2 || ++e->depth > PHP_SC_VALUE_MAX_DEPTH) {
@@ -278,8 +280,13 @@ static bool php_sc_oenc_uobj(php_sc_oenc *e, zend_class_entry *ce, HashTable *da
         e->max_level = e->level;
     }
     php_sc_oenc_tag_u32(e, PHP_SC_O_UOBJ, php_sc_oenc_class(e, ce));
-    php_sc_oenc_u32(e, zend_hash_num_elements(data));
-    ZEND_HASH_FOREACH_KEY_VAL(data, h, key, val) {
+    count_at = e->len;
+    php_sc_oenc_u32(e, 0);
+    /* (properties: an uninitialized typed one left out, as serialize() does) */
+    ZEND_HASH_FOREACH_KEY_VAL_IND(data, h, key, val) {
+        if (Z_TYPE_P(val) == IS_UNDEF) {
+            continue;
+        }
         if (scalars && Z_TYPE_P(val) > IS_STRING) {
             return false;
         }
@@ -288,13 +295,32 @@ static bool php_sc_oenc_uobj(php_sc_oenc *e, zend_class_entry *ce, HashTable *da
         } else {
             php_sc_oenc_long(e, (zend_long) h, 0, PHP_SC_K_I32, PHP_SC_K_I64);
         }
-        if (!ok || !php_sc_oenc_value(e, val)) {
+        if (!ok || !php_sc_oenc_value(e, val) || ++n > UINT32_MAX / 2) {
             return false;
         }
     } ZEND_HASH_FOREACH_END();
+    php_sc_store_u32(e->buf + count_at, n);
     e->depth--;
     e->level--;
     return true;
+}
+
+/* A user class with __unserialize() and neither __serialize() nor
+ * __sleep() (already given its target id): serialize() writes its
+ * properties (mangled names, uninitialized typed ones left out) and
+ * unserialize() gives them to __unserialize() as one array; that array is
+ * kept (PHP_SC_O_UOBJ). No user code runs; igbinary's round trip gives
+ * __unserialize() the same array. */
+static zend_never_inline bool php_sc_oenc_props_unser(php_sc_oenc *e, zend_object *obj)
+{
+    HashTable *props;
+    bool ok;
+
+    ZEND_ASSERT(obj->ce->__unserialize && !php_sc_ocls_user_code(obj->ce) && obj->handlers == &std_object_handlers);
+    props = zend_std_get_properties_for(obj, ZEND_PROP_PURPOSE_SERIALIZE);
+    ok = props && php_sc_oenc_uobj(e, obj->ce, props, false);
+    zend_release_properties(props);
+    return ok;
 }
 
 /* An object of a date class (php_sc_ocls_date; already given its target
@@ -588,6 +614,9 @@ static bool php_sc_oenc_object(php_sc_oenc *e, zend_object *obj)
 #endif
     if (UNEXPECTED(php_sc_ocls_user_code(ce))) {
         return php_sc_oenc_magic(e, obj);
+    }
+    if (UNEXPECTED(ce->__unserialize != NULL)) {
+        return php_sc_oenc_props_unser(e, obj);
     }
     count = (uint32_t) ce->default_properties_count;
     php_sc_oenc_tag_u32(e, PHP_SC_O_OBJ, php_sc_oenc_class(e, ce));

@@ -2,8 +2,8 @@
 object form: values it does not take go through serialize()
 --DESCRIPTION--
 Those values: internal classes such as DateInterval and ArrayObject, user
-subclasses of DateTimeImmutable, __serialize without __unserialize and the
-other way round, Serializable, dynamic properties without #[AllowDynamicProperties], a low
+subclasses of DateTimeImmutable, __serialize without __unserialize,
+__unserialize with __sleep (and no __serialize), Serializable, dynamic properties without #[AllowDynamicProperties], a low
 serialize_precision, Closure.
 --INI--
 apc.enable_cli=1
@@ -13,7 +13,7 @@ error_reporting=-1
 require __DIR__ . '/../lib/object-compare.inc';
 class WithSerialize { public $a = 1; public function __serialize(): array { echo "__serialize\n"; return ['a' => $this->a]; }
     public function __wakeup() { echo "__wakeup\n"; } }
-class WithUnserialize { public $a = 1; public $b = 2;
+class WithUnserialize { public $a = 1; public $b = 2; public function __sleep() { echo "__sleep\n"; return ['a']; }
     public function __unserialize(array $d): void { echo "__unserialize\n"; $this->a = $d['a']; } }
 class Ser implements Serializable { public $a = 1; public function serialize() { return 'x'; } public function unserialize($s) { echo "Serializable::unserialize\n"; }
     public function __serialize(): array { return []; } public function __unserialize(array $d): void { echo "Ser __unserialize\n"; } }
@@ -27,7 +27,7 @@ $cases = [
     'DateInterval' => new DateInterval('P1DT2H'),
     'ArrayObject subclass' => new MyArrayObject([1, 2]),
     '__serialize without __unserialize' => new WithSerialize(),
-    '__unserialize without __serialize' => [new WithUnserialize()],
+    '__unserialize and __sleep' => [new WithUnserialize()],
     'Serializable' => new Ser(),
     'dynamic, not allowed' => $n,
     'user class over an internal one' => new MyArrayObject(),
@@ -61,9 +61,13 @@ __serialize
 __serialize
 __serialize without __unserialize: same
   serialized +1, stored +0
+__sleep
+__sleep
 __unserialize
 __unserialize
-__unserialize without __serialize: same
+__sleep
+__sleep
+__unserialize and __sleep: same
   serialized +1, stored +0
 Ser __unserialize
 Ser __unserialize

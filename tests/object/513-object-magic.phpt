@@ -2,7 +2,8 @@
 object form: __serialize/__unserialize and __sleep/__wakeup classes taken
 --DESCRIPTION--
 Values holding objects of classes with __serialize and __unserialize,
-__sleep and __wakeup, or __wakeup alone are stored natively: the store calls
+__sleep and __wakeup, __wakeup alone or __unserialize alone (its array
+the properties serialize() writes) are stored natively: the store calls
 __serialize() and __sleep() as serialize() does (same order, warnings and
 notices for names __sleep() gives that are no property, exceptions that
 fail the store), the fetch calls __unserialize() and __wakeup() once the
@@ -34,6 +35,18 @@ __serialize array holding references: same
 __serialize among plain objects and dates: same
   store: ser P1
   fetch: unser P1, wakeup W2
+  stored, native
+__unserialize alone: private, protected, parent, uninitialized: same
+  store: 
+  fetch: unser U1, wakeup W3, unser U2
+  stored, native
+__unserialize alone: shared, cyclic, references: same
+  store: 
+  fetch: unser U2, unser U1
+  stored, native
+__unserialize alone beside __serialize and __sleep: same
+  store: ser P2, sleep S4
+  fetch: unser U3, unser P2, unser U1, wakeup S4
   stored, native
 
 Warning: serialize(): "priv" returned as member variable from __sleep() but does not exist in %s on line %d
