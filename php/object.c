@@ -15,10 +15,14 @@
  * (or stdClass), with no Serializable, not abstract, anonymous or
  * #[NotSerializable], without property hooks (8.4), not lazy (8.4), and
  * with no dynamic property unless the class allows them
- * (#[AllowDynamicProperties], stdClass); enum cases; and DateTime,
- * DateTimeImmutable and DateTimeZone themselves, kept as the array of
- * scalars their __serialize() returns and rebuilt by their __unserialize()
- * (php_sc_ocls_unser). User classes with __serialize() and __unserialize()
+ * (#[AllowDynamicProperties], stdClass); enum cases; and the internal
+ * classes of php_sc_ocls_native_ces (the date classes, DateInterval,
+ * DatePeriod, the SPL collections) and user subclasses of them, kept as
+ * the array their own __serialize() returns (for DateTime,
+ * DateTimeImmutable and DateTimeZone themselves, only an array of
+ * scalars), which runs no user code, and rebuilt by __unserialize()
+ * (php_sc_ocls_unser); a subclass with a user __serialize() (Carbon) as
+ * a user class with the pair. User classes with __serialize() and __unserialize()
  * are kept as the array __serialize() returns (any value, in the form);
  * with __sleep(), as the properties it names, in its order (serialize()'s
  * lookup and warnings); both called at the store once each, in
@@ -34,8 +38,8 @@
  * serialize() writes (mangled names), given to its __unserialize() as
  * unserialize() gives it; no user code runs at its store. A class with
  * __serialize() but no __unserialize(), with __unserialize() and
- * __sleep(), Serializable, one object of any other class (a
- * subclass of the date classes, DateInterval, ArrayObject, Closure, ...)
+ * __sleep(), Serializable, one object of any other internal class
+ * (SplMinHeap, Exception, Closure, ...) or of a user class extending one
  * sends the whole value to serialize(); so does
  * apc.serializer set to a third-party serializer other than igbinary
  * (under igbinary: a shared PHP reference, which igbinary's round trip

@@ -10,6 +10,10 @@
 
 #include "php.h"
 #include "ext/date/php_date.h"
+#include "ext/spl/spl_array.h"
+#include "ext/spl/spl_dllist.h"
+#include "ext/spl/spl_fixedarray.h"
+#include "ext/spl/spl_observer.h"
 #include "ocls.h"
 #include "debug.h"
 
@@ -26,12 +30,37 @@ _Static_assert(sizeof(((zend_shardcache_globals *) 0)->obj_names) / sizeof(((zen
                "SCG(obj_names) has PHP_SC_OCLS_SLOTS slots");
 
 zend_class_entry *php_sc_ocls_date_ces[3];
+zend_class_entry *php_sc_ocls_native_ces[PHP_SC_OCLS_NATIVE];
 
 void php_sc_ocls_minit(void)
 {
-    php_sc_ocls_date_ces[0] = php_date_get_immutable_ce();
-    php_sc_ocls_date_ces[1] = php_date_get_date_ce();
-    php_sc_ocls_date_ces[2] = php_date_get_timezone_ce();
+    zend_class_entry *native[PHP_SC_OCLS_NATIVE] = {
+        php_date_get_immutable_ce(), php_date_get_date_ce(), php_date_get_timezone_ce(),
+        php_date_get_interval_ce(), php_date_get_period_ce(),
+        spl_ce_ArrayObject, spl_ce_ArrayIterator, spl_ce_RecursiveArrayIterator,
+        spl_ce_SplObjectStorage, spl_ce_SplDoublyLinkedList, spl_ce_SplQueue, spl_ce_SplStack,
+        spl_ce_SplFixedArray,
+    };
+    uint32_t i;
+
+    for (i = 0; i < PHP_SC_OCLS_NATIVE; i++) {
+        ZEND_ASSERT(native[i] && native[i]->__serialize && native[i]->__unserialize);
+        php_sc_ocls_native_ces[i] = native[i];
+    }
+    memcpy(php_sc_ocls_date_ces, native, sizeof(php_sc_ocls_date_ces));
+}
+
+/* Whether ce is one of php_sc_ocls_native_ces. */
+static bool php_sc_ocls_native(const zend_class_entry *ce)
+{
+    uint32_t i;
+
+    for (i = 0; i < PHP_SC_OCLS_NATIVE; i++) {
+        if (php_sc_ocls_native_ces[i] == ce) {
+            return true;
+        }
+    }
+    return false;
 }
 
 void php_sc_ocls_request_end(void)
@@ -93,6 +122,35 @@ static uint64_t php_sc_ocls_compute_unser(zend_class_entry *ce, uint64_t h)
     return h ? h : 1;
 }
 
+/* php_sc_ocls_compute for a class whose chain holds an internal class
+ * (h: the hash so far): one of php_sc_ocls_native_ces or a user subclass
+ * of one (its own __serialize() and __unserialize(), or user ones: then
+ * stored as a user class's pair is). The array's shape is the PHP
+ * version's; the fingerprint is that version, the chain's names, and
+ * whether __serialize() is a user function. */
+static uint64_t php_sc_ocls_compute_native(zend_class_entry *ce, uint64_t h)
+{
+    zend_class_entry *c;
+
+    if (!php_sc_ocls_native(php_sc_ocls_internal_root(ce)) || !ce->__serialize || !ce->__unserialize) {
+        return 0;
+    }
+#if PHP_VERSION_ID >= 80400
+    for (c = ce; c; c = c->parent) {
+        if (c->type == ZEND_USER_CLASS && c->num_hooked_props) {
+            return 0;
+        }
+    }
+#endif
+    h = php_sc_fnv_u64(h, 0x75);
+    h = php_sc_fnv_u64(h, PHP_VERSION_ID);
+    h = php_sc_fnv_u64(h, ce->__serialize->type);
+    for (c = ce; c; c = c->parent) {
+        h = php_sc_fnv_str(h, c->name);
+    }
+    return h ? h : 1;
+}
+
 uint64_t php_sc_ocls_compute(zend_class_entry *ce)
 {
     uint64_t h = UINT64_C(0xcbf29ce484222325);
@@ -103,16 +161,6 @@ uint64_t php_sc_ocls_compute(zend_class_entry *ce)
     if (!(ce->ce_flags & ZEND_ACC_LINKED)) {
         return 0;
     }
-    if (php_sc_ocls_date(ce)) {
-        /* Its __serialize() array's shape is the PHP version's. */
-        if (!ce->__serialize || !ce->__unserialize) {
-            return 0;
-        }
-        h = php_sc_fnv_u64(h, 0x75);
-        h = php_sc_fnv_u64(h, PHP_VERSION_ID);
-        h = php_sc_fnv_str(h, ce->name);
-        return h ? h : 1;
-    }
     if (ce->ce_flags & ZEND_ACC_ENUM) {
         h = php_sc_fnv_u64(h, 0xe);
         h = php_sc_fnv_str(h, ce->name);
@@ -121,6 +169,9 @@ uint64_t php_sc_ocls_compute(zend_class_entry *ce)
     if (ce->ce_flags & (ZEND_ACC_INTERFACE | ZEND_ACC_TRAIT | ZEND_ACC_EXPLICIT_ABSTRACT_CLASS
                         | ZEND_ACC_IMPLICIT_ABSTRACT_CLASS | ZEND_ACC_ANON_CLASS | ZEND_ACC_NOT_SERIALIZABLE)) {
         return 0;
+    }
+    if (php_sc_ocls_internal_root(ce)) {
+        return php_sc_ocls_compute_native(ce, h);
     }
     for (c = ce; c; c = c->parent) {
         if ((c->type != ZEND_USER_CLASS && c != zend_standard_class_def) || c->create_object) {

@@ -24,6 +24,28 @@
  * classes, the same for the whole process, set by php_sc_ocls_minit. */
 extern zend_class_entry *php_sc_ocls_date_ces[3];
 
+/* The internal classes the form keeps, with their user subclasses, as the
+ * array their __serialize() returns, rebuilt by __unserialize() with it:
+ * the date classes above, DateInterval, DatePeriod, ArrayObject,
+ * ArrayIterator, RecursiveArrayIterator, SplObjectStorage,
+ * SplDoublyLinkedList, SplQueue, SplStack and SplFixedArray. Their own
+ * __serialize() runs no user code (it reads their state and properties);
+ * unserialize() makes each of them with object_init_ex() and hands that
+ * array to __unserialize(), which the fetch does too. Set by
+ * php_sc_ocls_minit. */
+#define PHP_SC_OCLS_NATIVE 13
+extern zend_class_entry *php_sc_ocls_native_ces[PHP_SC_OCLS_NATIVE];
+
+/* The first class of ce's chain that is neither a user class nor
+ * stdClass; NULL: none (a user class, or one extending stdClass). */
+static zend_always_inline const zend_class_entry *php_sc_ocls_internal_root(const zend_class_entry *ce)
+{
+    while (ce && (ce->type == ZEND_USER_CLASS || ce == zend_standard_class_def)) {
+        ce = ce->parent;
+    }
+    return ce;
+}
+
 /* MINIT (ext/date starts before any shared extension): the date classes. */
 void php_sc_ocls_minit(void);
 /* Request end: forgets the classes looked up this request. */
@@ -39,22 +61,26 @@ static zend_always_inline bool php_sc_ocls_date(const zend_class_entry *ce)
            && (ce == php_sc_ocls_date_ces[0] || ce == php_sc_ocls_date_ces[1] || ce == php_sc_ocls_date_ces[2]);
 }
 
-/* Classes whose instances the form keeps as the array their __serialize()
- * returns, rebuilt at fetch by __unserialize() with it, called when the
- * whole value is built, as unserialize() rebuilds them: the date classes
- * (php_sc_ocls_date) and user classes with both methods. Only for a class
- * the form takes (php_sc_ocls_fp not 0). */
+/* Classes whose instances the form keeps as an array handed at fetch to
+ * __unserialize(), called when the whole value is built, as unserialize()
+ * rebuilds them: the internal classes of php_sc_ocls_native_ces and their
+ * subclasses, user classes with __serialize() and __unserialize(), and
+ * user classes with __unserialize() alone (their properties). Only for a
+ * class the form takes (php_sc_ocls_fp not 0): all of those with an
+ * __unserialize() are such classes. */
 static zend_always_inline bool php_sc_ocls_unser(const zend_class_entry *ce)
 {
-    return ce->type == ZEND_INTERNAL_CLASS ? php_sc_ocls_date(ce) : ce->__unserialize != NULL;
+    return ce->__unserialize != NULL;
 }
 
 /* Whether storing an instance of ce (a class the form takes) runs user
- * code: its __serialize() or __sleep(). */
+ * code: its __serialize() when that is a user function, else its __sleep()
+ * (which serialize() ignores when there is a __serialize()). */
 static zend_always_inline bool php_sc_ocls_user_code(const zend_class_entry *ce)
 {
     return ce->type == ZEND_USER_CLASS
-           && (ce->__serialize || zend_hash_exists(&ce->function_table, ZSTR_KNOWN(ZEND_STR_SLEEP)));
+           && (ce->__serialize ? ce->__serialize->type == ZEND_USER_FUNCTION
+                               : zend_hash_exists(&ce->function_table, ZSTR_KNOWN(ZEND_STR_SLEEP)));
 }
 
 /* Whether the form takes instances of ce, and its fingerprint (0: no): its

@@ -9,10 +9,10 @@ apc.enable_cli=1
 --FILE--
 <?php
 require __DIR__ . '/../lib/object-compare.inc';
-final class Event { public function __construct(public int $id, public ?DateInterval $at = null) {} }
+final class Event { public function __construct(public int $id, public ?object $at = null) {} }
 $log = [];
 for ($i = 0; $i < 20; $i++) {
-    $v = [new Event($i, $i === 0 ? new DateInterval('P1D') : null), 'n' => $i];
+    $v = [new Event($i, $i === 0 ? new SplMinHeap() : null), 'n' => $i];
     $before = shardcache_info()['objects'];
     apcu_store('e', $v);
     $f = apcu_fetch('e');

@@ -2,7 +2,8 @@
 object form: DateTime, DateTimeImmutable, DateTimeZone as unserialize() gives
 --DESCRIPTION--
 They come back as unserialize(serialize()) gives them: every timezone_type,
-microseconds, far dates, identity, references. Subclasses go to serialize().
+microseconds, far dates, identity, references. Subclasses too, by the date classes' own __serialize()
+and __unserialize(), their own properties in that array.
 --INI--
 apc.enable_cli=1
 error_reporting=E_ALL & ~E_DEPRECATED
@@ -57,13 +58,13 @@ dynamic scalar properties: same
 dynamic object property: same
   serialize()
 DateTime subclass: same
-  serialize()
+  object form
 DateTimeImmutable subclass: same
-  serialize()
+  object form
 DateTimeZone subclass: same
-  serialize()
+  object form
 subclass among plain ones: same
   serialize()
 never constructed: apcu_store throws serialize()'s error
 bool(false)
-stored 20, serialized 6, native 20, unserialized 0
+stored 23, serialized 3, native 23, unserialized 0

@@ -59,13 +59,13 @@ dynamic scalar properties: same
 dynamic object property: same
   serialize()
 DateTime subclass: same
-  serialize()
+  object form
 DateTimeImmutable subclass: same
-  serialize()
+  object form
 DateTimeZone subclass: same
-  serialize()
+  object form
 subclass among plain ones: same
-  serialize()
+  object form
 never constructed: apcu_store throws serialize()'s error
 bool(false)
-stored 20, serialized 6, native 0, unserialized 20
+stored 24, serialized 2, native 0, unserialized 24
