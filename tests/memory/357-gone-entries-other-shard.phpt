@@ -29,14 +29,31 @@ function shard_of(string $k): int {
 }
 $want = 5000;
 $keys = [[], []];
-for ($i = 0; count($keys[0]) < $want || count($keys[1]) < $want; $i++) {
-    $s = shard_of("k$i");
-    if ($s >= 0 && count($keys[$s]) < $want) $keys[$s][] = "k$i";
+// In batches of 1,000 keys: the cache lists its entries shard by shard, and
+// shard 0's entry count says where shard 1's begin (a sample of each side
+// checked one key at a time below).
+for ($i = 0; count($keys[0]) < $want || count($keys[1]) < $want; ) {
+    apcu_clear_cache();
+    for ($b = 0; $b < 1000; $b++, $i++) apcu_store("k$i", 0);
+    $n0 = shardcache_info()['per_shard'][0]['entries'];
+    $listed = array_column(apcu_cache_info()['cache_list'], 'info');
+    if (count($listed) !== 1000) { echo "a batch lost keys\n"; break; }
+    foreach ($listed as $pos => $k) {
+        $s = $pos < $n0 ? 0 : 1;
+        if (count($keys[$s]) < $want) $keys[$s][] = $k;
+    }
 }
 apcu_clear_cache();
-// How many 100-byte values shard 1 alone holds: store until the first eviction.
+$wrong = 0;
+foreach ([0, 1] as $s) {
+    foreach (array_merge(array_slice($keys[$s], 0, 10), array_slice($keys[$s], -10)) as $k) $wrong += shard_of($k) !== $s;
+}
+echo "keys by shard, sample checked: $wrong wrong\n";
+apcu_clear_cache();
+// How many 100-byte values shard 1 alone holds: store until the first
+// eviction (looked at every 16 stores).
 $cap = 0;
-while ($cap < $want && shardcache_info()['evicted'] === 0 && apcu_store($keys[1][$cap], val('c', $cap))) {
+while ($cap < $want && ($cap % 16 || shardcache_info()['evicted'] === 0) && apcu_store($keys[1][$cap], val('c', $cap))) {
     $cap++;
 }
 echo "capacity measured: ", var_export($cap > 2000 && $cap < $want, true), "\n";
@@ -68,6 +85,7 @@ foreach ($keys[0] as $j => $k) {
 }
 ?>
 --EXPECT--
+keys by shard, sample checked: 0 wrong
 capacity measured: true
 kept in shard 0: true
 stores failed 0, evicted 0, live keys lost 0, entries = live keys: true
