@@ -307,9 +307,12 @@ bool php_sc_ocls_sleep_select(HashTable *sel, uint32_t *slots, zend_object *obj,
 void php_sc_ocls_refused(zend_class_entry *ce)
 {
     uint32_t i = php_sc_ocls_slot(ce);
-    if (SCG(obj_fps)[i].ce == ce) {
-        SCG(obj_fps)[i].skip = PHP_SC_OCLS_SKIP;
-    }
+
+    /* (another class of the value may have taken ce's slot meanwhile:
+     * ce takes it back, so that the skip is not lost) */
+    (void) php_sc_ocls_fp(ce);
+    ZEND_ASSERT(SCG(obj_fps)[i].ce == ce);
+    SCG(obj_fps)[i].skip = PHP_SC_OCLS_SKIP;
 }
 
 zend_class_entry *php_sc_ocls_lookup(const char *name, size_t len, void **slot)

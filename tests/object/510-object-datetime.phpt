@@ -64,7 +64,7 @@ DateTimeImmutable subclass: same
 DateTimeZone subclass: same
   object form
 subclass among plain ones: same
-  serialize()
+  object form
 never constructed: apcu_store throws serialize()'s error
 bool(false)
-stored 23, serialized 3, native 23, unserialized 0
+stored 24, serialized 2, native 24, unserialized 0

@@ -26,7 +26,7 @@ SplQueue inside SplStack: same
   stored, native
 ArrayObject, ARRAY_AS_PROPS, holding an object: same
   stored, native
-ArrayObject wrapping an object: same
+ArrayObject with its own iterator class: same
   stored, native
 ArrayIterator and RecursiveArrayIterator: same
   stored, native

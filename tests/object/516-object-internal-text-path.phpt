@@ -23,7 +23,7 @@ SplQueue inside SplStack: same
   stored, unserialized
 ArrayObject, ARRAY_AS_PROPS, holding an object: same
   stored, unserialized
-ArrayObject wrapping an object: same
+ArrayObject with its own iterator class: same
   stored, unserialized
 ArrayIterator and RecursiveArrayIterator: same
   stored, unserialized
