@@ -48,6 +48,20 @@ void php_sc_ocls_minit(void)
         php_sc_ocls_native_ces[i] = native[i];
     }
     memcpy(php_sc_ocls_date_ces, native, sizeof(php_sc_ocls_date_ces));
+    ZEND_ASSERT(native[PHP_SC_OCLS_SPL_FIRST] == spl_ce_ArrayObject && native[PHP_SC_OCLS_SPL_FIRST - 1] == php_date_get_period_ce());
+}
+
+bool php_sc_ocls_spl(const zend_class_entry *ce)
+{
+    const zend_class_entry *root = php_sc_ocls_internal_root(ce);
+    uint32_t i;
+
+    for (i = PHP_SC_OCLS_SPL_FIRST; i < PHP_SC_OCLS_NATIVE; i++) {
+        if (php_sc_ocls_native_ces[i] == root) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* Whether ce is one of php_sc_ocls_native_ces. */

@@ -35,6 +35,8 @@ extern zend_class_entry *php_sc_ocls_date_ces[3];
  * php_sc_ocls_minit. */
 #define PHP_SC_OCLS_NATIVE 13
 extern zend_class_entry *php_sc_ocls_native_ces[PHP_SC_OCLS_NATIVE];
+/* php_sc_ocls_native_ces from this index on: the SPL collections. */
+#define PHP_SC_OCLS_SPL_FIRST 5
 
 /* The first class of ce's chain that is neither a user class nor
  * stdClass; NULL: none (a user class, or one extending stdClass). */
@@ -72,6 +74,10 @@ static zend_always_inline bool php_sc_ocls_unser(const zend_class_entry *ce)
 {
     return ce->__unserialize != NULL;
 }
+
+/* Whether ce is an SPL collection of php_sc_ocls_native_ces or a user
+ * subclass of one. */
+bool php_sc_ocls_spl(const zend_class_entry *ce);
 
 /* Whether storing an instance of ce (a class the form takes) runs user
  * code: its __serialize() when that is a user function, else its __sleep()

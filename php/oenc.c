@@ -217,6 +217,12 @@ static zend_never_inline bool php_sc_oenc_native(php_sc_oenc *e, zend_object *ob
     if (UNEXPECTED(php_sc_ocls_user_code(ce))) {
         return php_sc_oenc_magic(e, obj);
     }
+    if (e->no_shared_refs && !e->zc && php_sc_ocls_spl(ce)) {
+        /* igbinary builds an SPL collection's rows faster than the form's
+         * copying decoder (each row a plain chunk of its own): left to it.
+         * A zero-copy layout reads them faster still. */
+        return false;
+    }
     ZVAL_UNDEF(&data);
     zend_call_known_instance_method_with_0_params(ce->__serialize, obj, &data);
     if (EG(exception)) {

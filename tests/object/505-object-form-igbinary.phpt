@@ -4,7 +4,9 @@ object form: apc.serializer=igbinary stores objects natively, not shared refs
 Objects, shared objects and cycles read back as igbinary's round trip
 gives them, from the object form. A value holding a shared PHP reference
 goes to igbinary: its round trip keeps references where unserialize()
-may not (and the other way round). Any other third-party serializer
+may not (and the other way round). A DatePeriod is native; an SPL
+collection goes to igbinary in copying mode (its decoder builds the rows
+faster than the form's). Any other third-party serializer
 keeps every object (tests/serializer/081-083).
 --SKIPIF--
 <?php
@@ -26,7 +28,10 @@ $cycle->self = $cycle;
 $cycle->list = [$cycle, 1.5, "s"];
 $r = [1, 2];
 $withref = [&$r, &$r];
-foreach (['objects' => $v, 'cycle' => $cycle, 'shared reference' => $withref] as $name => $value) {
+$period = new DatePeriod(new DateTimeImmutable('2020-01-01 00:00:00 UTC'), new DateInterval('PT6H'), 2);
+$spl = new ArrayObject([['id' => 1], ['id' => 2]]);
+foreach (['objects' => $v, 'cycle' => $cycle, 'shared reference' => $withref, 'DatePeriod' => $period,
+          'ArrayObject (igbinary reads it faster)' => $spl] as $name => $value) {
     apcu_store('o', $value);
     $got = apcu_fetch('o');
     echo $name, ': ', sc_obj_diff($got, igbinary_unserialize(igbinary_serialize($value))) === '' ? "as igbinary" : "differs";
@@ -38,3 +43,5 @@ foreach (['objects' => $v, 'cycle' => $cycle, 'shared reference' => $withref] as
 objects: as igbinary, stored 1, native 1, unserialized 0
 cycle: as igbinary, stored 2, native 2, unserialized 0
 shared reference: as igbinary, stored 2, native 2, unserialized 0
+DatePeriod: as igbinary, stored 3, native 3, unserialized 0
+ArrayObject (igbinary reads it faster): as igbinary, stored 3, native 3, unserialized 0
