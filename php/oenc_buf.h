@@ -10,6 +10,7 @@
 
 #include "php.h"
 #include "value_fmt.h"
+#include "plain_enc.h"
 
 typedef struct php_sc_oenc {
     char *buf;
@@ -37,20 +38,10 @@ typedef struct php_sc_oenc {
     uint32_t nkept, keptcap;
 } php_sc_oenc;
 
-static zend_never_inline void php_sc_oenc_grow(php_sc_oenc *e, size_t need)
-{
-    size_t cap = e->cap ? e->cap : 256;
-    while (cap - e->len < need) {
-        cap *= 2;
-    }
-    e->buf = erealloc(e->buf, cap);
-    e->cap = cap;
-}
-
 static zend_always_inline char *php_sc_oenc_reserve(php_sc_oenc *e, size_t need)
 {
     if (UNEXPECTED(e->cap - e->len < need)) {
-        php_sc_oenc_grow(e, need);
+        php_sc_plain_grow(&e->buf, &e->cap, e->len, need, 256);
     }
     return e->buf + e->len;
 }
@@ -83,10 +74,7 @@ static zend_always_inline bool php_sc_oenc_str(php_sc_oenc *e, uint8_t tag, cons
         return false;
     }
     p = php_sc_oenc_reserve(e, 5 + n);
-    p[0] = (char) tag;
-    php_sc_store_u32(p + 1, (uint32_t) n);
-    memcpy(p + 5, s, n);
-    e->len += 5 + n;
+    e->len += php_sc_fmt_put_str32(p, tag, s, n);
     return true;
 }
 

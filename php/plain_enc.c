@@ -68,20 +68,20 @@ void php_sc_plain_set_native_refs(bool on)
     php_sc_native_refs = on;
 }
 
-static void php_sc_wbuf_grow(php_sc_wbuf *w, size_t need)
+void php_sc_plain_grow(char **buf, size_t *cap, size_t len, size_t need, size_t first)
 {
-    size_t cap = w->cap ? w->cap : 64;
-    while (cap - w->len < need) {
-        cap *= 2;
+    size_t c = *cap ? *cap : first;
+    while (c - len < need) {
+        c *= 2;
     }
-    w->buf = erealloc(w->buf, cap);
-    w->cap = cap;
+    *buf = erealloc(*buf, c);
+    *cap = c;
 }
 
 static zend_always_inline char *php_sc_wbuf_reserve(php_sc_wbuf *w, size_t need)
 {
     if (UNEXPECTED(w->cap - w->len < need)) {
-        php_sc_wbuf_grow(w, need);
+        php_sc_plain_grow(&w->buf, &w->cap, w->len, need, 64);
     }
     return w->buf + w->len;
 }
@@ -135,10 +135,7 @@ static zend_always_inline int php_sc_put_bytes(php_sc_wbuf *w, const char *s, si
         return PHP_SC_ENC_FALLBACK;
     }
     p = php_sc_wbuf_reserve(w, 5 + n);
-    p[0] = (char) t32;
-    php_sc_store_u32(p + 1, (uint32_t) n);
-    memcpy(p + 5, s, n);
-    w->len += 5 + n;
+    w->len += php_sc_fmt_put_str32(p, t32, s, n);
     return PHP_SC_ENC_OK;
 }
 

@@ -26,4 +26,9 @@ bool php_sc_plain_encode(HashTable *ht, php_sc_encoded *out);
  * object form (php/oenc.c). */
 bool php_sc_plain_encode_append(HashTable *ht, char **buf, size_t *len, size_t *cap, uint32_t *depth);
 
+/* Grows the emalloc'd write buffer *buf (*cap bytes, len of them used) so
+ * that need more bytes fit: *cap doubled, from first when it is 0. The
+ * writers of the plain format and of the object form (php/oenc_buf.h). */
+void php_sc_plain_grow(char **buf, size_t *cap, size_t len, size_t need, size_t first);
+
 #endif

@@ -186,6 +186,16 @@ static zend_always_inline int php_sc_i64_to_long(int64_t v, zend_long *out)
     return 1;
 }
 
+/* tag, the u32 length n (n <= UINT32_MAX) and the n bytes of s, at p
+ * (5 + n bytes free there); returns 5 + n. */
+static zend_always_inline size_t php_sc_fmt_put_str32(char *p, uint8_t tag, const char *s, size_t n)
+{
+    p[0] = (char) tag;
+    php_sc_store_u32(p + 1, (uint32_t) n);
+    memcpy(p + 5, s, n);
+    return 5 + n;
+}
+
 /* An integer at p (9 bytes free) in the fewest bytes its tags allow: tag
  * t8 and one byte (t8 0: none), t32 and four, or t64 and eight. Returns
  * the bytes written. */
