@@ -29,7 +29,6 @@ _Static_assert(sizeof(((zend_shardcache_globals *) 0)->obj_names) / sizeof(((zen
                    == PHP_SC_OCLS_SLOTS,
                "SCG(obj_names) has PHP_SC_OCLS_SLOTS slots");
 
-zend_class_entry *php_sc_ocls_date_ces[3];
 zend_class_entry *php_sc_ocls_native_ces[PHP_SC_OCLS_NATIVE];
 
 void php_sc_ocls_minit(void)
@@ -47,34 +46,26 @@ void php_sc_ocls_minit(void)
         ZEND_ASSERT(native[i] && native[i]->__serialize && native[i]->__unserialize);
         php_sc_ocls_native_ces[i] = native[i];
     }
-    memcpy(php_sc_ocls_date_ces, native, sizeof(php_sc_ocls_date_ces));
+    ZEND_ASSERT(native[PHP_SC_OCLS_DATE_END - 1] == php_date_get_timezone_ce());
     ZEND_ASSERT(native[PHP_SC_OCLS_SPL_FIRST] == spl_ce_ArrayObject && native[PHP_SC_OCLS_SPL_FIRST - 1] == php_date_get_period_ce());
+}
+
+/* The index of ce in php_sc_ocls_native_ces; PHP_SC_OCLS_NATIVE: not
+ * there. */
+static uint32_t php_sc_ocls_native_index(const zend_class_entry *ce)
+{
+    uint32_t i;
+
+    for (i = 0; i < PHP_SC_OCLS_NATIVE && php_sc_ocls_native_ces[i] != ce; i++) {
+    }
+    return i;
 }
 
 bool php_sc_ocls_spl(const zend_class_entry *ce)
 {
-    const zend_class_entry *root = php_sc_ocls_internal_root(ce);
-    uint32_t i;
+    uint32_t i = php_sc_ocls_native_index(php_sc_ocls_internal_root(ce));
 
-    for (i = PHP_SC_OCLS_SPL_FIRST; i < PHP_SC_OCLS_NATIVE; i++) {
-        if (php_sc_ocls_native_ces[i] == root) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/* Whether ce is one of php_sc_ocls_native_ces. */
-static bool php_sc_ocls_native(const zend_class_entry *ce)
-{
-    uint32_t i;
-
-    for (i = 0; i < PHP_SC_OCLS_NATIVE; i++) {
-        if (php_sc_ocls_native_ces[i] == ce) {
-            return true;
-        }
-    }
-    return false;
+    return i >= PHP_SC_OCLS_SPL_FIRST && i < PHP_SC_OCLS_NATIVE;
 }
 
 void php_sc_ocls_request_end(void)
@@ -146,7 +137,7 @@ static uint64_t php_sc_ocls_compute_native(zend_class_entry *ce, uint64_t h)
 {
     zend_class_entry *c;
 
-    if (!php_sc_ocls_native(php_sc_ocls_internal_root(ce)) || !ce->__serialize || !ce->__unserialize) {
+    if (php_sc_ocls_native_index(php_sc_ocls_internal_root(ce)) == PHP_SC_OCLS_NATIVE || !ce->__serialize || !ce->__unserialize) {
         return 0;
     }
 #if PHP_VERSION_ID >= 80400
@@ -171,7 +162,7 @@ uint64_t php_sc_ocls_compute(zend_class_entry *ce)
     zend_class_entry *c;
     uint32_t i;
 
-    ZEND_ASSERT(php_sc_ocls_date_ces[0] && php_sc_ocls_date_ces[1] && php_sc_ocls_date_ces[2]);   /* MINIT ran */
+    ZEND_ASSERT(php_sc_ocls_native_ces[0] && php_sc_ocls_native_ces[PHP_SC_OCLS_NATIVE - 1]);   /* MINIT ran */
     if (!(ce->ce_flags & ZEND_ACC_LINKED)) {
         return 0;
     }

@@ -20,13 +20,9 @@
  * slots each, direct-mapped). */
 #define PHP_SC_OCLS_SLOTS 32
 
-/* DateTimeImmutable, DateTime, DateTimeZone (php_sc_ocls_unser): internal
- * classes, the same for the whole process, set by php_sc_ocls_minit. */
-extern zend_class_entry *php_sc_ocls_date_ces[3];
-
 /* The internal classes the form keeps, with their user subclasses, as the
  * array their __serialize() returns, rebuilt by __unserialize() with it:
- * the date classes above, DateInterval, DatePeriod, ArrayObject,
+ * DateTimeImmutable, DateTime, DateTimeZone (php_sc_ocls_date), DateInterval, DatePeriod, ArrayObject,
  * ArrayIterator, RecursiveArrayIterator, SplObjectStorage,
  * SplDoublyLinkedList, SplQueue, SplStack and SplFixedArray. Their own
  * __serialize() runs no user code (it reads their state and properties);
@@ -35,7 +31,9 @@ extern zend_class_entry *php_sc_ocls_date_ces[3];
  * php_sc_ocls_minit. */
 #define PHP_SC_OCLS_NATIVE 13
 extern zend_class_entry *php_sc_ocls_native_ces[PHP_SC_OCLS_NATIVE];
-/* php_sc_ocls_native_ces from this index on: the SPL collections. */
+/* php_sc_ocls_native_ces below this index: the three date classes of
+ * php_sc_ocls_date; from this index on: the SPL collections. */
+#define PHP_SC_OCLS_DATE_END 3
 #define PHP_SC_OCLS_SPL_FIRST 5
 
 /* The first class of ce's chain that is neither a user class nor
@@ -60,7 +58,7 @@ void php_sc_ocls_request_end(void);
 static zend_always_inline bool php_sc_ocls_date(const zend_class_entry *ce)
 {
     return ce->type == ZEND_INTERNAL_CLASS
-           && (ce == php_sc_ocls_date_ces[0] || ce == php_sc_ocls_date_ces[1] || ce == php_sc_ocls_date_ces[2]);
+           && (ce == php_sc_ocls_native_ces[0] || ce == php_sc_ocls_native_ces[1] || ce == php_sc_ocls_native_ces[2]);
 }
 
 /* Classes whose instances the form keeps as an array handed at fetch to

@@ -203,7 +203,7 @@ static zend_never_inline bool php_sc_oenc_native(php_sc_oenc *e, zend_object *ob
 {
     zend_class_entry *ce = obj->ce;
     zval data;
-    bool ok;
+    bool date, ok;
 
     ZEND_ASSERT(e->ntargets > 0);
     if (!php_sc_ocls_fp(ce) || EG(exception)) {
@@ -231,8 +231,9 @@ static zend_never_inline bool php_sc_oenc_native(php_sc_oenc *e, zend_object *ob
         zval_ptr_dtor(&data);
         return false;
     }
-    ok = Z_TYPE(data) == IS_ARRAY && php_sc_oenc_uobj(e, ce, Z_ARRVAL(data), php_sc_ocls_date(ce));
-    if (ok && !php_sc_ocls_date(ce)) {
+    date = php_sc_ocls_date(ce);
+    ok = Z_TYPE(data) == IS_ARRAY && php_sc_oenc_uobj(e, ce, Z_ARRVAL(data), date);
+    if (ok && !date) {
         /* What it returned may hold objects made for it (DatePeriod's):
          * alive until the store ends, so that no later object reuses an
          * address the walk numbered, as serialize() keeps them. */

@@ -18,13 +18,8 @@
  * (php_sc_plain_encode): its top level is not tried in it again. */
 bool php_sc_obj_encode(zval *value, php_sc_encoded *out);
 
-/* Zero-copy layouts (php/zc_store.c): lays out the plain, non-empty array
- * ht in the layout being built and gives the position, from the layout's
- * header, of a pointer to it; false: it cannot (the store gives up the
- * layout). */
-typedef bool (*php_sc_obj_zc_hook)(void *ctx, HashTable *ht, uint32_t *pos);
-
-/* php_sc_obj_encode, with plain arrays handed to hook instead of being
+/* php_sc_obj_encode, with plain arrays handed to hook (php_sc_obj_zc_hook:
+ * php/value_fmt.h) instead of being
  * written (PHP_SC_O_ZARR); *nzc: how many. Runs no user code (a value
  * that would: false, for the usual store). Counts nothing: the caller
  * calls php_sc_obj_count_zc_store() once it stored the layout. */

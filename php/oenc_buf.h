@@ -24,7 +24,7 @@ typedef struct php_sc_oenc {
     bool not_plain;            /* the top array is known not to be plain */
     bool no_shared_refs;       /* a shared reference refuses the value (igbinary) */
     /* zero-copy layout: lays out plain arrays (NULL: none; php_sc_obj_zc_hook) */
-    bool (*zc)(void *ctx, HashTable *ht, uint32_t *pos);
+    php_sc_obj_zc_hook zc;
     void *zc_ctx;
     uint32_t nzc;              /* arrays laid out so */
     /* Values whose objects run user code when stored (__serialize(),
@@ -104,8 +104,9 @@ static zend_always_inline zend_long php_sc_oenc_memo(php_sc_oenc *e, const void 
     return -1;
 }
 
-/* The real walk of a value with user code: zv (an object or a reference)
- * stays alive until the store ends. */
+/* zv (an object, a reference, or the array a native class's __serialize()
+ * returned) stays alive until the store ends, so that no object made
+ * meanwhile takes an address the walk numbered. */
 static zend_never_inline void php_sc_oenc_keep(php_sc_oenc *e, zval *zv)
 {
     if (e->nkept == e->keptcap) {

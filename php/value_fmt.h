@@ -4,7 +4,8 @@
  * calls): what an encoder hands the store (php_sc_encoded), the tags of
  * the plain format (php/plain_enc.c, php/plain_dec.c; with its key slots
  * and string value ring) and of the object
- * form (php/object.c), and the little-endian helpers. Header only.
+ * form (php/object.c; with its zero-copy hook type), and the
+ * little-endian helpers. Header only.
  */
 #ifndef SHARDCACHE_VALUE_FMT_H
 #define SHARDCACHE_VALUE_FMT_H
@@ -217,5 +218,11 @@ static zend_always_inline size_t php_sc_fmt_put_long(char *p, zend_long lv, uint
     php_sc_store_u64(p + 1, (uint64_t) v);
     return 9;
 }
+
+/* The object form's zero-copy stores (php/oenc.c, called by
+ * php/zc_store.c): lays out the plain, non-empty array ht in the layout
+ * being built and gives the position, from the layout's header, of a
+ * pointer to it; false: it cannot (the store gives up the layout). */
+typedef bool (*php_sc_obj_zc_hook)(void *ctx, HashTable *ht, uint32_t *pos);
 
 #endif
