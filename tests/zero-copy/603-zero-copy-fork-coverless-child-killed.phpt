@@ -14,8 +14,7 @@ the child could end would stay for the segment's life
 if (!function_exists('shardcache_info')) die('skip shardcache only');
 if (!function_exists('pcntl_fork') || !function_exists('posix_kill')) die('skip pcntl and posix needed');
 if (!function_exists('stream_socket_pair')) die('skip no socket pairs');
-if (getenv('SHARDCACHE_VALGRIND')) die('skip gdb attaches to a child');
-if (trim((string)shell_exec('command -v gdb 2>/dev/null')) === '') die('skip no gdb');
+if (getenv('SHARDCACHE_VALGRIND')) die('skip 1,023 forked holders');
 ?>
 --EXTENSIONS--
 posix
