@@ -43,6 +43,18 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/shardcache-structure.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 pass=0 failed=0
 
+# The cases run side by side, as many at once as there are cores: each
+# writes its lines to a file of its own, printed in the cases' order at the
+# end, where the "ok:" and "FAIL:" lines are counted.
+JOBS="$(nproc 2>/dev/null || echo 2)"
+ORDER=()
+spawn() { # NAME FUNCTION ARGS...: runs FUNCTION ARGS... in the background
+    local name="$1"; shift
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+    ORDER+=("$name")
+    ("$@") >"$work/out.$name" 2>&1 &
+}
+
 copy_tree() { # dir
     mkdir -p "$1"
     cp -r "$ROOT/src" "$ROOT/include" "$ROOT/php" "$1/"
@@ -79,7 +91,8 @@ expect_failure() {
 }
 
 # case NAME EXPECTED-MESSAGE-REGEX EDIT-COMMAND... (run inside the copy)
-case_() {
+case_() { spawn "$1" case_run "$@"; }
+case_run() {
     local name="$1" want="$2"; shift 2
     local dir="$work/$name" out
     if grep -qE "$want" <<<"$base_out"; then
@@ -164,7 +177,8 @@ case_ glue-assert 'php/plain_enc.c asserts \(ZEND_ASSERT\) but includes neither 
 # scripts/check-titles.sh (phpt titles at most 80 characters, no two equal)
 # passes on this checkout and fails on copies of its tests/ where one phpt
 # title is 120 characters long, or repeats another's.
-titles_case() { # NAME EXPECTED-MESSAGE-REGEX EDIT-COMMAND... (run inside the copy)
+titles_case() { spawn "titles-$1" titles_run "$@"; }
+titles_run() { # NAME EXPECTED-MESSAGE-REGEX EDIT-COMMAND... (run inside the copy)
     local name="titles-$1" want="$2"; shift 2
     local dir="$work/titles-$1" out
     mkdir -p "$dir"
@@ -196,7 +210,8 @@ DOCS_CHECK="$ROOT/scripts/check-docs.sh"
 # docs_case NAME ONLY EXPECTED-MESSAGE-REGEX FILES EDIT-COMMAND...: FILES
 # (space-separated, relative to ROOT) are copied, the edit runs inside the
 # copy, then check-docs.sh --only=ONLY must fail with the message.
-docs_case() {
+docs_case() { spawn "$1" docs_run "$@"; }
+docs_run() {
     local name="$1" only="$2" want="$3" files="$4" f out; shift 4
     local dir="$work/$name"
     mkdir -p "$dir"
@@ -225,5 +240,15 @@ docs_case docs-link links 'no heading #no-such-heading in x.md' \
     "" \
     bash -c 'printf "# X\n\n## A heading\n\n[ok](#a-heading) [bad](#no-such-heading)\n" > x.md'
 
+wait
+for name in "${ORDER[@]}"; do
+    cat "$work/out.$name"
+    if [ "$(grep -cE '^(ok|FAIL):' "$work/out.$name")" -ne 1 ]; then
+        echo "FAIL: $name: the case did not report one result"; failed=$((failed + 1))
+    fi
+    pass=$((pass + $(grep -c '^ok:' "$work/out.$name")))
+    failed=$((failed + $(grep -c '^FAIL:' "$work/out.$name")))
+done
+[ "${#ORDER[@]}" -gt 0 ] || { echo "FAIL: no case ran"; failed=$((failed + 1)); }
 echo "structure: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
