@@ -14,13 +14,13 @@ if (getenv('SHARDCACHE_VALGRIND') && !getenv('SHARDCACHE_VALGRIND_FORK')) die('s
 posix
 --INI--
 apc.enable_cli=1
-apc.shm_size=16M
+apc.shm_size=8M
 --FILE--
 <?php
 require __DIR__ . '/../lib/isolation.inc';
 
-const SMALL = 300;      // the quiet user's keys: about 2% of the segment
-const BIG = 60000;      // the hog's keys: about 4 times the segment
+const SMALL = 150;      // the quiet user's keys: about 2% of the segment
+const BIG = 30000;      // the hog's keys: about 4 times the segment
 
 function value(string $who, int $i): string
 {
@@ -81,14 +81,14 @@ foreach ([[ISO_A, ISO_B], [ISO_B, ISO_A]] as [$quiet, $hog]) {
 ?>
 --EXPECT--
 === quiet 65534, hog 65533
-quiet stored 300/300
-hog stored and read back 60000/60000
-quiet kept 300/300, wrong 0
-users [65533,65534]; quiet 300 entries, hog holds most of the segment
+quiet stored 150/150
+hog stored and read back 30000/30000
+quiet kept 150/150, wrong 0
+users [65533,65534]; quiet 150 entries, hog holds most of the segment
 bool(true)
 === quiet 65533, hog 65534
-quiet stored 300/300
-hog stored and read back 60000/60000
-quiet kept 300/300, wrong 0
-users [65533,65534]; quiet 300 entries, hog holds most of the segment
+quiet stored 150/150
+hog stored and read back 30000/30000
+quiet kept 150/150, wrong 0
+users [65533,65534]; quiet 150 entries, hog holds most of the segment
 bool(true)

@@ -15,7 +15,7 @@ if (getenv('SHARDCACHE_VALGRIND') && !getenv('SHARDCACHE_VALGRIND_FORK')) die('s
 posix
 --INI--
 apc.enable_cli=1
-apc.shm_size=16M
+apc.shm_size=8M
 --FILE--
 <?php
 require __DIR__ . '/../lib/isolation.inc';
@@ -57,54 +57,54 @@ function share(int $uid): float
 
 echo "=== a user above its share\n";
 // Big fills about 70% of the segment, then hog stores 4 times the segment.
-iso_as(ISO_A, function () { fill('big', 11000); });
-iso_as(ISO_B, function () { fill('hog', 60000); });
+iso_as(ISO_A, function () { fill('big', 5500); });
+iso_as(ISO_B, function () { fill('hog', 30000); });
 iso_as(ISO_A, function () {
-    $k = kept('big', 11000);
-    echo 'big kept some, not all: ', json_encode($k > 0 && $k < 11000), "\n";
+    $k = kept('big', 5500);
+    echo 'big kept some, not all: ', json_encode($k > 0 && $k < 5500), "\n";
 });
 $s = share(ISO_A);
 echo 'big holds about half the bytes: ', json_encode($s > 0.35 && $s < 0.65), "\n";
 var_dump(apcu_clear_cache());
 
 echo "=== two quiet users, one hog\n";
-iso_as(ISO_A, function () { fill('qa', 1500); });
-iso_as(ISO_C, function () { fill('qc', 1500); });
-iso_as(ISO_B, function () { fill('hog', 60000); });
-iso_as(ISO_A, function () { echo 'qa kept ', kept('qa', 1500), "\n"; });
-iso_as(ISO_C, function () { echo 'qc kept ', kept('qc', 1500), "\n"; });
+iso_as(ISO_A, function () { fill('qa', 750); });
+iso_as(ISO_C, function () { fill('qc', 750); });
+iso_as(ISO_B, function () { fill('hog', 30000); });
+iso_as(ISO_A, function () { echo 'qa kept ', kept('qa', 750), "\n"; });
+iso_as(ISO_C, function () { echo 'qc kept ', kept('qc', 750), "\n"; });
 var_dump(apcu_clear_cache());
 
 echo "=== a hog clears its own entries, then stores a few\n";
 // Its own clear takes its bytes off its count (each delete does): the
 // next hog's stores leave its few new entries alone.
 iso_as(ISO_A, function () {
-    fill('hog', 60000);
+    fill('hog', 30000);
     var_dump(apcu_clear_cache());
     fill('qa', 300);
 });
-iso_as(ISO_B, function () { fill('hogb', 60000); });
+iso_as(ISO_B, function () { fill('hogb', 30000); });
 iso_as(ISO_A, function () { echo 'qa kept ', kept('qa', 300), "\n"; });
 var_dump(apcu_clear_cache());
 ?>
 --EXPECT--
 === a user above its share
-big stored 11000/11000
-hog stored 60000/60000
+big stored 5500/5500
+hog stored 30000/30000
 big kept some, not all: true
 big holds about half the bytes: true
 bool(true)
 === two quiet users, one hog
-qa stored 1500/1500
-qc stored 1500/1500
-hog stored 60000/60000
-qa kept 1500
-qc kept 1500
+qa stored 750/750
+qc stored 750/750
+hog stored 30000/30000
+qa kept 750
+qc kept 750
 bool(true)
 === a hog clears its own entries, then stores a few
-hog stored 60000/60000
+hog stored 30000/30000
 bool(true)
 qa stored 300/300
-hogb stored 60000/60000
+hogb stored 30000/30000
 qa kept 300
 bool(true)
