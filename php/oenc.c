@@ -54,6 +54,23 @@ static zend_never_inline bool php_sc_oenc_dry_array(php_sc_oenc *e, HashTable *h
     return ok;
 }
 
+/* The plain, non-empty array ht (levels: its nesting, unserialize()'s
+ * count) handed to the zero-copy layout, which lays it out immutable. */
+static bool php_sc_oenc_zarr(php_sc_oenc *e, HashTable *ht, uint32_t levels)
+{
+    uint32_t pos;
+
+    if (e->level + levels > e->max_level) {
+        e->max_level = e->level + levels;
+    }
+    if (!e->zc(e->zc_ctx, ht, &pos)) {
+        return false;
+    }
+    php_sc_oenc_tag_u32(e, PHP_SC_O_ZARR, pos);
+    e->nzc++;
+    return true;
+}
+
 static bool php_sc_oenc_array(php_sc_oenc *e, HashTable *ht)
 {
     size_t mark = e->len;
@@ -66,6 +83,16 @@ static bool php_sc_oenc_array(php_sc_oenc *e, HashTable *ht)
     if (UNEXPECTED(e->dry)) {
         return php_sc_oenc_dry_array(e, ht);
     }
+    if (e->zc && !e->not_plain && zend_hash_num_elements(ht) && php_sc_plain_simple(ht, &levels)) {
+        /* In a zero-copy layout: the array itself, immutable. Known plain
+         * without writing it. */
+#if ZEND_DEBUG
+        size_t scratch = e->len;
+        uint32_t written;
+        ZEND_ASSERT(php_sc_plain_encode_append(ht, &e->buf, &scratch, &e->cap, &written) && written == levels);
+#endif
+        return php_sc_oenc_zarr(e, ht, levels);
+    }
     /* No object and no shared reference inside: the plain format. */
     php_sc_oenc_u8(e, PHP_SC_O_PLAIN);
     if (e->not_plain) {
@@ -76,14 +103,10 @@ static bool php_sc_oenc_array(php_sc_oenc *e, HashTable *ht)
             e->max_level = e->level + levels;
         }
         if (e->zc && zend_hash_num_elements(ht)) {
-            /* In a zero-copy layout: the array itself, immutable. */
-            uint32_t pos;
+            /* (a reference only its holder sees, a resource: the layout
+             * refuses them) */
             e->len = mark;
-            if (!e->zc(e->zc_ctx, ht, &pos)) {
-                return false;
-            }
-            php_sc_oenc_tag_u32(e, PHP_SC_O_ZARR, pos);
-            e->nzc++;
+            return php_sc_oenc_zarr(e, ht, 0);
         }
         return true;
     }

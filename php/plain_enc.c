@@ -408,6 +408,45 @@ bool php_sc_plain_encode_append(HashTable *ht, char **buf, size_t *len, size_t *
     return true;
 }
 
+static bool php_sc_plain_simple_at(HashTable *ht, uint32_t depth, uint32_t *levels)
+{
+    zend_string *key;
+    zval *val;
+
+    /* The checks of php_sc_enc_array and php_sc_put_key, in their order. */
+    if (depth > PHP_SC_VALUE_MAX_DEPTH) {
+        return false;
+    }
+    if (zend_hash_num_elements(ht) == 0) {
+        return true;
+    }
+    if (depth > *levels) {
+        *levels = depth;
+    }
+    ZEND_HASH_FOREACH_STR_KEY_VAL(ht, key, val) {
+        if (UNEXPECTED(key && ZSTR_LEN(key) > UINT32_MAX)) {
+            return false;
+        }
+        if (Z_TYPE_P(val) <= IS_DOUBLE) {
+            continue;
+        }
+        if (Z_TYPE_P(val) == IS_STRING) {
+            if (UNEXPECTED(Z_STRLEN_P(val) > UINT32_MAX)) {
+                return false;
+            }
+        } else if (Z_TYPE_P(val) != IS_ARRAY || !php_sc_plain_simple_at(Z_ARRVAL_P(val), depth + 1, levels)) {
+            return false;
+        }
+    } ZEND_HASH_FOREACH_END();
+    return true;
+}
+
+bool php_sc_plain_simple(HashTable *ht, uint32_t *depth)
+{
+    *depth = 0;
+    return php_sc_plain_simple_at(ht, 1, depth);
+}
+
 bool php_sc_plain_encode(HashTable *ht, php_sc_encoded *out)
 {
     php_sc_wbuf w;

@@ -26,6 +26,14 @@ bool php_sc_plain_encode(HashTable *ht, php_sc_encoded *out);
  * object form (php/oenc.c). */
 bool php_sc_plain_encode_append(HashTable *ht, char **buf, size_t *len, size_t *cap, uint32_t *depth);
 
+/* Whether ht holds only nulls, bools, ints, floats, strings and arrays of
+ * those (no reference, resource or object anywhere): then
+ * php_sc_plain_encode_append takes it, and *depth is the count it would
+ * give. False also for what that function may still take (references
+ * only their holder sees, resources). Writes nothing: for the object
+ * form's zero-copy layouts (php/oenc.c), which hold no more than that. */
+bool php_sc_plain_simple(HashTable *ht, uint32_t *depth);
+
 /* Grows the emalloc'd write buffer *buf (*cap bytes, len of them used) so
  * that need more bytes fit: *cap doubled, from first when it is 0. The
  * writers of the plain format and of the object form (php/oenc_buf.h). */

@@ -91,6 +91,8 @@ ZEND_TLS uint64_t php_sc_zc_full_len;
  * zend_string is built at an address aligned for it. raw is the malloc'd
  * block (8-aligned), buf = raw + 8, mem = buf - pad. */
 #define PHP_SC_ZB_LEAD 8
+#define PHP_SC_ZB_STR_SLOTS 64
+
 typedef struct php_sc_zc_builder {
     char *raw;              /* the allocation: cap bytes */
     char *mem;              /* the value's bytes: pad, then the layout */
@@ -101,6 +103,9 @@ typedef struct php_sc_zc_builder {
     size_t nrel, relcap;
     zend_string *last_str;  /* the last string laid out, and where */
     size_t last_off;
+    /* strings laid out, by hash: the offset of one per slot (0: none);
+     * a string equal to it is laid out once */
+    uint32_t str_off[PHP_SC_ZB_STR_SLOTS];
     uint64_t limit;         /* give up above this many bytes */
     bool failed;
 } php_sc_zc_builder;
@@ -195,11 +200,27 @@ static size_t php_sc_zb_string(php_sc_zc_builder *b, zend_string *s)
 {
     zend_string *d;
     size_t off, len = ZSTR_LEN(s);
+    zend_ulong h;
+    uint32_t slot;
 
     /* The last string laid out again (a key repeated row after row is
-     * usually the same interned string) is shared; others are copied. */
+     * usually the same interned string), or one equal to a string of the
+     * same hash slot (keys of alternating rows), is shared; others are
+     * copied. Layout strings are immutable: sharing one changes nothing
+     * for a reader. */
     if (b->last_str == s) {
         return b->last_off;
+    }
+    h = zend_string_hash_val(s);
+    slot = (uint32_t) (h & (PHP_SC_ZB_STR_SLOTS - 1));
+    off = b->str_off[slot];
+    if (off) {
+        d = (zend_string *)(b->buf + off);
+        if (ZSTR_H(d) == h && ZSTR_LEN(d) == len && memcmp(ZSTR_VAL(d), ZSTR_VAL(s), len) == 0) {
+            b->last_str = s;
+            b->last_off = off;
+            return off;
+        }
     }
     off = php_sc_zb_alloc(b, _ZSTR_STRUCT_SIZE(len));
     if (UNEXPECTED(b->failed)) {
@@ -208,12 +229,15 @@ static size_t php_sc_zb_string(php_sc_zc_builder *b, zend_string *s)
     d = (zend_string *)(b->buf + off);
     GC_SET_REFCOUNT(d, 2);
     GC_TYPE_INFO(d) = GC_STRING | (IS_STR_INTERNED << GC_FLAGS_SHIFT);
-    ZSTR_H(d) = zend_string_hash_val(s);
+    ZSTR_H(d) = h;
     ZSTR_LEN(d) = len;
     memcpy(ZSTR_VAL(d), ZSTR_VAL(s), len);
     ZSTR_VAL(d)[len] = '\0';
     b->last_str = s;
     b->last_off = off;
+    if (off <= UINT32_MAX) {
+        b->str_off[slot] = (uint32_t) off;
+    }
     return off;
 }
 
