@@ -30,6 +30,7 @@ if test "$PHP_SHARDCACHE" != "no"; then
     php/serialized.c \
     php/object.c \
     php/ocls.c \
+    php/odate.c \
     php/oenc.c \
     php/odec.c \
     php/otext.c \

@@ -24,6 +24,9 @@ extern zend_module_entry shardcache_module_entry;
 # include "TSRM.h"
 #endif
 
+/* The longest key of SCG(obj_dates): a date, a timezone type, a timezone. */
+#define PHP_SC_ODATE_KEY 96
+
 ZEND_BEGIN_MODULE_GLOBALS(shardcache)
     /* INI: the apc.* settings are shardcache's own entries, or, when APCu is
      * loaded too, copied from APCu's entries at startup. */
@@ -84,6 +87,11 @@ ZEND_BEGIN_MODULE_GLOBALS(shardcache)
      * Counts for shardcache_info()['objects']. */
     struct { void *ce; uint64_t fp; uint32_t skip; } obj_fps[32];
     void *obj_names[32];
+    /* php/odate.c, per thread for the request (request memory, freed at
+     * its end): states of DateTime objects by the array that built them */
+    struct { void *ce; void *time; uint32_t len; char key[PHP_SC_ODATE_KEY]; } obj_dates[8];
+    uint32_t obj_dates_hits, obj_dates_misses;
+    bool obj_dates_off;      /* dates seldom repeat: no lookups this request */
     zend_long obj_counts[4];
     char *zero_copy;         /* shardcache.zero_copy: auto, 1, 0 */
     zend_long zero_copy_max; /* shardcache.zero_copy_max, bytes (0: a quarter of apc.shm_size) */

@@ -89,6 +89,7 @@
 #include "php.h"
 #include "object.h"
 #include "ocls.h"
+#include "odate.h"
 
 #if defined(ZTS) && defined(COMPILE_DL_SHARDCACHE)
 ZEND_TSRMLS_CACHE_EXTERN()
@@ -106,6 +107,7 @@ void php_sc_obj_minit(void)
 void php_sc_obj_request_end(void)
 {
     php_sc_ocls_request_end();
+    php_sc_odate_request_end();
 }
 
 void php_sc_obj_info(zval *dst)

@@ -18,6 +18,7 @@
 #include "debug.h"
 #include "ocls.h"
 #include "object.h"
+#include "odate.h"
 #include "otext.h"
 #include "plain_dec.h"
 #include "serialized.h"
@@ -501,11 +502,18 @@ static zend_always_inline zend_object *php_sc_odec_new_object(php_sc_odec *d, zv
 static zend_never_inline bool php_sc_odec_date_now(php_sc_odec *d, php_sc_ocls_in *c, zend_object *obj, zval *data)
 {
     bool ok = true;
+    php_sc_odate_ref ref;
 
-    zend_call_known_instance_method_with_1_params(c->ce->__unserialize, obj, NULL, data);
-    if (UNEXPECTED(EG(exception))) {
-        zend_clear_exception();
-        ok = false;
+    /* The state an equal array built earlier this request, copied; else
+     * the call. */
+    if (!php_sc_odate_copy(obj, Z_ARRVAL_P(data), &ref)) {
+        zend_call_known_instance_method_with_1_params(c->ce->__unserialize, obj, NULL, data);
+        if (UNEXPECTED(EG(exception))) {
+            zend_clear_exception();
+            ok = false;
+        } else {
+            php_sc_odate_keep(obj, &ref);
+        }
     }
     zval_ptr_dtor(data);
     d->depth--;
