@@ -152,7 +152,7 @@ bool php_sc_odate_find(zend_object *obj, HashTable *data, php_sc_odate_ref *ref)
         ref->slot = slot;
         return false;
     }
-    d = php_date_obj_from_obj(obj);
+    d = ((php_date_obj *)((char *)(obj) - XtOffsetOf(php_date_obj, std)));
     ZEND_ASSERT(d->time == NULL);   /* made without its constructor */
     d->time = php_sc_odate_dup(t);
     return true;
@@ -160,7 +160,7 @@ bool php_sc_odate_find(zend_object *obj, HashTable *data, php_sc_odate_ref *ref)
 
 void php_sc_odate_kept(zend_object *obj, const php_sc_odate_ref *ref)
 {
-    php_date_obj *d = php_date_obj_from_obj(obj);
+    php_date_obj *d = ((php_date_obj *)((char *)(obj) - XtOffsetOf(php_date_obj, std)));
 
     ZEND_ASSERT(ref->slot < PHP_SC_ODATE_SLOTS && SCG(obj_dates)[ref->slot].ce == obj->ce
                 && SCG(obj_dates)[ref->slot].time == NULL);
