@@ -51,6 +51,13 @@ void php_sc_ocls_minit(void);
 /* Request end: forgets the classes looked up this request. */
 void php_sc_ocls_request_end(void);
 
+/* DateTimeImmutable and DateTime themselves (not their subclasses): the
+ * classes of php_sc_ocls_native_ces whose state is a timelib_time. */
+static zend_always_inline bool php_sc_ocls_datetime(const zend_class_entry *ce)
+{
+    return ce == php_sc_ocls_native_ces[0] || ce == php_sc_ocls_native_ces[1];
+}
+
 /* The internal classes whose instances the form keeps as the array their
  * __serialize() returns: DateTime, DateTimeImmutable and DateTimeZone
  * themselves (not their subclasses), whose state is that array of scalars
@@ -58,7 +65,7 @@ void php_sc_ocls_request_end(void);
 static zend_always_inline bool php_sc_ocls_date(const zend_class_entry *ce)
 {
     return ce->type == ZEND_INTERNAL_CLASS
-           && (ce == php_sc_ocls_native_ces[0] || ce == php_sc_ocls_native_ces[1] || ce == php_sc_ocls_native_ces[2]);
+           && (php_sc_ocls_datetime(ce) || ce == php_sc_ocls_native_ces[2]);
 }
 
 /* Classes whose instances the form keeps as an array handed at fetch to

@@ -27,13 +27,6 @@
  * only add to the call. */
 #define PHP_SC_ODATE_TRIAL 16
 
-/* The classes of php_sc_ocls_native_ces whose state is a timelib_time:
- * DateTimeImmutable and DateTime. */
-static zend_always_inline bool php_sc_odate_class(const zend_class_entry *ce)
-{
-    return ce == php_sc_ocls_native_ces[0] || ce == php_sc_ocls_native_ces[1];
-}
-
 /* Whether s is "YYYY-MM-DD HH:MM:SS.uuuuuu". */
 static bool php_sc_odate_absolute(const zend_string *s)
 {
@@ -52,10 +45,10 @@ static bool php_sc_odate_absolute(const zend_string *s)
     return true;
 }
 
-/* Whether bucket b has the string key name (len bytes). */
-static zend_always_inline bool php_sc_odate_named(const Bucket *b, const char *name, size_t len)
+/* The php_date_obj whose std is obj. */
+static zend_always_inline php_date_obj *php_sc_odate_obj(zend_object *obj)
 {
-    return b->key && ZSTR_LEN(b->key) == len && memcmp(ZSTR_VAL(b->key), name, len) == 0;
+    return (php_date_obj *) ((char *) obj - XtOffsetOf(php_date_obj, std));
 }
 
 /* The key of data into key (PHP_SC_ODATE_KEY bytes); its length, 0 when
@@ -71,9 +64,9 @@ static uint32_t php_sc_odate_key(HashTable *data, char *key)
         return 0;
     }
     b = data->arData;
-    if (!php_sc_odate_named(&b[0], "date", sizeof("date") - 1)
-        || !php_sc_odate_named(&b[1], "timezone_type", sizeof("timezone_type") - 1)
-        || !php_sc_odate_named(&b[2], "timezone", sizeof("timezone") - 1)) {
+    if (!b[0].key || !zend_string_equals_literal(b[0].key, "date")
+        || !b[1].key || !zend_string_equals_literal(b[1].key, "timezone_type")
+        || !b[2].key || !zend_string_equals_literal(b[2].key, "timezone")) {
         return 0;
     }
     date = &b[0].val;
@@ -124,7 +117,7 @@ bool php_sc_odate_find(zend_object *obj, HashTable *data, php_sc_odate_ref *ref)
     php_date_obj *d;
     timelib_time *t;
 
-    if (!php_sc_odate_class(obj->ce) || (len = php_sc_odate_key(data, key)) == 0) {
+    if (!php_sc_ocls_datetime(obj->ce) || (len = php_sc_odate_key(data, key)) == 0) {
         return false;
     }
     slot = php_sc_odate_slot(obj->ce, key, len);
@@ -152,7 +145,7 @@ bool php_sc_odate_find(zend_object *obj, HashTable *data, php_sc_odate_ref *ref)
         ref->slot = slot;
         return false;
     }
-    d = ((php_date_obj *)((char *)(obj) - XtOffsetOf(php_date_obj, std)));
+    d = php_sc_odate_obj(obj);
     ZEND_ASSERT(d->time == NULL);   /* made without its constructor */
     d->time = php_sc_odate_dup(t);
     return true;
@@ -160,7 +153,7 @@ bool php_sc_odate_find(zend_object *obj, HashTable *data, php_sc_odate_ref *ref)
 
 void php_sc_odate_kept(zend_object *obj, const php_sc_odate_ref *ref)
 {
-    php_date_obj *d = ((php_date_obj *)((char *)(obj) - XtOffsetOf(php_date_obj, std)));
+    php_date_obj *d = php_sc_odate_obj(obj);
 
     ZEND_ASSERT(ref->slot < PHP_SC_ODATE_SLOTS && SCG(obj_dates)[ref->slot].ce == obj->ce
                 && SCG(obj_dates)[ref->slot].time == NULL);
