@@ -48,7 +48,7 @@ static bool php_sc_odate_absolute(const zend_string *s)
 /* The php_date_obj whose std is obj. */
 static zend_always_inline php_date_obj *php_sc_odate_obj(zend_object *obj)
 {
-    return (php_date_obj *) ((char *) obj - XtOffsetOf(php_date_obj, std));
+    return (php_date_obj *) ((char *) obj - offsetof(php_date_obj, std));
 }
 
 /* The key of data into key (PHP_SC_ODATE_KEY bytes); its length, 0 when
